@@ -1,0 +1,70 @@
+// Every status / type number and its label. Elsewhere code uses the names, never the bare numbers.
+
+export type Option<V extends string | number> = { value: V; label: string };
+
+export const RoleId = { companyAdmin: 1, ordinaryUser: 2, superAdmin: 3, demo: 4 } as const;
+export const SUPER_ADMIN_USER_ID = 1;
+
+export const LockStatus = { normal: 'N', locked: 'Y' } as const;
+export type LockStatus = (typeof LockStatus)[keyof typeof LockStatus];
+export const lockStatusOptions: Option<LockStatus>[] = [
+  { value: 'N', label: '正常' },
+  { value: 'Y', label: '锁定' },
+];
+
+export const sexOptions: Option<string>[] = [
+  { value: '男', label: '男' },
+  { value: '女', label: '女' },
+];
+
+export const PayType = {
+  none: 0, cash: 1, alipay: 2, wechat: 3, pos: 4, quickPass: 5, posCScanB: 6, unionQr: 8, memberBalance: 9,
+} as const;
+export const payTypeOptions: Option<number>[] = [
+  { value: 1, label: '现金' },
+  { value: 2, label: '支付宝' },
+  { value: 3, label: '微信支付' },
+  { value: 4, label: 'POS' },
+  { value: 5, label: '闪付' },
+  { value: 6, label: 'POS C扫B' },
+  { value: 8, label: '银联二维码' },
+  { value: 9, label: '会员余额' },
+];
+
+export const OrderStatus = {
+  created: 1, paid: 2, dispensed: 3, dispenseFailed: 4, timedOut: 5, processing: 10,
+  refundCreated: 11, refunding: 12, refunded: 13, refundFailed: 14,
+} as const;
+export const orderStatusOptions: Option<number>[] = [
+  { value: 1, label: '初始化' },
+  { value: 2, label: '已支付' },
+  { value: 3, label: '出货成功' },
+  { value: 4, label: '出货失败' },
+  { value: 5, label: '订单超时' },
+  { value: 10, label: '处理中' },
+  { value: 11, label: '退款初始化' },
+  { value: 12, label: '退款中' },
+  { value: 13, label: '退款成功' },
+  { value: 14, label: '退款失败' },
+];
+
+export const TaskStatus = { running: 0, paused: 1, completed: 2 } as const;
+export const taskStatusOptions: Option<number>[] = [
+  { value: 0, label: '运行中' },
+  { value: 1, label: '已暂停' },
+  { value: 2, label: '已完成' },
+];
+
+export const ShowType = { text: 1, image: 2, textImage: 3, file: 4, contact: 5, schedule: 6 } as const;
+export const showTypeOptions: Option<number>[] = [
+  { value: 1, label: '文本' },
+  { value: 2, label: '图片' },
+  { value: 3, label: '文本+图片' },
+  { value: 4, label: '文件' },
+  { value: 5, label: '名片' },
+  { value: 6, label: '日程' },
+];
+
+export function labelOf<V extends string | number>(options: Option<V>[], value: V | null | undefined): string {
+  return options.find((o) => o.value === value)?.label ?? (value == null ? '' : String(value));
+}

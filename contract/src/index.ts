@@ -1,0 +1,10 @@
+export * as messages from './messages.ts';
+export { fill } from './messages.ts';
+export * from './enums.ts';
+export * from './permissions.ts';
+export * from './routes.ts';
+export * from './datetime.ts';
+export * from './envelope.ts';
+export * from './fields.ts';
+export * from './auth.ts';
+export * from './variable.ts';

@@ -1,0 +1,46 @@
+// The console's screens (SPEC §2.1) in their menu groups. The server seeds the module (menu) tree from
+// this table; the web app maps each url to its page. A role sees a screen only if it holds its module.
+
+export type MenuGroupKey = 'task' | 'system' | 'pay' | 'machine' | 'charts' | 'monitor';
+
+export type ConsoleRoute = {
+  url: string;
+  name: string;
+  icon: string;
+  group: MenuGroupKey;
+  /** Seeded into the ordinary-user role's menu rights. */
+  ordinaryUser?: boolean;
+};
+
+export const menuGroups: { key: MenuGroupKey; name: string; icon: string; url: string }[] = [
+  { key: 'task', name: '任务管理', icon: 'ScheduleOutlined', url: '/task' },
+  { key: 'system', name: '系统管理', icon: 'SettingOutlined', url: '/system' },
+  { key: 'pay', name: '支付管理', icon: 'PayCircleOutlined', url: '/pay' },
+  { key: 'machine', name: '设备管理', icon: 'ShopOutlined', url: '/machine' },
+  { key: 'charts', name: '统计分析', icon: 'BarChartOutlined', url: '/charts' },
+  { key: 'monitor', name: '系统监控', icon: 'MonitorOutlined', url: '/monitor' },
+];
+
+export const consoleRoutes: ConsoleRoute[] = [
+  { url: '/task/index', name: '任务列表', icon: 'UnorderedListOutlined', group: 'task', ordinaryUser: true },
+  { url: '/task/authcode', name: '授权码列表', icon: 'KeyOutlined', group: 'task', ordinaryUser: true },
+  { url: '/task/userStatistics', name: '用户发送统计', icon: 'LineChartOutlined', group: 'task', ordinaryUser: true },
+  { url: '/task/updatePasswd', name: '修改密码', icon: 'LockOutlined', group: 'task', ordinaryUser: true },
+  { url: '/system/user', name: '用户管理', icon: 'UserOutlined', group: 'system' },
+  { url: '/system/Dept', name: '公司管理', icon: 'ApartmentOutlined', group: 'system' },
+  { url: '/system/Role', name: '角色管理', icon: 'TeamOutlined', group: 'system' },
+  { url: '/system/Module', name: '菜单管理', icon: 'MenuOutlined', group: 'system' },
+  { url: '/system/Permission', name: '权限管理', icon: 'SafetyOutlined', group: 'system' },
+  { url: '/system/Variable', name: '系统环境变量', icon: 'CodeOutlined', group: 'system' },
+  { url: '/pay/Order', name: '交易订单', icon: 'ProfileOutlined', group: 'pay' },
+  { url: '/pay/Config', name: '支付配置', icon: 'WalletOutlined', group: 'pay' },
+  { url: '/machine/MachineConfig', name: '终端支付配置', icon: 'ControlOutlined', group: 'machine' },
+  { url: '/machine/MachineAisle', name: '货道信息', icon: 'InboxOutlined', group: 'machine' },
+  { url: '/charts/statistics', name: '数据可视化', icon: 'PieChartOutlined', group: 'charts' },
+  { url: '/druid/login', name: '监控查询', icon: 'DashboardOutlined', group: 'monitor' },
+];
+
+/** Where the console lands after login (SPEC §2.1). */
+export const HOME_URL = '/task/index';
+/** Screens every logged-in user may open whatever the menu says. */
+export const alwaysAllowedUrls = ['/task/updatePasswd'];

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { variable as m } from './messages.ts';
+import { optionalId, optionalText, pageQuery, requiredText } from './fields.ts';
+
+export const variableSave = z.object({
+  varId: optionalId,
+  varLable: requiredText(m.varLableRequired, 100, m.tooLong),
+  varName: requiredText(m.varNameRequired, 100, m.tooLong).regex(/^[A-Za-z0-9_.\-]+$/, m.varNameFormat),
+  varValue: requiredText(m.varValueRequired, 2000, m.tooLong),
+});
+export type VariableSave = z.infer<typeof variableSave>;
+
+export const variableListQuery = pageQuery.extend({
+  varLable: optionalText(100),
+  varName: optionalText(100),
+});
+export type VariableListQuery = z.infer<typeof variableListQuery>;
+
+export type Variable = {
+  varId: number;
+  varLable: string;
+  varName: string;
+  varValue: string;
+  deptId: number | null;
+  addUser: string;
+  editUser: string;
+  addTime: string;
+  editTime: string;
+};
+
+export const variableSortFields = ['varLable', 'varName', 'varValue', 'editTime'] as const;

@@ -1,0 +1,90 @@
+import path from 'node:path';
+import fastifyFormbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { connectDatabase } from './db/connect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import type { Database } from './db/schema.ts';
+import { seed } from './db/seed.ts';
+import { registerAccessCheck } from './http/access-check.ts';
+import { registerConsole } from './http/console-static.ts';
+import { registerErrorHandler } from './http/error-handler.ts';
+import { AccessCache } from './infra/access-cache.ts';
+import { MemoryCounterStore, RedisCounterStore } from './infra/counter-store.ts';
+import { closeRedis, connectRedis, type RedisConnections } from './infra/redis.ts';
+import { RedisSessionStore } from './infra/redis-session-store.ts';
+import { SqlSessionStore } from './infra/sql-session-store.ts';
+import type { Access } from './modules/auth/access.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { userSessionRoutes } from './modules/user/routes.ts';
+import { variableRoutes } from './modules/variable/routes.ts';
+
+export type BuildOptions = {
+  /** A database already connected (tests); otherwise DATABASE_URL or SQLite under DATA_DIR. */
+  db?: Kysely<Database>;
+  /** Key prefix for Redis, so test runs sharing one Redis do not meet. */
+  redisPrefix?: string;
+  now?: () => number;
+  logger?: boolean;
+};
+
+export type App = { app: FastifyInstance; ctx: AppContext };
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const db = options.db ?? connectDatabase(
+    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'sqlite', file: path.join(config.dataDir, 'huiyun.db') },
+  );
+  const redis: RedisConnections | undefined = config.redisUrl
+    ? await connectRedis(config.redisUrl, options.redisPrefix ?? 'huiyun:')
+    : undefined;
+
+  const app = Fastify({
+    trustProxy: config.trustProxy,
+    bodyLimit: 2 * 1024 * 1024,
+    logger: options.logger === false ? false : {
+      level: config.logLevel,
+      redact: ['req.headers.token', 'req.headers.authorization', 'req.headers.cookie'],
+      serializers: {
+        // The token may ride in the query (SPEC §7.1 export links): never let it reach the log.
+        req: (req) => ({ method: req.method, url: req.url.replace(/([?&]token=)[^&]*/g, '$1***'), remoteAddress: req.ip }),
+      },
+    },
+  });
+
+  const ctx: AppContext = {
+    config,
+    db,
+    sessions: redis ? new RedisSessionStore(redis.client, redis.prefix) : new SqlSessionStore(db),
+    counters: redis ? new RedisCounterStore(redis.client, redis.prefix) : new MemoryCounterStore(),
+    accessCache: new AccessCache<Access>(redis ? { publisher: redis.client, subscriber: redis.subscriber, prefix: redis.prefix } : undefined),
+    now: options.now ?? Date.now,
+  };
+
+  app.addHook('onClose', async () => {
+    if (redis) await closeRedis(redis);
+    await db.destroy();
+  });
+
+  try {
+    await migrateToLatest(db);
+    await seed(db, { adminPassword: config.adminPassword, dataDir: config.dataDir, e2eSeed: config.e2eSeed, log: (m) => app.log.warn(m) });
+    await ctx.accessCache.start();
+
+    registerErrorHandler(app);
+    registerAccessCheck(app, ctx);
+    await app.register(fastifyFormbody);
+    await app.register(healthRoutes(ctx));
+    await app.register(authRoutes(ctx));
+    await app.register(userSessionRoutes(ctx));
+    await app.register(variableRoutes(ctx));
+    await registerConsole(app, config.webDist);
+    await app.ready();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return { app, ctx };
+}

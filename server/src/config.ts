@@ -1,0 +1,80 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// Every setting comes from the environment and is checked once at start; a bad value stops the
+// server with a line naming the variable instead of failing later somewhere else.
+const intIn = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const schema = z.object({
+  PORT: intIn(0, 65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').max(64).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SESSION_IDLE_MINUTES: intIn(1, 60 * 24 * 30).default(30),
+  SESSION_REMEMBER_DAYS: intIn(1, 365).default(7),
+  LOGIN_SLOWDOWN_AFTER: intIn(1, 1000).default(5),
+  LOGIN_LOCKOUT_AFTER: intIn(1, 1000).default(10),
+  LOGIN_IP_LOCKOUT_AFTER: intIn(1, 100000).default(50),
+  LOGIN_LOCKOUT_MINUTES: intIn(1, 24 * 60).default(15),
+  LOGIN_SLOWDOWN_MS: intIn(0, 60000).default(1000),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  WEB_DIST: z.string().optional(),
+  E2E_SEED: z.enum(['0', '1']).default('0'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  adminPassword?: string;
+  logLevel: string;
+  sessionIdleMs: number;
+  sessionRememberMs: number;
+  login: { slowdownAfter: number; lockoutAfter: number; ipLockoutAfter: number; lockoutMs: number; slowdownMs: number };
+  trustProxy: boolean;
+  webDist: string;
+  e2eSeed: boolean;
+  /** Tests pass a ready database name; otherwise SQLite under dataDir or DATABASE_URL. */
+  sqliteFile?: string;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(env[String(i.path[0])])})`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const repoRoot = path.resolve(import.meta.dirname, '../..');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    adminPassword: e.ADMIN_PASSWORD,
+    logLevel: e.LOG_LEVEL,
+    sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
+    sessionRememberMs: e.SESSION_REMEMBER_DAYS * 86_400_000,
+    login: {
+      slowdownAfter: e.LOGIN_SLOWDOWN_AFTER,
+      lockoutAfter: e.LOGIN_LOCKOUT_AFTER,
+      ipLockoutAfter: e.LOGIN_IP_LOCKOUT_AFTER,
+      lockoutMs: e.LOGIN_LOCKOUT_MINUTES * 60_000,
+      slowdownMs: e.LOGIN_SLOWDOWN_MS,
+    },
+    trustProxy: e.TRUST_PROXY === 'true',
+    webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'web/dist')),
+    e2eSeed: e.E2E_SEED === '1',
+  };
+}

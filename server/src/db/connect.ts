@@ -1,0 +1,24 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+import { nodeSqliteDialect, openSqlite } from './sqlite-dialect.ts';
+
+// int8 (counts, epoch-ms times) arrives as a string by default; every value we store fits in a
+// double, so parse it to a number for this pool only (no global type-parser change).
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+export type DbTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export function connectDatabase(target: DbTarget): Kysely<Database> {
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: 20, types: pgTypes });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  if (target.file !== ':memory:') fs.mkdirSync(path.dirname(target.file), { recursive: true });
+  return new Kysely<Database>({ dialect: nodeSqliteDialect(openSqlite(target.file)) });
+}

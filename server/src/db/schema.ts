@@ -1,0 +1,114 @@
+import type { Generated } from 'kysely';
+
+// Table types for Kysely. Times are epoch milliseconds (bigint in PostgreSQL, parsed to number).
+
+export interface DeptTable {
+  deptId: Generated<number>;
+  deptName: string;
+  deptNo: string;
+  parentId: number;
+  addUser: string;
+  editUser: string;
+  addTime: number;
+  editTime: number;
+}
+
+export interface RoleTable {
+  roleId: Generated<number>;
+  systemNo: string;
+  roleNo: string;
+  roleName: string;
+  /** 1 for administrator-type roles: their users log in with code 1 (SPEC §6). */
+  isAdmin: number;
+  addTime: number;
+  editTime: number;
+}
+
+export interface UserTable {
+  userId: Generated<number>;
+  userName: string;
+  userRealName: string;
+  passwordHash: string;
+  userSex: string;
+  userMobile: string;
+  userEmail: string;
+  isLock: string;
+  deptId: number | null;
+  roleId: number;
+  systemNo: string;
+  addUser: string;
+  editUser: string;
+  addTime: number;
+  editTime: number;
+}
+
+export interface ModuleTable {
+  moduleId: Generated<number>;
+  parentId: number;
+  moduleLevel: number;
+  systemNo: string;
+  isLeaf: number;
+  fullIndex: string;
+  moduleIcon: string;
+  moduleOrder: number;
+  moduleName: string;
+  moduleNotes: string;
+  moduleUrl: string;
+}
+
+export interface RoleRightTable {
+  roleId: number;
+  moduleId: number;
+}
+
+export interface PermissionTable {
+  permissionId: Generated<number>;
+  permissionName: string;
+  permission: string;
+}
+
+export interface RolePermissionTable {
+  roleId: number;
+  permissionId: number;
+}
+
+export interface UserDeptTable {
+  userId: number;
+  deptId: number;
+}
+
+export interface VariableTable {
+  varId: Generated<number>;
+  varLable: string;
+  varName: string;
+  varValue: string;
+  deptId: number | null;
+  addUser: string;
+  editUser: string;
+  addTime: number;
+  editTime: number;
+}
+
+export interface SessionTable {
+  /** sha256 of the token: a leaked table gives no usable token. */
+  tokenHash: string;
+  userId: number;
+  createdAt: number;
+  lastSeenAt: number;
+  idleMs: number;
+  ip: string;
+  userAgent: string;
+}
+
+export interface Database {
+  sys_dept: DeptTable;
+  sys_role: RoleTable;
+  sys_user: UserTable;
+  sys_module: ModuleTable;
+  sys_role_right: RoleRightTable;
+  sys_permission: PermissionTable;
+  sys_role_permission: RolePermissionTable;
+  sys_user_dept: UserDeptTable;
+  sys_variable: VariableTable;
+  sys_session: SessionTable;
+}

@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql, type Kysely } from 'kysely';
+import {
+  consoleRoutes, menuGroups, ordinaryUserPermissions, permissionNames, RoleId, SUPER_ADMIN_USER_ID,
+  type PermissionCode,
+} from '@huiyun/contract';
+import type { Database } from './schema.ts';
+import { dialectOf } from './dialect.ts';
+import { hashPassword, randomPassword } from '../modules/auth/password.ts';
+
+type SeedOptions = {
+  adminPassword?: string;
+  dataDir: string;
+  e2eSeed?: boolean;
+  log: (message: string) => void;
+  now?: number;
+};
+
+const SYSTEM_NO = 'huiyun';
+const ADMIN_ROLES = [RoleId.companyAdmin, RoleId.superAdmin];
+
+// Idempotent: run at every start. It creates what is missing and never overwrites what operators
+// changed. Menu and permission grants are made only when the module or code is first created, so a
+// right an administrator took away stays away, and a screen added by a later release reaches the
+// default roles.
+export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<void> {
+  const now = options.now ?? Date.now();
+  await db.transaction().execute(async (trx) => {
+    await seedRoles(trx, now);
+    const deptId = await seedDemoCompany(trx, now);
+    await seedAdmin(trx, options, deptId, now);
+    await seedMenus(trx);
+    await seedPermissions(trx);
+    if (options.e2eSeed) await seedE2eUser(trx, deptId, now);
+  });
+  if (dialectOf(db) === 'postgres') await resyncSequences(db);
+}
+
+async function seedRoles(trx: Kysely<Database>, now: number) {
+  const roles = [
+    { roleId: RoleId.companyAdmin, roleNo: 'companyAdmin', roleName: '公司管理员', isAdmin: 1 },
+    { roleId: RoleId.ordinaryUser, roleNo: 'ordinaryUser', roleName: '普通用户', isAdmin: 0 },
+    { roleId: RoleId.superAdmin, roleNo: 'superAdmin', roleName: '超级管理员', isAdmin: 1 },
+    { roleId: RoleId.demo, roleNo: 'demo', roleName: '演示角色', isAdmin: 0 },
+  ];
+  for (const role of roles) {
+    await trx
+      .insertInto('sys_role')
+      .values({ ...role, systemNo: SYSTEM_NO, addTime: now, editTime: now })
+      .onConflict((oc) => oc.column('roleId').doNothing())
+      .execute();
+  }
+}
+
+async function seedDemoCompany(trx: Kysely<Database>, now: number): Promise<number> {
+  await trx
+    .insertInto('sys_dept')
+    .values({ deptName: '汇云演示公司', deptNo: 'DEMO', parentId: 0, addUser: 'system', editUser: 'system', addTime: now, editTime: now })
+    .onConflict((oc) => oc.column('deptNo').doNothing())
+    .execute();
+  const dept = await trx.selectFrom('sys_dept').select('deptId').where('deptNo', '=', 'DEMO').executeTakeFirstOrThrow();
+  return dept.deptId;
+}
+
+async function seedAdmin(trx: Kysely<Database>, options: SeedOptions, deptId: number, now: number) {
+  const existing = await trx.selectFrom('sys_user').select('userId').where('userId', '=', SUPER_ADMIN_USER_ID).executeTakeFirst();
+  if (existing) return;
+  const generated = !options.adminPassword;
+  const password = options.adminPassword ?? randomPassword(16);
+  await trx
+    .insertInto('sys_user')
+    .values({
+      userId: SUPER_ADMIN_USER_ID, userName: 'admin', userRealName: '超级管理员', passwordHash: await hashPassword(password),
+      userSex: '男', userMobile: '', userEmail: '', isLock: 'N', deptId, roleId: RoleId.superAdmin, systemNo: SYSTEM_NO,
+      addUser: 'system', editUser: 'system', addTime: now, editTime: now,
+    })
+    .execute();
+  if (generated) {
+    const file = path.join(options.dataDir, 'initial-admin-password.txt');
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
+    options.log(`Initial password of account admin: ${password} (also written to ${file}; change it after the first login)`);
+  }
+}
+
+async function seedMenus(trx: Kysely<Database>) {
+  for (const [groupIndex, group] of menuGroups.entries()) {
+    const groupId = await ensureModule(trx, {
+      parentId: 0, moduleLevel: 1, isLeaf: 0, moduleIcon: group.icon, moduleOrder: (groupIndex + 1) * 10,
+      moduleName: group.name, moduleUrl: group.url,
+    }, group.key === 'task');
+    const routes = consoleRoutes.filter((r) => r.group === group.key);
+    for (const [index, route] of routes.entries()) {
+      await ensureModule(trx, {
+        parentId: groupId, moduleLevel: 2, isLeaf: 1, moduleIcon: route.icon, moduleOrder: index + 1,
+        moduleName: route.name, moduleUrl: route.url,
+      }, route.ordinaryUser === true);
+    }
+  }
+}
+
+type ModuleSeed = { parentId: number; moduleLevel: number; isLeaf: number; moduleIcon: string; moduleOrder: number; moduleName: string; moduleUrl: string };
+
+async function ensureModule(trx: Kysely<Database>, module: ModuleSeed, forOrdinaryUsers: boolean): Promise<number> {
+  const found = await trx.selectFrom('sys_module').select('moduleId').where('moduleUrl', '=', module.moduleUrl).executeTakeFirst();
+  if (found) return found.moduleId;
+  const { moduleId } = await trx
+    .insertInto('sys_module')
+    .values({ ...module, systemNo: SYSTEM_NO, fullIndex: '', moduleNotes: '' })
+    .returning('moduleId')
+    .executeTakeFirstOrThrow();
+  await trx.updateTable('sys_module').set({ fullIndex: module.parentId ? `${module.parentId},${moduleId}` : String(moduleId) }).where('moduleId', '=', moduleId).execute();
+  const roles: number[] = [...ADMIN_ROLES, ...(forOrdinaryUsers ? [RoleId.ordinaryUser, RoleId.demo] : [])];
+  await trx.insertInto('sys_role_right').values(roles.map((roleId) => ({ roleId, moduleId }))).execute();
+  return moduleId;
+}
+
+async function seedPermissions(trx: Kysely<Database>) {
+  for (const [code, name] of Object.entries(permissionNames) as [PermissionCode, string][]) {
+    const found = await trx.selectFrom('sys_permission').select('permissionId').where('permission', '=', code).executeTakeFirst();
+    if (found) continue;
+    const { permissionId } = await trx
+      .insertInto('sys_permission')
+      .values({ permissionName: name, permission: code })
+      .returning('permissionId')
+      .executeTakeFirstOrThrow();
+    const roles: number[] = [...ADMIN_ROLES, ...(ordinaryUserPermissions.includes(code) ? [RoleId.ordinaryUser, RoleId.demo] : [])];
+    await trx.insertInto('sys_role_permission').values(roles.map((roleId) => ({ roleId, permissionId }))).execute();
+  }
+}
+
+/** The end-to-end suite's ordinary user; only when E2E_SEED=1. */
+async function seedE2eUser(trx: Kysely<Database>, deptId: number, now: number) {
+  await trx
+    .insertInto('sys_user')
+    .values({
+      userName: 'user1', userRealName: '测试用户', passwordHash: await hashPassword('User@12345'), userSex: '女',
+      userMobile: '13800000001', userEmail: 'user1@example.com', isLock: 'N', deptId, roleId: RoleId.ordinaryUser,
+      systemNo: SYSTEM_NO, addUser: 'system', editUser: 'system', addTime: now, editTime: now,
+    })
+    .onConflict((oc) => oc.column('userName').doNothing())
+    .execute();
+}
+
+// Rows inserted with explicit ids do not move PostgreSQL's serial sequences.
+async function resyncSequences(db: Kysely<Database>) {
+  for (const [table, column] of [['sys_role', 'roleId'], ['sys_user', 'userId']] as const) {
+    await sql`select setval(pg_get_serial_sequence(${table}, ${column}), (select max(${sql.ref(column)}) from ${sql.table(table)}))`.execute(db);
+  }
+}

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { PermissionCode } from '@huiyun/contract';
+import { messages } from '@huiyun/contract';
+import type { AppContext } from '../context.ts';
+import { loadAccess, type Access } from '../modules/auth/access.ts';
+import { forbidden, unauthorized } from './errors.ts';
+import { isApiPath } from './error-handler.ts';
+import { extractToken } from './token.ts';
+
+/**
+ * What a route needs, declared on the route itself (`config: { access }`):
+ * - 'public': anyone (login, health);
+ * - 'login': any logged-in account;
+ * - { permission }: a logged-in account whose role holds that code (权限管理), checked here only.
+ */
+export type RouteAccess = 'public' | 'login' | { permission: PermissionCode };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    access?: Access;
+    sessionTokenHash?: string;
+  }
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The logged-in caller; only call it in a route that declared 'login' or a permission. */
+export function callerOf(request: FastifyRequest): Access {
+  if (!request.access) throw unauthorized(messages.common.loginRequired);
+  return request.access;
+}
+
+export function registerAccessCheck(app: FastifyInstance, ctx: AppContext): void {
+  // A route under an API prefix that forgets to say who may call it fails the start, not production.
+  app.addHook('onRoute', (route) => {
+    if (isApiPath(route.url) && !route.config?.access) {
+      throw new Error(`Route ${String(route.method)} ${route.url} does not declare config.access`);
+    }
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const access = request.routeOptions.config.access;
+    if (!access || access === 'public') return;
+    const token = extractToken(request);
+    if (!token) throw unauthorized(messages.common.loginRequired);
+    const tokenHash = hashToken(token);
+    const now = ctx.now();
+    const session = await ctx.sessions.resume(tokenHash, now);
+    if (!session) throw unauthorized();
+    const caller = await ctx.accessCache.get(session.userId, now, () => loadAccess(ctx.db, session.userId));
+    if (!caller || caller.isLocked) {
+      await ctx.sessions.revoke(tokenHash);
+      throw unauthorized(caller?.isLocked ? messages.login.locked : messages.common.sessionExpired);
+    }
+    request.access = caller;
+    request.sessionTokenHash = tokenHash;
+    if (access !== 'login' && !caller.permissions.has(access.permission)) throw forbidden();
+  });
+}

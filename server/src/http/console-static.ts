@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { messages } from '@huiyun/contract';
+import { fail } from './envelope.ts';
+import { isApiPath } from './error-handler.ts';
+
+// Same origin: the server hands out the built console and, for any other browser path, its
+// index.html so the client router can show the screen (or its own 404 page).
+export async function registerConsole(app: FastifyInstance, webDist: string): Promise<void> {
+  const built = fs.existsSync(path.join(webDist, 'index.html'));
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      index: false,
+      wildcard: true,
+      setHeaders: (reply, filePath) => {
+        // Vite puts a content hash in every asset name, so those never change; index.html always may.
+        reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    if (isApiPath(request.url) || request.method !== 'GET') {
+      return reply.status(404).send(fail(messages.common.notFoundApi));
+    }
+    if (!built) {
+      return reply.status(503).type('text/plain; charset=utf-8').send('控制台尚未构建：请运行 npm run build（npm start 会自动构建）');
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+}

@@ -1,0 +1,30 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { messages } from '@huiyun/contract';
+import { AppError } from './errors.ts';
+import { fail } from './envelope.ts';
+
+const API_PREFIXES = ['/api/', '/sync/', '/upload/', '/download/', '/device/', '/healthz'];
+export const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
+
+// The one error handler: refusals answer their own message; Fastify's request errors (bad JSON, wrong
+// content type, too large) answer a Chinese text; anything unexpected is logged with its stack and
+// answered with a generic text, never the stack.
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send(fail(error.message));
+    }
+    const status = (error as FastifyError).statusCode ?? 500;
+    if (status < 500) {
+      const text =
+        status === 413 ? messages.common.bodyTooLarge
+        : status === 415 ? messages.common.unsupportedMediaType
+        : status === 429 ? messages.common.tooManyRequests
+        : messages.common.badRequestBody;
+      request.log.info({ code: (error as FastifyError).code, message: error.message }, 'request refused');
+      return reply.status(status).send(fail(text));
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.status(500).send(fail(messages.common.serverBusy));
+  });
+}

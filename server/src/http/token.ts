@@ -1,0 +1,16 @@
+import type { FastifyRequest } from 'fastify';
+
+/** The session token, from the `token` header, `Authorization: Bearer`, the query or the body (PRODUCT §2). */
+export function extractToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.token;
+  if (typeof header === 'string' && header) return header;
+  const authorization = request.headers.authorization;
+  if (authorization?.startsWith('Bearer ')) return authorization.slice(7).trim() || undefined;
+  const fromQuery = (request.query as Record<string, unknown> | undefined)?.token;
+  if (typeof fromQuery === 'string' && fromQuery) return fromQuery;
+  const body = request.body;
+  if (body && typeof body === 'object' && typeof (body as Record<string, unknown>).token === 'string') {
+    return ((body as Record<string, unknown>).token as string) || undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,62 @@
+import type { Redis } from 'ioredis';
+
+// Windowed counters for login throttling: in process by default, in Redis when several instances
+// must agree on how many attempts an account or address has made.
+export interface CounterStore {
+  /** Adds one and answers the count in the current window (the window starts at the first hit). */
+  increment(key: string, windowMs: number, now: number): Promise<number>;
+  get(key: string, now: number): Promise<number>;
+  reset(key: string): Promise<void>;
+}
+
+export class MemoryCounterStore implements CounterStore {
+  private readonly counters = new Map<string, { count: number; expiresAt: number }>();
+
+  async increment(key: string, windowMs: number, now: number): Promise<number> {
+    const current = this.counters.get(key);
+    if (!current || current.expiresAt <= now) {
+      this.sweep(now);
+      this.counters.set(key, { count: 1, expiresAt: now + windowMs });
+      return 1;
+    }
+    current.count += 1;
+    return current.count;
+  }
+
+  async get(key: string, now: number): Promise<number> {
+    const current = this.counters.get(key);
+    return current && current.expiresAt > now ? current.count : 0;
+  }
+
+  async reset(key: string): Promise<void> {
+    this.counters.delete(key);
+  }
+
+  private sweep(now: number) {
+    if (this.counters.size < 10_000) return;
+    for (const [key, value] of this.counters) if (value.expiresAt <= now) this.counters.delete(key);
+  }
+}
+
+export class RedisCounterStore implements CounterStore {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  constructor(redis: Redis, prefix: string) {
+    this.redis = redis;
+    this.prefix = prefix;
+  }
+
+  async increment(key: string, windowMs: number): Promise<number> {
+    const k = this.prefix + key;
+    const [[, count]] = (await this.redis.multi().incr(k).pexpire(k, windowMs, 'NX').exec()) as [[Error | null, number]];
+    return count;
+  }
+
+  async get(key: string): Promise<number> {
+    return Number((await this.redis.get(this.prefix + key)) ?? 0);
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.redis.del(this.prefix + key);
+  }
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { fill, messages, Perm } from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import { ok } from '../../http/envelope.ts';
+import { parse } from '../../http/validate.ts';
+import { forceOffline, refreshAccessCache } from './sessions.ts';
+
+const userNameParams = z.object({ userName: z.string({ error: messages.user.notFound }).trim().min(1, messages.user.notFound) });
+
+export function userSessionRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    app.get('/api/User/expireToken/:userName', { config: { access: { permission: Perm.userExpireToken } } }, async (request) => {
+      const { userName } = parse(userNameParams, request.params);
+      await forceOffline(ctx, userName);
+      return ok(fill(messages.user.forceOfflineOk, { userName }));
+    });
+
+    app.get('/api/User/flashCache/:userName', { config: { access: { permission: Perm.userFlashCache } } }, async (request) => {
+      const { userName } = parse(userNameParams, request.params);
+      await refreshAccessCache(ctx, userName);
+      return ok(messages.user.flashCacheOk);
+    });
+  };
+}

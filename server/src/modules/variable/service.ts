@@ -1,0 +1,41 @@
+import { messages, type VariableSave } from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import type { Access } from '../auth/access.ts';
+
+export async function saveVariable(ctx: AppContext, caller: Access, input: VariableSave): Promise<number> {
+  const now = ctx.now();
+  const taken = await ctx.db
+    .selectFrom('sys_variable')
+    .select('varId')
+    .where('varName', '=', input.varName)
+    .$if(input.varId !== undefined, (qb) => qb.where('varId', '!=', input.varId!))
+    .executeTakeFirst();
+  if (taken) throw new AppError(messages.variable.varNameTaken);
+  const fields = { varLable: input.varLable, varName: input.varName, varValue: input.varValue, editUser: caller.userName, editTime: now };
+  try {
+    if (input.varId === undefined) {
+      const row = await ctx.db
+        .insertInto('sys_variable')
+        .values({ ...fields, deptId: caller.deptId, addUser: caller.userName, addTime: now })
+        .returning('varId')
+        .executeTakeFirstOrThrow();
+      return row.varId;
+    }
+    const result = await ctx.db.updateTable('sys_variable').set(fields).where('varId', '=', input.varId).executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw notFound();
+    return input.varId;
+  } catch (error) {
+    // Two saves of the same name at once: the unique index decides, the loser gets the same message.
+    if (isUniqueViolation(error)) throw new AppError(messages.variable.varNameTaken);
+    throw error;
+  }
+}
+
+export async function deleteVariables(ctx: AppContext, ids: number[]): Promise<number> {
+  const result = await ctx.db.deleteFrom('sys_variable').where('varId', 'in', ids).executeTakeFirst();
+  const deleted = Number(result.numDeletedRows);
+  if (deleted === 0) throw notFound();
+  return deleted;
+}
