@@ -24,7 +24,13 @@ declare module 'fastify' {
     access?: Access;
     sessionTokenHash?: string;
   }
+  interface FastifyInstance {
+    /** Every API route and what it needs: the table the authorization tests walk. */
+    declaredRoutes: DeclaredRoute[];
+  }
 }
+
+export type DeclaredRoute = { method: string; url: string; access: RouteAccess };
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -36,10 +42,13 @@ export function callerOf(request: FastifyRequest): Access {
 
 export function registerAccessCheck(app: FastifyInstance, ctx: AppContext): void {
   // A route under an API prefix that forgets to say who may call it fails the start, not production.
+  const declaredRoutes: DeclaredRoute[] = [];
+  app.decorate('declaredRoutes', declaredRoutes);
   app.addHook('onRoute', (route) => {
-    if (isApiPath(route.url) && !route.config?.access) {
-      throw new Error(`Route ${String(route.method)} ${route.url} does not declare config.access`);
-    }
+    if (!isApiPath(route.url)) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`Route ${String(route.method)} ${route.url} does not declare config.access`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') declaredRoutes.push({ method, url: route.url, access });
   });
 
   app.addHook('preHandler', async (request) => {

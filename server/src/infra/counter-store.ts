@@ -38,6 +38,17 @@ export class MemoryCounterStore implements CounterStore {
   }
 }
 
+// A hash {count, expiresAt} per key, moved by one script so concurrent attempts on several
+// instances count exactly; the window follows the server's clock, Redis's TTL only cleans up.
+const INCREMENT_SCRIPT = `
+local v = redis.call('HMGET', KEYS[1], 'count', 'expiresAt')
+if (not v[1]) or tonumber(v[2]) <= tonumber(ARGV[1]) then
+  redis.call('HSET', KEYS[1], 'count', 1, 'expiresAt', tonumber(ARGV[1]) + tonumber(ARGV[2]))
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return redis.call('HINCRBY', KEYS[1], 'count', 1)`;
+
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis;
   private readonly prefix: string;
@@ -46,14 +57,13 @@ export class RedisCounterStore implements CounterStore {
     this.prefix = prefix;
   }
 
-  async increment(key: string, windowMs: number): Promise<number> {
-    const k = this.prefix + key;
-    const [[, count]] = (await this.redis.multi().incr(k).pexpire(k, windowMs, 'NX').exec()) as [[Error | null, number]];
-    return count;
+  async increment(key: string, windowMs: number, now: number): Promise<number> {
+    return Number(await this.redis.eval(INCREMENT_SCRIPT, 1, this.prefix + key, now, windowMs));
   }
 
-  async get(key: string): Promise<number> {
-    return Number((await this.redis.get(this.prefix + key)) ?? 0);
+  async get(key: string, now: number): Promise<number> {
+    const [count, expiresAt] = await this.redis.hmget(this.prefix + key, 'count', 'expiresAt');
+    return count && Number(expiresAt) > now ? Number(count) : 0;
   }
 
   async reset(key: string): Promise<void> {

@@ -30,6 +30,11 @@ export class RedisSessionStore implements SessionStore {
     const raw = await this.redis.get(this.sessionKey(tokenHash));
     if (!raw) return undefined;
     const session = JSON.parse(raw) as SessionRecord;
+    // Redis expires the key by its own clock; the server's clock decides too, so both agree.
+    if (session.lastSeenAt + session.idleMs < now) {
+      await this.revoke(tokenHash);
+      return undefined;
+    }
     session.lastSeenAt = now;
     await this.redis.set(this.sessionKey(tokenHash), JSON.stringify(session), 'PX', session.idleMs, 'XX');
     return session;

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { fill, formatDateTime, idList, pageQuery, shanghaiDay, variableSave } from './index.ts';
+import { common, variable } from './messages.ts';
+
+describe('contract helpers', () => {
+  it('formats times in Asia/Shanghai whatever the machine zone', () => {
+    expect(formatDateTime(Date.UTC(2026, 0, 1, 16, 30, 5))).toBe('2026-01-02 00:30:05');
+    expect(shanghaiDay(Date.UTC(2026, 0, 1, 15, 59, 59))).toBe('2026-01-01');
+    expect(shanghaiDay(Date.UTC(2026, 0, 1, 16, 0, 0))).toBe('2026-01-02');
+    expect(formatDateTime(null)).toBe('');
+  });
+
+  it('fills placeholders', () => {
+    expect(fill('用户{userName}强制下线成功！', { userName: 'tom' })).toBe('用户tom强制下线成功！');
+  });
+
+  it('reads id lists in every shape the original sent', () => {
+    expect(idList.parse('1,2, 3')).toEqual([1, 2, 3]);
+    expect(idList.parse([4, '5'])).toEqual([4, 5]);
+    expect(idList.parse(6)).toEqual([6]);
+    expect(idList.safeParse('').error?.issues[0].message).toBe(common.idsRequired);
+    expect(idList.safeParse('1,x').error?.issues[0].message).toBe(common.badParameter);
+  });
+
+  it('defaults paging and ignores garbage', () => {
+    expect(pageQuery.parse({})).toMatchObject({ page: 1, limit: 10, sortOrder: '' });
+    expect(pageQuery.parse({ page: '3', limit: '40' })).toMatchObject({ page: 3, limit: 40 });
+    expect(pageQuery.parse({ page: 'x', limit: 100000, sortOrder: 'sideways' })).toMatchObject({ page: 1, limit: 10, sortOrder: '' });
+  });
+
+  it('gives the variable form its messages', () => {
+    expect(variableSave.safeParse({}).error?.issues.map((i) => i.message)).toEqual([
+      variable.varLableRequired, variable.varNameRequired, variable.varValueRequired,
+    ]);
+  });
+});

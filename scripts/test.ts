@@ -1,0 +1,22 @@
+// `npm test`: the whole suite — types, unit and integration (SQLite, and PostgreSQL/Redis when
+// TEST_DATABASE_URL / TEST_REDIS_URL are set), then the console built and driven in Chromium.
+import { run, runOrExit } from './run.ts';
+
+const step = (title: string) => console.log(`\n== ${title} ==`);
+
+step('Type check');
+runOrExit('npm', ['run', 'typecheck']);
+
+step('Unit and integration tests');
+if (!process.env.TEST_DATABASE_URL) {
+  console.log('PostgreSQL leg skipped: TEST_DATABASE_URL is not set (the suite runs on SQLite only).');
+} else if (!process.env.TEST_REDIS_URL) {
+  console.log('Redis leg skipped: TEST_REDIS_URL is not set (PostgreSQL runs with database sessions).');
+}
+const unit = run('npx', ['vitest', 'run']);
+
+step('End-to-end tests (Chromium)');
+const e2e = unit === 0 ? run('npm', ['run', 'test:e2e']) : 1;
+if (unit !== 0) console.log('End-to-end tests not run: the unit and integration tests failed.');
+
+process.exit(unit || e2e);

@@ -1,0 +1,71 @@
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages, RoleId } from '@huiyun/contract';
+import { startTestApp, ADMIN_PASSWORD, type TestApp } from '../test/harness.ts';
+import { registerAccessCheck } from './access-check.ts';
+
+let t: TestApp;
+let userToken: string;
+let adminToken: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.createUser({ userName: 'routeuser', roleId: RoleId.ordinaryUser });
+  userToken = await t.login('routeuser', 'User@12345');
+  adminToken = await t.login('admin', ADMIN_PASSWORD);
+});
+afterAll(async () => t?.close());
+
+const sample = (url: string) => url.replace(/:(\w+)/g, '1');
+
+describe('every API route', () => {
+  it('declares what it needs', () => {
+    expect(t.app.declaredRoutes.length).toBeGreaterThan(5);
+    const undeclared = Fastify();
+    registerAccessCheck(undeclared, t.ctx);
+    expect(() => undeclared.get('/api/Thing/list', async () => ({}))).toThrow(/does not declare config.access/);
+  });
+
+  it('refuses a caller without a token, unless public', async () => {
+    for (const route of t.app.declaredRoutes) {
+      const { status, body } = await t.call(route.method, sample(route.url), { body: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
+      if (route.access === 'public') expect(status, route.url).not.toBe(401);
+      else {
+        expect(status, `${route.method} ${route.url}`).toBe(401);
+        expect(body.msg).toBe(messages.common.loginRequired);
+      }
+    }
+  });
+
+  it('refuses an ordinary user every permission it was not granted, and lets the super administrator through', async () => {
+    for (const route of t.app.declaredRoutes) {
+      if (typeof route.access !== 'object') continue;
+      const asUser = await t.call(route.method, sample(route.url), { token: userToken, body: route.method === 'POST' ? {} : undefined });
+      expect(asUser.status, `${route.method} ${route.url}`).toBe(403);
+      expect(asUser.body.msg).toBe(messages.common.forbidden);
+      const asAdmin = await t.call(route.method, sample(route.url), { token: adminToken, body: route.method === 'POST' ? {} : undefined });
+      expect([401, 403, 500], `${route.method} ${route.url}`).not.toContain(asAdmin.status);
+    }
+  });
+});
+
+describe('bad requests', () => {
+  it('answer Chinese messages, never a 500 or a stack', async () => {
+    const cases = [
+      await t.call('POST', '/api/Variable/save', { token: adminToken, body: '{"varLable": ', headers: { 'content-type': 'application/json' } }),
+      await t.call('POST', '/api/Variable/save', { token: adminToken, body: 'x', headers: { 'content-type': 'application/xml' } }),
+      await t.call('POST', '/api/Variable/save', { token: adminToken, body: JSON.stringify({ v: 'x'.repeat(3 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } }),
+      await t.call('POST', '/api/Variable/list', { token: adminToken, body: [1, 2, 3] }),
+      await t.call('POST', '/api/Variable/save', { token: adminToken, body: { varLable: ['a'], varName: { x: 1 }, varValue: null } }),
+      await t.call('DELETE', '/api/Variable/delete?ids=abc', { token: adminToken }),
+      await t.call('GET', '/api/No/such/route', { token: adminToken }),
+    ];
+    for (const { status, body, raw } of cases) {
+      expect(status).toBeGreaterThanOrEqual(400);
+      expect(status).toBeLessThan(500);
+      expect(body.success).toBe(false);
+      expect(body.msg).toMatch(/[\u4e00-\u9fa5]/);
+      expect(body.msg).toBe(body.errorInfo);
+      expect(raw.body).not.toMatch(/at .*\.ts:\d+|Error:|stack/);
+    }
+  });
+});

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { connectDatabase } from '../db/connect.ts';
+import type { Database } from '../db/schema.ts';
+
+export type TestDatabase = { db: Kysely<Database>; kind: 'sqlite' | 'postgres'; drop: () => Promise<void> };
+
+export const testDbKind = (): 'sqlite' | 'postgres' => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite');
+
+/** A database of its own for one test file: SQLite in memory, or a new PostgreSQL database dropped after. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (testDbKind() === 'sqlite') {
+    const db = connectDatabase({ kind: 'sqlite', file: ':memory:' });
+    return { db, kind: 'sqlite', drop: async () => {} };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `huiyun_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = connectDatabase({ kind: 'postgres', url: url.toString() });
+  return {
+    db,
+    kind: 'postgres',
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+// The server suite runs on SQLite always, and again on PostgreSQL (with Redis when TEST_REDIS_URL is
+// set) when TEST_DATABASE_URL names a server. Each test file makes its own database and drops it.
+const serverTests = ['server/src/**/*.test.ts'];
+const postgres = process.env.TEST_DATABASE_URL;
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'contract', include: ['contract/src/**/*.test.ts'] } },
+      { test: { name: 'server-sqlite', include: serverTests, env: { TEST_DB: 'sqlite' }, testTimeout: 20_000 } },
+      ...(postgres
+        ? [{ test: { name: 'server-postgres', include: serverTests, env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 30_000 } }]
+        : []),
+    ],
+  },
+});
