@@ -44,6 +44,12 @@ export const common = {
   notFoundApi: '请求的接口不存在',
   notFoundRecord: '数据不存在或已被删除',
   forbidden: '没有权限执行此操作',
+  outOfScope: '无权操作该公司的数据',
+  // operation-log actions shared by many screens
+  actionSave: '保存',
+  actionDelete: '删除',
+  actionForceOffline: '强制下线',
+  actionRefreshCache: '刷新缓存',
   loginRequired: '请先登录',
   sessionExpired: '登录已失效，请重新登录',
   tooManyRequests: '请求过于频繁，请稍后再试',
@@ -104,6 +110,7 @@ export const password = {
 } as const;
 
 export const user = {
+  title: '用户管理',
   forceOfflineOk: '用户{userName}强制下线成功！',
   forceOfflineFailed: '用户下线失败，请稍后再试！',
   flashCacheOk: '刷新成功！',

@@ -9,6 +9,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import type { Database } from './db/schema.ts';
 import { seed } from './db/seed.ts';
 import { registerAccessCheck } from './http/access-check.ts';
+import { registerAudit } from './http/audit.ts';
 import { registerConsole } from './http/console-static.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { AccessCache } from './infra/access-cache.ts';
@@ -75,6 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
     registerErrorHandler(app);
     registerAccessCheck(app, ctx);
+    registerAudit(app, ctx);
     await app.register(fastifyFormbody);
     await app.register(healthRoutes(ctx));
     await app.register(authRoutes(ctx));

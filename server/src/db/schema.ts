@@ -100,6 +100,35 @@ export interface SessionTable {
   userAgent: string;
 }
 
+export interface OperLogTable {
+  operId: Generated<number>;
+  userId: number | null;
+  userName: string;
+  deptId: number | null;
+  module: string;
+  action: string;
+  target: string;
+  method: string;
+  url: string;
+  ip: string;
+  success: number;
+  message: string;
+  costMs: number;
+  operTime: number;
+}
+
+export interface LoginLogTable {
+  infoId: Generated<number>;
+  userName: string;
+  userId: number | null;
+  deptId: number | null;
+  ip: string;
+  userAgent: string;
+  success: number;
+  message: string;
+  loginTime: number;
+}
+
 export interface Database {
   sys_dept: DeptTable;
   sys_role: RoleTable;
@@ -111,4 +140,6 @@ export interface Database {
   sys_user_dept: UserDeptTable;
   sys_variable: VariableTable;
   sys_session: SessionTable;
+  sys_oper_log: OperLogTable;
+  sys_login_log: LoginLogTable;
 }

@@ -56,5 +56,21 @@ export class RedisSessionStore implements SessionStore {
     return deleted;
   }
 
+  async listActive(now: number): Promise<SessionRecord[]> {
+    const sessions: SessionRecord[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}session:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length === 0) continue;
+      for (const raw of await this.redis.mget(...keys)) {
+        if (!raw) continue;
+        const session = JSON.parse(raw) as SessionRecord;
+        if (session.lastSeenAt + session.idleMs >= now) sessions.push(session);
+      }
+    } while (cursor !== '0');
+    return sessions.sort((a, b) => b.lastSeenAt - a.lastSeenAt);
+  }
+
   async close(): Promise<void> {}
 }

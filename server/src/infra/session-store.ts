@@ -17,6 +17,8 @@ export interface SessionStore {
   revoke(tokenHash: string): Promise<void>;
   /** Ends every session of the user but the one named; answers how many ended. */
   revokeUser(userId: number, keepTokenHash?: string): Promise<number>;
+  /** Live sessions (在线用户), newest activity first. */
+  listActive(now: number): Promise<SessionRecord[]>;
   close(): Promise<void>;
 }
 

@@ -42,5 +42,14 @@ export class SqlSessionStore implements SessionStore {
     return Number(result.numDeletedRows);
   }
 
+  async listActive(now: number): Promise<SessionRecord[]> {
+    return this.db
+      .selectFrom('sys_session')
+      .selectAll()
+      .where((eb) => eb(eb('lastSeenAt', '+', eb.ref('idleMs')), '>=', now))
+      .orderBy('lastSeenAt', 'desc')
+      .execute();
+  }
+
   async close(): Promise<void> {}
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { consoleRoutes, LockStatus, RoleId, type MenuNode } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
+import type { DeptScope } from '../../db/scope.ts';
 
 /** Who a logged-in caller is and what it may do: loaded once, then cached (AccessCache). */
 export type Access = {
@@ -16,6 +17,8 @@ export type Access = {
   deptName: string;
   permissions: Set<string>;
   menus: MenuNode[];
+  /** The companies this caller's data lives in or it was granted (see db/scope.ts). */
+  deptScope: DeptScope;
 };
 
 export async function loadAccess(db: Kysely<Database>, userId: number): Promise<Access | undefined> {
@@ -48,6 +51,8 @@ export async function loadAccess(db: Kysely<Database>, userId: number): Promise<
         .where('rr.roleId', '=', user.roleId)
         .execute();
 
+  const deptScope: DeptScope = isSuperAdmin ? 'all' : await loadDeptScope(db, user.userId, user.deptId, user.isAdmin === 1);
+
   return {
     userId: user.userId,
     userName: user.userName,
@@ -61,7 +66,15 @@ export async function loadAccess(db: Kysely<Database>, userId: number): Promise<
     deptName: user.deptName ?? '',
     permissions: new Set(permissionRows.map((p) => p.permission)),
     menus: buildMenuTree(moduleRows),
+    deptScope,
   };
+}
+
+async function loadDeptScope(db: Kysely<Database>, userId: number, ownDeptId: number | null, isAdmin: boolean): Promise<number[]> {
+  const granted = isAdmin
+    ? (await db.selectFrom('sys_user_dept').select('deptId').where('userId', '=', userId).execute()).map((r) => r.deptId)
+    : [];
+  return [...new Set([...(ownDeptId == null ? [] : [ownDeptId]), ...granted])].sort((a, b) => a - b);
 }
 
 type ModuleRow = { moduleId: number; parentId: number; moduleName: string; moduleIcon: string; moduleUrl: string; moduleOrder: number };

@@ -6,15 +6,28 @@ import { hashToken } from '../../http/access-check.ts';
 import type { Access } from './access.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.ts';
 import { checkLoginThrottle, recordLoginFailure, recordLoginSuccess } from './login-throttle.ts';
+import { recordLogin } from './login-log.ts';
 
 export type ClientInfo = { ip: string; userAgent: string };
 
+/** Logs the attempt (登录日志) whatever its outcome, then answers or refuses. */
 export async function login(ctx: AppContext, input: LoginRequest, client: ClientInfo): Promise<LoginAnswer> {
+  try {
+    const answer = await attemptLogin(ctx, input, client);
+    await recordLogin(ctx, { userName: input.userName, userId: answer.userId, deptId: answer.deptId, success: true, message: messages.login.success }, client);
+    return { token: answer.token, userId: answer.userId, code: answer.code };
+  } catch (error) {
+    if (error instanceof AppError) await recordLogin(ctx, { userName: input.userName, success: false, message: error.message }, client);
+    throw error;
+  }
+}
+
+async function attemptLogin(ctx: AppContext, input: LoginRequest, client: ClientInfo): Promise<LoginAnswer & { deptId: number | null }> {
   await checkLoginThrottle(ctx, input.userName, client.ip);
   const user = await ctx.db
     .selectFrom('sys_user as u')
     .innerJoin('sys_role as r', 'r.roleId', 'u.roleId')
-    .select(['u.userId', 'u.userName', 'u.passwordHash', 'u.isLock', 'r.isAdmin'])
+    .select(['u.userId', 'u.userName', 'u.passwordHash', 'u.isLock', 'u.deptId', 'r.isAdmin'])
     .where('u.userName', '=', input.userName)
     .executeTakeFirst();
   // Verify against a dummy hash when the account is unknown, so timing does not tell which it was.
@@ -38,7 +51,7 @@ export async function login(ctx: AppContext, input: LoginRequest, client: Client
     ip: client.ip.slice(0, 64),
     userAgent: client.userAgent.slice(0, 255),
   });
-  return { token, userId: user.userId, code: user.isAdmin === 1 ? 1 : 0 };
+  return { token, userId: user.userId, code: user.isAdmin === 1 ? 1 : 0, deptId: user.deptId };
 }
 
 export async function logout(ctx: AppContext, token: string | undefined): Promise<void> {

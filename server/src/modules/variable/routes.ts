@@ -1,11 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { idsRequest, messages, Perm, variableListQuery, variableSave } from '@huiyun/contract';
+import { idsRequest, messages, Perm, variableListQuery, variableSave, type Variable } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
+import { describeTarget } from '../../http/audit.ts';
 import { ok, page } from '../../http/envelope.ts';
 import { parse } from '../../http/validate.ts';
+import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from '../../http/xlsx.ts';
 import { listVariables } from './queries.ts';
 import { deleteVariables, saveVariable } from './service.ts';
+
+const audit = (action: string) => ({ module: messages.variable.title, action });
+
+const exportColumns: XlsxColumn<Variable>[] = [
+  { header: messages.variable.varLable, key: 'varLable', width: 24 },
+  { header: messages.variable.varName, key: 'varName', width: 24 },
+  { header: messages.variable.varValue, key: 'varValue', width: 40 },
+  { header: messages.common.editUser, key: 'editUser' },
+  { header: messages.common.editTime, key: 'editTime', width: 20 },
+];
 
 export function variableRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
@@ -14,13 +26,22 @@ export function variableRoutes(ctx: AppContext) {
       return page(rows, total);
     });
 
-    app.post('/api/Variable/save', { config: { access: { permission: Perm.variableSave } } }, async (request) => {
-      const varId = await saveVariable(ctx, callerOf(request), parse(variableSave, request.body));
+    app.post('/api/Variable/export', { config: { access: { permission: Perm.variableList } } }, async (request, reply) => {
+      const query = { ...parse(variableListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS };
+      const { rows } = await listVariables(ctx.db, query);
+      return sendXlsx(reply, messages.variable.title, exportColumns, rows);
+    });
+
+    app.post('/api/Variable/save', { config: { access: { permission: Perm.variableSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
+      const input = parse(variableSave, request.body);
+      describeTarget(request, input.varName);
+      const varId = await saveVariable(ctx, callerOf(request), input);
       return ok(messages.variable.saved, { varId });
     });
 
-    app.delete('/api/Variable/delete', { config: { access: { permission: Perm.variableDelete } } }, async (request) => {
+    app.delete('/api/Variable/delete', { config: { access: { permission: Perm.variableDelete }, audit: audit(messages.common.actionDelete) } }, async (request) => {
       const { ids } = parse(idsRequest, request.query);
+      describeTarget(request, `varId ${ids.join(',')}`);
       await deleteVariables(ctx, ids);
       return ok(messages.variable.deleted);
     });
