@@ -37,6 +37,9 @@ export const consoleRoutes: ConsoleRoute[] = [
   { url: '/machine/MachineConfig', name: '终端支付配置', icon: 'ControlOutlined', group: 'machine' },
   { url: '/machine/MachineAisle', name: '货道信息', icon: 'InboxOutlined', group: 'machine' },
   { url: '/charts/statistics', name: '数据可视化', icon: 'PieChartOutlined', group: 'charts' },
+  { url: '/monitor/online', name: '在线用户', icon: 'WifiOutlined', group: 'monitor' },
+  { url: '/monitor/operLog', name: '操作日志', icon: 'FileTextOutlined', group: 'monitor' },
+  { url: '/monitor/loginLog', name: '登录日志', icon: 'LoginOutlined', group: 'monitor' },
   { url: '/druid/login', name: '监控查询', icon: 'DashboardOutlined', group: 'monitor' },
 ];
 

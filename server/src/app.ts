@@ -18,10 +18,7 @@ import { closeRedis, connectRedis, type RedisConnections } from './infra/redis.t
 import { RedisSessionStore } from './infra/redis-session-store.ts';
 import { SqlSessionStore } from './infra/sql-session-store.ts';
 import type { Access } from './modules/auth/access.ts';
-import { authRoutes } from './modules/auth/routes.ts';
-import { healthRoutes } from './modules/health/routes.ts';
-import { userSessionRoutes } from './modules/user/routes.ts';
-import { variableRoutes } from './modules/variable/routes.ts';
+import { registerModules } from './modules/index.ts';
 
 export type BuildOptions = {
   /** A database already connected (tests); otherwise DATABASE_URL or SQLite under DATA_DIR. */
@@ -78,10 +75,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerAccessCheck(app, ctx);
     registerAudit(app, ctx);
     await app.register(fastifyFormbody);
-    await app.register(healthRoutes(ctx));
-    await app.register(authRoutes(ctx));
-    await app.register(userSessionRoutes(ctx));
-    await app.register(variableRoutes(ctx));
+    await registerModules(app, ctx);
     await registerConsole(app, config.webDist);
     await app.ready();
   } catch (error) {

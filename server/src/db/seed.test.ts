@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { consoleRoutes, menuGroups, permissionNames, RoleId } from '@huiyun/contract';
+import { consoleRoutes, menuGroups, permissionTable, RoleId } from '@huiyun/contract';
 import { seed } from './seed.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 
@@ -15,7 +15,7 @@ const count = async (table: 'sys_role' | 'sys_user' | 'sys_module' | 'sys_permis
 it('seeds the roles, the menu tree and the permission codes once, whatever how often it runs', async () => {
   expect(await count('sys_role')).toBe(4);
   expect(await count('sys_module')).toBe(consoleRoutes.length + menuGroups.length);
-  expect(await count('sys_permission')).toBe(Object.keys(permissionNames).length);
+  expect(await count('sys_permission')).toBe(Object.keys(permissionTable).length);
   const before = await Promise.all((['sys_role', 'sys_user', 'sys_module', 'sys_permission', 'sys_role_right', 'sys_role_permission', 'sys_dept'] as const).map(count));
   await seed(t.ctx.db, { adminPassword: 'Other@123', dataDir: t.ctx.config.dataDir, log: () => {} });
   const after = await Promise.all((['sys_role', 'sys_user', 'sys_module', 'sys_permission', 'sys_role_right', 'sys_role_permission', 'sys_dept'] as const).map(count));

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import {
-  consoleRoutes, menuGroups, ordinaryUserPermissions, permissionNames, RoleId, SUPER_ADMIN_USER_ID,
-  type PermissionCode,
+  consoleRoutes, menuGroups, permissionTable, RoleId, SUPER_ADMIN_USER_ID, type GrantedRole, type PermissionCode,
 } from '@huiyun/contract';
 import type { Database } from './schema.ts';
 import { dialectOf } from './dialect.ts';
@@ -117,7 +116,8 @@ async function ensureModule(trx: Kysely<Database>, module: ModuleSeed, forOrdina
 }
 
 async function seedPermissions(trx: Kysely<Database>) {
-  for (const [code, name] of Object.entries(permissionNames) as [PermissionCode, string][]) {
+  const roleIds: Record<GrantedRole, number> = { companyAdmin: RoleId.companyAdmin, ordinaryUser: RoleId.ordinaryUser, demo: RoleId.demo };
+  for (const [code, { name, roles: grantedTo }] of Object.entries(permissionTable) as [PermissionCode, (typeof permissionTable)[PermissionCode]][]) {
     const found = await trx.selectFrom('sys_permission').select('permissionId').where('permission', '=', code).executeTakeFirst();
     if (found) continue;
     const { permissionId } = await trx
@@ -125,7 +125,7 @@ async function seedPermissions(trx: Kysely<Database>) {
       .values({ permissionName: name, permission: code })
       .returning('permissionId')
       .executeTakeFirstOrThrow();
-    const roles: number[] = [...ADMIN_ROLES, ...(ordinaryUserPermissions.includes(code) ? [RoleId.ordinaryUser, RoleId.demo] : [])];
+    const roles = [RoleId.superAdmin, ...grantedTo.map((r) => roleIds[r])];
     await trx.insertInto('sys_role_permission').values(roles.map((roleId) => ({ roleId, permissionId }))).execute();
   }
 }

@@ -9,7 +9,7 @@ import { forceOffline, refreshAccessCache } from './sessions.ts';
 
 const userNameParams = z.object({ userName: z.string({ error: messages.user.notFound }).trim().min(1, messages.user.notFound) });
 
-export function userSessionRoutes(ctx: AppContext) {
+export function userRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     app.get('/api/User/expireToken/:userName', { config: { access: { permission: Perm.userExpireToken }, audit: { module: messages.user.title, action: messages.common.actionForceOffline } } }, async (request) => {
       const { userName } = parse(userNameParams, request.params);

@@ -1,0 +1,17 @@
+export const layout = {
+  settings: '设置',
+  profile: '个人中心',
+  logout: '退出',
+  home: '首页',
+  forbiddenTitle: '403',
+  forbidden: '抱歉，您没有访问该页面的权限',
+  notFoundTitle: '404',
+  notFound: '抱歉，您访问的页面不存在',
+  backHome: '返回首页',
+  comingSoon: '该页面将在后续版本中上线',
+  expandMenu: '展开菜单',
+  collapseMenu: '收起菜单',
+  loadingUser: '正在加载用户信息…',
+  userLoadFailed: '用户信息加载失败，请刷新页面重试',
+  retry: '重试',
+} as const;

@@ -1,0 +1,17 @@
+export const password = {
+  title: '修改密码',
+  oldRequired: '请输入旧密码',
+  newRequired: '请输入新密码',
+  confirmRequired: '请输入确认密码',
+  tooShort: '新密码长度不能少于6位',
+  tooLong: '新密码长度不能超过64位',
+  mismatch: '两次输入的新密码不一致',
+  oldWrong: '旧密码不正确',
+  sameAsOld: '新密码不能与旧密码相同',
+  saved: '保存成功！',
+  saveFailed: '保存失败，请稍后再试！',
+  oldLabel: '旧密码',
+  newLabel: '新密码',
+  confirmLabel: '确认密码',
+  submit: '保存',
+} as const;

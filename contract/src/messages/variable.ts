@@ -1,0 +1,17 @@
+export const variable = {
+  title: '系统环境变量',
+  varLable: '变量描述',
+  varName: '变量名',
+  varValue: '变量值',
+  varLableRequired: '请输入变量描述',
+  varNameRequired: '请输入变量名',
+  varValueRequired: '请输入变量值',
+  varNameFormat: '变量名只能包含字母、数字、下划线、点和中划线',
+  tooLong: '输入内容过长',
+  varNameTaken: '变量名已存在',
+  saved: '系统环境变量保存成功！',
+  deleted: '系统环境变量已删除！',
+  saveFailed: '系统环境变量保存失败，请稍后再试！',
+  deleteFailed: '系统环境变量删除失败，请稍后再试！',
+  loadFailed: '系统环境变量加载失败，请稍后再试！',
+} as const;

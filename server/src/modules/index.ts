@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { authRoutes } from './auth/routes.ts';
+import { deptRoutes } from './dept/routes.ts';
+import { healthRoutes } from './health/routes.ts';
+import { menuRoutes } from './menu/routes.ts';
+import { monitorRoutes } from './monitor/routes.ts';
+import { permissionRoutes } from './permission/routes.ts';
+import { roleRoutes } from './role/routes.ts';
+import { userRoutes } from './user/routes.ts';
+import { variableRoutes } from './variable/routes.ts';
+
+/** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
+const areas = [healthRoutes, authRoutes, userRoutes, deptRoutes, roleRoutes, menuRoutes, permissionRoutes, variableRoutes, monitorRoutes];
+
+export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  for (const area of areas) await app.register(area(ctx));
+}
