@@ -20,6 +20,8 @@ export const common = {
   add: '新增',
   edit: '编辑',
   delete: '删除',
+  export: '导出',
+  exportFailed: '导出失败，请稍后再试！',
   actions: '操作',
   ok: '确定',
   cancel: '取消',

@@ -1,17 +1,26 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages, RoleId } from '@huiyun/contract';
+import { messages, permissionTable, RoleId } from '@huiyun/contract';
 import { startTestApp, ADMIN_PASSWORD, type TestApp } from '../test/harness.ts';
 import { registerAccessCheck } from './access-check.ts';
 
 let t: TestApp;
 let userToken: string;
 let adminToken: string;
+let companyAdminToken: string;
 beforeAll(async () => {
   t = await startTestApp();
   await t.createUser({ userName: 'routeuser', roleId: RoleId.ordinaryUser });
   userToken = await t.login('routeuser', 'User@12345');
   adminToken = await t.login('admin', ADMIN_PASSWORD);
+  const now = Date.now();
+  const other = await t.ctx.db
+    .insertInto('sys_dept')
+    .values({ deptName: '另一家公司', deptNo: 'OTHER-ROUTES', parentId: 0, addUser: 't', editUser: 't', addTime: now, editTime: now })
+    .returning('deptId')
+    .executeTakeFirstOrThrow();
+  await t.createUser({ userName: 'routecompadmin', roleId: RoleId.companyAdmin, deptId: other.deptId });
+  companyAdminToken = await t.login('routecompadmin', 'User@12345');
 });
 afterAll(async () => t?.close());
 
@@ -44,6 +53,20 @@ describe('every API route', () => {
       expect(asUser.body.msg).toBe(messages.common.forbidden);
       const asAdmin = await t.call(route.method, sample(route.url), { token: adminToken, body: route.method === 'POST' ? {} : undefined });
       expect([401, 403, 500], `${route.method} ${route.url}`).not.toContain(asAdmin.status);
+    }
+  });
+
+  it('gives a company administrator exactly the codes the permission table grants it', async () => {
+    for (const route of t.app.declaredRoutes) {
+      if (typeof route.access !== 'object') continue;
+      const granted = (permissionTable[route.access.permission].roles as readonly string[]).includes('companyAdmin');
+      const { status, body } = await t.call(route.method, sample(route.url), { token: companyAdminToken, body: route.method === 'POST' ? {} : undefined });
+      const refusedByPermission = status === 403 && body.msg === messages.common.forbidden;
+      if (granted) {
+        // It may still be refused for the sample row lying outside its companies, never for the code.
+        expect(refusedByPermission, `${route.method} ${route.url}`).toBe(false);
+        expect([401, 500], `${route.method} ${route.url}`).not.toContain(status);
+      } else expect(refusedByPermission, `${route.method} ${route.url}`).toBe(true);
     }
   });
 });
