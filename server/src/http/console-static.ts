@@ -20,11 +20,17 @@ export async function registerConsole(app: FastifyInstance, webDist: string): Pr
         reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
+    // The static handler refuses the bare directory '/' (index: false); the console's own router decides.
+    app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
   }
 
   app.setNotFoundHandler((request, reply) => {
     if (isApiPath(request.url) || request.method !== 'GET') {
       return reply.status(404).send(fail(messages.common.notFoundApi));
+    }
+    // A missing file (a stale /assets/x.js after a deploy) must not come back as the HTML page.
+    if (/\.[A-Za-z0-9]{1,8}$/.test(request.url.split('?')[0])) {
+      return reply.status(404).type('text/plain; charset=utf-8').send('Not Found');
     }
     if (!built) {
       return reply.status(503).type('text/plain; charset=utf-8').send('控制台尚未构建：请运行 npm run build（npm start 会自动构建）');

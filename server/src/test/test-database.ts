@@ -4,7 +4,7 @@ import pg from 'pg';
 import { connectDatabase } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 
-export type TestDatabase = { db: Kysely<Database>; kind: 'sqlite' | 'postgres'; drop: () => Promise<void> };
+export type TestDatabase = { db: Kysely<Database>; kind: 'sqlite' | 'postgres'; url?: string; drop: () => Promise<void> };
 
 export const testDbKind = (): 'sqlite' | 'postgres' => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite');
 
@@ -27,6 +27,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     db,
     kind: 'postgres',
+    url: url.toString(),
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();

@@ -1,0 +1,66 @@
+import autocannon from 'autocannon';
+
+export type Figures = { label: string; requestsPerSecond: number; p50Ms: number; p95Ms: number; errors: number; samples: number };
+
+/** HTTP load with autocannon (the Fastify team's load generator) for a fixed time; p95 from every response. */
+export async function measureHttp(label: string, options: { url: string; body: unknown; token: string; connections: number; seconds: number }): Promise<Figures> {
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: options.url,
+        method: 'POST',
+        connections: options.connections,
+        duration: options.seconds,
+        headers: { 'content-type': 'application/json', token: options.token },
+        body: JSON.stringify(options.body),
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  });
+  return {
+    label,
+    requestsPerSecond: result.requests.total / (result.duration || options.seconds),
+    ...percentiles(latencies),
+    errors: result.errors + result.non2xx,
+    samples: result.requests.total,
+  };
+}
+
+function percentiles(latencies: number[]) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { p50Ms: at(0.5), p95Ms: at(0.95) };
+}
+
+/** The same work without HTTP: `concurrency` loops calling `run` for `seconds`. */
+export async function measureLoop(label: string, run: () => Promise<unknown> | unknown, options: { concurrency: number; seconds: number }): Promise<Figures> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + options.seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < end) {
+      const start = performance.now();
+      try {
+        await run();
+      } catch {
+        errors += 1;
+      }
+      latencies.push(performance.now() - start);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  return { label, requestsPerSecond: latencies.length / elapsed, ...percentiles(latencies), errors, samples: latencies.length };
+}
+
+export function printTable(title: string, rows: Figures[]): void {
+  console.log(`\n${title}`);
+  console.log('| case | req/s | p50 ms | p95 ms | errors | samples |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(`| ${r.label} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50Ms.toFixed(1)} | ${r.p95Ms.toFixed(1)} | ${r.errors} | ${r.samples} |`);
+  }
+}

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp, type App } from '../../server/src/app.ts';
+import { loadConfig } from '../../server/src/config.ts';
+import { connectDatabase } from '../../server/src/db/connect.ts';
+import { createTestDatabase } from '../../server/src/test/test-database.ts';
+
+export type BenchServer = App & { url: string; dbKind: 'sqlite' | 'postgres'; sqliteFile?: string; databaseUrl?: string; close: () => Promise<void> };
+
+export const ADMIN_PASSWORD = 'Admin@12345';
+
+/**
+ * The real server listening on a loopback port, on a throw-away database: a SQLite file, or (with
+ * BENCH_DB=postgres and TEST_DATABASE_URL) a fresh PostgreSQL database dropped afterwards.
+ */
+export async function startBenchServer(): Promise<BenchServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-bench-'));
+  const postgres = process.env.BENCH_DB === 'postgres';
+  let drop = async () => {};
+  let db;
+  let sqliteFile: string | undefined;
+  let databaseUrl: string | undefined;
+  if (postgres) {
+    process.env.TEST_DB = 'postgres';
+    const testDb = await createTestDatabase();
+    db = testDb.db;
+    drop = testDb.drop;
+    databaseUrl = testDb.url;
+  } else {
+    sqliteFile = path.join(dataDir, 'bench.db');
+    db = connectDatabase({ kind: 'sqlite', file: sqliteFile });
+  }
+  const config = loadConfig({ ADMIN_PASSWORD, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', LOGIN_SLOWDOWN_MS: '0' });
+  const app = await buildApp(config, { db, logger: false });
+  const address = await app.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    ...app,
+    url: address,
+    dbKind: postgres ? 'postgres' : 'sqlite',
+    sqliteFile,
+    databaseUrl,
+    close: async () => {
+      await app.app.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function loginAs(server: BenchServer, userName: string, passwd: string): Promise<string> {
+  const response = await fetch(`${server.url}/sync/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ userName, passwd }),
+  });
+  const body = (await response.json()) as { data?: { token: string } };
+  if (!body.data) throw new Error(`login failed: ${JSON.stringify(body)}`);
+  return body.data.token;
+}

@@ -1,0 +1,89 @@
+// Issue 3's list benchmark: 100,000 users across 1,000 companies; page 1 and page 500 of
+// /api/User/list with a name filter at 50 concurrent connections, beside the same SQL run raw
+// through the driver in the same run.  npm run bench -- users   (BENCH_DB=postgres for PostgreSQL)
+import { sql } from 'kysely';
+import pg from 'pg';
+import { DatabaseSync } from 'node:sqlite';
+import { measureHttp, measureLoop, printTable, type Figures } from './lib/measure.ts';
+import { ADMIN_PASSWORD, loginAs, startBenchServer } from './lib/server.ts';
+
+const COMPANIES = 1_000;
+const USERS = 100_000;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const FILTER = 'bench_1'; // companies 1, 10–19, 100–199, 1000: about 11% of the users
+
+const server = await startBenchServer();
+const { db } = server.ctx;
+console.log(`Seeding ${COMPANIES} companies and ${USERS} users on ${server.dbKind}…`);
+const seedStart = performance.now();
+const now = Date.now();
+const { passwordHash } = await db.selectFrom('sys_user').select('passwordHash').where('userId', '=', 1).executeTakeFirstOrThrow();
+await db.transaction().execute(async (trx) => {
+  const depts = Array.from({ length: COMPANIES }, (_, i) => ({
+    deptName: `压测公司${i + 1}`, deptNo: `BENCH${i + 1}`, parentId: 0, addUser: 'bench', editUser: 'bench', addTime: now, editTime: now,
+  }));
+  const deptIds: number[] = [];
+  for (let i = 0; i < depts.length; i += 500) {
+    const rows = await trx.insertInto('sys_dept').values(depts.slice(i, i + 500)).returning('deptId').execute();
+    deptIds.push(...rows.map((r) => r.deptId));
+  }
+  const batch = 1_000;
+  for (let start = 0; start < USERS; start += batch) {
+    const rows = Array.from({ length: Math.min(batch, USERS - start) }, (_, k) => {
+      const n = start + k;
+      const company = n % COMPANIES;
+      return {
+        userName: `bench_${company + 1}_${n}`, userRealName: `压测用户${n}`, passwordHash, userSex: n % 2 ? '男' : '女',
+        userMobile: `138${String(n).padStart(8, '0')}`, userEmail: `u${n}@bench.local`, isLock: 'N', deptId: deptIds[company],
+        roleId: 2, systemNo: 'huiyun', addUser: 'bench', editUser: 'bench', addTime: now + n, editTime: now + n,
+      };
+    });
+    await trx.insertInto('sys_user').values(rows).execute();
+  }
+});
+if (server.dbKind === 'postgres') await sql`analyze`.execute(db);
+console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+
+const token = await loginAs(server, 'admin', ADMIN_PASSWORD);
+const results: Figures[] = [];
+for (const pageNo of [1, 500]) {
+  const body = { page: pageNo, limit: 10, userName: FILTER };
+  const probe = await fetch(`${server.url}/api/User/list`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(body) });
+  const answer = (await probe.json()) as { success: boolean; total?: number; data?: unknown[] };
+  if (!answer.success || !answer.data?.length) throw new Error(`unexpected answer for page ${pageNo}: ${JSON.stringify(answer).slice(0, 200)}`);
+  console.log(`page ${pageNo}: total ${answer.total}, ${answer.data.length} rows`);
+  results.push(await measureHttp(`HTTP /api/User/list page ${pageNo}`, { url: `${server.url}/api/User/list`, body, token, connections: CONNECTIONS, seconds: SECONDS }));
+  results.push(await measureRaw(pageNo));
+}
+printTable(`/api/User/list, ${USERS} users / ${COMPANIES} companies, name filter '${FILTER}', ${CONNECTIONS} connections, ${server.dbKind}`, results);
+await server.close();
+
+/** The same two statements the endpoint runs (count, then the page), straight through the driver. */
+async function measureRaw(pageNo: number): Promise<Figures> {
+  const pattern = `%${FILTER.replace(/_/g, '\\_')}%`;
+  const offset = (pageNo - 1) * 10;
+  const count = `select count(*) as total from sys_user u where lower(u."userName") like $1 escape '\\'`;
+  const pageSql = `select u."userId", u."userName", u."userRealName", u."userSex", u."userMobile", u."userEmail", u."isLock", u."deptId", d."deptName", u."roleId", r."roleName", u."editUser", u."editTime"
+    from sys_user u left join sys_dept d on d."deptId" = u."deptId" left join sys_role r on r."roleId" = u."roleId"
+    where lower(u."userName") like $1 escape '\\' order by u."editTime" desc, u."userId" desc limit 10 offset ${offset}`;
+  const label = `raw driver, same SQL, page ${pageNo}`;
+  if (server.dbKind === 'sqlite') {
+    const raw = new DatabaseSync(server.sqliteFile!, { readOnly: true });
+    const countStmt = raw.prepare(count.replaceAll('$1', '?'));
+    const pageStmt = raw.prepare(pageSql.replaceAll('$1', '?'));
+    const figures = await measureLoop(label, () => {
+      countStmt.get(pattern);
+      return pageStmt.all(pattern);
+    }, { concurrency: CONNECTIONS, seconds: SECONDS });
+    raw.close();
+    return figures;
+  }
+  const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 20 });
+  const figures = await measureLoop(label, async () => {
+    await pool.query(count, [pattern]);
+    return pool.query(pageSql, [pattern]);
+  }, { concurrency: CONNECTIONS, seconds: SECONDS });
+  await pool.end();
+  return figures;
+}
