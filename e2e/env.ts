@@ -1,0 +1,5 @@
+// Where the suite's server listens and the passwords the launcher seeds (see e2e/server.ts).
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 18080);
+export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+export const ADMIN = { userName: 'admin', password: 'Admin@12345' };
+export const USER1 = { userName: 'user1', password: 'User@12345' };

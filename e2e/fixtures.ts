@@ -1,0 +1,75 @@
+// Shared pieces of the suite: UI login once per worker and account (storageState), message checks,
+// unique names so tests never depend on each other's data.
+import { test as base, expect, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import { ADMIN, BASE_URL, USER1 } from './env.ts';
+
+export { expect };
+export type Account = { userName: string; password: string };
+type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
+
+/** Fills the login form and submits it (with Enter when asked); does not wait for the result. */
+export async function submitLogin(page: Page, account: Account, options: { remember?: boolean; enter?: boolean } = {}) {
+  await page.getByPlaceholder('账号').fill(account.userName);
+  await page.getByPlaceholder('密码').fill(account.password);
+  const remember = page.getByRole('checkbox', { name: '记住密码' });
+  if (options.remember) await remember.check();
+  else await remember.uncheck();
+  if (options.enter) await page.getByPlaceholder('密码').press('Enter');
+  else await page.getByRole('button', { name: '登录', exact: true }).click();
+}
+
+/** Logs in through the login page and waits for the home screen. */
+export async function loginThroughUi(page: Page, account: Account, options: { remember?: boolean } = {}) {
+  await page.goto('/login');
+  await submitLogin(page, account, options);
+  await expect(page).toHaveURL(/\/task\/index$/);
+}
+
+async function storageStateOf(browser: Browser, account: Account): Promise<StorageState> {
+  const context = await browser.newContext({ baseURL: BASE_URL });
+  const page = await context.newPage();
+  // 记住密码 puts the session in localStorage, which storageState carries over.
+  await loginThroughUi(page, account, { remember: true });
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+async function pageWith(browser: Browser, state: StorageState, use: (page: Page) => Promise<void>) {
+  const context = await browser.newContext({ baseURL: BASE_URL, storageState: state, locale: 'zh-CN' });
+  await use(await context.newPage());
+  await context.close();
+}
+
+type WorkerFixtures = { adminState: StorageState; user1State: StorageState };
+type TestFixtures = { adminPage: Page; user1Page: Page };
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  adminState: [async ({ browser }, use) => use(await storageStateOf(browser, ADMIN)), { scope: 'worker' }],
+  user1State: [async ({ browser }, use) => use(await storageStateOf(browser, USER1)), { scope: 'worker' }],
+  adminPage: async ({ browser, adminState }, use) => pageWith(browser, adminState, use),
+  user1Page: async ({ browser, user1State }, use) => pageWith(browser, user1State, use),
+});
+
+/** A toast (antd message) with exactly this text. */
+export function toast(page: Page, text: string) {
+  // The same text may show twice in a row (two saves); any one of them will do.
+  return page.locator('.ant-message-notice').getByText(text, { exact: true }).first();
+}
+
+/** The session token the page's context holds (its storageState), for direct API calls. */
+export async function tokenOf(page: Page): Promise<string> {
+  const state = await page.context().storageState();
+  const item = state.origins.flatMap((o) => o.localStorage).find((i) => i.name === 'logintoken');
+  return item?.value ?? '';
+}
+
+/** A name no other test (or earlier run) uses. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 7)}`;
+}
+
+/** The antd confirmation dialog currently open. */
+export function confirmDialog(page: Page) {
+  return page.locator('.ant-modal-confirm');
+}

@@ -1,0 +1,90 @@
+import { ADMIN } from './env.ts';
+import { confirmDialog, expect, loginThroughUi, test, toast } from './fixtures.ts';
+
+test.describe('主布局', () => {
+  test('admin sees the task and system groups; breadcrumb names group and screen', async ({ adminPage: page }) => {
+    await page.goto('/task/index');
+    const menu = page.locator('.ant-layout-sider .ant-menu');
+    await expect(menu.getByText('任务管理', { exact: true })).toBeVisible();
+    await expect(menu.getByText('系统管理', { exact: true })).toBeVisible();
+    await expect(menu.getByText('支付管理', { exact: true })).toBeVisible();
+    await menu.getByText('系统管理', { exact: true }).click();
+    await menu.getByRole('link', { name: '系统环境变量' }).click();
+    await expect(page).toHaveURL(/\/system\/Variable$/);
+    const crumbs = page.locator('.ant-breadcrumb');
+    await expect(crumbs).toContainText('系统管理');
+    await expect(crumbs).toContainText('系统环境变量');
+    await expect(page.getByTestId('account-menu')).toContainText('超级管理员');
+  });
+
+  test('a placeholder screen says it comes later', async ({ adminPage: page }) => {
+    await page.goto('/pay/Order');
+    await expect(page.getByText('该页面将在后续版本中上线')).toBeVisible();
+    await expect(page.locator('.ant-result-title')).toHaveText('交易订单');
+  });
+
+  test('the side menu collapses and expands', async ({ adminPage: page }) => {
+    await page.goto('/task/index');
+    const sider = page.locator('.ant-layout-sider');
+    await page.getByRole('button', { name: '收起菜单' }).click();
+    await expect(sider).toHaveClass(/ant-layout-sider-collapsed/);
+    await page.getByRole('button', { name: '展开菜单' }).click();
+    await expect(sider).not.toHaveClass(/ant-layout-sider-collapsed/);
+  });
+
+  test('an ordinary user sees exactly the four task links', async ({ user1Page: page }) => {
+    await page.goto('/task/index');
+    const menu = page.locator('.ant-layout-sider .ant-menu');
+    await expect(menu.getByRole('link')).toHaveText(['任务列表', '授权码列表', '用户发送统计', '修改密码']);
+    await expect(menu.getByText('系统管理')).toHaveCount(0);
+  });
+
+  test('an ordinary user gets 403 on a screen outside the menu', async ({ user1Page: page }) => {
+    await page.goto('/system/Variable');
+    await expect(page.getByText('抱歉，您没有访问该页面的权限')).toBeVisible();
+    await page.getByRole('button', { name: '返回首页' }).click();
+    await expect(page).toHaveURL(/\/task\/index$/);
+  });
+
+  test('an unknown url shows 404 with a way home', async ({ adminPage: page }) => {
+    await page.goto('/no/such/screen');
+    await expect(page.getByText('抱歉，您访问的页面不存在')).toBeVisible();
+    await page.getByRole('button', { name: '返回首页' }).click();
+    await expect(page).toHaveURL(/\/task\/index$/);
+  });
+});
+
+test.describe('退出登录', () => {
+  test('cancelling the confirmation keeps the session', async ({ page }) => {
+    await loginThroughUi(page, ADMIN);
+    await page.getByTestId('account-menu').click();
+    await page.getByRole('menuitem', { name: '退出' }).click();
+    await expect(confirmDialog(page)).toContainText('确定退出登录吗？');
+    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+    await expect(toast(page, '已取消')).toBeVisible();
+    await expect(page).toHaveURL(/\/task\/index$/);
+  });
+
+  test('confirming logs out and goes to the login page', async ({ page }) => {
+    await loginThroughUi(page, ADMIN);
+    const token = await page.evaluate(() => sessionStorage.getItem('logintoken'));
+    await page.getByTestId('account-menu').click();
+    await page.getByRole('menuitem', { name: '退出' }).click();
+    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await expect(toast(page, '已退出登录!')).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => sessionStorage.getItem('logintoken'))).toBeNull();
+    // The server revoked the token too.
+    const answer = await page.request.get('/sync/currentUser', { headers: { token: token ?? '' } });
+    expect(answer.status()).toBe(401);
+  });
+
+  test('an expired session shows the server message, then logs out to /login?redirect=', async ({ page }) => {
+    await loginThroughUi(page, ADMIN);
+    await page.evaluate(() => sessionStorage.setItem('logintoken', 'revoked-token'));
+    await page.goto('/system/Variable');
+    await expect(toast(page, '登录已失效，请重新登录')).toBeVisible();
+    await expect(toast(page, '已退出登录!')).toBeVisible();
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fsystem%2FVariable$/);
+  });
+});

@@ -1,0 +1,51 @@
+// Starts the real server for the end-to-end suite on a fresh, throw-away database, and removes it
+// when Playwright stops the run. Expects web/dist to be built (npm run test:e2e builds it first).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ADMIN, E2E_PORT } from './env.ts';
+
+function main(): void {
+  const repoRoot = path.resolve(import.meta.dirname, '..');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-e2e-'));
+  const child = spawn(process.execPath, [path.join(repoRoot, 'server/src/main.ts')], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(E2E_PORT),
+      HOST: '127.0.0.1',
+      ADMIN_PASSWORD: ADMIN.password,
+      E2E_SEED: '1',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      // Failed logins in the suite must neither slow it down nor lock the shared accounts.
+      LOGIN_SLOWDOWN_MS: '0',
+      LOGIN_LOCKOUT_AFTER: '1000',
+      LOGIN_IP_LOCKOUT_AFTER: '100000',
+    },
+  });
+
+  let cleaned = false;
+  const cleanUp = () => {
+    if (cleaned) return;
+    cleaned = true;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const stop = (signal: NodeJS.Signals) => {
+    if (child.exitCode === null) child.kill(signal);
+    else {
+      cleanUp();
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  child.on('exit', (code, signal) => {
+    cleanUp();
+    process.exit(code ?? (signal ? 0 : 1));
+  });
+}
+
+main();

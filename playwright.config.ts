@@ -1,0 +1,47 @@
+import { defineConfig } from '@playwright/test';
+import { BASE_URL as baseURL, E2E_PORT } from './e2e/env.ts';
+
+export default defineConfig({
+  testDir: 'e2e',
+  // One folder per port: runs on different ports (parallel work trees, CI) never clear each other's artifacts.
+  outputDir: `test-results/port-${E2E_PORT}`,
+  workers: 2,
+  retries: 0,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [
+    { name: 'console', testIgnore: /password\.spec\.ts/ },
+    // Changing a password revokes that account's other sessions: run it after everything else.
+    { name: 'password', testMatch: /password\.spec\.ts/, dependencies: ['console'] },
+  ],
+  webServer: {
+    // node_modules/.bin/node is Node 24 (runs TypeScript); the system node may be older.
+    command: 'node_modules/.bin/node e2e/server.ts',
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+  },
+});

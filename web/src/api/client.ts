@@ -1,0 +1,129 @@
+// The one API client: token header, the answer envelope, the session-expiry rule (SPEC §4).
+import { messages, type Envelope } from '@huiyun/contract';
+import { getToken } from '../app/session.ts';
+
+export class ApiError extends Error {
+  /** HTTP status, 0 when the server could not be reached or did not answer JSON. */
+  readonly status: number;
+  /** True when the client already told the user (session expiry); screens then stay silent. */
+  readonly handled: boolean;
+  constructor(message: string, status: number, handled = false) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.handled = handled;
+  }
+}
+
+type SessionExpiredHandler = (serverMessage: string) => void;
+let onSessionExpired: SessionExpiredHandler | null = null;
+
+/** The layout registers what happens when the server says the session is gone (HTTP 401). */
+export function setSessionExpiredHandler(handler: SessionExpiredHandler | null): void {
+  onSessionExpired = handler;
+}
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST' | 'DELETE' | 'PUT';
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  /** The screen's failure text for network errors / non-JSON answers (SPEC §8). */
+  failText?: string;
+  /** Login answers 401 for bad credentials: never treat that as an expired session. */
+  skipSessionExpiry?: boolean;
+};
+
+export type Answer<T> = { data: T; total: number; msg: string };
+
+function buildUrl(path: string, query: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+export async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<Answer<T>> {
+  const { method = options.body === undefined ? 'GET' : 'POST', body, query } = options;
+  const failText = options.failText ?? messages.common.serverBusy;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = getToken();
+  if (token) headers.token = token;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  let envelope: Envelope<T>;
+  try {
+    response = await fetch(buildUrl(path, query), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    envelope = (await response.json()) as Envelope<T>;
+  } catch {
+    throw new ApiError(failText, 0);
+  }
+  if (typeof envelope !== 'object' || envelope === null || typeof envelope.success !== 'boolean') {
+    throw new ApiError(failText, response.status);
+  }
+  const text = envelope.msg || envelope.errorInfo || '';
+  if (response.status === 401 && !options.skipSessionExpiry) {
+    const handled = onSessionExpired !== null && token !== null;
+    if (handled) onSessionExpired?.(text || messages.common.sessionExpired);
+    throw new ApiError(text || messages.common.sessionExpired, 401, handled);
+  }
+  if (!envelope.success) throw new ApiError(text || failText, response.status);
+  return { data: envelope.data as T, total: envelope.total ?? 0, msg: text };
+}
+
+/** The text to show for a failed call, or null when the client already told the user. */
+export function errorText(error: unknown, fallback: string): string | null {
+  if (error instanceof ApiError) return error.handled ? null : error.message;
+  return fallback;
+}
+
+/** The file name a Content-Disposition header gives (RFC 5987 filename* first). */
+function fileNameOf(disposition: string | null, fallback: string): string {
+  const encoded = disposition?.match(/filename\*=UTF-8''([^;]+)/i)?.[1];
+  if (encoded) return decodeURIComponent(encoded);
+  return disposition?.match(/filename="?([^";]+)"?/i)?.[1] ?? fallback;
+}
+
+/**
+ * Posts the body and saves the answer as a file (exports). A JSON answer is a refusal envelope:
+ * it is treated exactly like request()'s (messages, session expiry).
+ */
+export async function download(path: string, options: RequestOptions & { fileName: string }): Promise<void> {
+  const failText = options.failText ?? messages.common.serverBusy;
+  const token = getToken();
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      headers: { ...(token ? { token } : {}), 'Content-Type': 'application/json' },
+      body: JSON.stringify(options.body ?? {}),
+    });
+  } catch {
+    throw new ApiError(failText, 0);
+  }
+  if ((response.headers.get('content-type') ?? '').includes('application/json')) {
+    const envelope = (await response.json().catch(() => null)) as Envelope<unknown> | null;
+    const text = envelope?.msg || envelope?.errorInfo || failText;
+    if (response.status === 401 && token !== null && onSessionExpired) {
+      onSessionExpired(text);
+      throw new ApiError(text, 401, true);
+    }
+    throw new ApiError(text, response.status);
+  }
+  if (!response.ok) throw new ApiError(failText, response.status);
+  const blob = await response.blob();
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = fileNameOf(response.headers.get('content-disposition'), options.fileName);
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}

@@ -1,0 +1,28 @@
+import { messages, type Dept, type DeptSave, type Page } from '@huiyun/contract';
+import { download, request } from './client.ts';
+import type { ListParams } from '../components/ListPage/index.ts';
+
+const m = messages.dept;
+
+export type DeptFilters = { deptName?: string; deptNo?: string };
+
+export async function listDepts(params: ListParams<DeptFilters>): Promise<Page<Dept>> {
+  const answer = await request<Dept[]>('/api/Dept/list', { body: params, failText: m.loadFailed });
+  return { data: answer.data ?? [], total: answer.total };
+}
+
+/** Answers the server's success text ('公司保存成功！'). */
+export async function saveDept(input: Partial<DeptSave>): Promise<string> {
+  const answer = await request('/api/Dept/save', { body: input, failText: m.saveFailed });
+  return answer.msg || m.saved;
+}
+
+/** GET, as SPEC §7.2 has it. */
+export async function deleteDepts(ids: number[]): Promise<string> {
+  const answer = await request('/api/Dept/delete', { method: 'GET', query: { ids: ids.join(',') }, failText: m.deleteFailed });
+  return answer.msg || m.deleted;
+}
+
+export function exportDepts(params: Omit<ListParams<DeptFilters>, 'page' | 'limit'>): Promise<void> {
+  return download('/api/Dept/export', { body: params, fileName: `${m.title}.xlsx`, failText: messages.common.exportFailed });
+}

@@ -1,0 +1,51 @@
+import { fill, messages, type LoginLog, type OnlineSession, type OperLog, type Page } from '@huiyun/contract';
+import { download, request } from './client.ts';
+import type { ListParams } from '../components/ListPage/index.ts';
+
+const m = messages.monitor;
+
+/** The search form keeps a day range as one field; the server takes beginTime / endTime. */
+type DayRange = { dateRange?: [string, string] };
+export type OperLogFilters = { userName?: string; module?: string; success?: number } & DayRange;
+export type LoginLogFilters = { userName?: string; ip?: string; success?: number } & DayRange;
+export type OnlineFilters = { userName?: string; ip?: string };
+
+function withDays<P extends DayRange>({ dateRange, ...rest }: P) {
+  return { ...rest, beginTime: dateRange?.[0] ?? '', endTime: dateRange?.[1] ?? '' };
+}
+
+type ExportParams<F extends object> = Omit<ListParams<F>, 'page' | 'limit'>;
+const exportFailText = messages.common.exportFailed;
+
+export async function listOperLogs(params: ListParams<OperLogFilters>): Promise<Page<OperLog>> {
+  const answer = await request<OperLog[]>('/api/OperLog/list', { body: withDays(params), failText: m.operLogLoadFailed });
+  return { data: answer.data ?? [], total: answer.total };
+}
+
+export function exportOperLogs(params: ExportParams<OperLogFilters>): Promise<void> {
+  return download('/api/OperLog/export', { body: withDays(params), fileName: `${m.operLogTitle}.xlsx`, failText: exportFailText });
+}
+
+export async function listLoginLogs(params: ListParams<LoginLogFilters>): Promise<Page<LoginLog>> {
+  const answer = await request<LoginLog[]>('/api/LoginLog/list', { body: withDays(params), failText: m.loginLogLoadFailed });
+  return { data: answer.data ?? [], total: answer.total };
+}
+
+export function exportLoginLogs(params: ExportParams<LoginLogFilters>): Promise<void> {
+  return download('/api/LoginLog/export', { body: withDays(params), fileName: `${m.loginLogTitle}.xlsx`, failText: exportFailText });
+}
+
+export async function listOnline(params: ListParams<OnlineFilters>): Promise<Page<OnlineSession>> {
+  const answer = await request<OnlineSession[]>('/api/Online/list', { body: params, failText: m.onlineLoadFailed });
+  return { data: answer.data ?? [], total: answer.total };
+}
+
+export function exportOnline(params: ExportParams<OnlineFilters>): Promise<void> {
+  return download('/api/Online/export', { body: params, fileName: `${m.onlineTitle}.xlsx`, failText: exportFailText });
+}
+
+/** 强制下线 of one session; answers the server's success text ('用户…强制下线成功！'). */
+export async function forceLogout(session: Pick<OnlineSession, 'sessionId' | 'userName'>): Promise<string> {
+  const answer = await request('/api/Online/forceLogout', { body: { sessionId: session.sessionId }, failText: m.forceLogoutFailed });
+  return answer.msg || fill(m.forceLogoutOk, { userName: session.userName });
+}

@@ -1,0 +1,49 @@
+import { messages, type Page, type Permission, type PermissionSave } from '@huiyun/contract';
+import { download, request } from './client.ts';
+import type { ListParams } from '../components/ListPage/index.ts';
+
+const m = messages.permission;
+
+export type PermissionFilters = { permissionName?: string; permission?: string };
+export type RoleOption = { roleId: number; roleName: string };
+
+export async function listPermissions(params: ListParams<PermissionFilters>): Promise<Page<Permission>> {
+  const answer = await request<Permission[]>('/api/Permission/list', { body: params, failText: m.loadFailed });
+  return { data: answer.data ?? [], total: answer.total };
+}
+
+/** Answers the server's success text ('保存成功！'). */
+export async function savePermission(input: Partial<PermissionSave>): Promise<string> {
+  const answer = await request('/api/Permission/save', { body: input, failText: m.saveFailed });
+  return answer.msg || m.saved;
+}
+
+export async function deletePermissions(ids: number[]): Promise<string> {
+  const answer = await request('/api/Permission/delete', { method: 'DELETE', query: { ids: ids.join(',') }, failText: m.deleteFailed });
+  return answer.msg || m.deleted;
+}
+
+export function exportPermissions(params: Omit<ListParams<PermissionFilters>, 'page' | 'limit'>): Promise<void> {
+  return download('/api/Permission/export', { body: params, fileName: `${m.title}.xlsx`, failText: messages.common.exportFailed });
+}
+
+/** The role choices of the toolbar (GET /api/Role/dropDown/all, SPEC §7.5). */
+export async function roleDropDown(): Promise<RoleOption[]> {
+  const answer = await request<RoleOption[]>('/api/Role/dropDown/all', { failText: m.rolesLoadFailed });
+  return answer.data ?? [];
+}
+
+/** The permission ids the role holds: the ticks to preselect. */
+export async function rolePermissionIds(roleId: number): Promise<number[]> {
+  const answer = await request<number[]>(`/api/RolePermission/list/${roleId}`, { failText: m.grantsLoadFailed });
+  return answer.data ?? [];
+}
+
+/** Replaces the role's grants with exactly these ids (SPEC §7.6: a comma list). */
+export async function saveRolePermissions(roleId: number, permissionIds: number[]): Promise<string> {
+  const answer = await request('/api/RolePermission/save', {
+    body: { roleId, permissionIds: permissionIds.join(',') },
+    failText: m.grantFailed,
+  });
+  return answer.msg || m.grantOk;
+}

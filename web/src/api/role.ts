@@ -1,0 +1,45 @@
+import { messages, type Page, type Role, type RoleOption, type RoleRightNode, type RoleSave } from '@huiyun/contract';
+import { download, request } from './client.ts';
+import type { ListParams } from '../components/ListPage/index.ts';
+
+const m = messages.role;
+
+export type RoleFilters = { roleName?: string; roleNo?: string };
+
+export async function listRoles(params: ListParams<RoleFilters>): Promise<Page<Role>> {
+  const answer = await request<Role[]>('/api/Role/list', { body: params, failText: m.loadFailed });
+  return { data: answer.data ?? [], total: answer.total };
+}
+
+/** Answers the server's success text ('角色保存成功！'). */
+export async function saveRole(input: Partial<RoleSave>): Promise<string> {
+  const answer = await request('/api/Role/save', { body: input, failText: m.saveFailed });
+  return answer.msg || m.saved;
+}
+
+export async function deleteRoles(ids: number[]): Promise<string> {
+  const answer = await request('/api/Role/delete', { method: 'DELETE', query: { ids: ids.join(',') }, failText: m.deleteFailed });
+  return answer.msg || m.deleted;
+}
+
+export function exportRoles(params: Omit<ListParams<RoleFilters>, 'page' | 'limit'>): Promise<void> {
+  return download('/api/Role/export', { body: params, fileName: `${m.title}.xlsx`, failText: messages.common.exportFailed });
+}
+
+/** The role choices of the user form and of 权限管理 (GET /api/Role/dropDown/all). */
+export async function roleDropDown(): Promise<RoleOption[]> {
+  const answer = await request<RoleOption[]>('/api/Role/dropDown/all', { failText: m.loadFailed });
+  return answer.data ?? [];
+}
+
+/** The menu-permission tree of a role: every module, flat, checked where the role holds it. */
+export async function fetchRoleRights(roleId: number): Promise<RoleRightNode[]> {
+  const answer = await request<RoleRightNode[]>(`/api/RoleRight/tree/${roleId}`, { failText: m.rightsLoadFailed });
+  return answer.data ?? [];
+}
+
+/** Answers the server's success text ('权限保存成功'). moduleIds go as a JSON array, as SPEC §7.5 sends them. */
+export async function saveRoleRights(roleId: number, moduleIds: number[]): Promise<string> {
+  const answer = await request('/api/RoleRight/save', { body: { roleId, moduleIds: JSON.stringify(moduleIds) }, failText: m.rightsSaveFailed });
+  return answer.msg || m.rightsSaved;
+}

@@ -1,0 +1,31 @@
+import { messages, type Page, type Variable, type VariableSave } from '@huiyun/contract';
+import { download, request } from './client.ts';
+import type { ListParams } from '../components/ListPage/index.ts';
+
+const m = messages.variable;
+
+export type VariableFilters = { varLable?: string; varName?: string };
+
+export async function listVariables(params: ListParams<VariableFilters>): Promise<Page<Variable>> {
+  const answer = await request<Variable[]>('/api/Variable/list', { body: params, failText: m.loadFailed });
+  return { data: answer.data ?? [], total: answer.total };
+}
+
+/** Answers the server's success text ('系统环境变量保存成功！'). */
+export async function saveVariable(input: Partial<VariableSave>): Promise<string> {
+  const answer = await request('/api/Variable/save', { body: input, failText: m.saveFailed });
+  return answer.msg || m.saved;
+}
+
+export async function deleteVariables(ids: number[]): Promise<string> {
+  const answer = await request('/api/Variable/delete', {
+    method: 'DELETE',
+    query: { ids: ids.join(',') },
+    failText: m.deleteFailed,
+  });
+  return answer.msg || m.deleted;
+}
+
+export function exportVariables(params: Omit<ListParams<VariableFilters>, 'page' | 'limit'>): Promise<void> {
+  return download('/api/Variable/export', { body: params, fileName: `${m.title}.xlsx`, failText: messages.common.exportFailed });
+}

@@ -1,0 +1,25 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { HOME_URL } from '@huiyun/contract';
+import { getSession } from './session.ts';
+
+/** SPEC §2.1: a protected route without a stored session goes to /login?redirect=<full path>. */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  if (getSession()) return children;
+  const target = `${location.pathname}${location.search}${location.hash}`;
+  return <Navigate to={`/login?redirect=${encodeURIComponent(target)}`} replace />;
+}
+
+/** SPEC §2.1: / and /login while logged in go to the home screen. */
+export function GuestOnly({ children }: { children: ReactNode }) {
+  if (getSession()) return <Navigate to={HOME_URL} replace />;
+  return children;
+}
+
+/** A same-site path to return to after login, or null (refuses other origins). */
+export function safeRedirect(value: string | null): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (value === '/' || value.startsWith('/login')) return null;
+  return value;
+}

@@ -1,0 +1,91 @@
+import { useEffect, useState } from 'react';
+import { Button, Layout, Result, Spin, theme } from 'antd';
+import { Outlet } from 'react-router';
+import { alwaysAllowedUrls, menuGroups, messages, type ConsoleRoute, type MenuNode } from '@huiyun/contract';
+import { setSessionExpiredHandler } from '../../api/client.ts';
+import { ForbiddenPage } from '../ResultPages.tsx';
+import { useCurrentRoute } from '../routeMeta.ts';
+import { menuUrls, useCurrentUser } from '../useCurrentUser.ts';
+import { useSessionExpiry } from '../useSignOut.ts';
+import { SideMenu } from './SideMenu.tsx';
+import { TopBar } from './TopBar.tsx';
+
+const m = messages.layout;
+
+/** Group name / screen name, from the user's menu tree, else from the contract. */
+function crumbsOf(route: ConsoleRoute | undefined, menus: MenuNode[]): string[] {
+  if (!route) return [m.home];
+  for (const group of menus) {
+    const leaf = group.children?.find((c) => c.moduleUrl === route.url);
+    if (leaf) return [group.moduleName, leaf.moduleName];
+  }
+  const group = menuGroups.find((g) => g.key === route.group);
+  return group ? [group.name, route.name] : [route.name];
+}
+
+/** Side menu + top bar + the screen; a screen outside the user's menu shows 403. */
+export function MainLayout() {
+  const [collapsed, setCollapsed] = useState(false);
+  const { token } = theme.useToken();
+  const route = useCurrentRoute();
+  const user = useCurrentUser();
+  const onSessionExpired = useSessionExpiry();
+
+  useEffect(() => {
+    setSessionExpiredHandler(onSessionExpired);
+    return () => setSessionExpiredHandler(null);
+  }, [onSessionExpired]);
+
+  const menus = user.data?.menus ?? [];
+  const allowed = !route || alwaysAllowedUrls.includes(route.url) || menuUrls(menus).has(route.url);
+
+  let content;
+  if (user.isPending) {
+    content = <Spin size="large" tip={m.loadingUser} style={{ display: 'block', marginTop: 120 }}><div /></Spin>;
+  } else if (user.isError) {
+    content = (
+      <Result
+        status="error"
+        subTitle={user.error.message || m.userLoadFailed}
+        extra={<Button onClick={() => void user.refetch()}>{m.retry}</Button>}
+      />
+    );
+  } else {
+    content = allowed ? <Outlet /> : <ForbiddenPage />;
+  }
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={220}>
+        <div
+          style={{
+            height: 56,
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            color: '#fff',
+            fontWeight: 600,
+            fontSize: collapsed ? 14 : 18,
+            letterSpacing: 1,
+            whiteSpace: 'nowrap',
+            overflow: 'hidden',
+          }}
+        >
+          {collapsed ? messages.login.title.slice(0, 2) : messages.login.title}
+        </div>
+        <SideMenu menus={menus} currentUrl={route?.url} collapsed={collapsed} />
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header style={{ padding: 0, height: 56, lineHeight: 'normal', background: token.colorBgContainer }}>
+          <TopBar
+            collapsed={collapsed}
+            onToggle={() => setCollapsed((c) => !c)}
+            crumbs={crumbsOf(route, menus)}
+            displayName={user.data?.userRealName || user.data?.userName || ''}
+          />
+        </Layout.Header>
+        <Layout.Content style={{ margin: 16 }}>{content}</Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

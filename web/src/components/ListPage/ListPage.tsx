@@ -1,0 +1,88 @@
+import type { Key } from 'react';
+import { Card, Table, type TablePaginationConfig } from 'antd';
+import { fill, messages, pageSizeOptions } from '@huiyun/contract';
+import { EditDialog } from './EditDialog.tsx';
+import { SearchForm } from './SearchForm.tsx';
+import { Toolbar } from './Toolbar.tsx';
+import { buildColumns } from './columns.tsx';
+import { useListPage } from './useListPage.ts';
+import type { ListPageProps, RowAction, SortOrder } from './types.ts';
+
+/** The one list-page pattern: search form, toolbar, server-paged and -sorted table, add / edit dialog. */
+export function ListPage<Row extends object, F extends object = Record<string, unknown>>(props: ListPageProps<Row, F>) {
+  const { queryKey, rowKey, columns, searchFields, rowActions = [], toolbarExtra, edit, remove, title } = props;
+  const list = useListPage(props);
+
+  const canEdit = Boolean(edit && edit.canEdit !== false);
+  const canDelete = Boolean(remove && !remove.hidden);
+  const actions: RowAction<Row>[] = [
+    ...(canEdit ? [{ key: 'edit', label: messages.common.edit, onClick: (row: Row) => list.ctx.openEdit(row) }] : []),
+    ...rowActions,
+    ...(canDelete
+      ? [{ key: 'delete', label: messages.common.delete, danger: true, onClick: (row: Row) => list.askRemove([row[rowKey] as Key], [row]) }]
+      : []),
+  ];
+  const tableColumns = buildColumns({
+    columns,
+    sortField: list.paging.sortField,
+    sortOrder: list.paging.sortOrder,
+    actions,
+    onAction: list.triggerRowAction,
+  });
+  const selectable = props.selectable ?? canDelete;
+
+  const pagination: TablePaginationConfig = {
+    current: list.paging.page,
+    pageSize: list.paging.limit,
+    total: list.total,
+    showSizeChanger: true,
+    showQuickJumper: true,
+    pageSizeOptions,
+    showTotal: (total) => fill(messages.common.totalItems, { total }),
+  };
+
+  return (
+    <Card title={title} variant="borderless">
+      {searchFields && searchFields.length > 0 && (
+        <div style={{ marginBottom: 16 }}>
+          <SearchForm name={`${queryKey}-search`} fields={searchFields} onSearch={list.search} />
+        </div>
+      )}
+      <Toolbar
+        onAdd={edit && edit.canAdd !== false ? list.ctx.openAdd : undefined}
+        onDelete={canDelete ? () => list.askRemove(list.selected.keys, list.selected.rows) : undefined}
+        deleteDisabled={list.selected.keys.length === 0}
+        onExport={props.exporter && !props.exporter.hidden ? list.exportList : undefined}
+        exporting={list.exporting}
+        extra={toolbarExtra?.(list.ctx)}
+      />
+      <Table<Row>
+        rowKey={rowKey}
+        columns={tableColumns}
+        dataSource={list.rows}
+        loading={list.loading}
+        pagination={pagination}
+        scroll={{ x: 'max-content' }}
+        rowSelection={
+          selectable
+            ? { selectedRowKeys: list.selected.keys, onChange: (keys, rows) => list.setSelected({ keys, rows }) }
+            : undefined
+        }
+        onChange={(pager, _filters, sorter, extra) => {
+          const one = Array.isArray(sorter) ? sorter[0] : sorter;
+          list.changeTable(pager, { columnKey: one?.columnKey, order: (one?.order ?? null) as SortOrder | null }, extra.action);
+        }}
+      />
+      {edit && (
+        <EditDialog
+          name={`${queryKey}-edit`}
+          queryKey={queryKey}
+          config={edit}
+          open={list.dialog.open}
+          editing={list.dialog.editing}
+          onClose={list.closeDialog}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,151 @@
+import { useEffect, useState, type Key } from 'react';
+import { App, type TablePaginationConfig } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { messages } from '@huiyun/contract';
+import { errorText } from '../../api/client.ts';
+import { useConfirm } from '../useConfirm.ts';
+import { useServerAction } from './useServerAction.ts';
+import type { ListContext, ListPageProps, ListParams, RowAction, SortOrder } from './types.ts';
+
+type Paging = { page: number; limit: number; sortField: string; sortOrder: SortOrder | '' };
+type Filters = Record<string, unknown>;
+
+/** All state and logic of a list page: paging, sort, filters, selection, dialog, delete and row actions. */
+export function useListPage<Row extends object, F extends object>(props: ListPageProps<Row, F>) {
+  const { queryKey, rowKey, fetcher, defaultPageSize = 10, remove, exporter } = props;
+  const { message } = App.useApp();
+  const confirm = useConfirm();
+
+  const [paging, setPaging] = useState<Paging>({ page: 1, limit: defaultPageSize, sortField: '', sortOrder: '' });
+  const [filters, setFilters] = useState<Filters>({});
+  const [selected, setSelected] = useState<{ keys: Key[]; rows: Row[] }>({ keys: [], rows: [] });
+  const [dialog, setDialog] = useState<{ open: boolean; editing: Row | null }>({ open: false, editing: null });
+
+  const params = { ...filters, ...paging } as ListParams<F>;
+  const query = useQuery({
+    queryKey: [queryKey, params],
+    queryFn: () => fetcher(params),
+    placeholderData: keepPreviousData,
+  });
+
+  useEffect(() => {
+    if (!query.error) return;
+    const text = errorText(query.error, messages.common.loadFailed);
+    if (text) void message.error(text);
+  }, [query.error, message]);
+
+  // A delete can empty the last page: step back to the page that now is the last.
+  const rows = query.data?.data ?? [];
+  const total = query.data?.total ?? 0;
+  useEffect(() => {
+    if (!query.isPlaceholderData && rows.length === 0 && total > 0 && paging.page > 1) {
+      setPaging((p) => ({ ...p, page: Math.max(1, Math.ceil(total / p.limit)) }));
+    }
+  }, [rows.length, total, paging.page, query.isPlaceholderData]);
+
+  const clearSelection = () => setSelected({ keys: [], rows: [] });
+
+  const search = (values: Filters) => {
+    setFilters(values);
+    setPaging((p) => ({ ...p, page: 1 }));
+    clearSelection();
+  };
+
+  const changeTable = (
+    pagination: TablePaginationConfig,
+    sorter: { columnKey?: Key; order?: SortOrder | null },
+    action: 'paginate' | 'sort' | 'filter',
+  ) => {
+    if (action === 'sort') {
+      const order = sorter.order ?? '';
+      setPaging((p) => ({ ...p, page: 1, sortField: order ? String(sorter.columnKey ?? '') : '', sortOrder: order }));
+    } else if (action === 'paginate') {
+      setPaging((p) => ({ ...p, page: pagination.current ?? 1, limit: pagination.pageSize ?? p.limit }));
+    }
+  };
+
+  const ctx: ListContext<Row> = {
+    selectedRows: selected.rows,
+    selectedKeys: selected.keys,
+    refetch: () => void query.refetch(),
+    openAdd: () => setDialog({ open: true, editing: null }),
+    openEdit: (row) => setDialog({ open: true, editing: row }),
+  };
+
+  const removeAction = useServerAction(queryKey, (input: { keys: Key[]; rows: Row[] }) =>
+    remove ? remove.run(input.keys, input.rows) : Promise.resolve(''),
+  );
+  const askRemove = (keys: Key[], rows: Row[]) => {
+    if (!remove) return;
+    if (keys.length === 0) {
+      void message.warning(messages.common.selectRowsFirst);
+      return;
+    }
+    confirm({
+      content: remove.confirmText ?? messages.common.confirmDelete,
+      cancelledText: remove.cancelledText ?? messages.common.cancelledDelete,
+      danger: true,
+      onOk: async () => {
+        if (await removeAction.run({ keys, rows }, remove.failText)) {
+          setSelected((s) => ({
+            keys: s.keys.filter((k) => !keys.includes(k)),
+            rows: s.rows.filter((r) => !keys.includes(r[rowKey] as Key)),
+          }));
+        }
+      },
+    });
+  };
+
+  const rowAction = useServerAction(queryKey, (input: { action: RowAction<Row>; row: Row }) =>
+    input.action.run ? input.action.run(input.row) : Promise.resolve(''),
+  );
+  const triggerRowAction = (action: RowAction<Row>, row: Row) => {
+    const go = async () => {
+      if (action.onClick) action.onClick(row, ctx);
+      if (action.run) await rowAction.run({ action, row }, action.failText ?? messages.common.operationFailed);
+    };
+    if (!action.confirm) {
+      void go();
+      return;
+    }
+    confirm({
+      content: typeof action.confirm === 'function' ? action.confirm(row) : action.confirm,
+      cancelledText: action.cancelledText,
+      danger: action.danger,
+      onOk: go,
+    });
+  };
+
+  const [exporting, setExporting] = useState(false);
+  const exportList = async () => {
+    if (!exporter) return;
+    setExporting(true);
+    try {
+      const { page: _page, limit: _limit, ...rest } = params;
+      await exporter.run(rest);
+    } catch (error) {
+      const text = errorText(error, exporter.failText);
+      if (text) void message.error(text);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return {
+    rows,
+    total,
+    exporting,
+    exportList,
+    loading: query.isFetching,
+    paging,
+    selected,
+    setSelected,
+    dialog,
+    closeDialog: () => setDialog((d) => ({ ...d, open: false })),
+    ctx,
+    search,
+    changeTable,
+    askRemove,
+    triggerRowAction,
+  };
+}

@@ -1,0 +1,26 @@
+import { App } from 'antd';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { errorText } from '../../api/client.ts';
+
+/**
+ * A mutation that shows the server's success text, reloads the list under queryKey, and shows the
+ * server's (or the screen's) failure text. Errors never escape: callers get a boolean.
+ */
+export function useServerAction<Input>(queryKey: string, action: (input: Input) => Promise<string>) {
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const mutation = useMutation({ mutationFn: action });
+  const run = async (input: Input, failText: string): Promise<boolean> => {
+    try {
+      const text = await mutation.mutateAsync(input);
+      void message.success(text);
+      await queryClient.invalidateQueries({ queryKey: [queryKey] });
+      return true;
+    } catch (error) {
+      const text = errorText(error, failText);
+      if (text) void message.error(text);
+      return false;
+    }
+  };
+  return { run, pending: mutation.isPending };
+}

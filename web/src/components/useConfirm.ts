@@ -1,0 +1,30 @@
+import { App } from 'antd';
+import { messages } from '@huiyun/contract';
+
+export type ConfirmOptions = {
+  content: string;
+  /** Info text when the user cancels (SPEC §8.1: 已取消 / 已取消删除 / 已取消清除). */
+  cancelledText?: string;
+  danger?: boolean;
+  onOk: () => Promise<void> | void;
+};
+
+/** A confirmation dialog: OK runs the action (the dialog waits for it), cancel shows the cancelled text. */
+export function useConfirm(): (options: ConfirmOptions) => void {
+  const { modal, message } = App.useApp();
+  return ({ content, cancelledText = messages.common.cancelled, danger, onOk }) => {
+    modal.confirm({
+      title: messages.common.confirmTitle,
+      content,
+      okText: messages.common.ok,
+      cancelText: messages.common.cancel,
+      okButtonProps: danger ? { danger: true } : undefined,
+      onOk: async () => {
+        await onOk();
+      },
+      onCancel: () => {
+        void message.info(cancelledText);
+      },
+    });
+  };
+}

@@ -1,0 +1,40 @@
+import { logResultOptions, messages, type OperLog } from '@huiyun/contract';
+import { exportOperLogs, listOperLogs, type OperLogFilters } from '../../../api/monitor.ts';
+import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
+import { ResultTag } from '../ResultTag.tsx';
+
+const m = messages.monitor;
+
+const columns: ListColumn<OperLog>[] = [
+  { key: 'operId', title: m.operId, width: 90 },
+  { key: 'userName', title: m.userName, sortable: true },
+  { key: 'module', title: m.module, sortable: true },
+  { key: 'action', title: m.action, sortable: true },
+  { key: 'target', title: m.target, width: 200 },
+  { key: 'method', title: m.method, width: 90 },
+  { key: 'url', title: m.url, width: 220 },
+  { key: 'ip', title: m.ip },
+  { key: 'success', title: m.result, width: 80, render: (value: OperLog['success']) => <ResultTag value={value} /> },
+  { key: 'message', title: m.message, width: 220 },
+  { key: 'costMs', title: m.costMs, sortable: true, width: 110 },
+  { key: 'operTime', title: m.operTime, sortable: true, width: 180 },
+];
+
+/** 操作日志: every change made through the console, who, what, target, address, result. */
+export function OperLogPage() {
+  return (
+    <ListPage<OperLog, OperLogFilters>
+      queryKey="operLog"
+      rowKey="operId"
+      fetcher={listOperLogs}
+      columns={columns}
+      searchFields={[
+        { name: 'userName', label: m.userName },
+        { name: 'module', label: m.module },
+        { name: 'success', label: m.result, type: 'select', options: logResultOptions },
+        { name: 'dateRange', label: m.operTime, type: 'dateRange', rangePlaceholder: [m.beginDate, m.endDate] },
+      ]}
+      exporter={{ run: exportOperLogs, failText: messages.common.exportFailed }}
+    />
+  );
+}

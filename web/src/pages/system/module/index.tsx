@@ -1,0 +1,115 @@
+import { useEffect, useRef, useState, type Key } from 'react';
+import { Button, Card, Col, Empty, Form, Input, InputNumber, Row, Select, Space, Spin, Tree, type TreeDataNode } from 'antd';
+import { DeleteOutlined, DownloadOutlined, PlusOutlined, SaveOutlined } from '@ant-design/icons';
+import { fill, messages, moduleSave, Perm, type ModuleTreeNode } from '@huiyun/contract';
+import { MenuIcon } from '../../../app/icons.tsx';
+import { usePermission } from '../../../app/useCurrentUser.ts';
+import { zodRule } from '../../../components/ListPage/index.ts';
+import { useMenuEditor, type MenuForm } from './useMenuEditor.ts';
+
+const m = messages.menu;
+
+const toTreeData = (nodes: ModuleTreeNode[]): TreeDataNode[] =>
+  nodes.map((node) => ({
+    key: node.moduleId,
+    title: node.moduleName,
+    icon: <MenuIcon name={node.moduleIcon} />,
+    children: node.children.length ? toTreeData(node.children) : undefined,
+  }));
+
+const placeholder = (label: string) => fill(messages.common.inputPlaceholder, { label });
+
+/** 菜单管理 (SPEC §2.7): the module tree beside the form of the selected menu; add, save, delete. */
+export function MenuPage() {
+  const can = usePermission();
+  const editor = useMenuEditor();
+  const { form, tree, editing } = editor;
+  const icon = Form.useWatch('moduleIcon', form);
+  const canSave = can(Perm.moduleSave);
+  const [expandedKeys, setExpandedKeys] = useState<Key[]>([]);
+  const knownGroups = useRef(new Set<number>());
+
+  // Every group starts expanded, also one added later; a group the user folded stays folded.
+  useEffect(() => {
+    const fresh = (tree.data ?? []).filter((n) => n.children.length > 0 && !knownGroups.current.has(n.moduleId)).map((n) => n.moduleId);
+    if (fresh.length === 0) return;
+    fresh.forEach((id) => knownGroups.current.add(id));
+    setExpandedKeys((keys) => [...keys, ...fresh]);
+  }, [tree.data]);
+
+  return (
+    <Row gutter={16}>
+      <Col xs={24} md={9} xl={7}>
+        <Card title={m.tree} variant="borderless" className="menu-tree">
+          <Spin spinning={tree.isFetching}>
+            {tree.data && tree.data.length > 0 ? (
+              <Tree
+                showIcon
+                blockNode
+                expandedKeys={expandedKeys}
+                onExpand={(keys) => setExpandedKeys(keys)}
+                treeData={toTreeData(tree.data)}
+                selectedKeys={editor.selectedId === null ? [] : [editor.selectedId]}
+                onSelect={(keys) => keys.length > 0 && void editor.select(Number(keys[0]))}
+              />
+            ) : (
+              <Empty />
+            )}
+          </Spin>
+        </Card>
+      </Col>
+      <Col xs={24} md={15} xl={17}>
+        <Card
+          title={editing ? fill(messages.common.editTitle, { name: m.entity }) : fill(messages.common.addTitle, { name: m.entity })}
+          variant="borderless"
+          extra={
+            <Space wrap className="menu-toolbar">
+              {canSave && (
+                <Button icon={<PlusOutlined />} onClick={editor.startAdd}>
+                  {messages.common.add}
+                </Button>
+              )}
+              {canSave && (
+                <Button type="primary" icon={<SaveOutlined />} loading={editor.busy === 'save'} onClick={() => void editor.save()}>
+                  {messages.common.save}
+                </Button>
+              )}
+              {can(Perm.moduleDelete) && (
+                <Button danger icon={<DeleteOutlined />} disabled={!editing} loading={editor.busy === 'delete'} onClick={editor.remove}>
+                  {messages.common.delete}
+                </Button>
+              )}
+              <Button icon={<DownloadOutlined />} loading={editor.busy === 'export'} onClick={() => void editor.exportAll()}>
+                {messages.common.export}
+              </Button>
+            </Space>
+          }
+        >
+          <Spin spinning={editor.busy === 'detail'}>
+            <Form<MenuForm> form={form} name="menu-edit" layout="vertical" style={{ maxWidth: 560 }} onFinish={() => void editor.save()}>
+              <Form.Item name="parentId" label={m.parentId} required rules={[zodRule(moduleSave, 'parentId')]} validateFirst>
+                <Select allowClear options={editor.parentOptions} placeholder={fill(messages.common.selectPlaceholder, { label: m.parentId })} />
+              </Form.Item>
+              <Form.Item name="moduleName" label={m.moduleName} required rules={[zodRule(moduleSave, 'moduleName')]} validateFirst>
+                <Input placeholder={placeholder(m.moduleName)} allowClear />
+              </Form.Item>
+              <Form.Item name="moduleIcon" label={m.moduleIcon} required rules={[zodRule(moduleSave, 'moduleIcon')]} validateFirst>
+                <Input placeholder={placeholder(m.moduleIcon)} allowClear suffix={icon ? <MenuIcon name={String(icon)} /> : null} />
+              </Form.Item>
+              <Form.Item name="moduleUrl" label={m.moduleUrl} required rules={[zodRule(moduleSave, 'moduleUrl')]} validateFirst>
+                <Input placeholder={placeholder(m.moduleUrl)} allowClear />
+              </Form.Item>
+              <Form.Item name="moduleOrder" label={m.moduleOrder} required rules={[zodRule(moduleSave, 'moduleOrder')]} validateFirst>
+                <InputNumber placeholder={placeholder(m.moduleOrder)} min={0} max={9999} precision={0} style={{ width: '100%' }} />
+              </Form.Item>
+              <Form.Item name="moduleNotes" label={m.moduleNotes} rules={[zodRule(moduleSave, 'moduleNotes')]}>
+                <Input.TextArea placeholder={placeholder(m.moduleNotes)} autoSize={{ minRows: 2, maxRows: 6 }} />
+              </Form.Item>
+              <button type="submit" hidden aria-hidden />
+            </Form>
+          </Spin>
+        </Card>
+      </Col>
+    </Row>
+  );
+}

@@ -1,0 +1,165 @@
+import { useEffect, useMemo, useState } from 'react';
+import { App, Form } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { fill, messages, ModuleLeaf, TOP_LEVEL_PARENT_ID, type Module, type ModuleTreeNode } from '@huiyun/contract';
+import { errorText } from '../../../api/client.ts';
+import { deleteModules, exportModules, fetchModule, fetchModuleTree, fetchParentChoices, saveModule } from '../../../api/menu.ts';
+import { useConfirm } from '../../../components/useConfirm.ts';
+
+const m = messages.menu;
+
+export type MenuForm = {
+  parentId: number;
+  moduleName: string;
+  moduleIcon: string;
+  moduleUrl: string;
+  moduleOrder: number;
+  moduleNotes: string;
+};
+
+const emptyForm = (parentId: number, moduleOrder?: number): Partial<MenuForm> => ({
+  parentId, moduleName: '', moduleIcon: '', moduleUrl: '', moduleOrder, moduleNotes: '',
+});
+
+function findNode(nodes: ModuleTreeNode[], id: number): ModuleTreeNode | undefined {
+  for (const node of nodes) {
+    if (node.moduleId === id) return node;
+    const found = findNode(node.children, id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** State and calls of 菜单管理: the tree, the parent choices, the form of the selected or new menu. */
+export function useMenuEditor() {
+  const { message } = App.useApp();
+  const confirm = useConfirm();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<MenuForm>();
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  /** The menu the form edits; null while adding a new one. */
+  const [editing, setEditing] = useState<Module | null>(null);
+  const [busy, setBusy] = useState<'save' | 'delete' | 'detail' | 'export' | null>(null);
+
+  const tree = useQuery({ queryKey: ['menu-tree'], queryFn: fetchModuleTree });
+  const parents = useQuery({ queryKey: ['menu-nodes'], queryFn: fetchParentChoices });
+
+  useEffect(() => {
+    const text = tree.error ? errorText(tree.error, m.treeLoadFailed) : null;
+    if (text) void message.error(text);
+  }, [tree.error, message]);
+  useEffect(() => {
+    const text = parents.error ? errorText(parents.error, m.nodesLoadFailed) : null;
+    if (text) void message.error(text);
+  }, [parents.error, message]);
+
+  const parentOptions = useMemo(
+    () => [
+      { value: TOP_LEVEL_PARENT_ID, label: m.topLevel },
+      ...(parents.data ?? []).filter((p) => p.moduleId !== editing?.moduleId).map((p) => ({ value: p.moduleId, label: p.moduleName })),
+    ],
+    [parents.data, editing],
+  );
+
+  const reloadAll = async () => {
+    // The caller's own side menu is built from the same tree.
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['menu-tree'] }),
+      queryClient.invalidateQueries({ queryKey: ['menu-nodes'] }),
+      queryClient.invalidateQueries({ queryKey: ['currentUser'] }),
+    ]);
+  };
+
+  const select = async (moduleId: number) => {
+    setSelectedId(moduleId);
+    setBusy('detail');
+    try {
+      const module = await fetchModule(moduleId);
+      setEditing(module);
+      form.resetFields();
+      form.setFieldsValue({
+        parentId: module.parentId, moduleName: module.moduleName, moduleIcon: module.moduleIcon,
+        moduleUrl: module.moduleUrl, moduleOrder: module.moduleOrder, moduleNotes: module.moduleNotes,
+      });
+    } catch (error) {
+      const text = errorText(error, m.detailLoadFailed);
+      if (text) void message.error(text);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  /** 新增: an empty form under the selected group (or beside the selected screen), ordered last. */
+  const startAdd = () => {
+    const selected = selectedId === null ? undefined : findNode(tree.data ?? [], selectedId);
+    const parentId = !selected ? TOP_LEVEL_PARENT_ID : selected.isLeaf === ModuleLeaf.group ? selected.moduleId : selected.parentId;
+    const siblings = parentId === TOP_LEVEL_PARENT_ID ? (tree.data ?? []) : (findNode(tree.data ?? [], parentId)?.children ?? []);
+    const nextOrder = siblings.reduce((max, s) => Math.max(max, s.moduleOrder), 0) + 1;
+    setEditing(null);
+    form.resetFields();
+    form.setFieldsValue(emptyForm(parentId, nextOrder));
+  };
+
+  const save = async () => {
+    let values: MenuForm;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return; // the field messages are showing
+    }
+    setBusy('save');
+    try {
+      const { text, moduleId } = await saveModule({ ...values, moduleNotes: values.moduleNotes ?? '', moduleId: editing?.moduleId });
+      void message.success(text);
+      await reloadAll();
+      await select(moduleId);
+    } catch (error) {
+      const text = errorText(error, m.saveFailed);
+      if (text) void message.error(text);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const remove = () => {
+    if (!editing) {
+      void message.warning(m.selectFirst);
+      return;
+    }
+    const target = editing;
+    confirm({
+      content: fill(m.confirmDelete, { moduleName: target.moduleName }),
+      cancelledText: messages.common.cancelledDelete,
+      danger: true,
+      onOk: async () => {
+        setBusy('delete');
+        try {
+          void message.success(await deleteModules([target.moduleId]));
+          setSelectedId(null);
+          setEditing(null);
+          form.resetFields();
+          await reloadAll();
+        } catch (error) {
+          const text = errorText(error, m.deleteFailed);
+          if (text) void message.error(text);
+        } finally {
+          setBusy(null);
+        }
+      },
+    });
+  };
+
+  const exportAll = async () => {
+    setBusy('export');
+    try {
+      await exportModules();
+    } catch (error) {
+      const text = errorText(error, messages.common.exportFailed);
+      if (text) void message.error(text);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return { form, tree, parentOptions, selectedId, editing, busy, select, startAdd, save, remove, exportAll };
+}

@@ -1,0 +1,27 @@
+import { messages, permissionSave, type Permission } from '@huiyun/contract';
+import { savePermission } from '../../../api/permission.ts';
+import type { EditConfig } from '../../../components/ListPage/index.ts';
+
+const m = messages.permission;
+
+/** The add / edit dialog of 权限管理: name and code (shaped like system:User:list). */
+export function permissionDialog(canSave: boolean): EditConfig<Permission> {
+  return {
+    entityName: m.entityName,
+    schema: permissionSave,
+    fields: [
+      { name: 'permissionName', label: m.permissionName },
+      { name: 'permission', label: m.permission, placeholder: 'system:User:list' },
+    ],
+    toFormValues: (row) => ({ permissionName: row.permissionName, permission: row.permission }),
+    save: (values, editing) =>
+      savePermission({
+        permissionId: editing?.permissionId,
+        permissionName: String(values.permissionName ?? ''),
+        permission: String(values.permission ?? ''),
+      }),
+    failText: m.saveFailed,
+    canAdd: canSave,
+    canEdit: canSave,
+  };
+}

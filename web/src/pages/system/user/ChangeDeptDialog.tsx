@@ -1,0 +1,72 @@
+import { useEffect, useMemo, useState } from 'react';
+import { App, Empty, Modal, Spin, Tree } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { fill, messages, type User } from '@huiyun/contract';
+import { errorText } from '../../../api/client.ts';
+import { changeDept, companyTree } from '../../../api/user.ts';
+import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { toTreeData } from './companyTree.ts';
+
+const m = messages.user;
+
+/** 部门设置: moves the selected users to the company picked in the tree. */
+export function ChangeDeptDialog({ users, onClose }: { users: User[] | null; onClose: () => void }) {
+  const { message } = App.useApp();
+  const open = users !== null;
+  const query = useQuery({ queryKey: ['user-companies'], queryFn: companyTree, enabled: open, staleTime: 0, retry: false });
+  const [deptId, setDeptId] = useState<number | null>(null);
+  const saver = useServerAction('user', (input: { userIds: number[]; deptId: number; deptName: string }) =>
+    changeDept(input.userIds, input.deptId, input.deptName),
+  );
+
+  useEffect(() => {
+    if (open) setDeptId(null);
+  }, [open]);
+  useEffect(() => {
+    if (!open || !query.error) return;
+    const text = errorText(query.error, messages.common.loadFailed);
+    if (text) void message.error(text);
+  }, [open, query.error, message]);
+
+  const treeData = useMemo(() => toTreeData(query.data ?? []), [query.data]);
+
+  const submit = async () => {
+    if (!users) return;
+    if (deptId === null) {
+      void message.warning(m.deptRequired);
+      return;
+    }
+    const deptName = query.data?.find((n) => n.id === deptId)?.name ?? '';
+    if (await saver.run({ userIds: users.map((u) => u.userId), deptId, deptName }, m.changeDeptFailed)) {
+      onClose();
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={fill(m.changeDeptTitle, { count: users?.length ?? 0 })}
+      okText={messages.common.ok}
+      cancelText={messages.common.cancel}
+      confirmLoading={saver.pending}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      maskClosable={false}
+      destroyOnHidden
+    >
+      <Spin spinning={query.isFetching}>
+        {treeData.length > 0 ? (
+          <Tree
+            className="change-dept-tree"
+            defaultExpandAll
+            treeData={treeData}
+            selectedKeys={deptId === null ? [] : [deptId]}
+            onSelect={(keys) => setDeptId(keys.length ? Number(keys[0]) : null)}
+          />
+        ) : (
+          !query.isFetching && <Empty description={m.noCompanies} />
+        )}
+      </Spin>
+    </Modal>
+  );
+}

@@ -1,0 +1,119 @@
+import { useMemo, useState } from 'react';
+import { App, Button } from 'antd';
+import { ApartmentOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { fill, lockStatusOptions, messages, Perm, RoleId, SUPER_ADMIN_USER_ID, type User } from '@huiyun/contract';
+import { errorText } from '../../../api/client.ts';
+import { companyTree, deleteUsers, exportUsers, forceOffline, listUsers, refreshCache, resetPassword, roleChoices, type UserFilters } from '../../../api/user.ts';
+import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
+import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { ChangeDeptDialog } from './ChangeDeptDialog.tsx';
+import { DataScopeDialog } from './DataScopeDialog.tsx';
+import { LockSwitch } from './LockSwitch.tsx';
+import { PasswordDialog, type ShownPassword } from './PasswordDialog.tsx';
+import { userDialog } from './userDialog.ts';
+
+const m = messages.user;
+
+/** 用户管理 (SPEC §2.6): search, add, edit, delete, lock, reset password, data permission, force offline, refresh cache, department. */
+export function UserPage() {
+  const can = usePermission();
+  const { message } = App.useApp();
+  const me = useCurrentUser().data;
+  const isSuperAdmin = me?.roleId === RoleId.superAdmin;
+  const [shownPassword, setShownPassword] = useState<ShownPassword | null>(null);
+  const [dataScopeUser, setDataScopeUser] = useState<User | null>(null);
+  const [deptUsers, setDeptUsers] = useState<User[] | null>(null);
+
+  const roles = useQuery({ queryKey: ['user-roles'], queryFn: roleChoices, staleTime: 60_000 });
+  const companies = useQuery({ queryKey: ['user-companies'], queryFn: companyTree, enabled: can(Perm.userDataScope), retry: false });
+
+  const roleOptions = useMemo(
+    () => (roles.data ?? [])
+      .filter((r) => isSuperAdmin || r.roleId !== RoleId.superAdmin)
+      .map((r) => ({ value: r.roleId, label: r.roleName })),
+    [roles.data, isSuperAdmin],
+  );
+  const companyOptions = useMemo(() => (companies.data ?? []).map((c) => ({ value: c.id, label: c.name })), [companies.data]);
+
+  /** Account 1 and the caller itself cannot be locked (the server refuses anyway). */
+  const lockable = (user: User) => can(Perm.userLock) && user.userId !== SUPER_ADMIN_USER_ID && user.userId !== me?.userId;
+
+  const columns: ListColumn<User>[] = [
+    { key: 'userName', title: m.userName, sortable: true },
+    { key: 'userRealName', title: m.userRealName, sortable: true },
+    { key: 'userSex', title: m.userSex, width: 70 },
+    { key: 'userMobile', title: m.userMobile, sortable: true },
+    { key: 'userEmail', title: m.userEmail },
+    { key: 'deptName', title: m.deptName, sortable: true },
+    { key: 'roleName', title: m.roleName, sortable: true },
+    {
+      key: 'isLock', title: m.isLock, sortable: true, width: 90, ellipsis: false,
+      render: (_value, user) => <LockSwitch user={user} disabled={!lockable(user)} />,
+    },
+    { key: 'editUser', title: messages.common.editUser, sortable: true },
+    { key: 'editTime', title: messages.common.editTime, sortable: true, width: 180 },
+  ];
+
+  const askResetPassword = async (user: User) => {
+    try {
+      const answer = await resetPassword(user.userId);
+      void message.success(answer.msg);
+      setShownPassword({ userName: answer.data.userName, password: answer.data.password });
+    } catch (error) {
+      const text = errorText(error, m.resetPwdFailed);
+      if (text) void message.error(text);
+    }
+  };
+
+  const rowActions: RowAction<User>[] = [
+    ...(can(Perm.userResetPwd)
+      ? [{ key: 'resetPwd', label: m.resetPwd, confirm: (u: User) => fill(m.resetPwdConfirm, { userName: u.userName }), onClick: (u: User) => void askResetPassword(u) }]
+      : []),
+    ...(can(Perm.userDataScope) ? [{ key: 'dataScope', label: m.dataScope, onClick: (u: User) => setDataScopeUser(u) }] : []),
+    ...(can(Perm.userExpireToken)
+      ? [{
+          key: 'forceOffline', label: m.forceOffline,
+          confirm: (u: User) => fill(m.forceOfflineConfirm, { userName: u.userName }),
+          run: (u: User) => forceOffline(u.userName), failText: m.forceOfflineFailed,
+        }]
+      : []),
+    ...(can(Perm.userFlashCache) ? [{ key: 'flashCache', label: m.flashCache, run: (u: User) => refreshCache(u.userName), failText: m.flashCacheFailed }] : []),
+  ];
+
+  return (
+    <>
+      <ListPage<User, UserFilters>
+        queryKey="user"
+        rowKey="userId"
+        fetcher={listUsers}
+        columns={columns}
+        selectable
+        searchFields={[
+          { name: 'isLock', label: m.isLock, type: 'select', options: [{ value: '', label: m.lockAll }, ...lockStatusOptions] },
+          { name: 'userName', label: m.userName },
+          { name: 'userMobile', label: m.userMobile },
+        ]}
+        edit={userDialog({
+          canSave: can(Perm.userSave),
+          roles: roleOptions,
+          companies: companyOptions,
+          onCreated: (userName, password) => setShownPassword({ userName, password }),
+        })}
+        rowActions={rowActions}
+        toolbarExtra={(ctx) =>
+          can(Perm.userChangeDept) && (
+            <Button icon={<ApartmentOutlined />} disabled={ctx.selectedRows.length === 0} onClick={() => setDeptUsers(ctx.selectedRows)}>
+              {m.changeDept}
+            </Button>
+          )
+        }
+        exporter={{ run: exportUsers, failText: messages.common.exportFailed }}
+        remove={{ run: (ids) => deleteUsers(ids.map(Number)), failText: messages.common.deleteFailed, hidden: !can(Perm.userDelete) }}
+      />
+      <PasswordDialog shown={shownPassword} onClose={() => setShownPassword(null)} />
+      <DataScopeDialog user={dataScopeUser} onClose={() => setDataScopeUser(null)} />
+      <ChangeDeptDialog users={deptUsers} onClose={() => setDeptUsers(null)} />
+    </>
+  );
+}

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// web/ whatever the working directory (the config is loaded from a file: URL).
+const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
+const server = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  root,
+  plugins: [react()],
+  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  server: {
+    proxy: {
+      '/api': server,
+      '/sync': server,
+      '/upload': server,
+      '/download': server,
+      '/healthz': server,
+    },
+  },
+});
