@@ -1,7 +1,54 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { deptListQuery, deptSave, idsRequest, messages, Perm, type Dept } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../http/access-check.ts';
+import { describeTarget } from '../../http/audit.ts';
+import { ok, page } from '../../http/envelope.ts';
+import { parse } from '../../http/validate.ts';
+import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from '../../http/xlsx.ts';
+import { listDepts } from './queries.ts';
+import { deleteDepts, saveDept } from './service.ts';
 
-// Placeholder: the routes of this area are being written (issue 3).
-export function deptRoutes(_ctx: AppContext) {
-  return async (_app: FastifyInstance) => {};
+const m = messages.dept;
+const audit = (action: string) => ({ module: m.title, action });
+
+const exportColumns: XlsxColumn<Dept>[] = [
+  { header: m.deptName, key: 'deptName', width: 28 },
+  { header: m.deptNo, key: 'deptNo', width: 20 },
+  { header: messages.common.editUser, key: 'editUser' },
+  { header: messages.common.editTime, key: 'editTime', width: 20 },
+];
+
+/** 公司管理 (SPEC §2.4, §7.2): list, export, save, delete; all within the caller's data scope. */
+export function deptRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    app.post('/api/Dept/list', { config: { access: { permission: Perm.deptList } } }, async (request) => {
+      const { rows, total } = await listDepts(ctx.db, callerOf(request).deptScope, parse(deptListQuery, request.body));
+      return page(rows, total);
+    });
+
+    app.post('/api/Dept/export', { config: { access: { permission: Perm.deptList } } }, async (request, reply) => {
+      const query = { ...parse(deptListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS };
+      const { rows } = await listDepts(ctx.db, callerOf(request).deptScope, query);
+      return sendXlsx(reply, m.title, exportColumns, rows);
+    });
+
+    app.post('/api/Dept/save', { config: { access: { permission: Perm.deptSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
+      const input = parse(deptSave, request.body);
+      describeTarget(request, `${input.deptNo} ${input.deptName}`);
+      const deptId = await saveDept(ctx, callerOf(request), input);
+      return ok(m.saved, { deptId });
+    });
+
+    // SPEC §7.2 deletes with GET; DELETE is accepted too.
+    const remove = async (request: FastifyRequest) => {
+      const { ids } = parse(idsRequest, request.query);
+      describeTarget(request, `deptId ${ids.join(',')}`);
+      await deleteDepts(ctx, callerOf(request), ids);
+      return ok(m.deleted);
+    };
+    const removeOptions = { config: { access: { permission: Perm.deptDelete }, audit: audit(messages.common.actionDelete) } };
+    app.get('/api/Dept/delete', removeOptions, remove);
+    app.delete('/api/Dept/delete', removeOptions, remove);
+  };
 }

@@ -1,7 +1,102 @@
 import type { FastifyInstance } from 'fastify';
+import {
+  fill, forceLogoutRequest, labelOf, loginLogListQuery, logResultOptions, messages, onlineListQuery, operLogListQuery, Perm,
+  type LoginLog, type OnlineSession, type OperLog,
+} from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../http/access-check.ts';
+import { describeTarget } from '../../http/audit.ts';
+import { ok, page } from '../../http/envelope.ts';
+import { parse } from '../../http/validate.ts';
+import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from '../../http/xlsx.ts';
+import { listLoginLogs, listOperLogs } from './queries.ts';
+import { forceLogout, listOnline } from './service.ts';
 
-// Placeholder: the routes of this area are being written (issue 3).
-export function monitorRoutes(_ctx: AppContext) {
-  return async (_app: FastifyInstance) => {};
+const m = messages.monitor;
+
+// Exports show 成功 / 失败 rather than 1 / 0.
+type WithResultLabel<T> = Omit<T, 'success'> & { success: string };
+const withResultLabel = <T extends { success: number }>(row: T) => ({ ...row, success: labelOf(logResultOptions, row.success as 0 | 1) });
+
+const operLogColumns: XlsxColumn<WithResultLabel<OperLog>>[] = [
+  { header: m.operId, key: 'operId', width: 10 },
+  { header: m.userName, key: 'userName' },
+  { header: m.module, key: 'module' },
+  { header: m.action, key: 'action', width: 12 },
+  { header: m.target, key: 'target', width: 30 },
+  { header: m.method, key: 'method', width: 10 },
+  { header: m.url, key: 'url', width: 32 },
+  { header: m.ip, key: 'ip' },
+  { header: m.result, key: 'success', width: 8 },
+  { header: m.message, key: 'message', width: 30 },
+  { header: m.costMs, key: 'costMs', width: 12 },
+  { header: m.operTime, key: 'operTime', width: 20 },
+];
+
+const loginLogColumns: XlsxColumn<WithResultLabel<LoginLog>>[] = [
+  { header: m.infoId, key: 'infoId', width: 10 },
+  { header: m.userName, key: 'userName' },
+  { header: m.ip, key: 'ip' },
+  { header: m.client, key: 'client', width: 28 },
+  { header: m.userAgent, key: 'userAgent', width: 50 },
+  { header: m.result, key: 'success', width: 8 },
+  { header: m.message, key: 'message', width: 30 },
+  { header: m.loginTime, key: 'loginTime', width: 20 },
+];
+
+const onlineColumns: XlsxColumn<OnlineSession>[] = [
+  { header: m.userName, key: 'userName' },
+  { header: m.userRealName, key: 'userRealName' },
+  { header: m.deptName, key: 'deptName', width: 24 },
+  { header: m.ip, key: 'ip' },
+  { header: m.client, key: 'client', width: 28 },
+  { header: m.loginTime, key: 'loginTime', width: 20 },
+  { header: m.lastSeenAt, key: 'lastSeenAt', width: 20 },
+  { header: m.expiresAt, key: 'expiresAt', width: 20 },
+];
+
+export function monitorRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    app.post('/api/OperLog/list', { config: { access: { permission: Perm.operLogList } } }, async (request) => {
+      const { rows, total } = await listOperLogs(ctx.db, callerOf(request).deptScope, parse(operLogListQuery, request.body));
+      return page(rows, total);
+    });
+
+    app.post('/api/OperLog/export', { config: { access: { permission: Perm.operLogList } } }, async (request, reply) => {
+      const query = { ...parse(operLogListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS };
+      const { rows } = await listOperLogs(ctx.db, callerOf(request).deptScope, query);
+      return sendXlsx(reply, m.operLogTitle, operLogColumns, rows.map(withResultLabel));
+    });
+
+    app.post('/api/LoginLog/list', { config: { access: { permission: Perm.loginLogList } } }, async (request) => {
+      const { rows, total } = await listLoginLogs(ctx.db, callerOf(request).deptScope, parse(loginLogListQuery, request.body));
+      return page(rows, total);
+    });
+
+    app.post('/api/LoginLog/export', { config: { access: { permission: Perm.loginLogList } } }, async (request, reply) => {
+      const query = { ...parse(loginLogListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS };
+      const { rows } = await listLoginLogs(ctx.db, callerOf(request).deptScope, query);
+      return sendXlsx(reply, m.loginLogTitle, loginLogColumns, rows.map(withResultLabel));
+    });
+
+    app.post('/api/Online/list', { config: { access: { permission: Perm.onlineList } } }, async (request) => {
+      const { rows, total } = await listOnline(ctx, callerOf(request), parse(onlineListQuery, request.body), request.sessionTokenHash);
+      return page(rows, total);
+    });
+
+    app.post('/api/Online/export', { config: { access: { permission: Perm.onlineList } } }, async (request, reply) => {
+      const query = { ...parse(onlineListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS };
+      const { rows } = await listOnline(ctx, callerOf(request), query, request.sessionTokenHash);
+      return sendXlsx(reply, m.onlineTitle, onlineColumns, rows);
+    });
+
+    app.post('/api/Online/forceLogout', { config: { access: { permission: Perm.onlineForceLogout }, audit: { module: m.onlineTitle, action: messages.common.actionForceOffline } } }, async (request) => {
+      const { sessionId } = parse(forceLogoutRequest, request.body);
+      // Only a prefix of the hash goes into the log: enough to tell sessions apart.
+      describeTarget(request, `session ${sessionId.slice(0, 12)}`);
+      const userName = await forceLogout(ctx, callerOf(request), sessionId, request.sessionTokenHash);
+      describeTarget(request, `${userName} (session ${sessionId.slice(0, 12)})`);
+      return ok(fill(m.forceLogoutOk, { userName }));
+    });
+  };
 }

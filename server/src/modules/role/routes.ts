@@ -1,7 +1,74 @@
 import type { FastifyInstance } from 'fastify';
+import { idsRequest, messages, Perm, roleIdParams, roleListQuery, roleRightSave, roleSave, type Role } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../http/access-check.ts';
+import { describeTarget } from '../../http/audit.ts';
+import { ok, page } from '../../http/envelope.ts';
+import { forbidden } from '../../http/errors.ts';
+import { parse } from '../../http/validate.ts';
+import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from '../../http/xlsx.ts';
+import { listRoles, roleOptions, roleRightTree } from './queries.ts';
+import { assertRoleExists, deleteRoles, saveRole, saveRoleRights } from './service.ts';
 
-// Placeholder: the routes of this area are being written (issue 3).
-export function roleRoutes(_ctx: AppContext) {
-  return async (_app: FastifyInstance) => {};
+const m = messages.role;
+const audit = (action: string) => ({ module: m.title, action });
+
+type RoleExportRow = Omit<Role, 'isAdmin'> & { isAdmin: string };
+const exportColumns: XlsxColumn<RoleExportRow>[] = [
+  { header: m.roleId, key: 'roleId', width: 10 },
+  { header: m.systemNo, key: 'systemNo' },
+  { header: m.roleNo, key: 'roleNo', width: 20 },
+  { header: m.roleName, key: 'roleName', width: 20 },
+  { header: m.isAdmin, key: 'isAdmin', width: 12 },
+  { header: m.userCount, key: 'userCount', width: 10 },
+  { header: messages.common.editTime, key: 'editTime', width: 20 },
+];
+
+export function roleRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    app.post('/api/Role/list', { config: { access: { permission: Perm.roleList } } }, async (request) => {
+      const { rows, total } = await listRoles(ctx.db, callerOf(request), parse(roleListQuery, request.body));
+      return page(rows, total);
+    });
+
+    app.post('/api/Role/export', { config: { access: { permission: Perm.roleList } } }, async (request, reply) => {
+      const query = { ...parse(roleListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS };
+      const { rows } = await listRoles(ctx.db, callerOf(request), query);
+      return sendXlsx(reply, m.title, exportColumns, rows.map((r) => ({ ...r, isAdmin: r.isAdmin ? m.yes : m.no })));
+    });
+
+    app.post('/api/Role/save', { config: { access: { permission: Perm.roleSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
+      const input = parse(roleSave, request.body);
+      describeTarget(request, input.roleNo);
+      const roleId = await saveRole(ctx, callerOf(request), input);
+      return ok(m.saved, { roleId });
+    });
+
+    app.delete('/api/Role/delete', { config: { access: { permission: Perm.roleDelete }, audit: audit(messages.common.actionDelete) } }, async (request) => {
+      const { ids } = parse(idsRequest, request.query);
+      describeTarget(request, `roleId ${ids.join(',')}`);
+      await deleteRoles(ctx, callerOf(request), ids);
+      return ok(m.deleted);
+    });
+
+    // The role choices of the user form and of 权限管理: any administrator who may open either screen.
+    app.get('/api/Role/dropDown/all', { config: { access: 'login' } }, async (request) => {
+      const caller = callerOf(request);
+      if (!caller.permissions.has(Perm.userList) && !caller.permissions.has(Perm.permissionList)) throw forbidden();
+      return ok('', await roleOptions(ctx.db, caller));
+    });
+
+    app.get('/api/RoleRight/tree/:roleId', { config: { access: { permission: Perm.roleGrantMenu } } }, async (request) => {
+      const { roleId } = parse(roleIdParams, request.params);
+      await assertRoleExists(ctx, callerOf(request), roleId);
+      return ok('', await roleRightTree(ctx.db, roleId));
+    });
+
+    app.post('/api/RoleRight/save', { config: { access: { permission: Perm.roleGrantMenu }, audit: audit(m.actionGrantMenu) } }, async (request) => {
+      const input = parse(roleRightSave, request.body);
+      describeTarget(request, `roleId ${input.roleId}`);
+      await saveRoleRights(ctx, callerOf(request), input);
+      return ok(m.rightsSaved);
+    });
+  };
 }

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { dept as m } from './messages.ts';
+import { optionalId, optionalText, pageQuery, requiredText } from './fields.ts';
+
+export const deptSave = z.object({
+  deptId: optionalId,
+  deptName: requiredText(m.deptNameRequired, 100, m.tooLong),
+  deptNo: requiredText(m.deptNoRequired, 50, m.tooLong).regex(/^[A-Za-z0-9_-]+$/, m.deptNoFormat),
+});
+export type DeptSave = z.infer<typeof deptSave>;
+
+export const deptListQuery = pageQuery.extend({
+  deptName: optionalText(100),
+  deptNo: optionalText(50),
+});
+export type DeptListQuery = z.infer<typeof deptListQuery>;
+
+/** A company (SPEC §3 Department / company). */
+export type Dept = {
+  deptId: number;
+  deptName: string;
+  deptNo: string;
+  parentId: number;
+  addUser: string;
+  editUser: string;
+  addTime: string;
+  editTime: string;
+};
+
+export const deptSortFields = ['deptName', 'deptNo', 'editTime', 'editUser'] as const;

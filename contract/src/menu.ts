@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { common, menu as m } from './messages.ts';
+import { optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
+
+/** A number that may come as a numeric string (form bodies); absent / '' / null give `message`. */
+function requiredNumber(message: string) {
+  return z.preprocess(
+    (v) => (v === '' || v === null ? undefined : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v),
+    z.number({ error: message }),
+  );
+}
+
+// Menus have two levels: top-level groups (parentId 0) and the screens under them, which is what the
+// side menu shows. A new menu under a group is a screen; one with parentId 0 is a group.
+export const moduleSave = z.object({
+  moduleId: optionalId,
+  parentId: requiredNumber(m.parentRequired).pipe(z.number().int(common.badParameter).min(0, m.parentRequired)),
+  moduleName: requiredText(m.moduleNameRequired, 64, m.tooLong),
+  moduleIcon: requiredText(m.moduleIconRequired, 64, m.tooLong),
+  moduleUrl: requiredText(m.moduleUrlRequired, 255, m.tooLong).regex(/^\/\S*$/, m.moduleUrlFormat),
+  moduleOrder: requiredNumber(m.moduleOrderRequired).pipe(z.number().int(m.moduleOrderFormat).min(0, m.moduleOrderFormat).max(9999, m.moduleOrderFormat)),
+  moduleNotes: optionalText(255, m.tooLong),
+});
+export type ModuleSave = z.infer<typeof moduleSave>;
+
+/** POST /api/Module/nodes: the parent choices, paged (SPEC fetches page 1, limit 10). */
+export const moduleNodesQuery = pageQuery.pick({ page: true, limit: true });
+export type ModuleNodesQuery = z.infer<typeof moduleNodesQuery>;
+
+export const moduleIdParams = z.object({ id: requiredId });
+
+export type Module = {
+  moduleId: number;
+  parentId: number;
+  moduleLevel: number;
+  systemNo: string;
+  /** 1 for a screen, 0 for a group. */
+  isLeaf: number;
+  /** The ids from the top down to this one, comma-separated. */
+  fullIndex: string;
+  moduleIcon: string;
+  moduleOrder: number;
+  moduleName: string;
+  moduleNotes: string;
+  moduleUrl: string;
+};
+
+/** POST /api/Module/list: the whole tree, each level ordered by moduleOrder. */
+export type ModuleTreeNode = Module & { children: ModuleTreeNode[] };
+
+export const ModuleLeaf = { group: 0, screen: 1 } as const;
+export const TOP_LEVEL_PARENT_ID = 0;

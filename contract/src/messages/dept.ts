@@ -1,0 +1,18 @@
+export const dept = {
+  title: '公司管理',
+  entityName: '公司',
+  deptName: '部门名称',
+  deptNo: '部门代码',
+  deptNameRequired: '请输入部门名称',
+  deptNoRequired: '请输入部门代码',
+  deptNoFormat: '部门代码只能包含字母、数字、下划线和中划线',
+  tooLong: '输入内容过长',
+  deptNoTaken: '部门代码已存在',
+  createSuperAdminOnly: '只有超级管理员可以新增公司',
+  hasUsers: '公司{deptName}下还有用户，不能删除',
+  saved: '公司保存成功！',
+  deleted: '公司已删除!',
+  saveFailed: '公司保存失败，请稍后再试！',
+  deleteFailed: '公司删除失败，请稍后再试！',
+  loadFailed: '公司加载失败，请稍后再试！',
+} as const;

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { common, permission as m } from './messages.ts';
+import { optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
+
+/** A permission code is three segments like system:User:list (SPEC §3). */
+export const permissionCodePattern = /^[A-Za-z][A-Za-z0-9_]*:[A-Za-z][A-Za-z0-9_]*:[A-Za-z][A-Za-z0-9_]*$/;
+
+export const permissionSave = z.object({
+  permissionId: optionalId,
+  permissionName: requiredText(m.nameRequired, 100, m.tooLong),
+  permission: requiredText(m.codeRequired, 100, m.tooLong).regex(permissionCodePattern, m.codeFormat),
+});
+export type PermissionSave = z.infer<typeof permissionSave>;
+
+export const permissionListQuery = pageQuery.extend({
+  permissionName: optionalText(100),
+  permission: optionalText(100),
+  /** When given, every row says whether this role holds it (granted). */
+  roleId: optionalId,
+});
+export type PermissionListQuery = z.infer<typeof permissionListQuery>;
+
+export type Permission = {
+  permissionId: number;
+  permissionName: string;
+  permission: string;
+  /** Declared by the server itself (permissionTable): may be renamed, never deleted or re-coded. */
+  builtIn: boolean;
+  /** Only when the list was asked with a roleId. */
+  granted?: boolean;
+};
+
+export const permissionSortFields = ['permissionName', 'permission'] as const;
+
+/** The role a grant edit is for; missing → 请选择角色 (SPEC §5). */
+export const grantRoleId = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
+  z.number({ error: m.roleRequired }).int(m.roleRequired).positive(m.roleRequired),
+);
+
+/** permissionIds as a comma list ('1,2'), a JSON array string ('[1,2]') or an array; empty revokes all. */
+export const permissionIdList = z.preprocess(
+  (v) => {
+    if (v === undefined || v === null) return [];
+    if (typeof v === 'number') return [v];
+    if (typeof v === 'string') {
+      const text = v.trim();
+      if (text.startsWith('[')) {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          return text;
+        }
+      }
+      return text.split(',').map((s) => s.trim()).filter(Boolean);
+    }
+    return v;
+  },
+  z.array(requiredId, { error: common.badParameter }).max(10_000, common.badParameter),
+);
+
+export const rolePermissionSave = z.object({
+  roleId: grantRoleId,
+  permissionIds: permissionIdList,
+});
+export type RolePermissionSave = z.infer<typeof rolePermissionSave>;
+
+/** GET /api/RolePermission/list/{roleId}. */
+export const rolePermissionListParams = z.object({ roleId: grantRoleId });

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { common, role as m } from './messages.ts';
+import { optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
+
+/** Checkbox values as forms and JSON send them: true / 'true' / 1 / '1' / 'Y' mean yes. */
+const flag = z.preprocess(
+  (v) => (v === true || v === 'true' || v === 1 || v === '1' || v === 'Y' ? true : v === false || v === 'false' || v === 0 || v === '0' || v === 'N' ? false : v),
+  z.boolean({ error: common.badParameter }),
+);
+
+export const roleSave = z.object({
+  roleId: optionalId,
+  systemNo: requiredText(m.systemNoRequired, 64, m.tooLong),
+  roleNo: requiredText(m.roleNoRequired, 64, m.tooLong).regex(/^[A-Za-z0-9_.\-]+$/, m.roleNoFormat),
+  roleName: requiredText(m.roleNameRequired, 100, m.tooLong),
+  /** 管理员类型: its users log in with code 1 (SPEC §6). Absent on edit: unchanged; absent on add: no. */
+  isAdmin: flag.optional(),
+});
+export type RoleSave = z.infer<typeof roleSave>;
+
+export const roleListQuery = pageQuery.extend({
+  roleName: optionalText(100),
+  roleNo: optionalText(64),
+});
+export type RoleListQuery = z.infer<typeof roleListQuery>;
+
+export type Role = {
+  roleId: number;
+  systemNo: string;
+  roleNo: string;
+  roleName: string;
+  isAdmin: boolean;
+  /** Users holding the role, counted within the caller's data scope. */
+  userCount: number;
+  addTime: string;
+  editTime: string;
+};
+
+export const roleSortFields = ['roleId', 'systemNo', 'roleNo', 'roleName', 'editTime'] as const;
+
+/** GET /api/Role/dropDown/all (SPEC §7.5). */
+export type RoleOption = { roleId: number; roleName: string };
+
+/** One node of the menu-permission tree (SPEC §3 permission tree node), flat: pId 0 at the top. */
+export type RoleRightNode = { id: number; pId: number; name: string; open: boolean; checked: boolean };
+
+/** moduleIds as SPEC sends them (a JSON array string), or an array, or a comma list; empty revokes all. */
+const moduleIdList = z.preprocess(
+  (v) => {
+    if (v == null || v === '') return [];
+    if (typeof v === 'number') return [v];
+    if (typeof v === 'string') {
+      const text = v.trim();
+      if (text.startsWith('[')) {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          return v;
+        }
+      }
+      return text.split(',').map((s) => s.trim()).filter(Boolean);
+    }
+    return v;
+  },
+  z.array(requiredId, { error: common.badParameter }).max(10_000, common.badParameter),
+);
+
+export const roleRightSave = z.object({
+  roleId: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
+    z.number({ error: m.roleRequired }).int(m.roleRequired).positive(m.roleRequired),
+  ),
+  moduleIds: moduleIdList,
+});
+export type RoleRightSave = z.infer<typeof roleRightSave>;
+
+export const roleIdParams = z.object({ roleId: requiredId });

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { isSendableNumber } from './carriers.ts';
+import { ShowType, TaskStatus, type Option } from './enums.ts';
+import { optionalId, optionalText, requiredId } from './fields.ts';
+import { task as m } from './messages.ts';
+
+// 任务列表 (SPEC §2.14, §3 Task, §4, §7.8): requests of /sync/queryTaskInfoList, saveTaskInfo,
+// pauseStartTaskInfo, deleteTaskInfo, saveTest and generateQRCodeImage. Bodies may be JSON or forms,
+// so every number also comes as a numeric string.
+
+export const TASK_PAGE_SIZE = 40;
+export const TASK_QR_URL_DEFAULT = 'http://';
+
+/** exportType of /sync/exportTask (SPEC §7.1): 1 all, 2 unsent (the default), 3 sent. */
+export const TaskExportType = { all: 1, unsent: 2, sent: 3 } as const;
+export const taskExportTypeOptions: Option<number>[] = [
+  { value: 1, label: m.exportAll },
+  { value: 2, label: m.exportUnsent },
+  { value: 3, label: m.exportSent },
+];
+
+/** isRandomNum (0 no, 1 yes) and randomPosition (0 prefix, 1 suffix) of SPEC §3. */
+export const RandomNum = { no: 0, yes: 1 } as const;
+export const RandomPosition = { prefix: 0, suffix: 1 } as const;
+export const randomNumOptions: Option<number>[] = [
+  { value: 0, label: m.no },
+  { value: 1, label: m.yes },
+];
+export const randomPositionOptions: Option<number>[] = [
+  { value: 0, label: m.prefix },
+  { value: 1, label: m.suffix },
+];
+
+/** The authorization-code state of an activated device (SPEC §3: useStatus 1 used). */
+export const DEVICE_ACTIVATED_USE_STATUS = 1;
+
+/** What each showType shows and keeps on save (SPEC §4). */
+export function showTypeFields(showType: number): { content: boolean; image: boolean } {
+  switch (showType) {
+    case ShowType.text:
+      return { content: true, image: false };
+    case ShowType.image:
+      return { content: false, image: true };
+    case ShowType.textImage:
+    case ShowType.file:
+      return { content: true, image: true };
+    default:
+      return { content: false, image: false };
+  }
+}
+
+/** An integer in [min, max] from a number or a numeric string; absent / '' / null give the default. */
+function intField(message: string, min: number, max: number, fallback?: number) {
+  return z.preprocess(
+    (v) => {
+      if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return fallback;
+      if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v.trim());
+      return v;
+    },
+    z.number({ error: message }).int(message).min(min, message).max(max, message),
+  );
+}
+
+/** http(s) with a host: what a QR code of a task may point to. */
+export function isQrUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** machineCodeList as an array or a comma list; blanks dropped, duplicates merged. */
+const machineCodeList = z.preprocess(
+  (v) => {
+    if (v === undefined || v === null || v === '') return [];
+    if (typeof v === 'string') return v.split(',');
+    return v;
+  },
+  z
+    .array(z.string({ error: m.machineCodeInvalid }).trim().max(64, m.machineCodeInvalid), { error: m.machineCodeInvalid })
+    .max(500, m.machineCodeInvalid)
+    .transform((codes) => [...new Set(codes.filter(Boolean))]),
+);
+
+export const taskListQuery = z.object({
+  pageNum: z.coerce.number().int().min(1).catch(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).catch(TASK_PAGE_SIZE).default(TASK_PAGE_SIZE),
+  taskName: optionalText(100),
+});
+export type TaskListQuery = z.infer<typeof taskListQuery>;
+
+export const taskSave = z
+  .object({
+    taskId: optionalId,
+    taskName: z.string({ error: m.taskNameRequired }).trim().min(1, m.taskNameRequired).max(100, m.taskNameTooLong),
+    showType: intField(m.showTypeInvalid, ShowType.text, ShowType.schedule, ShowType.text),
+    content: optionalText(4000, m.contentTooLong),
+    imgUrl: optionalText(500, m.imgUrlInvalid),
+    fileNo: optionalText(64, m.fileUnknown),
+    fileName: optionalText(255, m.fileUnknown),
+    qrUrl: optionalText(500, m.qrUrlInvalid).refine((v) => v === '' || v === TASK_QR_URL_DEFAULT || v === 'https://' || isQrUrl(v), m.qrUrlInvalid),
+    singleSendNumDay: intField(m.singleSendNumDayInvalid, 1, 1_000_000, 300),
+    batchSendNum: intField(m.batchSendNumInvalid, 1, 10_000, 10),
+    batchSendMaxNum: intField(m.batchSendMaxNumInvalid, 1, 10_000, 10),
+    intervalSeconds: intField(m.intervalSecondsInvalid, 0, 3600, 1),
+    machineCodeList,
+    testNum: intField(m.testNumFormInvalid, 0, 1_000_000, 0),
+    testPhone: optionalText(20, m.testPhoneInvalid).refine((v) => v === '' || isSendableNumber(v), m.testPhoneInvalid),
+    clearNum: intField(m.clearNumInvalid, 0, 1_000_000, 0),
+    isRandomNum: intField(m.isRandomNumInvalid, RandomNum.no, RandomNum.yes, RandomNum.no),
+    randomPosition: intField(m.randomPositionInvalid, RandomPosition.prefix, RandomPosition.suffix, RandomPosition.prefix),
+  })
+  .refine((v) => v.batchSendNum <= v.batchSendMaxNum, { message: m.batchMinAboveMax, path: ['batchSendMaxNum'] });
+export type TaskSave = z.infer<typeof taskSave>;
+
+export const taskIdRequest = z.object({
+  taskId: z.preprocess((v) => (v === '' || v === null ? undefined : v), requiredId.optional()).refine((v) => v !== undefined, m.taskIdRequired),
+});
+
+export const taskStatusChange = taskIdRequest.extend({
+  taskStatus: intField(m.statusInvalid, TaskStatus.running, TaskStatus.paused),
+});
+export type TaskStatusChange = z.infer<typeof taskStatusChange>;
+
+export const taskTestSave = taskIdRequest.extend({
+  testNum: intField(m.testNumInvalid, 1, 1_000_000),
+  testPhone: z.string({ error: m.testPhoneRequired }).trim().min(1, m.testPhoneRequired).refine(isSendableNumber, m.testPhoneInvalid),
+});
+export type TaskTestSave = z.infer<typeof taskTestSave>;
+
+export const taskQrRequest = z.object({
+  qrUrl: z.string({ error: m.qrUrlInvalid }).trim().max(500, m.qrUrlInvalid).refine(isQrUrl, m.qrUrlInvalid),
+});
+
+export type Task = {
+  taskId: number;
+  taskName: string;
+  showType: number;
+  content: string;
+  imgUrl: string;
+  fileNo: string;
+  fileName: string;
+  qrUrl: string;
+  taskStatus: number;
+  singleSendNumDay: number;
+  batchSendNum: number;
+  batchSendMaxNum: number;
+  intervalSeconds: number;
+  machineCodeList: string[];
+  testNum: number;
+  testPhone: string;
+  clearNum: number;
+  isRandomNum: number;
+  randomPosition: number;
+  totalNum: number;
+  mcount: number;
+  ucount: number;
+  tcount: number;
+  ocount: number;
+  totalSendNum: number;
+  smcount: number;
+  sucount: number;
+  stcount: number;
+  socount: number;
+  failNum: number;
+  duplicateNum: number;
+  invalidNum: number;
+  blockedNum: number;
+  userId: number;
+  userName: string;
+  deptId: number | null;
+  addTime: string;
+  editTime: string;
+};
+
+/** A device of /sync/queryUserCodeList (SPEC §3 Device). */
+export type TaskDevice = { machineCode: string; machineName: string };

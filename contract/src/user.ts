@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { common, user as m } from './messages.ts';
+import { LockStatus, sexOptions } from './enums.ts';
+import { optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
+
+/**
+ * Mainland mobile numbers as the user form checks them (SPEC §5, this form only): 11 digits starting
+ * 13x, 147, 15x but not 154, 170, 171, 176–178 or 18x.
+ */
+export const userMobilePattern = /^(?:13\d|147|15[0-35-9]|17[01678]|18\d)\d{8}$/;
+export const userEmailPattern = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
+/** Account names travel in URL paths (强制下线 / 刷新缓存), so no spaces, slashes or other specials. */
+export const userNamePattern = /^[A-Za-z0-9_.@-]+$/;
+
+const idOrEmpty = (v: unknown) => (v === '' || v === null ? undefined : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v);
+
+/** A list of ids given as '1,2,3', '[1,2,3]' (JSON text, SPEC §7.3), [1,2,3] or one id. */
+function idListOf(requiredMessage: string, allowEmpty: boolean) {
+  return z.preprocess(
+    (v) => {
+      if (v == null) return allowEmpty ? [] : v;
+      if (typeof v === 'number') return [v];
+      if (typeof v !== 'string') return v;
+      const text = v.trim();
+      if (text.startsWith('[')) {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          return null;
+        }
+      }
+      return text.split(',').map((s) => s.trim()).filter(Boolean);
+    },
+    z.array(requiredId, { error: allowEmpty ? common.badParameter : requiredMessage })
+      .min(allowEmpty ? 0 : 1, requiredMessage)
+      .max(1000, common.badParameter),
+  );
+}
+
+export const userSave = z.object({
+  userId: optionalId,
+  userName: requiredText(m.userNameRequired, 64, m.tooLong).regex(userNamePattern, m.userNameFormat),
+  userRealName: requiredText(m.userRealNameRequired, 64, m.tooLong),
+  roleId: z.preprocess(idOrEmpty, z.number({ error: m.roleRequired }).int(m.roleRequired).positive(m.roleRequired)),
+  userSex: z.string({ error: m.sexRequired }).refine((v) => sexOptions.some((o) => o.value === v), m.sexRequired),
+  userMobile: requiredText(m.mobileRequired, 20, m.mobileFormat).regex(userMobilePattern, m.mobileFormat),
+  userEmail: requiredText(m.emailRequired, 128, m.tooLong).regex(userEmailPattern, m.emailFormat),
+  /** New users default to the caller's company; 部门设置 moves them later. */
+  deptId: optionalId,
+});
+export type UserSave = z.infer<typeof userSave>;
+
+export const userListQuery = pageQuery.extend({
+  isLock: z.preprocess((v) => (v == null ? '' : v), z.enum(['', LockStatus.normal, LockStatus.locked], { error: m.lockValue })),
+  userName: optionalText(64),
+  userMobile: optionalText(20),
+});
+export type UserListQuery = z.infer<typeof userListQuery>;
+
+export const userLockRequest = z.object({
+  userId: requiredId,
+  lock: z.enum([LockStatus.normal, LockStatus.locked], { error: m.lockValue }),
+});
+export type UserLockRequest = z.infer<typeof userLockRequest>;
+
+export const userIdRequest = z.object({ userId: requiredId });
+
+export const userChangeDeptRequest = z.object({
+  userIds: idListOf(m.usersRequired, false),
+  deptId: z.preprocess(idOrEmpty, z.number({ error: m.deptRequired }).int(m.deptRequired).positive(m.deptRequired)),
+  /** Sent by the original screen; the server names the company from its own table. */
+  deptName: optionalText(100),
+});
+export type UserChangeDeptRequest = z.infer<typeof userChangeDeptRequest>;
+
+export const userDeptSaveRequest = z.object({
+  userId: requiredId,
+  /** The granted companies, '[1,2]' as the original sent them or an array; empty clears the grants. */
+  deptIds: idListOf(common.badParameter, true),
+});
+export type UserDeptSaveRequest = z.infer<typeof userDeptSaveRequest>;
+
+/** GET /api/UserDept/deptTree/{parentId}: 0 for every company the caller may see. */
+export const userDeptTreeParams = z.object({
+  parentId: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number({ error: common.badParameter }).int().min(0, common.badParameter)),
+});
+
+export type User = {
+  userId: number;
+  userName: string;
+  userRealName: string;
+  userSex: string;
+  userMobile: string;
+  userEmail: string;
+  isLock: LockStatus;
+  deptId: number | null;
+  deptName: string;
+  roleId: number;
+  roleName: string;
+  systemNo: string;
+  addUser: string;
+  editUser: string;
+  addTime: string;
+  editTime: string;
+};
+
+/** Answer of POST /api/User/save: initialPassword only when an account was created (shown once). */
+export type UserSaveAnswer = { userId: number; initialPassword?: string };
+
+/** Answer of POST /api/User/pwd: the new temporary password, shown once. */
+export type UserPasswordReset = { userId: number; userName: string; password: string };
+
+/** One company of the data-permission and department trees (SPEC §3 permission tree node). */
+export type UserDeptNode = { id: number; pId: number; name: string; open: boolean; checked: boolean };
+
+export const userSortFields = ['userName', 'userRealName', 'userMobile', 'isLock', 'deptName', 'roleName', 'editUser', 'editTime'] as const;

@@ -1,0 +1,205 @@
+import type { Page } from '@playwright/test';
+import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+
+const URL = '/system/Dept';
+
+function rows(page: Page) {
+  return page.locator('.ant-table-tbody tr.ant-table-row');
+}
+function rowOf(page: Page, text: string) {
+  return rows(page).filter({ hasText: text });
+}
+function dialog(page: Page, title: string) {
+  return page.getByRole('dialog').filter({ hasText: title });
+}
+
+async function search(page: Page, filters: { deptName?: string; deptNo?: string }) {
+  const form = page.locator('form#dept-search');
+  if (filters.deptName !== undefined) await form.getByLabel('部门名称').fill(filters.deptName);
+  if (filters.deptNo !== undefined) await form.getByLabel('部门代码').fill(filters.deptNo);
+  await form.getByRole('button', { name: '查询' }).click();
+}
+
+/** A company code unique to this run, in the allowed characters. */
+function uniqueCode(prefix: string): string {
+  return uniqueName(prefix).replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+/** Creates companies through the API with the page's own session (faster than the dialog). */
+async function createDepts(page: Page, items: { deptName: string; deptNo: string }[]) {
+  const token = await tokenOf(page);
+  for (const item of items) {
+    const answer = await page.request.post('/api/Dept/save', { headers: { token }, data: item });
+    expect((await answer.json()).success).toBe(true);
+  }
+}
+
+test.describe('公司管理', () => {
+  // Many clicks against a server on a shared machine: more room than the suite default.
+  test.describe.configure({ timeout: 90_000 });
+
+  test('the dialog shows the contract validation messages', async ({ adminPage: page }) => {
+    await page.goto(URL);
+    await page.getByRole('button', { name: '新增' }).click();
+    const add = dialog(page, '新增公司');
+    await add.getByRole('button', { name: '保存' }).click();
+    await expect(add.getByText('请输入部门名称')).toBeVisible();
+    await expect(add.getByText('请输入部门代码')).toBeVisible();
+    await add.getByLabel('部门代码').fill('has space!');
+    await expect(add.getByText('部门代码只能包含字母、数字、下划线和中划线')).toBeVisible();
+    await add.getByRole('button', { name: '取消' }).click();
+    await expect(add).toBeHidden();
+  });
+
+  test('add, search and edit a company', async ({ adminPage: page }) => {
+    const deptNo = uniqueCode('E2E_ADD');
+    await page.goto(URL);
+    await page.getByRole('button', { name: '新增' }).click();
+    const add = dialog(page, '新增公司');
+    await add.getByLabel('部门名称').fill(`公司${deptNo}`);
+    await add.getByLabel('部门代码').fill(deptNo);
+    await add.getByRole('button', { name: '保存' }).click();
+    await expect(toast(page, '公司保存成功！')).toBeVisible();
+    await expect(add).toBeHidden();
+
+    await search(page, { deptNo });
+    await expect(rows(page)).toHaveCount(1);
+    const row = rowOf(page, deptNo);
+    await expect(row).toContainText(`公司${deptNo}`);
+    await expect(row).toContainText('admin');
+    await expect(row).toContainText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    await expect(page.getByText('共 1 条')).toBeVisible();
+
+    await row.getByRole('button', { name: '编辑' }).click();
+    const edit = dialog(page, '编辑公司');
+    await expect(edit.getByLabel('部门名称')).toHaveValue(`公司${deptNo}`);
+    await expect(edit.getByLabel('部门代码')).toHaveValue(deptNo);
+    await edit.getByLabel('部门名称').fill(`改名${deptNo}`);
+    await edit.getByRole('button', { name: '保存' }).click();
+    await expect(toast(page, '公司保存成功！')).toBeVisible();
+    await expect(rowOf(page, deptNo)).toContainText(`改名${deptNo}`);
+    await expect(rows(page)).toHaveCount(1);
+  });
+
+  test('a duplicate code shows the server message and keeps the dialog open', async ({ adminPage: page }) => {
+    const deptNo = uniqueCode('E2E_DUP');
+    await createDepts(page, [{ deptName: 'dup', deptNo }]);
+    await page.goto(URL);
+    await page.getByRole('button', { name: '新增' }).click();
+    const add = dialog(page, '新增公司');
+    await add.getByLabel('部门名称').fill('dup again');
+    await add.getByLabel('部门代码').fill(deptNo);
+    await add.getByRole('button', { name: '保存' }).click();
+    await expect(toast(page, '部门代码已存在')).toBeVisible();
+    await expect(add).toBeVisible();
+  });
+
+  test('search by name and reset', async ({ adminPage: page }) => {
+    const tag = uniqueCode('E2E_NAME');
+    await createDepts(page, [
+      { deptName: `${tag} 甲`, deptNo: `${tag}_A` },
+      { deptName: `${tag} 乙`, deptNo: `${tag}_B` },
+    ]);
+    await page.goto(URL);
+    await search(page, { deptName: `${tag} 乙` });
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rowOf(page, `${tag}_B`)).toBeVisible();
+    const form = page.locator('form#dept-search');
+    await form.getByRole('button', { name: '重置' }).click();
+    await expect(form.getByLabel('部门名称')).toHaveValue('');
+    const total = Number((await page.getByText(/共 \d+ 条/).textContent())?.match(/\d+/)?.[0]);
+    expect(total).toBeGreaterThanOrEqual(3);
+  });
+
+  test('row delete: cancel keeps it, confirm removes it', async ({ adminPage: page }) => {
+    const deptNo = uniqueCode('E2E_DEL');
+    await createDepts(page, [{ deptName: 'to delete', deptNo }]);
+    await page.goto(URL);
+    await search(page, { deptNo });
+    const row = rowOf(page, deptNo);
+    await row.getByRole('button', { name: '删除' }).click();
+    await expect(confirmDialog(page)).toContainText('确定删除选中的数据吗？');
+    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+    await expect(toast(page, '已取消删除')).toBeVisible();
+    await expect(row).toBeVisible();
+
+    await row.getByRole('button', { name: '删除' }).click();
+    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await expect(toast(page, '公司已删除!')).toBeVisible();
+    await expect(rows(page)).toHaveCount(0);
+  });
+
+  test('a company that still has users cannot be deleted', async ({ adminPage: page }) => {
+    await page.goto(URL);
+    await search(page, { deptNo: 'DEMO' });
+    const row = rowOf(page, '汇云演示公司');
+    await row.getByRole('button', { name: '删除' }).click();
+    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await expect(toast(page, '公司汇云演示公司下还有用户，不能删除')).toBeVisible();
+    await expect(row).toBeVisible();
+  });
+
+  test('toolbar delete removes the selected rows', async ({ adminPage: page }) => {
+    const tag = uniqueCode('E2E_SEL');
+    await createDepts(page, [1, 2, 3].map((i) => ({ deptName: `sel ${i}`, deptNo: `${tag}_${i}` })));
+    await page.goto(URL);
+    await search(page, { deptNo: tag });
+    await expect(rows(page)).toHaveCount(3);
+    const toolbarDelete = page.locator('.list-toolbar').getByRole('button', { name: '删除' });
+    await expect(toolbarDelete).toBeDisabled();
+    await rowOf(page, `${tag}_1`).getByRole('checkbox').check();
+    await rowOf(page, `${tag}_3`).getByRole('checkbox').check();
+    await toolbarDelete.click();
+    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await expect(toast(page, '公司已删除!')).toBeVisible();
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rowOf(page, `${tag}_2`)).toBeVisible();
+  });
+
+  test('paging, page size and server-side sort on every column', async ({ adminPage: page }) => {
+    const tag = uniqueCode('E2E_PAGE');
+    await createDepts(
+      page,
+      Array.from({ length: 12 }, (_, i) => ({ deptName: `${tag} 公司${String(11 - i).padStart(2, '0')}`, deptNo: `${tag}_${String(i).padStart(2, '0')}` })),
+    );
+    await page.goto(URL);
+    await search(page, { deptNo: tag });
+    await expect(page.getByText('共 12 条')).toBeVisible();
+    await expect(rows(page)).toHaveCount(10);
+
+    await page.locator('.ant-pagination').getByTitle('2', { exact: true }).click();
+    await expect(rows(page)).toHaveCount(2);
+
+    await page.locator('.ant-pagination .ant-select').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: '20 条/页' }).click();
+    await expect(rows(page)).toHaveCount(12);
+
+    const header = (title: string) => page.locator('.ant-table-thead th').filter({ hasText: title });
+    await header('部门代码').click();
+    await expect(rows(page).first()).toContainText(`${tag}_00`);
+    await header('部门代码').click();
+    await expect(rows(page).first()).toContainText(`${tag}_11`);
+    // Names run the other way round from the codes.
+    await header('部门名称').click();
+    await expect(rows(page).first()).toContainText(`${tag}_11`);
+    await header('部门名称').click();
+    await expect(rows(page).first()).toContainText(`${tag}_00`);
+    for (const title of ['修改时间', '修改人']) {
+      await header(title).click();
+      await expect(header(title)).toHaveAttribute('aria-sort', 'ascending');
+      await expect(rows(page)).toHaveCount(12);
+    }
+  });
+
+  test('export downloads the filtered list', async ({ adminPage: page }) => {
+    const tag = uniqueCode('E2E_EXP');
+    await createDepts(page, [{ deptName: 'export me', deptNo: tag }]);
+    await page.goto(URL);
+    await search(page, { deptNo: tag });
+    await expect(rows(page)).toHaveCount(1);
+    const downloading = page.waitForEvent('download');
+    await page.locator('.list-toolbar').getByRole('button', { name: '导出' }).click();
+    const file = await downloading;
+    expect(file.suggestedFilename()).toBe('公司管理.xlsx');
+  });
+});

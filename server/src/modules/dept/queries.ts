@@ -1,0 +1,36 @@
+import type { Kysely, Selectable } from 'kysely';
+import { formatDateTime, type Dept, type DeptListQuery } from '@huiyun/contract';
+import type { Database } from '../../db/schema.ts';
+import { contains, listPage } from '../../db/list-query.ts';
+import { inDeptScope, type DeptScope } from '../../db/scope.ts';
+
+const sortColumns = { deptName: 'deptName', deptNo: 'deptNo', editUser: 'editUser', editTime: 'editTime' };
+
+/** The companies of the caller's data scope matching the filters, one page. */
+export async function listDepts(db: Kysely<Database>, scope: DeptScope, query: DeptListQuery) {
+  let filtered = db.selectFrom('sys_dept').where(inDeptScope('deptId', scope));
+  if (query.deptName) filtered = filtered.where(contains('deptName', query.deptName));
+  if (query.deptNo) filtered = filtered.where(contains('deptNo', query.deptNo));
+  const { rows, total } = await listPage<DeptRow>(filtered, (qb) => qb.selectAll(), query, {
+    sortColumns, defaultSort: ['editTime', 'desc'], tieBreaker: 'deptId',
+  });
+  return { rows: rows.map(toDept), total };
+}
+
+type DeptRow = Selectable<Database['sys_dept']>;
+
+export function toDept(row: DeptRow): Dept {
+  return { ...row, addTime: formatDateTime(row.addTime), editTime: formatDateTime(row.editTime) };
+}
+
+/** Companies among ids that still hold at least one user, by name. */
+export async function deptsWithUsers(db: Kysely<Database>, ids: number[]): Promise<string[]> {
+  const rows = await db
+    .selectFrom('sys_dept as d')
+    .select('d.deptName')
+    .where('d.deptId', 'in', ids)
+    .where((eb) => eb.exists(eb.selectFrom('sys_user as u').select('u.userId').whereRef('u.deptId', '=', 'd.deptId')))
+    .orderBy('d.deptId')
+    .execute();
+  return rows.map((r) => r.deptName);
+}

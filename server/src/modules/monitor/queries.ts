@@ -1,0 +1,81 @@
+import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import {
+  describeUserAgent, formatDateTime, shanghaiDayRange,
+  type LoginLog, type LoginLogListQuery, type LogResult, type OperLog, type OperLogListQuery,
+} from '@huiyun/contract';
+import type { Database } from '../../db/schema.ts';
+import { contains, listPage } from '../../db/list-query.ts';
+import { inDeptScope, type DeptScope } from '../../db/scope.ts';
+
+const operSortColumns = { operTime: 'operTime', userName: 'userName', module: 'module', action: 'action', costMs: 'costMs' };
+
+/** 操作日志 in the caller's scope: entries written by accounts of the companies it may see. */
+export async function listOperLogs(db: Kysely<Database>, scope: DeptScope, query: OperLogListQuery) {
+  let filtered = db.selectFrom('sys_oper_log').where(inDeptScope('deptId', scope));
+  if (query.userName) filtered = filtered.where(contains('userName', query.userName));
+  if (query.module) filtered = filtered.where(contains('module', query.module));
+  if (query.success !== undefined) filtered = filtered.where('success', '=', query.success);
+  const { from, before } = shanghaiDayRange(query.beginTime, query.endTime);
+  if (from !== undefined) filtered = filtered.where('operTime', '>=', from);
+  if (before !== undefined) filtered = filtered.where('operTime', '<', before);
+  const { rows, total } = await listPage<OperLogRow>(
+    filtered,
+    (qb) => qb.select(['operId', 'userName', 'module', 'action', 'target', 'method', 'url', 'ip', 'success', 'message', 'costMs', 'operTime']),
+    query,
+    { sortColumns: operSortColumns, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId' },
+  );
+  return { rows: rows.map(toOperLog), total };
+}
+
+type OperLogRow = Omit<OperLog, 'operTime' | 'success'> & { operTime: number; success: number };
+
+function toOperLog(row: OperLogRow): OperLog {
+  return { ...row, success: row.success as LogResult, costMs: Number(row.costMs), operTime: formatDateTime(Number(row.operTime)) };
+}
+
+const loginSortColumns = { loginTime: 'l.loginTime', userName: 'l.userName', ip: 'l.ip' };
+
+/**
+ * A login attempt belongs to the company of its account. Failed attempts are written without one
+ * (the password was not checked against an account), so the account is looked up by name; attempts
+ * on names no account has belong to nobody and only the super administrator sees them.
+ */
+function loginInScope(scope: DeptScope) {
+  return (eb: ExpressionBuilder<any, any>) => {
+    if (scope === 'all') return sql<SqlBool>`1 = 1`;
+    if (scope.length === 0) return sql<SqlBool>`1 = 0`;
+    return eb(eb.fn.coalesce(eb.ref('l.deptId'), eb.ref('u.deptId')), 'in', scope);
+  };
+}
+
+/** 登录日志 in the caller's scope. */
+export async function listLoginLogs(db: Kysely<Database>, scope: DeptScope, query: LoginLogListQuery) {
+  let filtered = db
+    .selectFrom('sys_login_log as l')
+    .leftJoin('sys_user as u', 'u.userName', 'l.userName')
+    .where(loginInScope(scope));
+  if (query.userName) filtered = filtered.where(contains('l.userName', query.userName));
+  if (query.ip) filtered = filtered.where(contains('l.ip', query.ip));
+  if (query.success !== undefined) filtered = filtered.where('l.success', '=', query.success);
+  const { from, before } = shanghaiDayRange(query.beginTime, query.endTime);
+  if (from !== undefined) filtered = filtered.where('l.loginTime', '>=', from);
+  if (before !== undefined) filtered = filtered.where('l.loginTime', '<', before);
+  const { rows, total } = await listPage<LoginLogRow>(
+    filtered,
+    (qb) => qb.select(['l.infoId', 'l.userName', 'l.ip', 'l.userAgent', 'l.success', 'l.message', 'l.loginTime']),
+    query,
+    { sortColumns: loginSortColumns, defaultSort: ['l.loginTime', 'desc'], tieBreaker: 'l.infoId' },
+  );
+  return { rows: rows.map(toLoginLog), total };
+}
+
+type LoginLogRow = Omit<LoginLog, 'loginTime' | 'success' | 'client'> & { loginTime: number; success: number };
+
+function toLoginLog(row: LoginLogRow): LoginLog {
+  return {
+    ...row,
+    success: row.success as LogResult,
+    client: describeUserAgent(row.userAgent),
+    loginTime: formatDateTime(Number(row.loginTime)),
+  };
+}
