@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages, permissionTable, RoleId } from '@huiyun/contract';
+import { messages, permissionTable, RoleId, type GrantedRole } from '@huiyun/contract';
 import { startTestApp, ADMIN_PASSWORD, type TestApp } from '../test/harness.ts';
-import { registerAccessCheck } from './access-check.ts';
+import { registerAccessCheck, requiredCodes, type RouteAccess } from './access-check.ts';
 
 let t: TestApp;
 let userToken: string;
@@ -45,28 +45,34 @@ describe('every API route', () => {
     }
   });
 
-  it('refuses an ordinary user every permission it was not granted, and lets the super administrator through', async () => {
+  const grantedTo = (access: RouteAccess, role: GrantedRole) =>
+    requiredCodes(access).some((code) => (permissionTable[code].roles as readonly string[]).includes(role));
+
+  // The four kinds of caller over every route: none (above), an ordinary user, an administrator of
+  // another company, the super administrator. A granted route may still refuse the sample row for
+  // lying outside the caller's data, never for the code; an ungranted one refuses for the code.
+  it.each([
+    ['an ordinary user', 'ordinaryUser' as const, () => userToken],
+    ['an administrator of another company', 'companyAdmin' as const, () => companyAdminToken],
+  ])('gives %s exactly the codes the permission table grants it', async (_who, role, token) => {
     for (const route of t.app.declaredRoutes) {
       if (typeof route.access !== 'object') continue;
-      const asUser = await t.call(route.method, sample(route.url), { token: userToken, body: route.method === 'POST' ? {} : undefined });
-      expect(asUser.status, `${route.method} ${route.url}`).toBe(403);
-      expect(asUser.body.msg).toBe(messages.common.forbidden);
-      const asAdmin = await t.call(route.method, sample(route.url), { token: adminToken, body: route.method === 'POST' ? {} : undefined });
-      expect([401, 403, 500], `${route.method} ${route.url}`).not.toContain(asAdmin.status);
+      const { status, body } = await t.call(route.method, sample(route.url), { token: token(), body: route.method === 'POST' ? {} : undefined });
+      const refusedByPermission = status === 403 && body.msg === messages.common.forbidden;
+      const where = `${route.method} ${route.url}`;
+      if (grantedTo(route.access, role)) {
+        expect(refusedByPermission, where).toBe(false);
+        expect([401, 500], where).not.toContain(status);
+      } else expect(refusedByPermission, where).toBe(true);
     }
   });
 
-  it('gives a company administrator exactly the codes the permission table grants it', async () => {
+  it('lets the super administrator through every code', async () => {
     for (const route of t.app.declaredRoutes) {
       if (typeof route.access !== 'object') continue;
-      const granted = (permissionTable[route.access.permission].roles as readonly string[]).includes('companyAdmin');
-      const { status, body } = await t.call(route.method, sample(route.url), { token: companyAdminToken, body: route.method === 'POST' ? {} : undefined });
-      const refusedByPermission = status === 403 && body.msg === messages.common.forbidden;
-      if (granted) {
-        // It may still be refused for the sample row lying outside its companies, never for the code.
-        expect(refusedByPermission, `${route.method} ${route.url}`).toBe(false);
-        expect([401, 500], `${route.method} ${route.url}`).not.toContain(status);
-      } else expect(refusedByPermission, `${route.method} ${route.url}`).toBe(true);
+      const { status, body } = await t.call(route.method, sample(route.url), { token: adminToken, body: route.method === 'POST' ? {} : undefined });
+      expect(status === 403 && body.msg === messages.common.forbidden, `${route.method} ${route.url}`).toBe(false);
+      expect([401, 500], `${route.method} ${route.url}`).not.toContain(status);
     }
   });
 });

@@ -12,9 +12,16 @@ import { extractToken } from './token.ts';
  * What a route needs, declared on the route itself (`config: { access }`):
  * - 'public': anyone (login, health);
  * - 'login': any logged-in account;
- * - { permission }: a logged-in account whose role holds that code (权限管理), checked here only.
+ * - { permission }: a logged-in account whose role holds that code (权限管理), checked here only;
+ * - { anyOf }: one of several codes (a helper list two screens read, e.g. the company choices).
  */
-export type RouteAccess = 'public' | 'login' | { permission: PermissionCode };
+export type RouteAccess = 'public' | 'login' | { permission: PermissionCode } | { anyOf: PermissionCode[] };
+
+/** The codes any one of which opens the route (none for 'public' / 'login'). */
+export function requiredCodes(access: RouteAccess): PermissionCode[] {
+  if (typeof access === 'string') return [];
+  return 'anyOf' in access ? access.anyOf : [access.permission];
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -67,6 +74,7 @@ export function registerAccessCheck(app: FastifyInstance, ctx: AppContext): void
     }
     request.access = caller;
     request.sessionTokenHash = tokenHash;
-    if (access !== 'login' && !caller.permissions.has(access.permission)) throw forbidden();
+    const codes = requiredCodes(access);
+    if (codes.length > 0 && !codes.some((code) => caller.permissions.has(code))) throw forbidden();
   });
 }

@@ -52,10 +52,9 @@ export function roleRoutes(ctx: AppContext) {
     });
 
     // The role choices of the user form and of 权限管理: any administrator who may open either screen.
-    app.get('/api/Role/dropDown/all', { config: { access: 'login' } }, async (request) => {
-      const caller = callerOf(request);
-      if (!caller.permissions.has(Perm.userList) && !caller.permissions.has(Perm.permissionList)) throw forbidden();
-      return ok('', await roleOptions(ctx.db, caller));
+    // The role choices of the user form and of 权限管理's role filter.
+    app.get('/api/Role/dropDown/all', { config: { access: { anyOf: [Perm.userList, Perm.permissionList] } } }, async (request) => {
+      return ok('', await roleOptions(ctx.db, callerOf(request)));
     });
 
     app.get('/api/RoleRight/tree/:roleId', { config: { access: { permission: Perm.roleGrantMenu } } }, async (request) => {

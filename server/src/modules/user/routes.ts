@@ -79,7 +79,8 @@ export function userRoutes(ctx: AppContext) {
       return ok(m.changeDeptOk);
     });
 
-    app.get('/api/UserDept/deptTree/:parentId', { config: { access: { permission: Perm.userDataScope } } }, async (request) => {
+    // The company choices of both the 数据权限 and the 部门设置 dialogs.
+    app.get('/api/UserDept/deptTree/:parentId', { config: { access: { anyOf: [Perm.userDataScope, Perm.userChangeDept] } } }, async (request) => {
       const { parentId } = parse(userDeptTreeParams, request.params);
       return ok('', await deptTree(ctx, callerOf(request), parentId));
     });
