@@ -3,7 +3,9 @@
 // through the driver in the same run.  npm run bench -- users   (BENCH_DB=postgres for PostgreSQL)
 import { sql } from 'kysely';
 import pg from 'pg';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { listUsers } from '../server/src/modules/user/queries.ts';
+import { captureQueries } from './lib/capture-sql.ts';
 import { measureHttp, measureLoop, printTable, type Figures } from './lib/measure.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer } from './lib/server.ts';
 
@@ -59,30 +61,21 @@ for (const pageNo of [1, 500]) {
 printTable(`/api/User/list, ${USERS} users / ${COMPANIES} companies, name filter '${FILTER}', ${CONNECTIONS} connections, ${server.dbKind}`, results);
 await server.close();
 
-/** The same two statements the endpoint runs (count, then the page), straight through the driver. */
+/** The statements listUsers runs for this page (count, then the rows), replayed straight through the driver. */
 async function measureRaw(pageNo: number): Promise<Figures> {
-  const pattern = `%${FILTER.replace(/_/g, '\\_')}%`;
-  const offset = (pageNo - 1) * 10;
-  const count = `select count(*) as total from sys_user u where lower(u."userName") like $1 escape '\\'`;
-  const pageSql = `select u."userId", u."userName", u."userRealName", u."userSex", u."userMobile", u."userEmail", u."isLock", u."deptId", d."deptName", u."roleId", r."roleName", u."editUser", u."editTime"
-    from sys_user u left join sys_dept d on d."deptId" = u."deptId" left join sys_role r on r."roleId" = u."roleId"
-    where lower(u."userName") like $1 escape '\\' order by u."editTime" desc, u."userId" desc limit 10 offset ${offset}`;
+  const query = { page: pageNo, limit: 10, userName: FILTER, userMobile: '', isLock: '' as const, sortField: '', sortOrder: '' as const };
+  const statements = await captureQueries(server, (capturing) => listUsers(capturing, 'all', query));
   const label = `raw driver, same SQL, page ${pageNo}`;
   if (server.dbKind === 'sqlite') {
     const raw = new DatabaseSync(server.sqliteFile!, { readOnly: true });
-    const countStmt = raw.prepare(count.replaceAll('$1', '?'));
-    const pageStmt = raw.prepare(pageSql.replaceAll('$1', '?'));
-    const figures = await measureLoop(label, () => {
-      countStmt.get(pattern);
-      return pageStmt.all(pattern);
-    }, { concurrency: CONNECTIONS, seconds: SECONDS });
+    const prepared = statements.map((s) => ({ statement: raw.prepare(s.sql), parameters: s.parameters as SQLInputValue[] }));
+    const figures = await measureLoop(label, () => prepared.map((p) => p.statement.all(...p.parameters)), { concurrency: CONNECTIONS, seconds: SECONDS });
     raw.close();
     return figures;
   }
   const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 20 });
   const figures = await measureLoop(label, async () => {
-    await pool.query(count, [pattern]);
-    return pool.query(pageSql, [pattern]);
+    for (const s of statements) await pool.query(s.sql, s.parameters as unknown[]);
   }, { concurrency: CONNECTIONS, seconds: SECONDS });
   await pool.end();
   return figures;

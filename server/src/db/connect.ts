@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type LogConfig } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { nodeSqliteDialect, openSqlite } from './sqlite-dialect.ts';
@@ -14,11 +14,12 @@ const pgTypes = {
 
 export type DbTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
-export function connectDatabase(target: DbTarget): Kysely<Database> {
+/** `log` sees every statement run (the benchmarks capture the exact SQL of an endpoint with it). */
+export function connectDatabase(target: DbTarget, options: { log?: LogConfig } = {}): Kysely<Database> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: 20, types: pgTypes });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
   }
   if (target.file !== ':memory:') fs.mkdirSync(path.dirname(target.file), { recursive: true });
-  return new Kysely<Database>({ dialect: nodeSqliteDialect(openSqlite(target.file)) });
+  return new Kysely<Database>({ dialect: nodeSqliteDialect(openSqlite(target.file)), log: options.log });
 }
