@@ -18,3 +18,4 @@ export * from './carriers.ts';
 export * from './authcode.ts';
 export * from './statistics.ts';
 export * from './task.ts';
+export * from './upload.ts';

@@ -16,3 +16,4 @@ export { authcode } from './messages/authcode.ts';
 export { statistics } from './messages/statistics.ts';
 export { fill } from './messages/fill.ts';
 export { task } from './messages/task.ts';
+export { upload } from './messages/upload.ts';

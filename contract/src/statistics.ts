@@ -47,3 +47,7 @@ export type TaskUserStatistics = {
   /** 单次发送: sent since the last 清除单次. */
   sendNum: number;
 };
+
+/** The login `code` flag (SPEC §6): 1 marks an administrator-type account. */
+export const AccountCode = { ordinary: 0, administrator: 1 } as const;
+export const isAdministratorAccount = (user: { code: number } | undefined) => user?.code === AccountCode.administrator;

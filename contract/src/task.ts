@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isSendableNumber } from './carriers.ts';
 import { ShowType, TaskStatus, type Option } from './enums.ts';
-import { optionalId, optionalText, requiredId } from './fields.ts';
+import { optionalId, optionalText } from './fields.ts';
 import { task as m } from './messages.ts';
 
 // 任务列表 (SPEC §2.14, §3 Task, §4, §7.8): requests of /sync/queryTaskInfoList, saveTaskInfo,
@@ -30,9 +30,6 @@ export const randomPositionOptions: Option<number>[] = [
   { value: 0, label: m.prefix },
   { value: 1, label: m.suffix },
 ];
-
-/** The authorization-code state of an activated device (SPEC §3: useStatus 1 used). */
-export const DEVICE_ACTIVATED_USE_STATUS = 1;
 
 /** What each showType shows and keeps on save (SPEC §4). */
 export function showTypeFields(showType: number): { content: boolean; image: boolean } {
@@ -116,7 +113,10 @@ export const taskSave = z
 export type TaskSave = z.infer<typeof taskSave>;
 
 export const taskIdRequest = z.object({
-  taskId: z.preprocess((v) => (v === '' || v === null ? undefined : v), requiredId.optional()).refine((v) => v !== undefined, m.taskIdRequired),
+  taskId: z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? 0 : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
+    z.number({ error: m.taskIdRequired }).int(m.taskIdRequired).positive(m.taskIdRequired),
+  ),
 });
 
 export const taskStatusChange = taskIdRequest.extend({
@@ -126,7 +126,8 @@ export type TaskStatusChange = z.infer<typeof taskStatusChange>;
 
 export const taskTestSave = taskIdRequest.extend({
   testNum: intField(m.testNumInvalid, 1, 1_000_000),
-  testPhone: z.string({ error: m.testPhoneRequired }).trim().min(1, m.testPhoneRequired).refine(isSendableNumber, m.testPhoneInvalid),
+  /** Absent keeps the task's test phone (the original client sent only {taskId, testNum}); one is needed in the end. */
+  testPhone: optionalText(20, m.testPhoneInvalid).refine((v) => v === '' || isSendableNumber(v), m.testPhoneInvalid),
 });
 export type TaskTestSave = z.infer<typeof taskTestSave>;
 
@@ -174,6 +175,3 @@ export type Task = {
   addTime: string;
   editTime: string;
 };
-
-/** A device of /sync/queryUserCodeList (SPEC §3 Device). */
-export type TaskDevice = { machineCode: string; machineName: string };

@@ -25,6 +25,7 @@ const schema = z.object({
   LOGIN_SLOWDOWN_MS: intIn(0, 60000).default(1000),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   WEB_DIST: z.string().optional(),
+  UPLOAD_MAX_MB: intIn(1, 10_240).default(200),
   E2E_SEED: z.enum(['0', '1']).default('0'),
 });
 
@@ -42,6 +43,8 @@ export type Config = {
   trustProxy: boolean;
   webDist: string;
   e2eSeed: boolean;
+  /** Largest file /upload/files takes. */
+  uploadMaxMb: number;
   /** Tests pass a ready database name; otherwise SQLite under dataDir or DATABASE_URL. */
   sqliteFile?: string;
 };
@@ -76,5 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === 'true',
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'web/dist')),
     e2eSeed: e.E2E_SEED === '1',
+    uploadMaxMb: e.UPLOAD_MAX_MB,
   };
 }

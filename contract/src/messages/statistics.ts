@@ -10,6 +10,7 @@ export const statistics = {
   passwd: '密码',
   totalSendNum: '发送总数',
   totalSendNumSplit: '发送总数（移动 | 联通 | 电信 | 其他）',
+  totalSplit: '{total} ({mobile} | {unicom} | {telecom} | {other})',
   sendNum: '单次发送',
   clearTotal: '清除总数',
   clearSingle: '清除单次',

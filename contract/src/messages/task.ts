@@ -63,7 +63,6 @@ export const task = {
   batchMinAboveMax: '每批次最低数量不能大于最高数量！',
   selectOneTask: '请先选择一条任务！',
   onlyOneTask: '目前只支持一条任务导出！',
-  txtOnly: '只能上传 .txt 格式的号码文件',
   // validation written in the same style
   taskNameTooLong: '任务名称不能超过100个字符',
   showTypeInvalid: '请选择内容类型',

@@ -40,6 +40,14 @@ export interface UserTable {
   editUser: string;
   addTime: number;
   editTime: number;
+  // task-account counters (migration 0003)
+  totalSendNum: Generated<number>;
+  smcount: Generated<number>;
+  sucount: Generated<number>;
+  stcount: Generated<number>;
+  socount: Generated<number>;
+  sendNum: Generated<number>;
+  hisTotalSendNum: Generated<number>;
 }
 
 export interface ModuleTable {
@@ -129,6 +137,105 @@ export interface LoginLogTable {
   loginTime: number;
 }
 
+export interface TaskTable {
+  taskId: Generated<number>;
+  taskName: string;
+  showType: number;
+  content: string;
+  imgUrl: string;
+  fileNo: string;
+  fileName: string;
+  qrUrl: string;
+  taskStatus: number;
+  singleSendNumDay: number;
+  batchSendNum: number;
+  batchSendMaxNum: number;
+  intervalSeconds: number;
+  testNum: number;
+  testPhone: string;
+  clearNum: number;
+  isRandomNum: number;
+  randomPosition: number;
+  totalNum: Generated<number>;
+  mcount: Generated<number>;
+  ucount: Generated<number>;
+  tcount: Generated<number>;
+  ocount: Generated<number>;
+  totalSendNum: Generated<number>;
+  smcount: Generated<number>;
+  sucount: Generated<number>;
+  stcount: Generated<number>;
+  socount: Generated<number>;
+  failNum: Generated<number>;
+  duplicateNum: Generated<number>;
+  invalidNum: Generated<number>;
+  blockedNum: Generated<number>;
+  userId: number;
+  deptId: number | null;
+  addTime: number;
+  editTime: number;
+}
+
+export interface TaskDeviceTable {
+  taskId: number;
+  machineCode: string;
+}
+
+export interface TaskNumberTable {
+  id: Generated<number>;
+  taskId: number;
+  phone: number;
+  carrier: number;
+  state: Generated<number>;
+  attempts: Generated<number>;
+  batchId: string | null;
+  leaseUntil: number | null;
+  machineCode: string | null;
+  doneAt: number | null;
+  failReason: string | null;
+}
+
+export interface UploadTable {
+  fileNo: string;
+  fileName: string;
+  filePath: string;
+  kind: string;
+  size: number;
+  userId: number | null;
+  deptId: number | null;
+  addTime: number;
+}
+
+export interface AuthCodeTable {
+  id: Generated<number>;
+  authCode: string;
+  authUserId: number;
+  useStatus: Generated<number>;
+  machineCode: string | null;
+  machineName: string | null;
+  dueNum: number;
+  dueDateNum: number;
+  dueDate: number;
+  activatedAt: number | null;
+  addUserId: number | null;
+  deptId: number | null;
+  addTime: number;
+  editTime: number;
+}
+
+export interface SendDailyTable {
+  userId: number;
+  day: string;
+  sendCount: number;
+}
+
+export interface BlacklistTable {
+  deptId: number;
+  phone: number;
+  addUser: string;
+  addTime: number;
+}
+
 export interface Database {
   sys_dept: DeptTable;
   sys_role: RoleTable;
@@ -142,4 +249,11 @@ export interface Database {
   sys_session: SessionTable;
   sys_oper_log: OperLogTable;
   sys_login_log: LoginLogTable;
+  sync_task: TaskTable;
+  sync_task_device: TaskDeviceTable;
+  sync_task_number: TaskNumberTable;
+  sys_upload: UploadTable;
+  sync_auth_code: AuthCodeTable;
+  sync_send_daily: SendDailyTable;
+  sync_blacklist: BlacklistTable;
 }

@@ -1,17 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { authRoutes } from './auth/routes.ts';
+import { authCodeRoutes } from './authcode/routes.ts';
 import { deptRoutes } from './dept/routes.ts';
+import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { menuRoutes } from './menu/routes.ts';
 import { monitorRoutes } from './monitor/routes.ts';
 import { permissionRoutes } from './permission/routes.ts';
 import { roleRoutes } from './role/routes.ts';
+import { statisticsRoutes } from './statistics/routes.ts';
+import { taskRoutes } from './task/routes.ts';
 import { userRoutes } from './user/routes.ts';
 import { variableRoutes } from './variable/routes.ts';
 
 /** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
-const areas = [healthRoutes, authRoutes, userRoutes, deptRoutes, roleRoutes, menuRoutes, permissionRoutes, variableRoutes, monitorRoutes];
+const areas = [
+  healthRoutes, authRoutes, userRoutes, deptRoutes, roleRoutes, menuRoutes, permissionRoutes, variableRoutes, monitorRoutes,
+  taskRoutes, fileRoutes, authCodeRoutes, statisticsRoutes,
+];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
   for (const area of areas) await app.register(area(ctx));

@@ -1,0 +1,150 @@
+// Issue 4's number-export benchmark: a task of 1,000,000 numbers (a third of them sent) downloaded through
+// GET /sync/exportTask (streamed .txt, token in the query as a browser navigation sends it) on a bench
+// server, beside the database's own dump of the same column in the same run: `sqlite3 -csv "select
+// phone …" > file` (SQLite), `psql \copy (select phone …) to file` (PostgreSQL).
+//   npm run bench -- export            (BENCH_DB=postgres for PostgreSQL; BENCH_NUMBERS to change the size)
+// The server runs in a child process; its peak RSS (VmHWM) is read after the kernel's peak counter was
+// reset just before each download (/proc/<pid>/clear_refs), so "memory flat" shows as peak ≈ before.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { generateNumberFile } from './lib/number-file-fixture.ts';
+import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './lib/server.ts';
+import { importNumbers } from '../server/src/modules/task/upload-numbers.ts';
+
+if (process.env.BENCH_CHILD === 'server') {
+  await runServerChild();
+}
+
+const NUMBERS = Number(process.env.BENCH_NUMBERS ?? 1_000_000);
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-bench-export-'));
+
+console.log(`Filling a task with ${NUMBERS} numbers…`);
+const server = await startServerProcess();
+const token = await loginAs({ url: server.url } as BenchServer, 'admin', ADMIN_PASSWORD);
+
+type Row = { label: string; seconds: number; lines: number; bytes: number; peakMb?: number; beforeMb?: number };
+const rows: Row[] = [];
+for (const [exportType, label] of [[1, 'all'], [2, 'unsent'], [3, 'sent']] as const) {
+  const before = readRss(server.pid, 'VmRSS');
+  resetPeakRss(server.pid);
+  const started = performance.now();
+  const response = await fetch(`${server.url}/sync/exportTask?userId=1&token=${token}&taskId=${server.taskId}&exportType=${exportType}`);
+  if (!response.ok || !response.body) throw new Error(`export failed: ${response.status} ${await response.text()}`);
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>)) {
+    bytes += chunk.length;
+    for (let i = 0; i < chunk.length; i += 1) if (chunk[i] === 10) lines += 1;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  rows.push({ label: `GET /sync/exportTask exportType=${exportType} (${label})`, seconds, lines, bytes, peakMb: readRss(server.pid, 'VmHWM') / 1048576, beforeMb: before / 1048576 });
+}
+rows.push(server.dbKind === 'sqlite' ? sqliteDump(server.sqliteFile!, server.taskId) : postgresDump(server.databaseUrl!, server.taskId));
+await server.stop();
+fs.rmSync(work, { recursive: true, force: true });
+
+console.log(`\nNumber export, a task of ${NUMBERS} numbers (1/3 sent), ${server.dbKind}`);
+console.log('| case | seconds | lines | lines/s | server peak RSS MB (before) |');
+console.log('|---|---:|---:|---:|---:|');
+for (const r of rows) {
+  const rss = r.peakMb === undefined ? '' : `${r.peakMb.toFixed(0)} (${r.beforeMb!.toFixed(0)})`;
+  console.log(`| ${r.label} | ${r.seconds.toFixed(2)} | ${r.lines} | ${(r.lines / r.seconds).toFixed(0)} | ${rss} |`);
+}
+const all = rows[0];
+const baseline = rows[rows.length - 1];
+console.log(`\nratio export all / baseline: ${(all.seconds / baseline.seconds).toFixed(2)}×; machine load (uptime): ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} on ${os.cpus().length} CPUs`);
+
+function sqliteDump(file: string, taskId: number): Row {
+  const out = path.join(work, 'dump.csv');
+  const fd = fs.openSync(out, 'w');
+  const start = performance.now();
+  const run = spawnSync('/usr/bin/sqlite3', ['-csv', file, `select phone from sync_task_number where "taskId" = ${taskId} order by id`], { stdio: ['ignore', fd, 'pipe'] });
+  const seconds = (performance.now() - start) / 1000;
+  fs.closeSync(fd);
+  if (run.status !== 0) throw new Error(`sqlite3 failed: ${run.stderr}`);
+  return { label: 'baseline: sqlite3 -csv "select phone … order by id" > file (all)', seconds, ...countLines(out) };
+}
+
+function postgresDump(url: string, taskId: number): Row {
+  const out = path.join(work, 'dump.txt');
+  const start = performance.now();
+  const run = spawnSync('psql', [url, '-q', '-c', `\\copy (select phone from sync_task_number where "taskId" = ${taskId} order by id) to '${out}'`], { encoding: 'utf8' });
+  const seconds = (performance.now() - start) / 1000;
+  if (run.status !== 0) throw new Error(`psql failed: ${run.stderr}`);
+  return { label: 'baseline: psql \\copy (select phone … order by id) to file (all)', seconds, ...countLines(out) };
+}
+
+function countLines(file: string): { lines: number; bytes: number } {
+  const content = fs.readFileSync(file);
+  let lines = 0;
+  for (let i = 0; i < content.length; i += 1) if (content[i] === 10) lines += 1;
+  return { lines, bytes: content.length };
+}
+
+type ServerProcess = { url: string; pid: number; dbKind: 'sqlite' | 'postgres'; sqliteFile?: string; databaseUrl?: string; taskId: number; stop: () => Promise<void> };
+
+/** The bench server in a child process of its own (this file run with BENCH_CHILD=server), with the task filled. */
+async function startServerProcess(): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--expose-gc', import.meta.filename], { env: { ...process.env, BENCH_CHILD: 'server' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+    });
+    child.on('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+  });
+  const info = JSON.parse(line) as Omit<ServerProcess, 'pid' | 'stop'>;
+  return {
+    ...info,
+    pid: child.pid!,
+    stop: () => new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.stdin.end();
+    }),
+  };
+}
+
+async function runServerChild(): Promise<void> {
+  const server = await startBenchServer();
+  const now = Date.now();
+  const { taskId } = await server.ctx.db
+    .insertInto('sync_task')
+    .values({
+      showType: 1, content: '', imgUrl: '', fileNo: '', fileName: '', qrUrl: 'http://', singleSendNumDay: 300, batchSendNum: 10, batchSendMaxNum: 10,
+      intervalSeconds: 1, testNum: 0, testPhone: '', clearNum: 0, isRandomNum: 0, randomPosition: 0, taskStatus: 0, taskName: 'bench-export',
+      userId: 1, deptId: 1, addTime: now, editTime: now,
+    })
+    .returning('taskId')
+    .executeTakeFirstOrThrow();
+  const count = Number(process.env.BENCH_NUMBERS ?? 1_000_000);
+  // The numbers go in through the upload path's own import (a file without junk or repeats).
+  const file = generateNumberFile(count, { junkRate: 0, duplicateRate: 0, seed: 2 });
+  const result = await importNumbers(server.ctx, { taskId, deptId: 1 }, Readable.from([file]));
+  if (result.valid !== count) throw new Error(`filled ${result.valid} of ${count}`);
+  await server.ctx.db.updateTable('sync_task_number').set({ state: 2 }).where('taskId', '=', taskId).where((eb) => eb(eb('id', '%', 3), '=', 0)).execute();
+  // Drop what filling left on the heap, so the downloads start from an idle server's memory.
+  (globalThis as { gc?: () => void }).gc?.();
+  process.stdout.write(`${JSON.stringify({ url: server.url, dbKind: server.dbKind, sqliteFile: server.sqliteFile, databaseUrl: server.databaseUrl, taskId })}\n`);
+  process.stdin.resume();
+  await new Promise((resolve) => process.stdin.on('end', resolve));
+  await server.close();
+  process.exit(0);
+}
+
+/** Resets the kernel's peak-RSS counter of a process (Linux: /proc/<pid>/clear_refs). */
+function resetPeakRss(pid: number): void {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // not Linux or not allowed: VmHWM is then the peak since the server started
+  }
+}
+
+function readRss(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : Number.NaN;
+}

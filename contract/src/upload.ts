@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { common, task as taskTexts, upload as m } from './messages.ts';
+import { TaskExportType } from './task.ts';
+import type { CarrierKey } from './carriers.ts';
+
+// Files (SPEC §7.1) and the number upload / export of the task list (SPEC §7.8, PRODUCT §4).
+
+/** What a stored file is: a number list, a task image, a task file, a generated QR image. */
+export const UploadKind = { numbers: 'numbers', image: 'image', file: 'file', qr: 'qr' } as const;
+export type UploadKind = (typeof UploadKind)[keyof typeof UploadKind];
+
+/** The kinds a client may send to /upload/files (QR images are stored by the server only). */
+export const clientUploadKinds = [UploadKind.numbers, UploadKind.image, UploadKind.file] as const;
+
+/** Extensions /upload/files takes per kind ('file' takes any, size-limited). */
+export const numberFileExtensions = ['.txt'] as const;
+export const imageExtensions = ['.png', '.jpg', '.jpeg', '.gif', '.webp'] as const;
+
+/** The form fields of /upload/files besides `file` (also accepted in the query). */
+export const uploadFilesFields = z.object({
+  kind: z.preprocess((v) => (v == null || v === '' ? UploadKind.numbers : v), z.enum(clientUploadKinds, { error: m.badKind })),
+});
+
+/** One item of the Upload result (SPEC §3): filePath is the storage key /download/file takes. */
+export type UploadResultItem = { fileNo: string; fileName: string; filePath: string };
+
+/** /download/file?filePath= */
+export const downloadFileQuery = z.object({
+  filePath: z.string({ error: m.fileNotFound }).trim().min(1, m.fileNotFound).max(255, m.fileNotFound),
+});
+
+const taskIdField = z.preprocess(
+  (v) => (typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v === '' || v === null ? undefined : v),
+  z.number({ error: m.taskRequired }).int(m.taskRequired).positive(m.taskRequired),
+);
+
+/** /sync/uploadTaskData {taskId, fileNo, fileName, fileUrl}: fileNo names the upload; the others are informative. */
+export const uploadTaskDataRequest = z.object({
+  taskId: taskIdField,
+  fileNo: z.string({ error: m.fileNoRequired }).trim().min(1, m.fileNoRequired).max(40, m.fileNoRequired),
+  fileName: z.preprocess((v) => (v == null ? '' : v), z.string({ error: common.badParameter }).max(255, common.badParameter)),
+  fileUrl: z.preprocess((v) => (v == null ? '' : v), z.string({ error: common.badParameter }).max(500, common.badParameter)),
+});
+export type UploadTaskDataRequest = z.infer<typeof uploadTaskDataRequest>;
+
+/** What one number upload did (answer data of /sync/uploadTaskData). */
+export type UploadTaskDataResult = {
+  /** Numbers added to the task. */
+  valid: number;
+  /** Repeats within the file plus numbers the task already held. */
+  duplicates: number;
+  /** Lines / tokens that are not a mobile number. */
+  invalid: number;
+  /** Numbers on the company's do-not-contact list, skipped. */
+  blocked: number;
+  /** The added numbers split by carrier. */
+  byCarrier: Record<CarrierKey, number>;
+  /** The first invalid tokens with their 1-based line. */
+  invalidSamples: { line: number; text: string }[];
+};
+
+/** State of a number of a task (sync_task_number.state). */
+export const TaskNumberState = { pending: 0, leased: 1, sent: 2, failed: 3 } as const;
+
+export const exportTaskQuery = z.object({
+  taskId: taskIdField,
+  exportType: z.preprocess(
+    (v) => (v == null || v === '' ? TaskExportType.unsent : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
+    z.union([z.literal(TaskExportType.all), z.literal(TaskExportType.unsent), z.literal(TaskExportType.sent)], { error: m.exportTypeInvalid }),
+  ),
+});
+export type ExportTaskQuery = z.infer<typeof exportTaskQuery>;
+
+/** The suffix of the export file name: '<taskName>-全部|未发送|已发送.txt'. */
+export function exportTypeLabel(type: ExportTaskQuery['exportType']): string {
+  return type === TaskExportType.all ? taskTexts.exportAll : type === TaskExportType.sent ? taskTexts.exportSent : taskTexts.exportUnsent;
+}

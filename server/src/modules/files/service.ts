@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import { imageExtensions, messages, numberFileExtensions, UploadKind, type UploadResultItem } from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import { deptInScope } from '../../db/scope.ts';
+import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import type { Access } from '../auth/access.ts';
+import { visibleTasks } from '../task/task-access.ts';
+import { absolutePathOf, assertTextHead, downloadUrlOf, extensionOf, storeFile } from './storage.ts';
+
+/** Kinds a client may upload, with what each accepts. */
+type ClientKind = typeof UploadKind.numbers | typeof UploadKind.image | typeof UploadKind.file;
+
+/**
+ * One file of /upload/files: 'numbers' takes .txt text only (extension, then the first bytes: a
+ * binary is refused), 'image' png/jpg/gif/webp, 'file' anything; all within UPLOAD_MAX_MB.
+ */
+export async function uploadFile(
+  ctx: AppContext,
+  caller: Access,
+  kind: ClientKind,
+  file: { fileName: string; content: Readable },
+): Promise<UploadResultItem> {
+  const ext = extensionOf(file.fileName);
+  if (kind === UploadKind.numbers && !(numberFileExtensions as readonly string[]).includes(ext)) throw new AppError(messages.upload.txtOnly);
+  if (kind === UploadKind.image && !(imageExtensions as readonly string[]).includes(ext)) throw new AppError(messages.upload.imageOnly);
+  const stored = await storeFile(ctx, {
+    content: file.content,
+    fileName: file.fileName,
+    kind,
+    userId: caller.userId,
+    deptId: caller.deptId,
+    inspectHead: kind === UploadKind.numbers ? assertTextHead : kind === UploadKind.image ? assertImageHead : undefined,
+  });
+  return { fileNo: stored.fileNo, fileName: stored.fileName, filePath: stored.filePath };
+}
+
+function assertImageHead(head: Uint8Array): void {
+  const starts = (...bytes: number[]) => bytes.every((b, i) => head[i] === b);
+  const image =
+    starts(0x89, 0x50, 0x4e, 0x47) // PNG
+    || starts(0xff, 0xd8, 0xff) // JPEG
+    || starts(0x47, 0x49, 0x46, 0x38) // GIF8
+    || (starts(0x52, 0x49, 0x46, 0x46) && head[8] === 0x57 && head[9] === 0x45 && head[10] === 0x42 && head[11] === 0x50); // RIFF….WEBP
+  if (!image) throw new AppError(messages.upload.imageOnly);
+}
+
+/**
+ * Who may download a stored file (GET /download/file):
+ *   1. its owner (the account that uploaded or generated it);
+ *   2. an administrator whose data scope holds the file's company (deptId);
+ *   3. anyone who can see a task the file is attached to (sync_task.fileNo, or imgUrl = its link):
+ *      the task's image / file, shown to whoever sees the task.
+ * Anything else — a path that is not a stored file's key ('../', absolute, made up) — is 404; a stored
+ * file the caller may not see is 403.
+ */
+export async function loadDownloadable(ctx: AppContext, caller: Access, filePath: string) {
+  const absolute = absolutePathOf(ctx, filePath);
+  if (!absolute) throw notFound(messages.upload.fileNotFound);
+  const row = await ctx.db.selectFrom('sys_upload').selectAll().where('filePath', '=', filePath).executeTakeFirst();
+  if (!row || !fs.existsSync(absolute)) throw notFound(messages.upload.fileNotFound);
+  if (!(await maySee(ctx, caller, row))) throw forbidden();
+  return { ...row, absolute };
+}
+
+async function maySee(ctx: AppContext, caller: Access, row: { fileNo: string; filePath: string; kind: string; userId: number | null; deptId: number | null }) {
+  if (row.userId !== null && row.userId === caller.userId) return true;
+  if (caller.isAdmin && deptInScope(caller.deptScope, row.deptId)) return true;
+  if (row.kind === UploadKind.numbers) return false;
+  const attached = await ctx.db
+    .selectFrom('sync_task')
+    .select('taskId')
+    .where(visibleTasks(caller))
+    .where((eb) => eb.or([eb('fileNo', '=', row.fileNo), eb('imgUrl', '=', downloadUrlOf(row.filePath))]))
+    .limit(1)
+    .executeTakeFirst();
+  return attached !== undefined;
+}

@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { messages, Perm, taskIdRequest, taskListQuery, taskQrRequest, taskSave, taskStatusChange, taskTestSave } from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../http/access-check.ts';
+import { describeTarget } from '../../http/audit.ts';
+import { ok, page } from '../../http/envelope.ts';
+import { parse } from '../../http/validate.ts';
+import { generateQrImage } from './qr.ts';
+import { listTasks } from './queries.ts';
+import { changeTaskStatus, deleteTask, saveTask, saveTestNumber } from './service.ts';
+
+const m = messages.task;
+const audit = (action: string) => ({ module: m.title, action });
+
+/** Task-area calls take JSON or form bodies (PRODUCT §2); a GET reads the query instead. */
+const inputOf = (request: FastifyRequest) => (request.method === 'GET' ? request.query : request.body);
+
+// 任务列表 (SPEC §2.14, §7.8). Who sees which task: task-access.ts.
+export function taskRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    app.route({
+      method: ['GET', 'POST'],
+      url: '/sync/queryTaskInfoList',
+      config: { access: { permission: Perm.taskList } },
+      handler: async (request) => {
+        const { rows, total } = await listTasks(ctx.db, callerOf(request), parse(taskListQuery, inputOf(request)));
+        return page(rows, total);
+      },
+    });
+
+    app.post('/sync/saveTaskInfo', { config: { access: { permission: Perm.taskSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
+      const input = parse(taskSave, request.body);
+      describeTarget(request, input.taskId ? `taskId ${input.taskId} ${input.taskName}` : input.taskName);
+      const taskId = await saveTask(ctx, callerOf(request), input);
+      return ok(m.saved, { taskId });
+    });
+
+    app.post('/sync/pauseStartTaskInfo', { config: { access: { permission: Perm.taskPause }, audit: audit(m.actionPauseStart) } }, async (request) => {
+      const input = parse(taskStatusChange, request.body);
+      describeTarget(request, `taskId ${input.taskId} → ${input.taskStatus}`);
+      await changeTaskStatus(ctx, callerOf(request), input);
+      return ok(m.pauseStartOk);
+    });
+
+    app.post('/sync/deleteTaskInfo', { config: { access: { permission: Perm.taskDelete }, audit: audit(messages.common.actionDelete) } }, async (request) => {
+      const { taskId } = parse(taskIdRequest, request.body);
+      describeTarget(request, `taskId ${taskId}`);
+      await deleteTask(ctx, callerOf(request), taskId);
+      return ok(m.deleted);
+    });
+
+    app.post('/sync/saveTest', { config: { access: { permission: Perm.taskInsertTest }, audit: audit(m.actionInsertTest) } }, async (request) => {
+      const input = parse(taskTestSave, request.body);
+      describeTarget(request, `taskId ${input.taskId}`);
+      await saveTestNumber(ctx, callerOf(request), input);
+      return ok(m.testSaved);
+    });
+
+    app.post('/sync/generateQRCodeImage', { config: { access: { permission: Perm.taskSave }, audit: audit(m.actionGenerateQr) } }, async (request) => {
+      const { qrUrl } = parse(taskQrRequest, request.body);
+      describeTarget(request, qrUrl);
+      return ok(m.qrGenerated, await generateQrImage(ctx, callerOf(request), qrUrl));
+    });
+  };
+}

@@ -1,0 +1,31 @@
+import { type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { messages } from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import { deptInScope, inDeptScope } from '../../db/scope.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
+import type { Access } from '../auth/access.ts';
+
+// Who sees which task (PRODUCT §3): an administrator the tasks of the companies in its scope (the
+// super administrator all), anyone else only the tasks it created. Every task call goes through here.
+
+/** A condition on sync_task (aliased `alias`) selecting the tasks the caller may see. */
+export function visibleTasks(caller: Access, alias = 'sync_task') {
+  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
+    if (caller.isAdmin) return inDeptScope(`${alias}.deptId`, caller.deptScope)(eb);
+    return eb(eb.ref(`${alias}.userId`), '=', caller.userId);
+  };
+}
+
+export function canSeeTask(caller: Access, task: { userId: number; deptId: number | null }): boolean {
+  return caller.isAdmin ? deptInScope(caller.deptScope, task.deptId) : task.userId === caller.userId;
+}
+
+/** The task, or a refusal that reveals nothing about tasks the caller may not see. */
+export async function loadVisibleTask(ctx: AppContext, caller: Access, taskId: number) {
+  const task = await ctx.db.selectFrom('sync_task').selectAll().where('taskId', '=', taskId).executeTakeFirst();
+  if (!task) throw notFound(messages.common.notFoundRecord);
+  if (!canSeeTask(caller, task)) throw forbidden();
+  return task;
+}
+
+
