@@ -1,0 +1,92 @@
+import type { Kysely } from 'kysely';
+import { AuthCodeUseStatus, formatDateTime, type AuthCode, type AuthCodeListQuery, type TaskUserChoice, type UserDevice } from '@huiyun/contract';
+import type { Database } from '../../db/schema.ts';
+import { contains, listPage } from '../../db/list-query.ts';
+import { inDeptScope } from '../../db/scope.ts';
+import type { Access } from '../auth/access.ts';
+
+/**
+ * The codes a caller sees (PRODUCT §3): an administrator those whose owner lies in its data scope,
+ * anyone else only the codes it owns.
+ */
+function visibleCodes(db: Kysely<Database>, caller: Access) {
+  const base = db.selectFrom('sync_auth_code as c').innerJoin('sys_user as u', 'u.userId', 'c.authUserId');
+  return caller.isAdmin ? base.where(inDeptScope('u.deptId', caller.deptScope)) : base.where('c.authUserId', '=', caller.userId);
+}
+
+export async function listAuthCodes(db: Kysely<Database>, caller: Access, query: AuthCodeListQuery) {
+  let filtered = visibleCodes(db, caller);
+  if (query.authCode) filtered = filtered.where(contains('c.authCode', query.authCode));
+  const { rows, total } = await listPage<AuthCodeRow>(
+    filtered,
+    (qb) => qb.select(['c.id', 'u.userName', 'c.authCode', 'c.useStatus', 'c.machineCode', 'c.machineName', 'c.dueNum', 'c.dueDate', 'c.dueDateNum', 'c.authUserId']),
+    { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
+    { sortColumns: {}, defaultSort: ['c.id', 'desc'], tieBreaker: 'c.id' },
+  );
+  return { rows: rows.map(toAuthCode), total };
+}
+
+type AuthCodeRow = {
+  id: number;
+  userName: string;
+  authCode: string;
+  useStatus: number;
+  machineCode: string | null;
+  machineName: string | null;
+  dueNum: number;
+  dueDate: number;
+  dueDateNum: number;
+  authUserId: number;
+};
+
+function toAuthCode(row: AuthCodeRow): AuthCode {
+  return {
+    id: row.id,
+    userName: row.userName,
+    authCode: row.authCode,
+    useStatus: row.useStatus,
+    machineCode: row.machineCode ?? '',
+    machineName: row.machineName ?? '',
+    dueNum: Number(row.dueNum),
+    dueDateStr: formatDateTime(Number(row.dueDate)),
+    dueDateNum: Number(row.dueDateNum),
+    authUserId: row.authUserId,
+  };
+}
+
+export async function findAuthCode(db: Kysely<Database>, id: number) {
+  return db
+    .selectFrom('sync_auth_code as c')
+    .innerJoin('sys_user as u', 'u.userId', 'c.authUserId')
+    .select(['c.id', 'c.authCode', 'c.authUserId', 'c.useStatus', 'c.machineCode', 'c.dueNum', 'c.dueDate', 'c.dueDateNum', 'u.deptId as ownerDeptId'])
+    .where('c.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function findAccount(db: Kysely<Database>, userId: number) {
+  return db.selectFrom('sys_user').select(['userId', 'userName', 'deptId', 'roleId']).where('userId', '=', userId).executeTakeFirst();
+}
+
+/** The owner choices of the add dialog: the accounts of the caller's scope, or just the caller. */
+export async function taskUserChoices(db: Kysely<Database>, caller: Access): Promise<TaskUserChoice[]> {
+  if (!caller.isAdmin) return [{ userId: caller.userId, userName: caller.userName }];
+  return db
+    .selectFrom('sys_user')
+    .select(['userId', 'userName'])
+    .where(inDeptScope('deptId', caller.deptScope))
+    .orderBy('userId', 'asc')
+    .execute();
+}
+
+/** The devices activated by the account's codes (PRODUCT §4: a code binds one device). */
+export async function devicesOf(db: Kysely<Database>, userId: number): Promise<UserDevice[]> {
+  const rows = await db
+    .selectFrom('sync_auth_code')
+    .select(['machineCode', 'machineName'])
+    .where('authUserId', '=', userId)
+    .where('useStatus', '=', AuthCodeUseStatus.used)
+    .where('machineCode', 'is not', null)
+    .orderBy('id', 'asc')
+    .execute();
+  return rows.map((r) => ({ machineCode: r.machineCode ?? '', machineName: r.machineName ?? '' }));
+}

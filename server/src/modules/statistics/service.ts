@@ -1,0 +1,106 @@
+import { LockStatus, messages, RoleId, SUPER_ADMIN_USER_ID, type TaskUserSave } from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { assertDeptInScope, inDeptScope } from '../../db/scope.ts';
+import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import type { Access } from '../auth/access.ts';
+import { hashPassword } from '../auth/password.ts';
+import { findAccount } from './queries.ts';
+
+const m = messages.statistics;
+
+/** SPEC §6: adding, clearing and deleting accounts here is for administrator-type accounts (code 1). */
+function assertAdmin(caller: Access): void {
+  if (!caller.isAdmin) throw forbidden();
+}
+
+/** The account, refused (changing nothing) outside the caller's scope; only a super administrator touches another. */
+async function manageableAccount(ctx: AppContext, caller: Access, userId: number) {
+  assertAdmin(caller);
+  const account = await findAccount(ctx.db, userId);
+  if (!account) throw notFound(m.notFound);
+  assertDeptInScope(caller.deptScope, account.deptId);
+  if (account.roleId === RoleId.superAdmin && !caller.isSuperAdmin) throw forbidden(m.superAdminProtected);
+  return account;
+}
+
+/** A task sub-account: an ordinary user (普通用户) of the creator's company (PRODUCT §3). */
+export async function saveTaskUser(ctx: AppContext, caller: Access, input: TaskUserSave): Promise<number> {
+  assertAdmin(caller);
+  const taken = await ctx.db.selectFrom('sys_user').select('userId').where('userName', '=', input.userName).executeTakeFirst();
+  if (taken) throw new AppError(m.userNameTaken);
+  const role = await ctx.db.selectFrom('sys_role').select('systemNo').where('roleId', '=', RoleId.ordinaryUser).executeTakeFirstOrThrow();
+  const now = ctx.now();
+  try {
+    const row = await ctx.db
+      .insertInto('sys_user')
+      .values({
+        userName: input.userName, userRealName: input.userName, passwordHash: await hashPassword(input.passwd), userSex: '',
+        userMobile: '', userEmail: '', isLock: LockStatus.normal, deptId: caller.deptId, roleId: RoleId.ordinaryUser,
+        systemNo: role.systemNo, addUser: caller.userName, editUser: caller.userName, addTime: now, editTime: now,
+      })
+      .returning('userId')
+      .executeTakeFirstOrThrow();
+    return row.userId;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError(m.userNameTaken);
+    throw error;
+  }
+}
+
+/** 清除总数: the all-time sent count and its carrier split. */
+export async function clearTotalSendNum(ctx: AppContext, caller: Access, userId: number): Promise<string> {
+  const account = await manageableAccount(ctx, caller, userId);
+  await ctx.db
+    .updateTable('sys_user')
+    .set({ totalSendNum: 0, smcount: 0, sucount: 0, stcount: 0, socount: 0 })
+    .where('userId', '=', account.userId)
+    .execute();
+  return account.userName;
+}
+
+/** 清除单次: the single-run count only. */
+export async function clearSendNum(ctx: AppContext, caller: Access, userId: number): Promise<string> {
+  const account = await manageableAccount(ctx, caller, userId);
+  await ctx.db.updateTable('sys_user').set({ sendNum: 0 }).where('userId', '=', account.userId).execute();
+  return account.userName;
+}
+
+/** 清除历史总数: every visible account's history total; account 1 only (SPEC §6), enforced here. */
+export async function clearHistoryTotals(ctx: AppContext, caller: Access): Promise<number> {
+  if (caller.userId !== SUPER_ADMIN_USER_ID) throw forbidden(m.onlyAccountOne);
+  const result = await ctx.db
+    .updateTable('sys_user')
+    .set({ hisTotalSendNum: 0 })
+    .where(inDeptScope('deptId', caller.deptScope))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * 删除账号: never account 1 nor the caller. The account's tasks (with their numbers and device
+ * assignments), its authorization codes (their devices lose the binding), its daily counts, data
+ * grants and sessions go with it, all or nothing.
+ */
+export async function deleteTaskUser(ctx: AppContext, caller: Access, userId: number): Promise<string> {
+  assertAdmin(caller);
+  if (userId === SUPER_ADMIN_USER_ID) throw new AppError(m.cannotDeleteAdmin);
+  if (userId === caller.userId) throw new AppError(m.cannotDeleteSelf);
+  const account = await manageableAccount(ctx, caller, userId);
+  await ctx.db.transaction().execute(async (trx) => {
+    const tasks = trx.selectFrom('sync_task').select('taskId').where('userId', '=', userId);
+    await trx.deleteFrom('sync_task_number').where('taskId', 'in', tasks).execute();
+    await trx.deleteFrom('sync_task_device').where('taskId', 'in', tasks).execute();
+    const machines = trx.selectFrom('sync_auth_code').select('machineCode').where('authUserId', '=', userId).where('machineCode', 'is not', null);
+    await trx.deleteFrom('sync_task_device').where('machineCode', 'in', machines).execute();
+    await trx.deleteFrom('sync_task').where('userId', '=', userId).execute();
+    await trx.deleteFrom('sync_auth_code').where('authUserId', '=', userId).execute();
+    await trx.deleteFrom('sync_send_daily').where('userId', '=', userId).execute();
+    await trx.updateTable('sys_upload').set({ userId: null }).where('userId', '=', userId).execute();
+    await trx.deleteFrom('sys_user_dept').where('userId', '=', userId).execute();
+    await trx.deleteFrom('sys_user').where('userId', '=', userId).execute();
+  });
+  await ctx.sessions.revokeUser(userId);
+  await ctx.accessCache.invalidate(userId);
+  return account.userName;
+}
