@@ -12,6 +12,9 @@ import { OnlinePage } from '../pages/monitor/online/index.tsx';
 import { OperLogPage } from '../pages/monitor/operLog/index.tsx';
 import { RolePage } from '../pages/system/role/index.tsx';
 import { MenuPage } from '../pages/system/module/index.tsx';
+import { AuthCodePage } from '../pages/task/authcode/index.tsx';
+import { UserStatisticsPage } from '../pages/task/userStatistics/index.tsx';
+import { TaskPage } from '../pages/task/index/index.tsx';
 import { GuestOnly, RequireAuth } from './guards.tsx';
 import { MainLayout } from './layout/MainLayout.tsx';
 import { ComingSoonPage, NotFoundPage } from './ResultPages.tsx';
@@ -20,7 +23,10 @@ import type { RouteHandle } from './routeMeta.ts';
 /** The screens built so far; every other console route shows the coming-soon page. */
 const screens: Record<string, () => ReactNode> = {
   '/task/updatePasswd': () => <UpdatePasswordPage />,
+  '/task/authcode': () => <AuthCodePage />,
+  '/task/userStatistics': () => <UserStatisticsPage />,
   '/system/Variable': () => <VariablePage />,
+  '/task/index': () => <TaskPage />,
   '/system/Role': () => <RolePage />,
   '/system/Module': () => <MenuPage />,
   '/system/user': () => <UserPage />,

@@ -1,0 +1,119 @@
+import {
+  messages,
+  type Envelope,
+  type Page,
+  type Task,
+  type TaskSave,
+  type UploadKind,
+  type UploadResultItem,
+  type UploadTaskDataResult,
+  type UserDevice,
+} from '@huiyun/contract';
+import { getSession, getToken } from '../app/session.ts';
+import type { ListParams } from '../components/ListPage/index.ts';
+import { ApiError, request } from './client.ts';
+
+const m = messages.task;
+
+export type TaskFilters = { taskName?: string };
+
+/** /sync/queryTaskInfoList pages with pageNum / pageSize (SPEC §3 "Paged responses"). */
+export async function listTasks(params: ListParams<TaskFilters>): Promise<Page<Task>> {
+  const answer = await request<Task[]>('/sync/queryTaskInfoList', {
+    body: { pageNum: params.page, pageSize: params.limit, taskName: params.taskName ?? '' },
+    failText: m.loadFailed,
+  });
+  return { data: answer.data ?? [], total: answer.total };
+}
+
+/** The devices the account activated; an administrator editing another account's task names it. */
+export async function listUserDevices(userId?: number): Promise<UserDevice[]> {
+  const answer = await request<UserDevice[]>('/sync/queryUserCodeList', { body: userId ? { userId } : {}, failText: m.deviceLoadFailed });
+  return answer.data ?? [];
+}
+
+/** Answers the server's success text ('任务保存成功！'). */
+export async function saveTask(input: Partial<TaskSave>): Promise<string> {
+  const answer = await request('/sync/saveTaskInfo', { body: input, failText: m.saveFailed });
+  return answer.msg || m.saved;
+}
+
+export async function pauseStartTask(taskId: number, taskStatus: number): Promise<string> {
+  const answer = await request('/sync/pauseStartTaskInfo', { body: { taskId, taskStatus }, failText: m.pauseStartFailed });
+  return answer.msg || m.pauseStartOk;
+}
+
+export async function deleteTask(taskId: number): Promise<string> {
+  const answer = await request('/sync/deleteTaskInfo', { body: { taskId }, failText: m.deleteFailed });
+  return answer.msg || m.deleted;
+}
+
+export async function saveTestNumber(input: { taskId: number; testNum: number; testPhone: string }): Promise<string> {
+  const answer = await request('/sync/saveTest', { body: input, failText: m.testFailed });
+  return answer.msg || m.testSaved;
+}
+
+/** Answers the stored QR image's link and the server's text. */
+export async function generateQrImage(qrUrl: string): Promise<{ url: string; msg: string }> {
+  const answer = await request<string>('/sync/generateQRCodeImage', { body: { qrUrl }, failText: m.qrFailed });
+  return { url: answer.data, msg: answer.msg || m.qrGenerated };
+}
+
+export async function uploadTaskData(input: { taskId: number; fileNo: string; fileName: string; fileUrl: string }) {
+  const answer = await request<UploadTaskDataResult>('/sync/uploadTaskData', { body: input, failText: m.uploadFailed });
+  return { result: answer.data, msg: answer.msg || m.uploaded };
+}
+
+/** The link /download/file serves a stored file under (what the server keeps in imgUrl). */
+export const storedFileUrl = (filePath: string) => `/download/file?filePath=${encodeURIComponent(filePath)}`;
+
+/** A stored file's link with the session token, for an <img> or a link (they cannot send a header). */
+export function fileUrlWithToken(url: string): string {
+  const token = getToken();
+  if (!url.startsWith('/download/') || !token) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * POST /upload/files (multipart field `file`) with upload progress, which fetch cannot report.
+ * Answers the stored files (SPEC §3 Upload result).
+ */
+export function uploadFile(file: Blob & { name?: string }, kind: UploadKind, onProgress: (percent: number) => void, failText: string): Promise<UploadResultItem[]> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/upload/files?kind=${encodeURIComponent(kind)}`);
+    const token = getToken();
+    if (token) xhr.setRequestHeader('token', token);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    xhr.onerror = () => reject(new ApiError(failText, 0));
+    xhr.onload = () => {
+      let envelope: Envelope<UploadResultItem[]> | null = null;
+      try {
+        envelope = JSON.parse(xhr.responseText) as Envelope<UploadResultItem[]>;
+      } catch {
+        envelope = null;
+      }
+      if (!envelope || typeof envelope.success !== 'boolean') return reject(new ApiError(failText, xhr.status));
+      if (!envelope.success) return reject(new ApiError(envelope.msg || envelope.errorInfo || failText, xhr.status));
+      resolve(envelope.data ?? []);
+    };
+    const form = new FormData();
+    form.append('kind', kind);
+    form.append('file', file, file.name);
+    xhr.send(form);
+  });
+}
+
+/** /sync/exportTask is a browser navigation (SPEC §7.1): the session rides in the query. */
+export function exportTaskUrl(taskId: number, exportType: number): string {
+  const params = new URLSearchParams({
+    userId: String(getSession()?.userId ?? ''),
+    token: getToken() ?? '',
+    taskId: String(taskId),
+    exportType: String(exportType),
+  });
+  return `/sync/exportTask?${params.toString()}`;
+}

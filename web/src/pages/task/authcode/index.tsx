@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { Button, Tag } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { fill, isAdministratorAccount, isAuthCodeUsed, messages, Perm, type AuthCode } from '@huiyun/contract';
+import { deleteAuthCode, exportAuthCodes, listAuthCodes, type AuthCodeFilters } from '../../../api/authcode.ts';
+import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
+import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { AddAuthCodeDialog } from './AddAuthCodeDialog.tsx';
+import { RechargeDialog } from './RechargeDialog.tsx';
+
+const m = messages.authcode;
+const AUTH_CODE_PAGE_SIZE = 10; // SPEC §9
+
+const columns: ListColumn<AuthCode>[] = [
+  { key: 'id', title: m.id, width: 80 },
+  { key: 'userName', title: m.userName },
+  { key: 'authCode', title: m.authCode },
+  {
+    key: 'useStatus', title: m.useStatus, width: 100,
+    render: (useStatus: number) => (isAuthCodeUsed(useStatus) ? <Tag color="green">{m.used}</Tag> : <Tag>{m.unused}</Tag>),
+  },
+  { key: 'machineName', title: m.machineName },
+  { key: 'dueNum', title: m.dueNum, width: 110 },
+  { key: 'dueDateStr', title: m.dueDateStr, width: 180 },
+];
+
+/** 授权码列表 (SPEC §2.15): search by code; add, recharge and delete for administrators only. */
+export function AuthCodePage() {
+  const can = usePermission();
+  const isAdmin = isAdministratorAccount(useCurrentUser().data);
+  const [adding, setAdding] = useState(false);
+  const [recharging, setRecharging] = useState<AuthCode | null>(null);
+
+  const rowActions: RowAction<AuthCode>[] = [
+    ...(isAdmin && can(Perm.authCodeRecharge) ? [{ key: 'recharge', label: m.recharge, onClick: (row: AuthCode) => setRecharging(row) }] : []),
+    ...(isAdmin && can(Perm.authCodeDelete)
+      ? [{
+          key: 'delete',
+          label: messages.common.delete,
+          danger: true,
+          confirm: (row: AuthCode) => fill(m.confirmDelete, { authCode: row.authCode }),
+          cancelledText: messages.common.cancelledDelete,
+          run: (row: AuthCode) => deleteAuthCode(row.id),
+          failText: m.deleteFailed,
+        }]
+      : []),
+  ];
+
+  return (
+    <>
+      <ListPage<AuthCode, AuthCodeFilters>
+        queryKey="authcode"
+        rowKey="id"
+        fetcher={listAuthCodes}
+        columns={columns}
+        defaultPageSize={AUTH_CODE_PAGE_SIZE}
+        searchFields={[{ name: 'authCode', label: m.authCode }]}
+        rowActions={rowActions}
+        exporter={{ run: exportAuthCodes, failText: messages.common.exportFailed }}
+        toolbarExtra={() =>
+          isAdmin && can(Perm.authCodeSave) ? (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
+              {messages.common.add}
+            </Button>
+          ) : null
+        }
+      />
+      <AddAuthCodeDialog open={adding} onClose={() => setAdding(false)} />
+      <RechargeDialog code={recharging} onClose={() => setRecharging(null)} />
+    </>
+  );
+}

@@ -1,0 +1,150 @@
+import { useCallback, useEffect, useState } from 'react';
+import { App, Button, Tag, Tooltip } from 'antd';
+import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { fill, isAdministratorAccount, labelOf, messages, Perm, showTypeOptions, TaskStatus, taskStatusOptions, TASK_PAGE_SIZE, type Task } from '@huiyun/contract';
+import { deleteTask, listTasks, pauseStartTask, type TaskFilters } from '../../../api/task.ts';
+import { ListPage, type ListColumn, type ListParams, type RowAction } from '../../../components/ListPage/index.ts';
+import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { ExportDialog } from './ExportDialog.tsx';
+import { TaskDialog } from './TaskDialog.tsx';
+import { TestDialog } from './TestDialog.tsx';
+import { UploadDialog } from './UploadDialog.tsx';
+
+const m = messages.task;
+const QUERY_KEY = 'task';
+/** While a visible task runs, devices move its counters: the list follows every few seconds. */
+const RUNNING_REFRESH_MS = 5000;
+
+const statusColors: Record<number, string> = {
+  [TaskStatus.running]: 'processing',
+  [TaskStatus.paused]: 'warning',
+  [TaskStatus.completed]: 'success',
+};
+
+const split = (total: number, mobile: number, unicom: number, telecom: number, other: number) => (
+  <Tooltip title={m.carrierSplitTitle}>{fill(m.carrierSplit, { total, mobile, unicom, telecom, other })}</Tooltip>
+);
+
+const columns: ListColumn<Task>[] = [
+  { key: 'taskId', title: m.taskId, width: 90 },
+  { key: 'taskName', title: m.taskName, width: 180 },
+  { key: 'showType', title: m.showType, width: 100, render: (value: number) => labelOf(showTypeOptions, value) },
+  { key: 'content', title: m.content, width: 220, render: (value: string, row) => value || row.fileName },
+  {
+    key: 'taskStatus',
+    title: m.taskStatus,
+    width: 100,
+    render: (value: number) => <Tag color={statusColors[value]}>{labelOf(taskStatusOptions, value)}</Tag>,
+  },
+  { key: 'totalNum', title: m.totalNum, width: 200, render: (_v, r) => split(r.totalNum, r.mcount, r.ucount, r.tcount, r.ocount) },
+  { key: 'totalSendNum', title: m.totalSendNum, width: 200, render: (_v, r) => split(r.totalSendNum, r.smcount, r.sucount, r.stcount, r.socount) },
+  { key: 'batchSendNum', title: m.batchCount, width: 100, render: (_v, r) => `${r.batchSendNum}-${r.batchSendMaxNum}` },
+  { key: 'userName', title: m.userName, width: 120 },
+];
+
+type Dialog = { kind: 'edit' | 'upload' | 'export' | 'test'; task: Task | null } | null;
+
+/** 任务列表 (SPEC §2.14): search, add, export, upload numbers, pause / start, insert test number, edit, delete. */
+export function TaskPage() {
+  const { message } = App.useApp();
+  const can = usePermission();
+  const { data: me } = useCurrentUser();
+  const queryClient = useQueryClient();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [anyRunning, setAnyRunning] = useState(false);
+
+  const fetcher = useCallback(async (params: ListParams<TaskFilters>) => {
+    const page = await listTasks(params);
+    setAnyRunning(page.data.some((t) => t.taskStatus === TaskStatus.running));
+    return page;
+  }, []);
+
+  useEffect(() => {
+    if (!anyRunning) return;
+    const timer = window.setInterval(() => void queryClient.invalidateQueries({ queryKey: [QUERY_KEY] }), RUNNING_REFRESH_MS);
+    return () => window.clearInterval(timer);
+  }, [anyRunning, queryClient]);
+
+  const isAdmin = isAdministratorAccount(me);
+  const open = (kind: NonNullable<Dialog>['kind']) => (task: Task | null) => setDialog({ kind, task });
+  const close = () => setDialog(null);
+  const notCompleted = (task: Task) => task.taskStatus !== TaskStatus.completed;
+
+  const rowActions: RowAction<Task>[] = [
+    { key: 'upload', label: m.uploadNumbers, visible: (t) => notCompleted(t) && can(Perm.taskUpload), onClick: open('upload') },
+    {
+      key: 'pause',
+      label: m.pause,
+      visible: (t) => t.taskStatus === TaskStatus.running && can(Perm.taskPause),
+      confirm: (t) => fill(m.confirmPause, { taskName: t.taskName }),
+      run: (t) => pauseStartTask(t.taskId, TaskStatus.paused),
+      failText: m.pauseStartFailed,
+    },
+    {
+      key: 'start',
+      label: m.start,
+      visible: (t) => t.taskStatus === TaskStatus.paused && can(Perm.taskPause),
+      confirm: (t) => fill(m.confirmStart, { taskName: t.taskName }),
+      run: (t) => pauseStartTask(t.taskId, TaskStatus.running),
+      failText: m.pauseStartFailed,
+    },
+    { key: 'test', label: m.insertTest, visible: (t) => isAdmin && notCompleted(t) && can(Perm.taskInsertTest), onClick: open('test') },
+    { key: 'edit', label: messages.common.edit, visible: () => can(Perm.taskSave), onClick: open('edit') },
+    {
+      key: 'delete',
+      label: messages.common.delete,
+      danger: true,
+      visible: () => can(Perm.taskDelete),
+      confirm: (t) => fill(m.confirmDelete, { taskName: t.taskName }),
+      cancelledText: messages.common.cancelledDelete,
+      run: (t) => deleteTask(t.taskId),
+      failText: m.deleteFailed,
+    },
+  ];
+
+  const askExport = (selected: Task[]) => {
+    if (selected.length === 0) void message.warning(m.selectOneTask);
+    else if (selected.length > 1) void message.warning(m.onlyOneTask);
+    else setDialog({ kind: 'export', task: selected[0] });
+  };
+
+  return (
+    <>
+      <ListPage<Task, TaskFilters>
+        queryKey={QUERY_KEY}
+        rowKey="taskId"
+        fetcher={fetcher}
+        columns={columns}
+        defaultPageSize={TASK_PAGE_SIZE}
+        selectable
+        searchFields={[{ name: 'taskName', label: m.taskName }]}
+        rowActions={rowActions}
+        toolbarExtra={(ctx) => (
+          <>
+            {can(Perm.taskSave) && (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => open('edit')(null)}>
+                {messages.common.add}
+              </Button>
+            )}
+            {can(Perm.taskExport) && (
+              <Button icon={<DownloadOutlined />} onClick={() => askExport(ctx.selectedRows)}>
+                {messages.common.export}
+              </Button>
+            )}
+          </>
+        )}
+      />
+      <TaskDialog
+        open={dialog?.kind === 'edit'}
+        editing={dialog?.kind === 'edit' ? dialog.task : null}
+        currentUserId={me?.userId}
+        queryKey={QUERY_KEY}
+        onClose={close}
+      />
+      <UploadDialog task={dialog?.kind === 'upload' ? dialog.task : null} queryKey={QUERY_KEY} onClose={close} />
+      <ExportDialog task={dialog?.kind === 'export' ? dialog.task : null} onClose={close} />
+      <TestDialog task={dialog?.kind === 'test' ? dialog.task : null} queryKey={QUERY_KEY} onClose={close} />
+    </>
+  );
+}

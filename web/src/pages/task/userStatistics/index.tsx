@@ -1,0 +1,103 @@
+import { Button } from 'antd';
+import { ClearOutlined } from '@ant-design/icons';
+import {
+  fill, isAdministratorAccount, messages, Perm, SUPER_ADMIN_USER_ID, type TaskUserStatistics,
+} from '@huiyun/contract';
+import {
+  clearHistoryTotals, clearSendNum, clearTotalSendNum, deleteTaskUser, exportTaskUserStatistics, listTaskUserStatistics,
+  type StatisticsFilters,
+} from '../../../api/statistics.ts';
+import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
+import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useConfirm } from '../../../components/useConfirm.ts';
+import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { StatisticsTotals } from './StatisticsTotals.tsx';
+import { taskUserDialog } from './taskUserDialog.ts';
+
+const m = messages.statistics;
+const STATISTICS_PAGE_SIZE = 10; // SPEC §9
+
+const columns: ListColumn<TaskUserStatistics>[] = [
+  { key: 'userId', title: m.userId, width: 90 },
+  { key: 'userName', title: m.userName },
+  {
+    key: 'totalSendNum', title: m.totalSendNumSplit,
+    render: (_value, row) =>
+      fill(m.totalSplit, { total: row.totalSendNum, mobile: row.smcount, unicom: row.sucount, telecom: row.stcount, other: row.socount }),
+  },
+  { key: 'sendNum', title: m.sendNum, width: 110 },
+];
+
+/** 用户发送统计 (SPEC §2.16): totals, accounts and their counters; add / clear / delete for administrators. */
+export function UserStatisticsPage() {
+  const can = usePermission();
+  const me = useCurrentUser().data;
+  const isAdmin = isAdministratorAccount(me);
+  const confirm = useConfirm();
+  const clearHistory = useServerAction('statistics', clearHistoryTotals);
+  const mayClear = isAdmin && can(Perm.taskUserClear);
+
+  const rowActions: RowAction<TaskUserStatistics>[] = [
+    ...(mayClear
+      ? [
+          {
+            key: 'clearTotal', label: m.clearTotal,
+            confirm: (row: TaskUserStatistics) => fill(m.confirmClearTotal, { userName: row.userName }),
+            cancelledText: messages.common.cancelledClear,
+            run: (row: TaskUserStatistics) => clearTotalSendNum(row.userId),
+            failText: m.clearFailed,
+          },
+          {
+            key: 'clearSingle', label: m.clearSingle,
+            confirm: (row: TaskUserStatistics) => fill(m.confirmClearSingle, { userName: row.userName }),
+            cancelledText: messages.common.cancelledClear,
+            run: (row: TaskUserStatistics) => clearSendNum(row.userId),
+            failText: m.clearFailed,
+          },
+        ]
+      : []),
+    ...(isAdmin && can(Perm.taskUserDelete)
+      ? [{
+          key: 'deleteAccount', label: m.deleteAccount, danger: true,
+          // never account 1 nor yourself (the server refuses anyway)
+          visible: (row: TaskUserStatistics) => row.userId !== SUPER_ADMIN_USER_ID && row.userId !== me?.userId,
+          confirm: (row: TaskUserStatistics) => fill(m.confirmDeleteAccount, { userName: row.userName }),
+          cancelledText: messages.common.cancelledDelete,
+          run: (row: TaskUserStatistics) => deleteTaskUser(row.userId),
+          failText: m.deleteFailed,
+        }]
+      : []),
+  ];
+
+  const askClearHistory = () =>
+    confirm({
+      content: m.confirmClearHistory,
+      cancelledText: messages.common.cancelledClear,
+      danger: true,
+      onOk: async () => {
+        await clearHistory.run(undefined, m.clearFailed);
+      },
+    });
+
+  return (
+    <ListPage<TaskUserStatistics, StatisticsFilters>
+      queryKey="statistics"
+      rowKey="userId"
+      fetcher={listTaskUserStatistics}
+      columns={columns}
+      defaultPageSize={STATISTICS_PAGE_SIZE}
+      title={<StatisticsTotals showHistory={isAdmin} />}
+      searchFields={[{ name: 'userName', label: m.userName }]}
+      edit={taskUserDialog(isAdmin && can(Perm.taskUserSave))}
+      rowActions={rowActions}
+      exporter={{ run: exportTaskUserStatistics, failText: messages.common.exportFailed }}
+      toolbarExtra={() =>
+        me?.userId === SUPER_ADMIN_USER_ID ? (
+          <Button danger icon={<ClearOutlined />} onClick={askClearHistory} loading={clearHistory.pending}>
+            {m.clearHistory}
+          </Button>
+        ) : null
+      }
+    />
+  );
+}

@@ -1,0 +1,21 @@
+import { messages, taskUserSave, type TaskUserStatistics } from '@huiyun/contract';
+import { saveTaskUser } from '../../../api/statistics.ts';
+import type { EditConfig } from '../../../components/ListPage/index.ts';
+
+const m = messages.statistics;
+
+/** 新增账号: a task sub-account (an ordinary user of the caller's company) with its password. */
+export function taskUserDialog(canAdd: boolean): EditConfig<TaskUserStatistics> {
+  return {
+    entityName: m.entityName,
+    schema: taskUserSave,
+    fields: [
+      { name: 'userName', label: m.userName },
+      { name: 'passwd', label: m.passwd, type: 'password' },
+    ],
+    save: (values) => saveTaskUser({ userName: String(values.userName ?? '').trim(), passwd: String(values.passwd ?? '') }),
+    failText: m.saveFailed,
+    canAdd,
+    canEdit: false,
+  };
+}
