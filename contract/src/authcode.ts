@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { authcode as m, common } from './messages.ts';
-import type { Option } from './enums.ts';
 import { optionalText, requiredId } from './fields.ts';
 
 // 授权码 (SPEC §2.15, §3; PRODUCT §4 "Devices"): an administrator makes a code for an owner; a device
@@ -13,13 +12,6 @@ export const pageNumQuery = z.object({
 });
 export type PageNumQuery = z.infer<typeof pageNumQuery>;
 
-export const AuthCodeUseStatus = { unused: 0, used: 1 } as const;
-/** SPEC §3: 1 is used, anything else unused. */
-export const isAuthCodeUsed = (useStatus: number) => useStatus === AuthCodeUseStatus.used;
-export const authCodeUseStatusOptions: Option<number>[] = [
-  { value: AuthCodeUseStatus.unused, label: m.unused },
-  { value: AuthCodeUseStatus.used, label: m.used },
-];
 
 export const AUTH_CODE_PATTERN = /^[A-Z0-9-]{4,32}$/;
 export const AUTH_CODE_RANDOM_LENGTH = 12;

@@ -1,5 +1,7 @@
 // Every status / type number and its label. Elsewhere code uses the names, never the bare numbers.
 
+import { authcode, monitor, task } from './messages.ts';
+
 export type Option<V extends string | number> = { value: V; label: string };
 
 export const RoleId = { companyAdmin: 1, ordinaryUser: 2, superAdmin: 3, demo: 4 } as const;
@@ -64,6 +66,51 @@ export const showTypeOptions: Option<number>[] = [
   { value: 5, label: '名片' },
   { value: 6, label: '日程' },
 ];
+
+/** exportType of /sync/exportTask (SPEC §7.1): 1 all, 2 unsent (the default), 3 sent. */
+export const TaskExportType = { all: 1, unsent: 2, sent: 3 } as const;
+export const taskExportTypeOptions: Option<number>[] = [
+  { value: TaskExportType.all, label: task.exportAll },
+  { value: TaskExportType.unsent, label: task.exportUnsent },
+  { value: TaskExportType.sent, label: task.exportSent },
+];
+
+/** isRandomNum (0 no, 1 yes) and randomPosition (0 prefix, 1 suffix) of SPEC §3. */
+export const RandomNum = { no: 0, yes: 1 } as const;
+export const RandomPosition = { prefix: 0, suffix: 1 } as const;
+export const randomNumOptions: Option<number>[] = [
+  { value: RandomNum.no, label: task.no },
+  { value: RandomNum.yes, label: task.yes },
+];
+export const randomPositionOptions: Option<number>[] = [
+  { value: RandomPosition.prefix, label: task.prefix },
+  { value: RandomPosition.suffix, label: task.suffix },
+];
+
+/** State of a number of a task (sync_task_number.state). */
+export const TaskNumberState = { pending: 0, leased: 1, sent: 2, failed: 3 } as const;
+
+/** Authorization code useStatus (SPEC §3): 1 used (a device is bound), anything else unused. */
+export const AuthCodeUseStatus = { unused: 0, used: 1 } as const;
+export const isAuthCodeUsed = (useStatus: number) => useStatus === AuthCodeUseStatus.used;
+export const authCodeUseStatusOptions: Option<number>[] = [
+  { value: AuthCodeUseStatus.unused, label: authcode.unused },
+  { value: AuthCodeUseStatus.used, label: authcode.used },
+];
+
+/** The login `code` flag (SPEC §6): 1 marks an administrator-type account. */
+export const AccountCode = { ordinary: 0, administrator: 1 } as const;
+
+/** The result of a logged operation or login attempt (sys_oper_log.success, sys_login_log.success). */
+export const LogResult = { failure: 0, success: 1 } as const;
+export type LogResult = (typeof LogResult)[keyof typeof LogResult];
+export const logResultOptions: Option<LogResult>[] = [
+  { value: LogResult.success, label: monitor.resultSuccess },
+  { value: LogResult.failure, label: monitor.resultFailure },
+];
+
+/** sys_module.isLeaf: a group (menu heading) or a screen. */
+export const ModuleLeaf = { group: 0, screen: 1 } as const;
 
 export function labelOf<V extends string | number>(options: Option<V>[], value: V | null | undefined): string {
   return options.find((o) => o.value === value)?.label ?? (value == null ? '' : String(value));

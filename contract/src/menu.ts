@@ -48,5 +48,4 @@ export type Module = {
 /** POST /api/Module/list: the whole tree, each level ordered by moduleOrder. */
 export type ModuleTreeNode = Module & { children: ModuleTreeNode[] };
 
-export const ModuleLeaf = { group: 0, screen: 1 } as const;
 export const TOP_LEVEL_PARENT_ID = 0;

@@ -1,17 +1,10 @@
 import { z } from 'zod';
 import { common, monitor as m } from './messages.ts';
 import { optionalText, pageQuery } from './fields.ts';
-import type { Option } from './enums.ts';
+import { LogResult } from './enums.ts';
 
 // 系统监控: 在线用户, 操作日志 and 登录日志 — their filters, rows and the helpers both sides share.
 
-/** The result of a logged operation or login attempt (sys_oper_log.success, sys_login_log.success). */
-export const LogResult = { failure: 0, success: 1 } as const;
-export type LogResult = (typeof LogResult)[keyof typeof LogResult];
-export const logResultOptions: Option<LogResult>[] = [
-  { value: LogResult.success, label: m.resultSuccess },
-  { value: LogResult.failure, label: m.resultFailure },
-];
 
 // Days are Asia/Shanghai days (UTC+8 all year), whatever the server's or browser's own zone.
 const SHANGHAI_OFFSET_MS = 8 * 60 * 60 * 1000;

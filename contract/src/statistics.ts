@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { statistics as m } from './messages.ts';
 import { optionalText, requiredId } from './fields.ts';
 import { pageNumQuery } from './authcode.ts';
+import { AccountCode } from './enums.ts';
 
 // 用户发送统计 (SPEC §2.16, §3 "Task user", "Statistics totals"): task accounts, their counters and
 // the sub-accounts an administrator creates (ordinary users of its own company, PRODUCT §3).
@@ -48,6 +49,4 @@ export type TaskUserStatistics = {
   sendNum: number;
 };
 
-/** The login `code` flag (SPEC §6): 1 marks an administrator-type account. */
-export const AccountCode = { ordinary: 0, administrator: 1 } as const;
 export const isAdministratorAccount = (user: { code: number } | undefined) => user?.code === AccountCode.administrator;

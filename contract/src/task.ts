@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isSendableNumber } from './carriers.ts';
-import { ShowType, TaskStatus, type Option } from './enums.ts';
+import { RandomNum, RandomPosition, ShowType, TaskStatus } from './enums.ts';
 import { optionalId, optionalText } from './fields.ts';
 import { task as m } from './messages.ts';
 
@@ -11,25 +11,6 @@ import { task as m } from './messages.ts';
 export const TASK_PAGE_SIZE = 40;
 export const TASK_QR_URL_DEFAULT = 'http://';
 
-/** exportType of /sync/exportTask (SPEC §7.1): 1 all, 2 unsent (the default), 3 sent. */
-export const TaskExportType = { all: 1, unsent: 2, sent: 3 } as const;
-export const taskExportTypeOptions: Option<number>[] = [
-  { value: 1, label: m.exportAll },
-  { value: 2, label: m.exportUnsent },
-  { value: 3, label: m.exportSent },
-];
-
-/** isRandomNum (0 no, 1 yes) and randomPosition (0 prefix, 1 suffix) of SPEC §3. */
-export const RandomNum = { no: 0, yes: 1 } as const;
-export const RandomPosition = { prefix: 0, suffix: 1 } as const;
-export const randomNumOptions: Option<number>[] = [
-  { value: 0, label: m.no },
-  { value: 1, label: m.yes },
-];
-export const randomPositionOptions: Option<number>[] = [
-  { value: 0, label: m.prefix },
-  { value: 1, label: m.suffix },
-];
 
 /** What each showType shows and keeps on save (SPEC §4). */
 export function showTypeFields(showType: number): { content: boolean; image: boolean } {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { common, task as taskTexts, upload as m } from './messages.ts';
-import { TaskExportType } from './task.ts';
+import { TaskExportType } from './enums.ts';
 import type { CarrierKey } from './carriers.ts';
 
 // Files (SPEC §7.1) and the number upload / export of the task list (SPEC §7.8, PRODUCT §4).
@@ -59,8 +59,6 @@ export type UploadTaskDataResult = {
   invalidSamples: { line: number; text: string }[];
 };
 
-/** State of a number of a task (sync_task_number.state). */
-export const TaskNumberState = { pending: 0, leased: 1, sent: 2, failed: 3 } as const;
 
 export const exportTaskQuery = z.object({
   taskId: taskIdField,
