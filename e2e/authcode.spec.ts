@@ -1,24 +1,11 @@
 import type { Page } from '@playwright/test';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/task/authcode';
 test.describe.configure({ timeout: 90_000 });
 
-function rows(page: Page) {
-  return page.locator('.ant-table-tbody tr.ant-table-row');
-}
-function rowOf(page: Page, text: string) {
-  return rows(page).filter({ hasText: text });
-}
-function dialog(page: Page, title: string) {
-  return page.getByRole('dialog').filter({ hasText: title });
-}
-
-async function searchByCode(page: Page, authCode: string) {
-  const form = page.locator('form#authcode-search');
-  await form.getByLabel('授权码').fill(authCode);
-  await form.getByRole('button', { name: '查询' }).click();
-}
+const searchByCode = (page: Page, authCode: string) => searchList(page, 'authcode', '授权码', authCode);
 
 async function userIdOf(page: Page, userName: string): Promise<number> {
   const token = await tokenOf(page);

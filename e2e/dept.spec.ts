@@ -1,17 +1,8 @@
 import type { Page } from '@playwright/test';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { dialog, rowOf, rows } from './list-page.ts';
 
 const URL = '/system/Dept';
-
-function rows(page: Page) {
-  return page.locator('.ant-table-tbody tr.ant-table-row');
-}
-function rowOf(page: Page, text: string) {
-  return rows(page).filter({ hasText: text });
-}
-function dialog(page: Page, title: string) {
-  return page.getByRole('dialog').filter({ hasText: title });
-}
 
 async function search(page: Page, filters: { deptName?: string; deptNo?: string }) {
   const form = page.locator('form#dept-search');

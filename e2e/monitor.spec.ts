@@ -1,15 +1,10 @@
 import type { Page } from '@playwright/test';
 import { ADMIN, USER1 } from './env.ts';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { rowOf, rows } from './list-page.ts';
 
 // 系统监控: 操作日志, 登录日志, 在线用户 (server entries come from real actions made here).
 
-function rows(page: Page) {
-  return page.locator('.ant-table-tbody tr.ant-table-row');
-}
-function rowOf(page: Page, text: string) {
-  return rows(page).filter({ hasText: text });
-}
 function searchForm(page: Page, queryKey: string) {
   return page.locator(`form#${queryKey}-search`);
 }

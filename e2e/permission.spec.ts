@@ -1,26 +1,14 @@
 import type { Page } from '@playwright/test';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/Permission';
 
-function rows(page: Page) {
-  return page.locator('.ant-table-tbody tr.ant-table-row');
-}
-function rowOf(page: Page, text: string) {
-  return rows(page).filter({ hasText: text });
-}
-function dialog(page: Page, title: string) {
-  return page.getByRole('dialog').filter({ hasText: title });
-}
 function tickOf(page: Page, code: string) {
   return page.getByRole('checkbox', { name: `授权 ${code}`, exact: true });
 }
 
-async function searchByCode(page: Page, code: string) {
-  const form = page.locator('form#permission-search');
-  await form.getByLabel('权限CODE').fill(code);
-  await form.getByRole('button', { name: '查询' }).click();
-}
+const searchByCode = (page: Page, code: string) => searchList(page, 'permission', '权限CODE', code);
 
 /** A code segment unique to this run: letters and digits only. */
 function uniqueSegment(prefix: string): string {

@@ -1,27 +1,14 @@
 import type { Browser, Page } from '@playwright/test';
 import { BASE_URL } from './env.ts';
 import { confirmDialog, expect as baseExpect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { dialog, rowOf, rows, searchList } from './list-page.ts';
 
 // The suite shares two cores with other work: give the slow steps (logins, trees) room.
 const expect = baseExpect.configure({ timeout: 20_000 });
 
 const URL = '/system/Role';
 
-function rows(page: Page) {
-  return page.locator('.ant-table-tbody tr.ant-table-row');
-}
-function rowOf(page: Page, text: string) {
-  return rows(page).filter({ hasText: text });
-}
-function dialog(page: Page, title: string) {
-  return page.getByRole('dialog').filter({ hasText: title });
-}
-
-async function searchByCode(page: Page, roleNo: string) {
-  const form = page.locator('form#role-search');
-  await form.getByLabel('角色代码').fill(roleNo);
-  await form.getByRole('button', { name: '查询' }).click();
-}
+const searchByCode = (page: Page, roleNo: string) => searchList(page, 'role', '角色代码', roleNo);
 
 /** Creates roles through the API with the page's own session; answers their ids. */
 async function createRoles(page: Page, items: { roleNo: string; roleName: string; isAdmin?: boolean }[]): Promise<number[]> {

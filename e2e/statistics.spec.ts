@@ -1,21 +1,11 @@
 import type { Page } from '@playwright/test';
 import { confirmDialog, expect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/task/userStatistics';
 test.describe.configure({ timeout: 90_000 });
 
-function rows(page: Page) {
-  return page.locator('.ant-table-tbody tr.ant-table-row');
-}
-function rowOf(page: Page, text: string) {
-  return rows(page).filter({ hasText: text });
-}
-
-async function searchByAccount(page: Page, userName: string) {
-  const form = page.locator('form#statistics-search');
-  await form.getByLabel('账号').fill(userName);
-  await form.getByRole('button', { name: '查询' }).click();
-}
+const searchByAccount = (page: Page, userName: string) => searchList(page, 'statistics', '账号', userName);
 
 async function createSubAccount(page: Page, userName: string, passwd = 'Sub@12345') {
   const token = await tokenOf(page);

@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/task/index';
 // A 1×1 transparent PNG: what /upload/files takes as a task image.
@@ -7,21 +8,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR
 
 test.describe.configure({ timeout: 90_000 });
 
-function rows(page: Page) {
-  return page.locator('.ant-table-tbody tr.ant-table-row');
-}
-function rowOf(page: Page, text: string) {
-  return rows(page).filter({ hasText: text });
-}
-function dialog(page: Page, title: string) {
-  return page.getByRole('dialog').filter({ hasText: title });
-}
-
-async function searchByName(page: Page, taskName: string) {
-  const form = page.locator('form#task-search');
-  await form.getByLabel('任务名称').fill(taskName);
-  await form.getByRole('button', { name: '查询' }).click();
-}
+const searchByName = (page: Page, taskName: string) => searchList(page, 'task', '任务名称', taskName);
 
 /** Creates tasks through the API with the page's own session (faster than the dialog). */
 async function createTasks(page: Page, names: string[], extra: Record<string, unknown> = {}): Promise<number[]> {

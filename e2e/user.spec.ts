@@ -1,24 +1,11 @@
 import type { Page } from '@playwright/test';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/user';
 const VALID = { userRealName: '测试用户', roleId: 2, userSex: '男', userMobile: '13800138000', userEmail: 'e2e@example.com' };
 
-function rows(page: Page) {
-  return page.locator('.ant-table-tbody tr.ant-table-row');
-}
-function rowOf(page: Page, text: string) {
-  return rows(page).filter({ hasText: text });
-}
-function dialog(page: Page, title: string) {
-  return page.getByRole('dialog').filter({ hasText: title });
-}
-
-async function searchByName(page: Page, userName: string) {
-  const form = page.locator('form#user-search');
-  await form.getByLabel('用户名').fill(userName);
-  await form.getByRole('button', { name: '查询' }).click();
-}
+const searchByName = (page: Page, userName: string) => searchList(page, 'user', '用户名', userName);
 
 async function pick(page: Page, label: string, option: string, scope = page.locator('body')) {
   await scope.getByLabel(label, { exact: true }).click();

@@ -1,23 +1,10 @@
 import type { Page } from '@playwright/test';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/Variable';
 
-function rows(page: Page) {
-  return page.locator('.ant-table-tbody tr.ant-table-row');
-}
-function rowOf(page: Page, text: string) {
-  return rows(page).filter({ hasText: text });
-}
-function dialog(page: Page, title: string) {
-  return page.getByRole('dialog').filter({ hasText: title });
-}
-
-async function searchByName(page: Page, varName: string) {
-  const form = page.locator('form#variable-search');
-  await form.getByLabel('变量名').fill(varName);
-  await form.getByRole('button', { name: '查询' }).click();
-}
+const searchByName = (page: Page, varName: string) => searchList(page, 'variable', '变量名', varName);
 
 /** Creates variables through the API with the page's own session (faster than the dialog). */
 async function createVariables(page: Page, items: { varLable: string; varName: string; varValue: string }[]) {

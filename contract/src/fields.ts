@@ -25,15 +25,38 @@ export const requiredId = z.preprocess(
   z.number({ error: common.badParameter }).int(common.badParameter).positive(common.badParameter),
 );
 
-/** A list of ids given as '1,2,3', [1,2,3] or a single id (SPEC's delete?ids=...). */
-export const idList = z.preprocess(
-  (v) => {
-    if (typeof v === 'number') return [v];
-    if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
-    return v;
-  },
-  z.array(requiredId, { error: common.idsRequired }).min(1, common.idsRequired).max(1000, common.badParameter),
-);
+/** Ids as the original sent them: '1,2,3', '[1,2,3]' (JSON text, SPEC §7.3/§7.5), [1,2,3] or one id. */
+function readIds(v: unknown, allowEmpty: boolean): unknown {
+  if (v == null || v === '') return allowEmpty ? [] : v;
+  if (typeof v === 'number') return [v];
+  if (typeof v !== 'string') return v;
+  const text = v.trim();
+  if (text.startsWith('[')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  return text.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** A list of ids; `allowEmpty` for grant lists where an empty list revokes everything. */
+export function idListOf(requiredMessage: string, options: { allowEmpty?: boolean; max?: number } = {}) {
+  const { allowEmpty = false, max = 1000 } = options;
+  return z.preprocess(
+    (v) => readIds(v, allowEmpty),
+    z.array(requiredId, { error: allowEmpty ? common.badParameter : requiredMessage })
+      .min(allowEmpty ? 0 : 1, requiredMessage)
+      .max(max, common.badParameter),
+  );
+}
+
+/** ?ids=… of the delete calls. */
+export const idList = idListOf(common.idsRequired);
+
+/** moduleIds / permissionIds / deptIds of the grant calls: any of the shapes, empty revokes all. */
+export const grantIdList = idListOf(common.badParameter, { allowEmpty: true, max: 10_000 });
 
 /** page/limit paging of the payment-admin and system lists (SPEC §3). */
 export const pageQuery = z.object({

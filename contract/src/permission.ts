@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { common, permission as m } from './messages.ts';
-import { optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
+import { grantIdList, optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
 
 /** A permission code is three segments like system:User:list (SPEC §3). */
 export const permissionCodePattern = /^[A-Za-z][A-Za-z0-9_]*:[A-Za-z][A-Za-z0-9_]*:[A-Za-z][A-Za-z0-9_]*$/;
@@ -38,30 +38,9 @@ export const grantRoleId = z.preprocess(
   z.number({ error: m.roleRequired }).int(m.roleRequired).positive(m.roleRequired),
 );
 
-/** permissionIds as a comma list ('1,2'), a JSON array string ('[1,2]') or an array; empty revokes all. */
-export const permissionIdList = z.preprocess(
-  (v) => {
-    if (v === undefined || v === null) return [];
-    if (typeof v === 'number') return [v];
-    if (typeof v === 'string') {
-      const text = v.trim();
-      if (text.startsWith('[')) {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          return text;
-        }
-      }
-      return text.split(',').map((s) => s.trim()).filter(Boolean);
-    }
-    return v;
-  },
-  z.array(requiredId, { error: common.badParameter }).max(10_000, common.badParameter),
-);
-
 export const rolePermissionSave = z.object({
   roleId: grantRoleId,
-  permissionIds: permissionIdList,
+  permissionIds: grantIdList,
 });
 export type RolePermissionSave = z.infer<typeof rolePermissionSave>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { common, role as m } from './messages.ts';
-import { optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
+import { grantIdList, optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
 
 /** Checkbox values as forms and JSON send them: true / 'true' / 1 / '1' / 'Y' mean yes. */
 const flag = z.preprocess(
@@ -45,32 +45,12 @@ export type RoleOption = { roleId: number; roleName: string };
 export type RoleRightNode = { id: number; pId: number; name: string; open: boolean; checked: boolean };
 
 /** moduleIds as SPEC sends them (a JSON array string), or an array, or a comma list; empty revokes all. */
-const moduleIdList = z.preprocess(
-  (v) => {
-    if (v == null || v === '') return [];
-    if (typeof v === 'number') return [v];
-    if (typeof v === 'string') {
-      const text = v.trim();
-      if (text.startsWith('[')) {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          return v;
-        }
-      }
-      return text.split(',').map((s) => s.trim()).filter(Boolean);
-    }
-    return v;
-  },
-  z.array(requiredId, { error: common.badParameter }).max(10_000, common.badParameter),
-);
-
 export const roleRightSave = z.object({
   roleId: z.preprocess(
     (v) => (v === '' || v === null ? undefined : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
     z.number({ error: m.roleRequired }).int(m.roleRequired).positive(m.roleRequired),
   ),
-  moduleIds: moduleIdList,
+  moduleIds: grantIdList,
 });
 export type RoleRightSave = z.infer<typeof roleRightSave>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { common, user as m } from './messages.ts';
 import { LockStatus, sexOptions } from './enums.ts';
-import { optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
+import { grantIdList, idListOf, optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
 
 /**
  * Mainland mobile numbers as the user form checks them (SPEC §5, this form only): 11 digits starting
@@ -13,29 +13,6 @@ export const userEmailPattern = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9
 export const userNamePattern = /^[A-Za-z0-9_.@-]+$/;
 
 const idOrEmpty = (v: unknown) => (v === '' || v === null ? undefined : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v);
-
-/** A list of ids given as '1,2,3', '[1,2,3]' (JSON text, SPEC §7.3), [1,2,3] or one id. */
-function idListOf(requiredMessage: string, allowEmpty: boolean) {
-  return z.preprocess(
-    (v) => {
-      if (v == null) return allowEmpty ? [] : v;
-      if (typeof v === 'number') return [v];
-      if (typeof v !== 'string') return v;
-      const text = v.trim();
-      if (text.startsWith('[')) {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          return null;
-        }
-      }
-      return text.split(',').map((s) => s.trim()).filter(Boolean);
-    },
-    z.array(requiredId, { error: allowEmpty ? common.badParameter : requiredMessage })
-      .min(allowEmpty ? 0 : 1, requiredMessage)
-      .max(1000, common.badParameter),
-  );
-}
 
 export const userSave = z.object({
   userId: optionalId,
@@ -66,7 +43,7 @@ export type UserLockRequest = z.infer<typeof userLockRequest>;
 export const userIdRequest = z.object({ userId: requiredId });
 
 export const userChangeDeptRequest = z.object({
-  userIds: idListOf(m.usersRequired, false),
+  userIds: idListOf(m.usersRequired),
   deptId: z.preprocess(idOrEmpty, z.number({ error: m.deptRequired }).int(m.deptRequired).positive(m.deptRequired)),
   /** Sent by the original screen; the server names the company from its own table. */
   deptName: optionalText(100),
@@ -76,7 +53,7 @@ export type UserChangeDeptRequest = z.infer<typeof userChangeDeptRequest>;
 export const userDeptSaveRequest = z.object({
   userId: requiredId,
   /** The granted companies, '[1,2]' as the original sent them or an array; empty clears the grants. */
-  deptIds: idListOf(common.badParameter, true),
+  deptIds: grantIdList,
 });
 export type UserDeptSaveRequest = z.infer<typeof userDeptSaveRequest>;
 

@@ -13,13 +13,8 @@ beforeAll(async () => {
   await t.createUser({ userName: 'routeuser', roleId: RoleId.ordinaryUser });
   userToken = await t.login('routeuser', 'User@12345');
   adminToken = await t.login('admin', ADMIN_PASSWORD);
-  const now = Date.now();
-  const other = await t.ctx.db
-    .insertInto('sys_dept')
-    .values({ deptName: '另一家公司', deptNo: 'OTHER-ROUTES', parentId: 0, addUser: 't', editUser: 't', addTime: now, editTime: now })
-    .returning('deptId')
-    .executeTakeFirstOrThrow();
-  await t.createUser({ userName: 'routecompadmin', roleId: RoleId.companyAdmin, deptId: other.deptId });
+  const otherDeptId = await t.createCompany('另一家公司', 'OTHER-ROUTES');
+  await t.createUser({ userName: 'routecompadmin', roleId: RoleId.companyAdmin, deptId: otherDeptId });
   companyAdminToken = await t.login('routecompadmin', 'User@12345');
 });
 afterAll(async () => t?.close());

@@ -17,6 +17,8 @@ export type TestApp = App & {
   login: (userName: string, passwd: string, extra?: Record<string, unknown>) => Promise<string>;
   call: (method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Called>;
   createUser: (user: { userName: string; password?: string; roleId?: number; deptId?: number | null; isLock?: string }) => Promise<number>;
+  /** A company row of its own (data-scope tests need a second one); answers its deptId. */
+  createCompany: (deptName: string, deptNo: string) => Promise<number>;
   close: () => Promise<void>;
 };
 
@@ -75,6 +77,15 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         .returning('userId')
         .executeTakeFirstOrThrow();
       return row.userId;
+    },
+    createCompany: async (deptName, deptNo) => {
+      const now = Date.now();
+      const row = await built.ctx.db
+        .insertInto('sys_dept')
+        .values({ deptName, deptNo, parentId: 0, addUser: 'test', editUser: 'test', addTime: now, editTime: now })
+        .returning('deptId')
+        .executeTakeFirstOrThrow();
+      return row.deptId;
     },
     close: async () => {
       await app.close();

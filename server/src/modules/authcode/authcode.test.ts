@@ -16,16 +16,6 @@ let user1Id: number;
 let user2Id: number;
 let otherUserId: number;
 
-async function addCompany(deptName: string, deptNo: string): Promise<number> {
-  const now = Date.now();
-  const row = await t.ctx.db
-    .insertInto('sys_dept')
-    .values({ deptName, deptNo, parentId: 0, addUser: 'test', editUser: 'test', addTime: now, editTime: now })
-    .returning('deptId')
-    .executeTakeFirstOrThrow();
-  return row.deptId;
-}
-
 /** What a device activation does (issue 5 builds the real call): binds a device to the code. */
 async function activate(id: number, machineCode: string, machineName: string) {
   await t.ctx.db
@@ -66,7 +56,7 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = await t.login('admin', ADMIN_PASSWORD);
   demoDeptId = (await t.ctx.db.selectFrom('sys_dept').select('deptId').where('deptNo', '=', 'DEMO').executeTakeFirstOrThrow()).deptId;
-  otherDeptId = await addCompany('另一家公司', 'OTHER');
+  otherDeptId = await t.createCompany('另一家公司', 'OTHER');
   await t.createUser({ userName: 'demoadmin', roleId: RoleId.companyAdmin, deptId: demoDeptId });
   await t.createUser({ userName: 'otheradmin', roleId: RoleId.companyAdmin, deptId: otherDeptId });
   user1Id = await t.createUser({ userName: 'user1', deptId: demoDeptId });

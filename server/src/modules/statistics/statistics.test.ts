@@ -16,16 +16,6 @@ let demoAdminId: number;
 let user1Id: number;
 let otherUserId: number;
 
-async function addCompany(deptName: string, deptNo: string): Promise<number> {
-  const now = Date.now();
-  const row = await t.ctx.db
-    .insertInto('sys_dept')
-    .values({ deptName, deptNo, parentId: 0, addUser: 'test', editUser: 'test', addTime: now, editTime: now })
-    .returning('deptId')
-    .executeTakeFirstOrThrow();
-  return row.deptId;
-}
-
 const counters = { totalSendNum: 0, smcount: 0, sucount: 0, stcount: 0, socount: 0, sendNum: 0, hisTotalSendNum: 0 };
 type Counters = typeof counters;
 
@@ -54,7 +44,7 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = await t.login('admin', ADMIN_PASSWORD);
   demoDeptId = (await t.ctx.db.selectFrom('sys_dept').select('deptId').where('deptNo', '=', 'DEMO').executeTakeFirstOrThrow()).deptId;
-  otherDeptId = await addCompany('另一家公司', 'OTHER');
+  otherDeptId = await t.createCompany('另一家公司', 'OTHER');
   demoAdminId = await t.createUser({ userName: 'demoadmin', roleId: RoleId.companyAdmin, deptId: demoDeptId });
   await t.createUser({ userName: 'otheradmin', roleId: RoleId.companyAdmin, deptId: otherDeptId });
   user1Id = await t.createUser({ userName: 'user1', deptId: demoDeptId });

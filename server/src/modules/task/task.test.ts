@@ -19,11 +19,7 @@ let userBId: number;
 beforeAll(async () => {
   t = await startTestApp();
   const now = Date.now();
-  const { deptId: companyB } = await t.ctx.db
-    .insertInto('sys_dept')
-    .values({ deptName: '另一家公司', deptNo: 'TASK_B', parentId: 0, addUser: 'test', editUser: 'test', addTime: now, editTime: now })
-    .returning('deptId')
-    .executeTakeFirstOrThrow();
+  const companyB = await t.createCompany('另一家公司', 'TASK_B');
   user1Id = await t.createUser({ userName: 'task_user1' });
   user2Id = await t.createUser({ userName: 'task_user2' });
   userBId = await t.createUser({ userName: 'task_userB', deptId: companyB });

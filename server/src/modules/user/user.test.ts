@@ -15,22 +15,12 @@ let demoAdminId: number;
 let otherAdmin: string;
 let otherAdminId: number;
 
-async function addCompany(deptName: string, deptNo: string): Promise<number> {
-  const now = Date.now();
-  const row = await t.ctx.db
-    .insertInto('sys_dept')
-    .values({ deptName, deptNo, parentId: 0, addUser: 'test', editUser: 'test', addTime: now, editTime: now })
-    .returning('deptId')
-    .executeTakeFirstOrThrow();
-  return row.deptId;
-}
-
 beforeAll(async () => {
   t = await startTestApp();
   admin = await t.login('admin', ADMIN_PASSWORD);
   demoDeptId = (await t.ctx.db.selectFrom('sys_dept').select('deptId').where('deptNo', '=', 'DEMO').executeTakeFirstOrThrow()).deptId;
-  otherDeptId = await addCompany('另一家公司', 'OTHER');
-  thirdDeptId = await addCompany('第三家公司', 'THIRD');
+  otherDeptId = await t.createCompany('另一家公司', 'OTHER');
+  thirdDeptId = await t.createCompany('第三家公司', 'THIRD');
   demoAdminId = await t.createUser({ userName: 'demoadmin', roleId: RoleId.companyAdmin, deptId: demoDeptId });
   otherAdminId = await t.createUser({ userName: 'otheradmin', roleId: RoleId.companyAdmin, deptId: otherDeptId });
   demoAdmin = await t.login('demoadmin', 'User@12345');
