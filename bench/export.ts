@@ -5,7 +5,7 @@
 //   npm run bench -- export            (BENCH_DB=postgres for PostgreSQL; BENCH_NUMBERS to change the size)
 // The server runs in a child process; its peak RSS (VmHWM) is read after the kernel's peak counter was
 // reset just before each download (/proc/<pid>/clear_refs), so "memory flat" shows as peak ≈ before.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { Readable } from 'node:stream';
 import { generateNumberFile } from './lib/number-file-fixture.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './lib/server.ts';
 import { importNumbers } from '../server/src/modules/task/upload-numbers.ts';
+import { createBenchTask, startChildServer } from './lib/child-server.ts';
 
 if (process.env.BENCH_CHILD === 'server') {
   await runServerChild();
@@ -87,39 +88,13 @@ function countLines(file: string): { lines: number; bytes: number } {
 type ServerProcess = { url: string; pid: number; dbKind: 'sqlite' | 'postgres'; sqliteFile?: string; databaseUrl?: string; taskId: number; stop: () => Promise<void> };
 
 /** The bench server in a child process of its own (this file run with BENCH_CHILD=server), with the task filled. */
-async function startServerProcess(): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--expose-gc', import.meta.filename], { env: { ...process.env, BENCH_CHILD: 'server' }, stdio: ['pipe', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
-    });
-    child.on('exit', (code) => reject(new Error(`bench server exited (${code})`)));
-  });
-  const info = JSON.parse(line) as Omit<ServerProcess, 'pid' | 'stop'>;
-  return {
-    ...info,
-    pid: child.pid!,
-    stop: () => new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.stdin.end();
-    }),
-  };
+function startServerProcess(): Promise<ServerProcess> {
+  return startChildServer<Omit<ServerProcess, 'pid' | 'stop'>>(import.meta.filename, ['--expose-gc']);
 }
 
 async function runServerChild(): Promise<void> {
   const server = await startBenchServer();
-  const now = Date.now();
-  const { taskId } = await server.ctx.db
-    .insertInto('sync_task')
-    .values({
-      showType: 1, content: '', imgUrl: '', fileNo: '', fileName: '', qrUrl: 'http://', singleSendNumDay: 300, batchSendNum: 10, batchSendMaxNum: 10,
-      intervalSeconds: 1, testNum: 0, testPhone: '', clearNum: 0, isRandomNum: 0, randomPosition: 0, taskStatus: 0, taskName: 'bench-export',
-      userId: 1, deptId: 1, addTime: now, editTime: now,
-    })
-    .returning('taskId')
-    .executeTakeFirstOrThrow();
+  const taskId = await createBenchTask(server.ctx.db, 'bench-export');
   const count = Number(process.env.BENCH_NUMBERS ?? 1_000_000);
   // The numbers go in through the upload path's own import (a file without junk or repeats).
   const file = generateNumberFile(count, { junkRate: 0, duplicateRate: 0, seed: 2 });

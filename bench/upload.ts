@@ -5,12 +5,13 @@
 //   npm run bench -- upload            (BENCH_DB=postgres for PostgreSQL; BENCH_LINES to change the size)
 // The server runs in a child process; its peak RSS (VmHWM) is read after the kernel's peak counter was
 // reset just before the measured calls (/proc/<pid>/clear_refs).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateNumberFileWithCounts } from './lib/number-file-fixture.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './lib/server.ts';
+import { createBenchTask, startChildServer } from './lib/child-server.ts';
 
 if (process.env.BENCH_CHILD === 'server') {
   await runServerChild();
@@ -140,35 +141,13 @@ type ServerProcess = { url: string; pid: number; dbKind: 'sqlite' | 'postgres'; 
  * The bench server in a child process of its own (this file run with BENCH_CHILD=server), so its peak
  * RSS is the server's alone, not the generated file's or the client's. It makes the task to upload into.
  */
-async function startServerProcess(): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [import.meta.filename], { env: { ...process.env, BENCH_CHILD: 'server' }, stdio: ['pipe', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
-    });
-    child.on('exit', (code) => reject(new Error(`bench server exited (${code})`)));
-  });
-  const info = JSON.parse(line) as Omit<ServerProcess, 'pid' | 'stop'>;
-  return {
-    ...info,
-    pid: child.pid!,
-    stop: () => new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.stdin.end();
-    }),
-  };
+function startServerProcess(): Promise<ServerProcess> {
+  return startChildServer<Omit<ServerProcess, 'pid' | 'stop'>>(import.meta.filename);
 }
 
 async function runServerChild(): Promise<void> {
   const server = await startBenchServer();
-  const now = Date.now();
-  const { taskId } = await server.ctx.db
-    .insertInto('sync_task')
-    .values({ showType: 1, content: '', imgUrl: '', fileNo: '', fileName: '', qrUrl: 'http://', singleSendNumDay: 300, batchSendNum: 10, batchSendMaxNum: 10, intervalSeconds: 1, testNum: 0, testPhone: '', clearNum: 0, isRandomNum: 0, randomPosition: 0, taskStatus: 0, taskName: 'bench-upload', userId: 1, deptId: 1, addTime: now, editTime: now })
-    .returning('taskId')
-    .executeTakeFirstOrThrow();
+  const taskId = await createBenchTask(server.ctx.db, 'bench-upload');
   process.stdout.write(`${JSON.stringify({ url: server.url, dbKind: server.dbKind, databaseUrl: server.databaseUrl, sqliteFile: server.sqliteFile, taskId })}\n`);
   process.stdin.resume();
   await new Promise((resolve) => process.stdin.on('end', resolve));

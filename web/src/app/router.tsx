@@ -1,45 +1,37 @@
-import type { ReactNode } from 'react';
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { consoleRoutes, HOME_URL, type ConsoleRoute } from '@huiyun/contract';
 import { LoginPage } from '../pages/login/index.tsx';
-import { UpdatePasswordPage } from '../pages/task/updatePasswd/index.tsx';
-import { VariablePage } from '../pages/system/variable/index.tsx';
-import { UserPage } from '../pages/system/user/index.tsx';
-import { DeptPage } from '../pages/system/dept/index.tsx';
-import { PermissionPage } from '../pages/system/permission/index.tsx';
-import { LoginLogPage } from '../pages/monitor/loginLog/index.tsx';
-import { OnlinePage } from '../pages/monitor/online/index.tsx';
-import { OperLogPage } from '../pages/monitor/operLog/index.tsx';
-import { RolePage } from '../pages/system/role/index.tsx';
-import { MenuPage } from '../pages/system/module/index.tsx';
-import { AuthCodePage } from '../pages/task/authcode/index.tsx';
-import { UserStatisticsPage } from '../pages/task/userStatistics/index.tsx';
-import { TaskPage } from '../pages/task/index/index.tsx';
 import { GuestOnly, RequireAuth } from './guards.tsx';
 import { MainLayout } from './layout/MainLayout.tsx';
 import { ComingSoonPage, NotFoundPage } from './ResultPages.tsx';
 import type { RouteHandle } from './routeMeta.ts';
 
-/** The screens built so far; every other console route shows the coming-soon page. */
-const screens: Record<string, () => ReactNode> = {
-  '/task/updatePasswd': () => <UpdatePasswordPage />,
-  '/task/authcode': () => <AuthCodePage />,
-  '/task/userStatistics': () => <UserStatisticsPage />,
-  '/system/Variable': () => <VariablePage />,
-  '/task/index': () => <TaskPage />,
-  '/system/Role': () => <RolePage />,
-  '/system/Module': () => <MenuPage />,
-  '/system/user': () => <UserPage />,
-  '/system/Dept': () => <DeptPage />,
-  '/system/Permission': () => <PermissionPage />,
-  '/monitor/online': () => <OnlinePage />,
-  '/monitor/operLog': () => <OperLogPage />,
-  '/monitor/loginLog': () => <LoginLogPage />,
+type Screen = { Component: ComponentType };
+
+// Each screen is its own chunk, loaded the first time it is opened: the login page and the layout
+// stay small, and a screen's code (charts, trees, dialogs) comes only with that screen.
+const screens: Record<string, () => Promise<Screen>> = {
+  '/task/index': () => import('../pages/task/index/index.tsx').then((m) => ({ Component: m.TaskPage })),
+  '/task/authcode': () => import('../pages/task/authcode/index.tsx').then((m) => ({ Component: m.AuthCodePage })),
+  '/task/userStatistics': () => import('../pages/task/userStatistics/index.tsx').then((m) => ({ Component: m.UserStatisticsPage })),
+  '/task/updatePasswd': () => import('../pages/task/updatePasswd/index.tsx').then((m) => ({ Component: m.UpdatePasswordPage })),
+  '/system/user': () => import('../pages/system/user/index.tsx').then((m) => ({ Component: m.UserPage })),
+  '/system/Dept': () => import('../pages/system/dept/index.tsx').then((m) => ({ Component: m.DeptPage })),
+  '/system/Role': () => import('../pages/system/role/index.tsx').then((m) => ({ Component: m.RolePage })),
+  '/system/Module': () => import('../pages/system/module/index.tsx').then((m) => ({ Component: m.MenuPage })),
+  '/system/Permission': () => import('../pages/system/permission/index.tsx').then((m) => ({ Component: m.PermissionPage })),
+  '/system/Variable': () => import('../pages/system/variable/index.tsx').then((m) => ({ Component: m.VariablePage })),
+  '/monitor/online': () => import('../pages/monitor/online/index.tsx').then((m) => ({ Component: m.OnlinePage })),
+  '/monitor/operLog': () => import('../pages/monitor/operLog/index.tsx').then((m) => ({ Component: m.OperLogPage })),
+  '/monitor/loginLog': () => import('../pages/monitor/loginLog/index.tsx').then((m) => ({ Component: m.LoginLogPage })),
 };
 
+/** Every console route of the contract; screens not built yet show the coming-soon page. */
 function screenRoute(route: ConsoleRoute): RouteObject {
   const handle: RouteHandle = { route };
-  return { path: route.url, handle, element: screens[route.url]?.() ?? <ComingSoonPage name={route.name} /> };
+  const load = screens[route.url];
+  return load ? { path: route.url, handle, lazy: load } : { path: route.url, handle, element: <ComingSoonPage name={route.name} /> };
 }
 
 const login = (

@@ -110,6 +110,8 @@ export type ListPageProps<Row extends object, F extends object = Record<string, 
   toolbarExtra?: (ctx: ListContext<Row>) => ReactNode;
   edit?: EditConfig<Row>;
   remove?: RemoveConfig<Row>;
+  /** Re-fetch the shown page in the background every N ms while this answers a number (e.g. while a task runs). */
+  refreshInterval?: (rows: Row[]) => number | false;
   /** 导出: saves the list with the current filters and sort (no paging) as a file. */
   exporter?: ExportConfig<F>;
   /** Shown above the search form. */

@@ -26,6 +26,7 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
     queryKey: [queryKey, params],
     queryFn: () => fetcher(params),
     placeholderData: keepPreviousData,
+    refetchInterval: props.refreshInterval ? (q) => props.refreshInterval!(q.state.data?.data ?? []) : undefined,
   });
 
   useEffect(() => {
@@ -136,7 +137,8 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
     total,
     exporting,
     exportList,
-    loading: query.isFetching,
+    // A spinner for a first load or new paging/filters, not for background refreshes of the same page.
+    loading: query.isPending || (query.isFetching && query.isPlaceholderData),
     paging,
     selected,
     setSelected,

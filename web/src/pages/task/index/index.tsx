@@ -1,10 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { App, Button, Tag, Tooltip } from 'antd';
 import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
 import { fill, isAdministratorAccount, labelOf, messages, Perm, showTypeOptions, TaskStatus, taskStatusOptions, TASK_PAGE_SIZE, type Task } from '@huiyun/contract';
 import { deleteTask, listTasks, pauseStartTask, type TaskFilters } from '../../../api/task.ts';
-import { ListPage, type ListColumn, type ListParams, type RowAction } from '../../../components/ListPage/index.ts';
+import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
 import { ExportDialog } from './ExportDialog.tsx';
 import { TaskDialog } from './TaskDialog.tsx';
@@ -50,21 +49,9 @@ export function TaskPage() {
   const { message } = App.useApp();
   const can = usePermission();
   const { data: me } = useCurrentUser();
-  const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [anyRunning, setAnyRunning] = useState(false);
-
-  const fetcher = useCallback(async (params: ListParams<TaskFilters>) => {
-    const page = await listTasks(params);
-    setAnyRunning(page.data.some((t) => t.taskStatus === TaskStatus.running));
-    return page;
-  }, []);
-
-  useEffect(() => {
-    if (!anyRunning) return;
-    const timer = window.setInterval(() => void queryClient.invalidateQueries({ queryKey: [QUERY_KEY] }), RUNNING_REFRESH_MS);
-    return () => window.clearInterval(timer);
-  }, [anyRunning, queryClient]);
+  // Counters move while devices send: refresh the page in the background while a task runs.
+  const refreshInterval = (rows: Task[]) => (rows.some((t) => t.taskStatus === TaskStatus.running) ? RUNNING_REFRESH_MS : false);
 
   const isAdmin = isAdministratorAccount(me);
   const open = (kind: NonNullable<Dialog>['kind']) => (task: Task | null) => setDialog({ kind, task });
@@ -114,7 +101,8 @@ export function TaskPage() {
       <ListPage<Task, TaskFilters>
         queryKey={QUERY_KEY}
         rowKey="taskId"
-        fetcher={fetcher}
+        fetcher={listTasks}
+        refreshInterval={refreshInterval}
         columns={columns}
         defaultPageSize={TASK_PAGE_SIZE}
         selectable
