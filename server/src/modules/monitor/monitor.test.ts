@@ -44,15 +44,6 @@ const loginLogs = (token: string, body: Record<string, unknown> = {}) => post('/
 const online = (token: string, body: Record<string, unknown> = {}) => post('/api/Online/list', token, { page: 1, limit: 50, ...body });
 
 /** The operation log is written after the answer is sent (audit.ts onResponse): wait until it holds `count` rows. */
-async function settledOperLogs(token: string, body: Record<string, unknown>, count: number) {
-  for (let i = 0; i < 50; i++) {
-    const answer = await operLogs(token, body);
-    if ((answer.body.total ?? 0) >= count) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return operLogs(token, body);
-}
-
 async function readXlsx(raw: { rawPayload: Buffer }) {
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(raw.rawPayload as unknown as ArrayBuffer);
@@ -89,7 +80,7 @@ describe('操作日志', () => {
   it('shows a variable save with who, what, target, address and result', async () => {
     await post('/api/Variable/save', admin, { varLable: '监控测试', varName: 'monitor.oper', varValue: 'top-secret-value' });
     await post('/api/Variable/save', admin, { varLable: '', varName: 'monitor.bad', varValue: '1' });
-    const { body } = await settledOperLogs(admin, { userName: 'admin', module: messages.variable.title }, 2);
+    const { body } = await operLogs(admin, { userName: 'admin', module: messages.variable.title });
     expect(body.success).toBe(true);
     const [failed, saved] = body.data;
     expect(saved).toMatchObject({
@@ -113,7 +104,7 @@ describe('操作日志', () => {
     expect((await operLogs(admin, { module: '系统环境' })).body.total).toBe(2);
     expect((await operLogs(admin, { module: '系统环境', success: 0 })).body.data.map((r: { message: string }) => r.message)).toEqual([messages.variable.varLableRequired]);
     // refused calls are logged too: an ordinary user's attempt to force someone offline
-    expect((await settledOperLogs(admin, { userName: 'plain', module: m.onlineTitle }, 1)).body.data[0]).toMatchObject({ success: LogResult.failure, message: messages.common.forbidden });
+    expect((await operLogs(admin, { userName: 'plain', module: m.onlineTitle })).body.data[0]).toMatchObject({ success: LogResult.failure, message: messages.common.forbidden });
   });
 
   it('filters by Asia/Shanghai days, 00:00 to 24:00', async () => {
@@ -290,7 +281,7 @@ describe('在线用户', () => {
     expect(ids).toContain(hashToken(plain));
     expect(ids).not.toContain(hashToken(first));
 
-    const logged = (await settledOperLogs(admin, { module: m.onlineTitle, userName: 'adminA', success: 1 }, 1)).body.data[0];
+    const logged = (await operLogs(admin, { module: m.onlineTitle, userName: 'adminA', success: 1 })).body.data[0];
     expect(logged).toMatchObject({ userName: 'adminA', action: messages.common.actionForceOffline, success: LogResult.success, url: '/api/Online/forceLogout' });
     expect(logged.target).toContain('plain');
     expect(logged.target).not.toContain(hashToken(first));
@@ -321,7 +312,7 @@ describe('在线用户', () => {
     }
     // nothing ended
     for (const token of [adminA, plain, admin]) expect((await online(admin)).body.data.some((r: { sessionId: string }) => r.sessionId === hashToken(token))).toBe(true);
-    const refusals = (await settledOperLogs(admin, { module: m.onlineTitle, success: 0, userName: 'adminA' }, 3)).body;
+    const refusals = (await operLogs(admin, { module: m.onlineTitle, success: 0, userName: 'adminA' })).body;
     expect(refusals.data.map((r: { message: string }) => r.message)).toEqual([m.cannotLogoutSuperAdmin, m.cannotLogoutSelf, m.sessionGone]);
   });
 
