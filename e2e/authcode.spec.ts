@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { dialog, rowOf, rows, searchList } from './list-page.ts';
+import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/task/authcode';
 test.describe.configure({ timeout: 90_000 });
@@ -107,15 +107,7 @@ test.describe('授权码列表', () => {
     await page.goto(URL);
     await searchByCode(page, code);
     const row = rowOf(page, code);
-    await row.getByRole('button', { name: '删除' }).click();
-    await expect(confirmDialog(page)).toContainText(code);
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
-    await expect(toast(page, '已取消删除')).toBeVisible();
-    await expect(row).toBeVisible();
-
-    await row.getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
-    await expect(toast(page, '已删除!')).toBeVisible();
+    await deleteRowCancelThenConfirm(page, row, { confirm: code, deleted: '已删除!' });
     await expect(rows(page)).toHaveCount(0);
   });
 

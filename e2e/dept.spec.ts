@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { dialog, rowOf, rows } from './list-page.ts';
+import { deleteRowCancelThenConfirm, dialog, rowOf, rows } from './list-page.ts';
 
 const URL = '/system/Dept';
 
@@ -108,15 +108,7 @@ test.describe('公司管理', () => {
     await page.goto(URL);
     await search(page, { deptNo });
     const row = rowOf(page, deptNo);
-    await row.getByRole('button', { name: '删除' }).click();
-    await expect(confirmDialog(page)).toContainText('确定删除选中的数据吗？');
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
-    await expect(toast(page, '已取消删除')).toBeVisible();
-    await expect(row).toBeVisible();
-
-    await row.getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
-    await expect(toast(page, '公司已删除!')).toBeVisible();
+    await deleteRowCancelThenConfirm(page, row, { confirm: '确定删除选中的数据吗？', deleted: '公司已删除!' });
     await expect(rows(page)).toHaveCount(0);
   });
 

@@ -1,6 +1,6 @@
 // Shared pieces of the suite: UI login once per worker and account (storageState), message checks,
 // unique names so tests never depend on each other's data.
-import { test as base, expect, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContextOptions, type Locator, type Page } from '@playwright/test';
 import { ADMIN, BASE_URL, USER1 } from './env.ts';
 
 export { expect };
@@ -72,4 +72,17 @@ export function uniqueName(prefix: string): string {
 /** The antd confirmation dialog currently open. */
 export function confirmDialog(page: Page) {
   return page.locator('.ant-modal-confirm');
+}
+
+/** Logs the account in on a fresh browser, opens every group of the side menu and hands it to `check`. */
+export async function withSideMenu(browser: Browser, account: Account, check: (menu: Locator) => Promise<void>) {
+  const context = await browser.newContext({ baseURL: BASE_URL, locale: 'zh-CN' });
+  const page = await context.newPage();
+  await loginThroughUi(page, account);
+  const menu = page.locator('.ant-layout-sider .ant-menu');
+  await expect(menu.getByRole('link').first()).toBeVisible();
+  const closed = menu.locator('.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title');
+  for (let i = 0; i < 10 && (await closed.count()) > 0; i++) await closed.first().click();
+  await check(menu);
+  await context.close();
 }

@@ -1,5 +1,6 @@
 // Locators every list screen shares (the ListPage component renders them all the same way).
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { confirmDialog, expect, toast } from './fixtures.ts';
 
 export function rows(page: Page) {
   return page.locator('.ant-table-tbody tr.ant-table-row');
@@ -18,4 +19,19 @@ export async function searchList(page: Page, queryKey: string, label: string, va
   const form = page.locator(`form#${queryKey}-search`);
   await form.getByLabel(label).fill(value);
   await form.getByRole('button', { name: '查询' }).click();
+}
+
+/**
+ * The row's 删除: 取消 first (the cancel text shows and the row stays), then 确定 (the server's
+ * deleted text shows). `confirm`, when given, is a text the confirmation must contain.
+ */
+export async function deleteRowCancelThenConfirm(page: Page, row: Locator, texts: { confirm?: string; deleted: string }) {
+  await row.getByRole('button', { name: '删除' }).click();
+  if (texts.confirm !== undefined) await expect(confirmDialog(page)).toContainText(texts.confirm);
+  await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+  await expect(toast(page, '已取消删除')).toBeVisible();
+  await expect(row).toBeVisible();
+  await row.getByRole('button', { name: '删除' }).click();
+  await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+  await expect(toast(page, texts.deleted)).toBeVisible();
 }

@@ -1,6 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { BASE_URL } from './env.ts';
-import { confirmDialog, expect as baseExpect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { type Account, confirmDialog, expect as baseExpect, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
 
 // The suite shares two cores with other work: give the slow steps (logins, trees) room.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -52,16 +51,8 @@ async function moduleIdOf(page: Page, url: string): Promise<number> {
 }
 
 /** Logs in on a fresh browser and checks the names of the side menu's groups and links. */
-async function expectSideMenu(browser: Browser, account: { userName: string; password: string }, texts: string[]) {
-  const context = await browser.newContext({ baseURL: BASE_URL, locale: 'zh-CN' });
-  const page = await context.newPage();
-  await loginThroughUi(page, account);
-  const menu = page.locator('.ant-layout-sider .ant-menu');
-  await expect(menu.getByRole('link').first()).toBeVisible();
-  const closed = menu.locator('.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title');
-  for (let i = 0; i < 10 && (await closed.count()) > 0; i++) await closed.first().click();
-  await expect(menu.locator('.ant-menu-submenu-title, a')).toHaveText(texts);
-  await context.close();
+async function expectSideMenu(browser: Browser, account: Account, texts: string[]) {
+  await withSideMenu(browser, account, (menu) => expect(menu.locator('.ant-menu-submenu-title, a')).toHaveText(texts));
 }
 
 test.describe('菜单管理', () => {

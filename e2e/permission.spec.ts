@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { dialog, rowOf, rows, searchList } from './list-page.ts';
+import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/Permission';
 
@@ -88,15 +88,7 @@ test.describe('权限管理', () => {
     await expect(toast(page, '保存成功！')).toBeVisible();
     await expect(rowOf(page, code)).toContainText('端到端-列表');
 
-    await rowOf(page, code).getByRole('button', { name: '删除' }).click();
-    await expect(confirmDialog(page)).toContainText('确定删除选中的数据吗？');
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
-    await expect(toast(page, '已取消删除')).toBeVisible();
-    await expect(rowOf(page, code)).toBeVisible();
-
-    await rowOf(page, code).getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
-    await expect(toast(page, '已删除!')).toBeVisible();
+    await deleteRowCancelThenConfirm(page, rowOf(page, code), { confirm: '确定删除选中的数据吗？', deleted: '已删除!' });
     await expect(rows(page)).toHaveCount(0);
   });
 

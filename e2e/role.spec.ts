@@ -1,7 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
-import { BASE_URL } from './env.ts';
-import { confirmDialog, expect as baseExpect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { dialog, rowOf, rows, searchList } from './list-page.ts';
+import { type Account, confirmDialog, expect as baseExpect, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
+import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
 
 // The suite shares two cores with other work: give the slow steps (logins, trees) room.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -36,16 +35,8 @@ async function createUserWithRole(page: Page, userName: string, roleId: number):
 }
 
 /** Logs the account in on a fresh browser and checks the links of its side menu (every group opened). */
-async function expectSideMenu(browser: Browser, account: { userName: string; password: string }, links: string[]) {
-  const context = await browser.newContext({ baseURL: BASE_URL, locale: 'zh-CN' });
-  const page = await context.newPage();
-  await loginThroughUi(page, account);
-  const menu = page.locator('.ant-layout-sider .ant-menu');
-  await expect(menu.getByRole('link').first()).toBeVisible();
-  const closed = menu.locator('.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title');
-  for (let i = 0; i < 10 && (await closed.count()) > 0; i++) await closed.first().click();
-  await expect(menu.getByRole('link')).toHaveText(links);
-  await context.close();
+async function expectSideMenu(browser: Browser, account: Account, links: string[]) {
+  await withSideMenu(browser, account, (menu) => expect(menu.getByRole('link')).toHaveText(links));
 }
 
 test.describe('角色管理', () => {
@@ -138,15 +129,7 @@ test.describe('角色管理', () => {
     await expect(toast(page, '该角色下还有用户，不能删除')).toBeVisible();
 
     const row = rows(page).filter({ hasText: '待删除' });
-    await row.getByRole('button', { name: '删除' }).click();
-    await expect(confirmDialog(page)).toContainText('确定删除选中的数据吗？');
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
-    await expect(toast(page, '已取消删除')).toBeVisible();
-    await expect(row).toBeVisible();
-
-    await row.getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
-    await expect(toast(page, '角色已删除！')).toBeVisible();
+    await deleteRowCancelThenConfirm(page, row, { confirm: '确定删除选中的数据吗？', deleted: '角色已删除！' });
     await expect(rows(page)).toHaveCount(1);
     await expect(rowOf(page, `${roleNo}_used`)).toBeVisible();
   });

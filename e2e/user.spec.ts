@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { dialog, rowOf, rows, searchList } from './list-page.ts';
+import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/user';
 const VALID = { userRealName: '测试用户', roleId: 2, userSex: '男', userMobile: '13800138000', userEmail: 'e2e@example.com' };
@@ -179,14 +179,7 @@ test.describe('用户管理', () => {
     await page.goto(URL);
     await searchByName(page, userName);
     const row = rowOf(page, userName);
-    await row.getByRole('button', { name: '删除' }).click();
-    await expect(confirmDialog(page)).toContainText('确定删除选中的数据吗？');
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
-    await expect(toast(page, '已取消删除')).toBeVisible();
-    await expect(row).toBeVisible();
-    await row.getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
-    await expect(toast(page, '数据已删除!')).toBeVisible();
+    await deleteRowCancelThenConfirm(page, row, { confirm: '确定删除选中的数据吗？', deleted: '数据已删除!' });
     await expect(rows(page)).toHaveCount(0);
 
     await searchByName(page, 'admin');

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { dialog, rowOf, rows, searchList } from './list-page.ts';
+import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/Variable';
 
@@ -102,15 +102,7 @@ test.describe('系统环境变量', () => {
     await page.goto(URL);
     await searchByName(page, varName);
     const row = rowOf(page, varName);
-    await row.getByRole('button', { name: '删除' }).click();
-    await expect(confirmDialog(page)).toContainText('确定删除选中的数据吗？');
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
-    await expect(toast(page, '已取消删除')).toBeVisible();
-    await expect(row).toBeVisible();
-
-    await row.getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
-    await expect(toast(page, '系统环境变量已删除！')).toBeVisible();
+    await deleteRowCancelThenConfirm(page, row, { confirm: '确定删除选中的数据吗？', deleted: '系统环境变量已删除！' });
     await expect(rows(page)).toHaveCount(0);
   });
 
