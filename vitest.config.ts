@@ -2,7 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 // The server suite runs on SQLite always, and again on PostgreSQL (with Redis when TEST_REDIS_URL is
 // set) when TEST_DATABASE_URL names a server. Each test file makes its own database and drops it.
-const serverTests = ['server/src/**/*.test.ts'];
+// The device simulator's run against a real server belongs to the server suite; its other tests do not.
+const simulatorRun = 'tools/device-simulator/run-devices.test.ts';
+const serverTests = ['server/src/**/*.test.ts', simulatorRun];
 const postgres = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
@@ -10,6 +12,7 @@ export default defineConfig({
     projects: [
       { test: { name: 'contract', include: ['contract/src/**/*.test.ts'] } },
       { test: { name: 'web', include: ['web/src/**/*.test.ts'] } },
+      { test: { name: 'tools', include: ['tools/**/*.test.ts'], exclude: [simulatorRun] } },
       { test: { name: 'server-sqlite', include: serverTests, env: { TEST_DB: 'sqlite' }, testTimeout: 20_000 } },
       ...(postgres
         ? [{ test: { name: 'server-postgres', include: serverTests, env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 30_000 } }]

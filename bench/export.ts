@@ -14,6 +14,7 @@ import { generateNumberFile } from './lib/number-file-fixture.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './lib/server.ts';
 import { importNumbers } from '../server/src/modules/task/upload-numbers.ts';
 import { createBenchTask, startChildServer } from './lib/child-server.ts';
+import { readRss, resetPeakRss } from './lib/rss.ts';
 
 if (process.env.BENCH_CHILD === 'server') {
   await runServerChild();
@@ -98,7 +99,7 @@ async function runServerChild(): Promise<void> {
   const count = Number(process.env.BENCH_NUMBERS ?? 1_000_000);
   // The numbers go in through the upload path's own import (a file without junk or repeats).
   const file = generateNumberFile(count, { junkRate: 0, duplicateRate: 0, seed: 2 });
-  const result = await importNumbers(server.ctx, { taskId, deptId: 1 }, Readable.from([file]));
+  const result = await importNumbers(server.ctx, { taskId, deptId: 1 }, Readable.from([file]), { sizeHint: file.length });
   if (result.valid !== count) throw new Error(`filled ${result.valid} of ${count}`);
   await server.ctx.db.updateTable('sync_task_number').set({ state: 2 }).where('taskId', '=', taskId).where((eb) => eb(eb('id', '%', 3), '=', 0)).execute();
   // Drop what filling left on the heap, so the downloads start from an idle server's memory.
@@ -108,18 +109,4 @@ async function runServerChild(): Promise<void> {
   await new Promise((resolve) => process.stdin.on('end', resolve));
   await server.close();
   process.exit(0);
-}
-
-/** Resets the kernel's peak-RSS counter of a process (Linux: /proc/<pid>/clear_refs). */
-function resetPeakRss(pid: number): void {
-  try {
-    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
-  } catch {
-    // not Linux or not allowed: VmHWM is then the peak since the server started
-  }
-}
-
-function readRss(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) * 1024 : Number.NaN;
 }

@@ -35,3 +35,31 @@ export async function deleteRowCancelThenConfirm(page: Page, row: Locator, texts
   await confirmDialog(page).getByRole('button', { name: '确定' }).click();
   await expect(toast(page, texts.deleted)).toBeVisible();
 }
+
+/** The row's cell under the column titled exactly `title` (the header row decides the position). */
+export async function cellOf(page: Page, row: Locator, title: string) {
+  const titles = (await page.locator('.ant-table-thead th').allTextContents()).map((t) => t.trim());
+  const index = titles.indexOf(title);
+  if (index < 0) throw new Error(`no column ${title} in ${titles.join(', ')}`);
+  return row.locator('td').nth(index);
+}
+
+/**
+ * Picks `option` of the antd Select labelled `label` inside `scope`, and checks it took: on a busy
+ * machine a click can land while the dropdown still animates in (or the previous one out), so the
+ * pick is retried until the select shows the option. `search` types the option to filter a long list;
+ * `shownIn` is where the chosen option shows when the select is not in a form item.
+ */
+export async function pickOption(
+  page: Page, scope: Locator, label: string, option: string, options: { search?: boolean; shownIn?: Locator } = {},
+) {
+  const field = scope.getByLabel(label, { exact: true });
+  // the form item shows the chosen option's label (the dropdown itself lives outside it, in a portal)
+  const shown = options.shownIn ?? scope.locator('.ant-form-item').filter({ has: page.getByLabel(label, { exact: true }) }).first();
+  await expect(async () => {
+    if (options.search) await field.fill(option);
+    else await field.click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click({ timeout: 2000 });
+    await expect(shown).toContainText(option, { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+}

@@ -1,18 +1,12 @@
 import type { Page } from '@playwright/test';
 import { ADMIN, USER1 } from './env.ts';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { rowOf, rows } from './list-page.ts';
+import { pickOption, rowOf, rows } from './list-page.ts';
 
 // 系统监控: 操作日志, 登录日志, 在线用户 (server entries come from real actions made here).
 
 function searchForm(page: Page, queryKey: string) {
   return page.locator(`form#${queryKey}-search`);
-}
-
-/** antd Select of a search form: open it and pick the option. */
-async function pick(page: Page, form: ReturnType<typeof searchForm>, label: string, option: string) {
-  await form.getByLabel(label).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).click();
 }
 
 /** The day range of an empty search form, typed into its two inputs. */
@@ -66,7 +60,7 @@ test.describe('操作日志', () => {
     await expect(saved.locator('.ant-tag')).toHaveText('成功');
     await expect(page.locator('.ant-table-tbody')).not.toContainText('secret-value');
 
-    await pick(page, form, '结果', '失败');
+    await pickOption(page, form, '结果', '失败');
     await form.getByRole('button', { name: '查询' }).click();
     await expect(rows(page).first().locator('.ant-tag')).toHaveText('失败');
     await expect(rows(page).first()).toContainText('请输入变量描述');
@@ -135,7 +129,7 @@ test.describe('登录日志', () => {
     await expect(page.locator('.ant-table-tbody')).not.toContainText('wrong-password');
 
     await form.getByLabel('用户名').fill(ADMIN.userName);
-    await pick(page, form, '结果', '成功');
+    await pickOption(page, form, '结果', '成功');
     await form.getByLabel('IP地址').fill('127.0.0.1');
     await pickDays(form, shanghaiToday(), shanghaiToday());
     await form.getByRole('button', { name: '查询' }).click();

@@ -1,16 +1,11 @@
 import type { Page } from '@playwright/test';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
+import { deleteRowCancelThenConfirm, dialog, pickOption, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/user';
 const VALID = { userRealName: '测试用户', roleId: 2, userSex: '男', userMobile: '13800138000', userEmail: 'e2e@example.com' };
 
 const searchByName = (page: Page, userName: string) => searchList(page, 'user', '用户名', userName);
-
-async function pick(page: Page, label: string, option: string, scope = page.locator('body')) {
-  await scope.getByLabel(label, { exact: true }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
-}
 
 /** Creates users through the API with the page's own session; answers their one-time passwords. */
 async function createUsers(page: Page, names: string[], extra: Record<string, unknown> = {}): Promise<Record<string, string>> {
@@ -63,8 +58,8 @@ test.describe('用户管理', () => {
     const add = dialog(page, '新增用户');
     await add.getByLabel('用户名').fill(userName);
     await add.getByLabel('姓名').fill('王五');
-    await pick(page, '角色', '普通用户', add);
-    await pick(page, '性别', '女', add);
+    await pickOption(page, add, '角色', '普通用户');
+    await pickOption(page, add, '性别', '女');
     await add.getByLabel('手机号').fill('18612345678');
     await add.getByLabel('邮箱').fill('wangwu@example.com');
     await add.getByRole('button', { name: '保存' }).click();
@@ -103,8 +98,8 @@ test.describe('用户管理', () => {
     const add = dialog(page, '新增用户');
     await add.getByLabel('用户名').fill(userName);
     await add.getByLabel('姓名').fill('重名');
-    await pick(page, '角色', '普通用户', add);
-    await pick(page, '性别', '男', add);
+    await pickOption(page, add, '角色', '普通用户');
+    await pickOption(page, add, '性别', '男');
     await add.getByLabel('手机号').fill('13800138000');
     await add.getByLabel('邮箱').fill('dup@example.com');
     await add.getByRole('button', { name: '保存' }).click();
@@ -138,10 +133,10 @@ test.describe('用户管理', () => {
 
     await form.getByRole('button', { name: '重置' }).click();
     await form.getByLabel('用户名').fill(tag);
-    await pick(page, '状态', '锁定', form);
+    await pickOption(page, form, '状态', '锁定');
     await form.getByRole('button', { name: '查询' }).click();
     await expect(page.locator('.ant-empty')).toBeVisible();
-    await pick(page, '状态', '全部', form);
+    await pickOption(page, form, '状态', '全部');
     await form.getByRole('button', { name: '查询' }).click();
     await expect(page.getByText('共 12 条')).toBeVisible();
   });
@@ -161,7 +156,7 @@ test.describe('用户管理', () => {
     expect(await isLive(page, session)).toBe(false);
 
     const form = page.locator('form#user-search');
-    await pick(page, '状态', '锁定', form);
+    await pickOption(page, form, '状态', '锁定');
     await form.getByRole('button', { name: '查询' }).click();
     await expect(rows(page)).toHaveCount(1);
     await rowOf(page, userName).getByRole('switch').click();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fill, formatDateTime, idList, pageQuery, shanghaiDay, variableSave } from './index.ts';
+import { fill, formatDateTime, idList, pageQuery, secondsToNextShanghaiDay, shanghaiDay, variableSave } from './index.ts';
 import { common, variable } from './messages.ts';
 
 describe('contract helpers', () => {
@@ -7,6 +7,8 @@ describe('contract helpers', () => {
     expect(formatDateTime(Date.UTC(2026, 0, 1, 16, 30, 5))).toBe('2026-01-02 00:30:05');
     expect(shanghaiDay(Date.UTC(2026, 0, 1, 15, 59, 59))).toBe('2026-01-01');
     expect(shanghaiDay(Date.UTC(2026, 0, 1, 16, 0, 0))).toBe('2026-01-02');
+    expect(secondsToNextShanghaiDay(Date.UTC(2026, 0, 1, 15, 59, 0))).toBe(60);
+    expect(secondsToNextShanghaiDay(Date.UTC(2026, 0, 1, 16, 0, 0))).toBe(86_400);
     expect(formatDateTime(null)).toBe('');
   });
 

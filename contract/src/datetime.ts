@@ -11,3 +11,9 @@ export function formatDateTime(epochMs: number | null | undefined): string {
 export function shanghaiDay(epochMs: number): string {
   return new Date(epochMs + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10);
 }
+
+/** Whole seconds (at least 1) until the next Asia/Shanghai midnight. */
+export function secondsToNextShanghaiDay(epochMs: number): number {
+  const dayMs = 24 * 60 * 60 * 1000;
+  return Math.max(1, Math.ceil((dayMs - ((epochMs + SHANGHAI_OFFSET_MS) % dayMs)) / 1000));
+}

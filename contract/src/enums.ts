@@ -87,8 +87,11 @@ export const randomPositionOptions: Option<number>[] = [
   { value: RandomPosition.suffix, label: task.suffix },
 ];
 
-/** State of a number of a task (sync_task_number.state). */
-export const TaskNumberState = { pending: 0, leased: 1, sent: 2, failed: 3 } as const;
+/**
+ * State of a number of a task (sync_task_number.state). 2, 3 and 4 are final: sent, finally failed
+ * (after the retries), blocked (put on the do-not-contact list after its upload, never handed out).
+ */
+export const TaskNumberState = { pending: 0, leased: 1, sent: 2, failed: 3, blocked: 4 } as const;
 
 /** Authorization code useStatus (SPEC §3): 1 used (a device is bound), anything else unused. */
 export const AuthCodeUseStatus = { unused: 0, used: 1 } as const;

@@ -16,6 +16,8 @@ export * from './menu.ts';
 export * from './user.ts';
 export * from './carriers.ts';
 export * from './authcode.ts';
+export * from './blacklist.ts';
 export * from './statistics.ts';
 export * from './task.ts';
 export * from './upload.ts';
+export * from './device.ts';

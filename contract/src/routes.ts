@@ -1,3 +1,5 @@
+import { device } from './messages/device.ts';
+
 // The console's screens (SPEC §2.1) in their menu groups. The server seeds the module (menu) tree from
 // this table; the web app maps each url to its page. A role sees a screen only if it holds its module.
 
@@ -26,6 +28,8 @@ export const consoleRoutes: ConsoleRoute[] = [
   { url: '/task/authcode', name: '授权码列表', icon: 'KeyOutlined', group: 'task', ordinaryUser: true },
   { url: '/task/userStatistics', name: '用户发送统计', icon: 'LineChartOutlined', group: 'task', ordinaryUser: true },
   { url: '/task/updatePasswd', name: '修改密码', icon: 'LockOutlined', group: 'task', ordinaryUser: true },
+  // Last of its group: the seed numbers a new screen by its place, so an upgraded database orders it the same.
+  { url: '/task/blacklist', name: '黑名单', icon: 'StopOutlined', group: 'task', ordinaryUser: true },
   { url: '/system/user', name: '用户管理', icon: 'UserOutlined', group: 'system' },
   { url: '/system/Dept', name: '公司管理', icon: 'ApartmentOutlined', group: 'system' },
   { url: '/system/Role', name: '角色管理', icon: 'TeamOutlined', group: 'system' },
@@ -42,6 +46,25 @@ export const consoleRoutes: ConsoleRoute[] = [
   { url: '/monitor/loginLog', name: '登录日志', icon: 'LoginOutlined', group: 'monitor' },
   { url: '/druid/login', name: '监控查询', icon: 'DashboardOutlined', group: 'monitor' },
 ];
+
+/**
+ * A screen opened from another screen, not from the menu (Ant Design Pro's hideInMenu): it is no
+ * module, so nothing is seeded for it; whoever may open its parent may open it, and the menu and the
+ * breadcrumb show it under its parent.
+ */
+export type SubScreenRoute = { url: string; name: string; group: MenuGroupKey; parent: string };
+
+/** 设备列表, opened from 授权码列表. */
+export const DEVICE_LIST_URL = '/task/devices';
+
+export const subScreenRoutes: SubScreenRoute[] = [
+  { url: DEVICE_LIST_URL, name: device.title, group: 'task', parent: '/task/authcode' },
+];
+
+/** The menu screen whose right opens url: a sub-screen's parent, any other screen itself. */
+export function menuUrlOf(url: string): string {
+  return subScreenRoutes.find((r) => r.url === url)?.parent ?? url;
+}
 
 /** Where the console lands after login (SPEC §2.1). */
 export const HOME_URL = '/task/index';

@@ -34,14 +34,19 @@ const taskIdField = z.preprocess(
   z.number({ error: m.taskRequired }).int(m.taskRequired).positive(m.taskRequired),
 );
 
-/** /sync/uploadTaskData {taskId, fileNo, fileName, fileUrl}: fileNo names the upload; the others are informative. */
-export const uploadTaskDataRequest = z.object({
-  taskId: taskIdField,
+/** A stored number file named in a request: fileNo names the upload; fileName and fileUrl are informative. */
+export const numberFileFields = z.object({
   fileNo: z.string({ error: m.fileNoRequired }).trim().min(1, m.fileNoRequired).max(40, m.fileNoRequired),
   fileName: z.preprocess((v) => (v == null ? '' : v), z.string({ error: common.badParameter }).max(255, common.badParameter)),
   fileUrl: z.preprocess((v) => (v == null ? '' : v), z.string({ error: common.badParameter }).max(500, common.badParameter)),
 });
+
+/** /sync/uploadTaskData {taskId, fileNo, fileName, fileUrl}. */
+export const uploadTaskDataRequest = z.object({ taskId: taskIdField, ...numberFileFields.shape });
 export type UploadTaskDataRequest = z.infer<typeof uploadTaskDataRequest>;
+
+/** An invalid token of a number list with its 1-based line. */
+export type InvalidLine = { line: number; text: string };
 
 /** What one number upload did (answer data of /sync/uploadTaskData). */
 export type UploadTaskDataResult = {
@@ -56,7 +61,7 @@ export type UploadTaskDataResult = {
   /** The added numbers split by carrier. */
   byCarrier: Record<CarrierKey, number>;
   /** The first invalid tokens with their 1-based line. */
-  invalidSamples: { line: number; text: string }[];
+  invalidSamples: InvalidLine[];
 };
 
 

@@ -27,6 +27,8 @@ const schema = z.object({
   WEB_DIST: z.string().optional(),
   UPLOAD_MAX_MB: intIn(1, 10_240).default(200),
   E2E_SEED: z.enum(['0', '1']).default('0'),
+  DEVICE_LEASE_SECONDS: intIn(1, 24 * 60 * 60).default(300),
+  DEVICE_MAX_ATTEMPTS: intIn(1, 100).default(3),
 });
 
 export type Config = {
@@ -45,6 +47,8 @@ export type Config = {
   e2eSeed: boolean;
   /** Largest file /upload/files takes. */
   uploadMaxMb: number;
+  /** The sending engine: how long a pulled batch stays leased, how often a number may fail before it is final. */
+  device: { leaseMs: number; maxAttempts: number };
   /** Tests pass a ready database name; otherwise SQLite under dataDir or DATABASE_URL. */
   sqliteFile?: string;
 };
@@ -80,5 +84,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'web/dist')),
     e2eSeed: e.E2E_SEED === '1',
     uploadMaxMb: e.UPLOAD_MAX_MB,
+    device: { leaseMs: e.DEVICE_LEASE_SECONDS * 1000, maxAttempts: e.DEVICE_MAX_ATTEMPTS },
   };
 }

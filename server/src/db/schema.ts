@@ -170,6 +170,7 @@ export interface TaskTable {
   duplicateNum: Generated<number>;
   invalidNum: Generated<number>;
   blockedNum: Generated<number>;
+  dispatchedNum: Generated<number>;
   userId: number;
   deptId: number | null;
   addTime: number;
@@ -217,6 +218,11 @@ export interface AuthCodeTable {
   dueDateNum: number;
   dueDate: number;
   activatedAt: number | null;
+  tokenHash: string | null;
+  lastSeenAt: number | null;
+  battery: number | null;
+  signalLevel: number | null;
+  appVersion: string | null;
   addUserId: number | null;
   deptId: number | null;
   addTime: number;
@@ -225,6 +231,12 @@ export interface AuthCodeTable {
 
 export interface SendDailyTable {
   userId: number;
+  day: string;
+  sendCount: number;
+}
+
+export interface DeviceDailyTable {
+  machineCode: string;
   day: string;
   sendCount: number;
 }
@@ -254,6 +266,7 @@ export interface Database {
   sync_task_number: TaskNumberTable;
   sys_upload: UploadTable;
   sync_auth_code: AuthCodeTable;
+  sync_device_daily: DeviceDailyTable;
   sync_send_daily: SendDailyTable;
   sync_blacklist: BlacklistTable;
 }

@@ -35,7 +35,7 @@ describe('every API route', () => {
       if (route.access === 'public') expect(status, route.url).not.toBe(401);
       else {
         expect(status, `${route.method} ${route.url}`).toBe(401);
-        expect(body.msg).toBe(messages.common.loginRequired);
+        expect(body.msg).toBe(route.access === 'device' ? messages.device.tokenInvalid : messages.common.loginRequired);
       }
     }
   });
@@ -59,6 +59,15 @@ describe('every API route', () => {
         expect(refusedByPermission, where).toBe(false);
         expect([401, 500], where).not.toContain(status);
       } else expect(refusedByPermission, where).toBe(true);
+    }
+  });
+
+  it('keeps console sessions out of device routes', async () => {
+    const deviceRoutes = t.app.declaredRoutes.filter((route) => route.access === 'device');
+    expect(deviceRoutes.length).toBeGreaterThan(0);
+    for (const route of deviceRoutes) {
+      const { status, body } = await t.call(route.method, route.url, { token: adminToken, body: route.method === 'POST' ? {} : undefined });
+      expect([status, body.msg], route.url).toEqual([401, messages.device.tokenInvalid]);
     }
   });
 

@@ -4,6 +4,7 @@ import type { PermissionCode } from '@huiyun/contract';
 import { messages } from '@huiyun/contract';
 import type { AppContext } from '../context.ts';
 import { loadAccess, type Access } from '../modules/auth/access.ts';
+import { authenticateDevice } from '../modules/device/device-auth.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import { isApiPath } from './error-handler.ts';
 import { extractToken } from './token.ts';
@@ -13,9 +14,10 @@ import { extractToken } from './token.ts';
  * - 'public': anyone (login, health);
  * - 'login': any logged-in account;
  * - { permission }: a logged-in account whose role holds that code (权限管理), checked here only;
- * - { anyOf }: one of several codes (a helper list two screens read, e.g. the company choices).
+ * - { anyOf }: one of several codes (a helper list two screens read, e.g. the company choices);
+ * - 'device': a sending device with its own token (docs/device-protocol.md), never a console session.
  */
-export type RouteAccess = 'public' | 'login' | { permission: PermissionCode } | { anyOf: PermissionCode[] };
+export type RouteAccess = 'public' | 'login' | 'device' | { permission: PermissionCode } | { anyOf: PermissionCode[] };
 
 /** The codes any one of which opens the route (none for 'public' / 'login'). */
 export function requiredCodes(access: RouteAccess): PermissionCode[] {
@@ -62,6 +64,10 @@ export function registerAccessCheck(app: FastifyInstance, ctx: AppContext): void
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return;
     const token = extractToken(request);
+    if (access === 'device') {
+      request.device = await authenticateDevice(ctx, token);
+      return;
+    }
     if (!token) throw unauthorized(messages.common.loginRequired);
     const tokenHash = hashToken(token);
     const now = ctx.now();

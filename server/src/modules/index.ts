@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { authRoutes } from './auth/routes.ts';
 import { authCodeRoutes } from './authcode/routes.ts';
+import { blacklistRoutes } from './blacklist/routes.ts';
 import { deptRoutes } from './dept/routes.ts';
+import { deviceRoutes } from './device/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { menuRoutes } from './menu/routes.ts';
@@ -17,7 +19,7 @@ import { variableRoutes } from './variable/routes.ts';
 /** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
 const areas = [
   healthRoutes, authRoutes, userRoutes, deptRoutes, roleRoutes, menuRoutes, permissionRoutes, variableRoutes, monitorRoutes,
-  taskRoutes, fileRoutes, authCodeRoutes, statisticsRoutes,
+  taskRoutes, fileRoutes, authCodeRoutes, statisticsRoutes, blacklistRoutes, deviceRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -31,8 +31,29 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      try {
+        await dropWhenClosed(client, name);
+      } finally {
+        await client.end();
+      }
     },
   };
+}
+
+/**
+ * Drops the database once the test's own connections are gone. A pool's end() can resolve before its
+ * sockets have closed; `with (force)` would then kill them and their clients would raise FATAL 57P01
+ * as unhandled errors, so wait for them (55006: still in use) and force only as a last resort.
+ */
+async function dropWhenClosed(client: pg.Client, name: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      await client.query(`drop database if exists ${name}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  await client.query(`drop database if exists ${name} with (force)`);
 }

@@ -1,17 +1,7 @@
-import {
-  messages,
-  type Envelope,
-  type Page,
-  type Task,
-  type TaskSave,
-  type UploadKind,
-  type UploadResultItem,
-  type UploadTaskDataResult,
-  type UserDevice,
-} from '@huiyun/contract';
+import { messages, type Page, type Task, type TaskSave, type UploadTaskDataResult, type UserDevice } from '@huiyun/contract';
 import { getSession, getToken } from '../app/session.ts';
 import type { ListParams } from '../components/ListPage/index.ts';
-import { ApiError, request } from './client.ts';
+import { request } from './client.ts';
 
 const m = messages.task;
 
@@ -62,49 +52,6 @@ export async function generateQrImage(qrUrl: string): Promise<{ url: string; msg
 export async function uploadTaskData(input: { taskId: number; fileNo: string; fileName: string; fileUrl: string }) {
   const answer = await request<UploadTaskDataResult>('/sync/uploadTaskData', { body: input, failText: m.uploadFailed });
   return { result: answer.data, msg: answer.msg || m.uploaded };
-}
-
-/** The link /download/file serves a stored file under (what the server keeps in imgUrl). */
-export const storedFileUrl = (filePath: string) => `/download/file?filePath=${encodeURIComponent(filePath)}`;
-
-/** A stored file's link with the session token, for an <img> or a link (they cannot send a header). */
-export function fileUrlWithToken(url: string): string {
-  const token = getToken();
-  if (!url.startsWith('/download/') || !token) return url;
-  return `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
-}
-
-/**
- * POST /upload/files (multipart field `file`) with upload progress, which fetch cannot report.
- * Answers the stored files (SPEC §3 Upload result).
- */
-export function uploadFile(file: Blob & { name?: string }, kind: UploadKind, onProgress: (percent: number) => void, failText: string): Promise<UploadResultItem[]> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/upload/files?kind=${encodeURIComponent(kind)}`);
-    const token = getToken();
-    if (token) xhr.setRequestHeader('token', token);
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
-    };
-    xhr.onerror = () => reject(new ApiError(failText, 0));
-    xhr.onload = () => {
-      let envelope: Envelope<UploadResultItem[]> | null = null;
-      try {
-        envelope = JSON.parse(xhr.responseText) as Envelope<UploadResultItem[]>;
-      } catch {
-        envelope = null;
-      }
-      if (!envelope || typeof envelope.success !== 'boolean') return reject(new ApiError(failText, xhr.status));
-      if (!envelope.success) return reject(new ApiError(envelope.msg || envelope.errorInfo || failText, xhr.status));
-      resolve(envelope.data ?? []);
-    };
-    const form = new FormData();
-    form.append('kind', kind);
-    form.append('file', file, file.name);
-    xhr.send(form);
-  });
 }
 
 /** /sync/exportTask is a browser navigation (SPEC §7.1): the session rides in the query. */

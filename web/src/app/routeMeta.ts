@@ -1,10 +1,12 @@
 import { useMatches } from 'react-router';
-import type { ConsoleRoute } from '@huiyun/contract';
+import type { ConsoleRoute, SubScreenRoute } from '@huiyun/contract';
+
+export type ScreenRoute = ConsoleRoute | SubScreenRoute;
 
 /** Each console route carries its contract entry as the router handle. */
-export type RouteHandle = { route: ConsoleRoute };
+export type RouteHandle = { route: ScreenRoute };
 
-export function useCurrentRoute(): ConsoleRoute | undefined {
+export function useCurrentRoute(): ScreenRoute | undefined {
   const matches = useMatches();
   for (let i = matches.length - 1; i >= 0; i--) {
     const handle = matches[i].handle as RouteHandle | undefined;

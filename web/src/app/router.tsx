@@ -1,11 +1,11 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { consoleRoutes, HOME_URL, type ConsoleRoute } from '@huiyun/contract';
+import { consoleRoutes, HOME_URL, subScreenRoutes } from '@huiyun/contract';
 import { LoginPage } from '../pages/login/index.tsx';
 import { GuestOnly, RequireAuth } from './guards.tsx';
 import { MainLayout } from './layout/MainLayout.tsx';
 import { ComingSoonPage, NotFoundPage } from './ResultPages.tsx';
-import type { RouteHandle } from './routeMeta.ts';
+import type { RouteHandle, ScreenRoute } from './routeMeta.ts';
 
 type Screen = { Component: ComponentType };
 
@@ -14,8 +14,10 @@ type Screen = { Component: ComponentType };
 const screens: Record<string, () => Promise<Screen>> = {
   '/task/index': () => import('../pages/task/index/index.tsx').then((m) => ({ Component: m.TaskPage })),
   '/task/authcode': () => import('../pages/task/authcode/index.tsx').then((m) => ({ Component: m.AuthCodePage })),
+  '/task/devices': () => import('../pages/task/devices/index.tsx').then((m) => ({ Component: m.DevicesPage })),
   '/task/userStatistics': () => import('../pages/task/userStatistics/index.tsx').then((m) => ({ Component: m.UserStatisticsPage })),
   '/task/updatePasswd': () => import('../pages/task/updatePasswd/index.tsx').then((m) => ({ Component: m.UpdatePasswordPage })),
+  '/task/blacklist': () => import('../pages/task/blacklist/index.tsx').then((m) => ({ Component: m.BlacklistPage })),
   '/system/user': () => import('../pages/system/user/index.tsx').then((m) => ({ Component: m.UserPage })),
   '/system/Dept': () => import('../pages/system/dept/index.tsx').then((m) => ({ Component: m.DeptPage })),
   '/system/Role': () => import('../pages/system/role/index.tsx').then((m) => ({ Component: m.RolePage })),
@@ -27,8 +29,8 @@ const screens: Record<string, () => Promise<Screen>> = {
   '/monitor/loginLog': () => import('../pages/monitor/loginLog/index.tsx').then((m) => ({ Component: m.LoginLogPage })),
 };
 
-/** Every console route of the contract; screens not built yet show the coming-soon page. */
-function screenRoute(route: ConsoleRoute): RouteObject {
+/** Every console route and sub-screen of the contract; screens not built yet show the coming-soon page. */
+function screenRoute(route: ScreenRoute): RouteObject {
   const handle: RouteHandle = { route };
   const load = screens[route.url];
   return load ? { path: route.url, handle, lazy: load } : { path: route.url, handle, element: <ComingSoonPage name={route.name} /> };
@@ -49,7 +51,7 @@ export const router = createBrowserRouter([
         <MainLayout />
       </RequireAuth>
     ),
-    children: [{ path: '/index', element: <Navigate to={HOME_URL} replace /> }, ...consoleRoutes.map(screenRoute)],
+    children: [{ path: '/index', element: <Navigate to={HOME_URL} replace /> }, ...[...consoleRoutes, ...subScreenRoutes].map(screenRoute)],
   },
   { path: '*', element: <NotFoundPage /> },
 ]);

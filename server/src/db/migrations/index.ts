@@ -1,10 +1,14 @@
 import * as m0001 from './0001_foundation.ts';
 import * as m0002 from './0002_logs.ts';
 import * as m0003 from './0003_sending.ts';
+import * as m0004 from './0004_devices.ts';
+import * as m0005 from './0005_number_order.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
 export const migrations = {
   '0001_foundation': m0001,
   '0002_logs': m0002,
   '0003_sending': m0003,
+  '0004_devices': m0004,
+  '0005_number_order': m0005,
 };

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import fastifyMultipart, { type MultipartFile, type Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -8,12 +7,13 @@ import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
 import { ok } from '../../http/envelope.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import { parse } from '../../http/validate.ts';
 import { exportTaskNumbers } from '../task/export-numbers.ts';
 import { uploadTaskData } from '../task/upload-numbers.ts';
+import { sendStoredFile } from './send-file.ts';
 import { loadDownloadable, uploadFile } from './service.ts';
-import { contentDisposition, contentTypeOf, uploadMaxBytes } from './storage.ts';
+import { contentDisposition, uploadMaxBytes } from './storage.ts';
 
 // Files (SPEC §7.1) and the task area's number upload / export (SPEC §7.8):
 //   POST /upload/files            multipart `file` (+ `kind`), stored → [{fileNo, fileName, filePath}]
@@ -40,14 +40,16 @@ export function fileRoutes(ctx: AppContext) {
     // Registered in this plugin only: the other areas keep refusing multipart bodies.
     await app.register(fastifyMultipart, { throwFileSizeLimit: false });
 
+    // Number files go up for a task (上传号码) or for the do-not-contact list (黑名单 上传号码).
     app.post('/upload/files', {
-      config: { access: { permission: Perm.taskUpload }, audit: audit(messages.upload.actionUpload) },
+      config: { access: { anyOf: [Perm.taskUpload, Perm.blacklistSave] }, audit: audit(messages.upload.actionUpload) },
       preValidation: (request) => readFieldsBeforeFile(request, uploadMaxBytes(ctx)),
     }, async (request) => {
       const pending = request.pendingFile;
       if (!pending) throw new AppError(messages.upload.fileRequired);
       const fields = { ...(request.query as object), ...(request.body as object) } as Record<string, unknown>;
       const { kind } = parse(uploadFilesFields, { kind: fields.kind });
+      if (kind !== UploadKind.numbers && !callerOf(request).permissions.has(Perm.taskUpload)) throw forbidden();
       describeTarget(request, `${kind} ${pending.part.filename ?? ''}`);
       const item = await uploadFile(ctx, callerOf(request), kind, { fileName: pending.part.filename ?? '', content: pending.part.file });
       await drain(pending.rest);
@@ -58,15 +60,7 @@ export function fileRoutes(ctx: AppContext) {
       // A missing or over-long path is as unknown as any other: 404, like a path that is not stored.
       const query = downloadFileQuery.safeParse(request.query ?? {});
       if (!query.success) throw notFound(messages.upload.fileNotFound);
-      const file = await loadDownloadable(ctx, callerOf(request), query.data.filePath);
-      const inline = file.kind === UploadKind.image || file.kind === UploadKind.qr;
-      return reply
-        .header('content-type', contentTypeOf(file.fileName))
-        .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', file.fileName))
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, no-store')
-        .header('content-length', String(fs.statSync(file.absolute).size))
-        .send(fs.createReadStream(file.absolute));
+      return sendStoredFile(reply, await loadDownloadable(ctx, callerOf(request), query.data.filePath));
     });
 
     app.post('/sync/uploadTaskData', {

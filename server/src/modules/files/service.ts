@@ -46,6 +46,25 @@ function assertImageHead(head: Uint8Array): void {
 }
 
 /**
+ * The caller's own stored number file (kind 'numbers', from /upload/files) as a byte stream, for the
+ * calls that read one: /sync/uploadTaskData, /sync/uploadBlacklist. Someone else's file is refused.
+ */
+export async function openOwnNumberFile(ctx: AppContext, caller: Access, fileNo: string): Promise<fs.ReadStream> {
+  return fs.createReadStream(await ownNumberFilePath(ctx, caller, fileNo), { highWaterMark: 1 << 18 });
+}
+
+/** Where the caller's own stored number file lies on disk (same checks as openOwnNumberFile). */
+export async function ownNumberFilePath(ctx: AppContext, caller: Access, fileNo: string): Promise<string> {
+  const upload = await ctx.db.selectFrom('sys_upload').selectAll().where('fileNo', '=', fileNo).executeTakeFirst();
+  if (!upload) throw notFound(messages.upload.fileNotFound);
+  if (upload.userId !== caller.userId) throw forbidden();
+  if (upload.kind !== UploadKind.numbers) throw new AppError(messages.upload.notNumberFile);
+  const file = absolutePathOf(ctx, upload.filePath);
+  if (!file || !fs.existsSync(file)) throw notFound(messages.upload.fileNotFound);
+  return file;
+}
+
+/**
  * Who may download a stored file (GET /download/file):
  *   1. its owner (the account that uploaded or generated it);
  *   2. an administrator whose data scope holds the file's company (deptId);
@@ -55,13 +74,20 @@ function assertImageHead(head: Uint8Array): void {
  * file the caller may not see is 403.
  */
 export async function loadDownloadable(ctx: AppContext, caller: Access, filePath: string) {
+  const file = await loadStoredFile(ctx, filePath);
+  if (!(await maySee(ctx, caller, file))) throw forbidden();
+  return file;
+}
+
+/** A file this product stored, by its storage key; anything else (../, absolute, unknown) is 404. */
+export async function loadStoredFile(ctx: AppContext, filePath: string) {
   const absolute = absolutePathOf(ctx, filePath);
   if (!absolute) throw notFound(messages.upload.fileNotFound);
   const row = await ctx.db.selectFrom('sys_upload').selectAll().where('filePath', '=', filePath).executeTakeFirst();
   if (!row || !fs.existsSync(absolute)) throw notFound(messages.upload.fileNotFound);
-  if (!(await maySee(ctx, caller, row))) throw forbidden();
   return { ...row, absolute };
 }
+export type StoredFile = Awaited<ReturnType<typeof loadStoredFile>>;
 
 async function maySee(ctx: AppContext, caller: Access, row: { fileNo: string; filePath: string; kind: string; userId: number | null; deptId: number | null }) {
   if (row.userId !== null && row.userId === caller.userId) return true;

@@ -20,10 +20,11 @@ let demo: string;
 let user1Id: number;
 let taskId: number;
 
-// state per number: 0 pending, 1 leased, 2 sent, 3 failed
+// state per number: 0 pending, 1 leased, 2 sent, 3 failed, 4 blocked
 const NUMBERS: [number, number][] = [
   [13800138000, TaskNumberState.pending], [13900139000, TaskNumberState.sent], [13000130000, TaskNumberState.leased],
   [18900189000, TaskNumberState.failed], [13700137000, TaskNumberState.sent], [15000150000, TaskNumberState.pending],
+  [15800158000, TaskNumberState.blocked],
 ];
 
 beforeAll(async () => {
@@ -58,8 +59,8 @@ describe('/sync/exportTask', () => {
   it('streams each export type as a CRLF .txt named after the task, token in the query', async () => {
     const cases: [string, string[], string][] = [
       ['&exportType=1', NUMBERS.map(([p]) => String(p)), '全部'],
-      ['&exportType=2', phones(TaskNumberState.pending, TaskNumberState.leased), '未发送'],
-      ['', phones(TaskNumberState.pending, TaskNumberState.leased), '未发送'],
+      ['&exportType=2', phones(TaskNumberState.pending, TaskNumberState.leased, TaskNumberState.failed), '未发送'],
+      ['', phones(TaskNumberState.pending, TaskNumberState.leased, TaskNumberState.failed), '未发送'],
       ['&exportType=3', phones(TaskNumberState.sent), '已发送'],
     ];
     for (const [type, expected, label] of cases) {

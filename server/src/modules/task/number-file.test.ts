@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Carrier, classifyCarrier } from '@huiyun/contract';
-import { NumberFileParser, NumberSet, parseNumberFile, type NumberFileOptions, type NumberFileSummary } from './number-file.ts';
+import { NumberFileParser, NumberSet, parseNumberFile, scanNumberText, type NumberFileOptions, type NumberFileSummary } from './number-file.ts';
 
 type Parsed = { numbers: number[]; carriers: number[]; batchSizes: number[]; summary: NumberFileSummary };
 
@@ -220,6 +220,16 @@ describe('number file: streaming API', () => {
 
   it('refuses a stream decoded into strings', async () => {
     await expect(parseNumberFile(Readable.from(['13800138000']), () => {})).rejects.toThrow(TypeError);
+  });
+
+  it('reads typed text by the same rules as a file', () => {
+    const text = '+86 138 0013 8000\n张三 13900139000，13800138000；abc\r\n0086-130-0013-0000\t1380013800';
+    const numbers: number[] = [];
+    const summary = scanNumberText(text, (batch) => numbers.push(...batch.numbers));
+    const file = parse(text);
+    expect(numbers).toEqual(file.numbers);
+    expect(summary).toEqual(file.summary);
+    expect(summary).toMatchObject({ valid: 3, invalid: 3, duplicatesInFile: 1 });
   });
 });
 

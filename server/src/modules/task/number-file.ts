@@ -28,9 +28,11 @@
 // batches and counted, with NumberSet below (typed-array hash tables, no per-entry objects).
 import { isAscii } from 'node:buffer';
 import { TextDecoder } from 'node:util';
+// The carriers module alone, not the whole contract: this file also runs on the upload worker thread,
+// where loading every schema of the contract would cost ≈ 25 MB and a good part of its start.
 import {
   carrierKeys, carrierOfNumber, END_SENDABLE_NUMBER, MIN_SENDABLE_NUMBER, type Carrier, type CarrierKey,
-} from '@huiyun/contract';
+} from '@huiyun/contract/carriers';
 
 export type NumberFileEncoding = 'utf-8' | 'gbk' | 'utf-16le' | 'utf-16be';
 
@@ -86,6 +88,21 @@ export async function parseNumberFile(
   const summary = parser.end();
   for (const batch of ready.splice(0)) await onBatch(batch);
   return summary;
+}
+
+/**
+ * The same rules over text already decoded (numbers typed into a form): `onBatch` as batches fill, then
+ * the summary (its encoding is 'utf-8'). A file, of any encoding, goes through parseNumberFile.
+ */
+export function scanNumberText(text: string, onBatch: (batch: NumberBatch) => void, options: NumberFileOptions = {}): NumberFileSummary {
+  const scanner = new NumberScanner(
+    onBatch,
+    options.batchSize ?? DEFAULT_BATCH_SIZE,
+    options.maxInvalidSamples ?? DEFAULT_MAX_INVALID_SAMPLES,
+    new NumberSet(),
+  );
+  scanner.scan(text);
+  return scanner.end('utf-8');
 }
 
 /** The synchronous core: `write` chunks, then `end`; `onBatch` is called as batches fill. */

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Carrier, carrierKeys, classifyCarrier, messages, RoleId, TaskStatus, type CarrierKey } from '@huiyun/contract';
 import { generateNumberFileWithCounts } from '../../../../bench/lib/number-file-fixture.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
+import { testDbKind } from '../../test/test-database.ts';
 import { insertCompany, insertTask, uploadNumbers, uploadVia } from '../files/test-support.ts';
 import { importNumbers } from './upload-numbers.ts';
 
@@ -203,7 +205,7 @@ describe('POST /sync/uploadTaskData', () => {
     }
   });
 
-  it('writes nothing when the file breaks half-way, after batches were written', async () => {
+  it.each([['in this thread', false], ['on a worker thread', true]])('writes nothing when the file breaks half-way, after slices were written (%s)', async (_name, worker) => {
     const taskId = await newTask();
     await upload(taskId, '18900189000\n');
     const before = await taskRow(taskId);
@@ -211,8 +213,36 @@ describe('POST /sync/uploadTaskData', () => {
       for (let i = 0; i < 50; i += 1) yield Buffer.from(`${13800000000 + i}\n`);
       throw new Error('disk read error');
     }
-    await expect(importNumbers(t.ctx, { taskId, deptId: 1 }, broken(), { chunkSize: 10 })).rejects.toThrow('disk read error');
+    await expect(importNumbers(t.ctx, { taskId, deptId: 1 }, broken(), { sliceSize: 10, worker })).rejects.toThrow('disk read error');
     expect(await numbersOf(taskId)).toEqual([18900189000]);
+    expect(await taskRow(taskId)).toEqual(before);
+  });
+
+  it('reads a stored file on the worker thread, and writes nothing when that read fails', async () => {
+    const { file, counts } = generateNumberFileWithCounts(5_000, { junkRate: 0.02, duplicateRate: 0.03, seed: 5 });
+    const stored = path.join(dataDir, 'stored-numbers.txt');
+    fs.writeFileSync(stored, file);
+    const taskId = await newTask();
+    const answer = await importNumbers(t.ctx, { taskId, deptId: 1 }, { path: stored }, { sliceSize: 700, worker: true });
+    expect(answer).toMatchObject({ valid: counts.valid, duplicates: counts.duplicates, invalid: counts.invalid, blocked: 0 });
+    const distinct = [...new Set(file.toString('latin1').split('\n').filter((l) => /^1[3-9]\d{9}$/.test(l)).map(Number))];
+    expect(await numbersOf(taskId)).toEqual(distinct);
+    // a directory cannot be read: the worker's read fails, after nothing was inserted
+    const before = await taskRow(taskId);
+    await expect(importNumbers(t.ctx, { taskId, deptId: 1 }, { path: dataDir }, { worker: true })).rejects.toThrow(/EISDIR/);
+    expect(await taskRow(taskId)).toEqual(before);
+    expect(await numbersOf(taskId)).toHaveLength(counts.valid);
+  });
+
+  it('writes nothing when the worker thread fails', async () => {
+    const taskId = await newTask();
+    const before = await taskRow(taskId);
+    async function* file() {
+      yield Buffer.from('13800138000\n13900139000\n');
+    }
+    // a slice size no typed array takes: the worker throws as it starts
+    await expect(importNumbers(t.ctx, { taskId, deptId: 1 }, file(), { sliceSize: -1, worker: true })).rejects.toThrow(RangeError);
+    expect(await numbersOf(taskId)).toEqual([]);
     expect(await taskRow(taskId)).toEqual(before);
   });
 
@@ -222,9 +252,67 @@ describe('POST /sync/uploadTaskData', () => {
     async function* file() {
       yield Buffer.from('13800138000\n13900139000\n');
     }
-    await expect(importNumbers(t.ctx, { taskId, deptId: 1 }, file(), { chunkSize: 1 })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(importNumbers(t.ctx, { taskId, deptId: 1 }, file(), { sliceSize: 1 })).rejects.toMatchObject({ statusCode: 404 });
     const rows = await t.ctx.db.selectFrom('sync_task_number').select('id').where('taskId', '=', taskId).execute();
     expect(rows).toEqual([]);
+  });
+
+  describe.each([['in this thread', false], ['on a worker thread', true]])('ids in file order (%s)', (_name, worker) => {
+    const importFile = (taskId: number, lines: (string | number)[], deptId: number | null = 1) => {
+      async function* chunks() {
+        const bytes = Buffer.from(lines.join('\n'));
+        for (let at = 0; at < bytes.length; at += 7) yield bytes.subarray(at, at + 7); // chunk edges inside numbers
+      }
+      return importNumbers(t.ctx, { taskId, deptId }, chunks(), { sliceSize: 3, worker });
+    };
+
+    it('gives the numbers ids in the order they first appear, across slices and uploads', async () => {
+      const taskId = await newTask();
+      const first = [19900199000, 13800138000, 17100171000, 13000130000, 18900189000, 14700147000, 16600166000];
+      const answer = await importFile(taskId, [...first.slice(0, 3), 'junk', 13800138000, ...first.slice(3)]);
+      expect(answer).toMatchObject({ valid: 7, duplicates: 1, invalid: 1, blocked: 0, byCarrier: splitOf(first) });
+      expect(await numbersOf(taskId)).toEqual(first);
+      // a second upload: numbers the task holds are counted as duplicates, new ones follow in file order
+      const second = await importFile(taskId, [15000150000, 13800138000, 19800198000, 15000150000, 14700147000, 13300133000]);
+      expect(second).toMatchObject({ valid: 3, duplicates: 3, invalid: 0, byCarrier: splitOf([15000150000, 19800198000, 13300133000]) });
+      expect(await numbersOf(taskId)).toEqual([...first, 15000150000, 19800198000, 13300133000]);
+      expect(await taskRow(taskId)).toMatchObject({ totalNum: 10, duplicateNum: 4, invalidNum: 1 });
+      await expectCountersAgree(taskId);
+    });
+
+    it('reads the bench fixture exactly, in file order, with do-not-contact numbers left out', async () => {
+      const { file, counts } = generateNumberFileWithCounts(30_000, { junkRate: 0.02, duplicateRate: 0.03, seed: 11 });
+      const lines = file.toString('latin1').split('\n');
+      const distinct = [...new Set(lines.filter((l) => /^1[3-9]\d{9}$/.test(l)).map(Number))];
+      expect(distinct).toHaveLength(counts.valid);
+      const dept = await insertCompany(t, `UPLOAD_ORDER_${worker ? 'W' : 'T'}`);
+      const blocked = [distinct[5], distinct[20_000]];
+      const now = Date.now();
+      await t.ctx.db.insertInto('sync_blacklist').values(blocked.map((phone) => ({ deptId: dept, phone, addUser: 'test', addTime: now }))).execute();
+      const taskId = await newTask(user1Id, { deptId: dept });
+      async function* chunks() {
+        for (let at = 0; at < file.length; at += 4096) yield file.subarray(at, at + 4096);
+      }
+      const answer = await importNumbers(t.ctx, { taskId, deptId: dept }, chunks(), { sliceSize: 1000, worker });
+      const kept = distinct.filter((n) => !blocked.includes(n));
+      expect(answer).toMatchObject({ valid: kept.length, duplicates: counts.duplicates, invalid: counts.invalid, blocked: 2, byCarrier: splitOf(kept) });
+      expect(await numbersOf(taskId)).toEqual(kept);
+      await expectCountersAgree(taskId);
+    });
+  });
+
+  it.skipIf(testDbKind() !== 'sqlite')('sets SQLite\'s page cache back after an upload', async () => {
+    const cacheSize = async () => Number((await sql<{ cache_size: number }>`pragma cache_size`.execute(t.ctx.db)).rows[0].cache_size);
+    const before = await cacheSize();
+    const taskId = await newTask();
+    await upload(taskId, '13800138000\n');
+    expect(await cacheSize()).toBe(before);
+    const broken = async function* () {
+      yield Buffer.from('13900139000\n');
+      throw new Error('disk read error');
+    };
+    await expect(importNumbers(t.ctx, { taskId, deptId: 1 }, broken(), { sizeHint: 1e8 })).rejects.toThrow('disk read error');
+    expect(await cacheSize()).toBe(before);
   });
 
   it('keeps carriers of the 19x, 16x, 14x and virtual ranges apart', async () => {

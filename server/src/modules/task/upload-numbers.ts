@@ -1,15 +1,17 @@
 import fs from 'node:fs';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import {
-  Carrier, carrierKeys, messages, TaskStatus, UploadKind, type CarrierKey, type UploadTaskDataRequest, type UploadTaskDataResult,
+  Carrier, carrierKeys, messages, TaskStatus, type CarrierKey, type UploadTaskDataRequest, type UploadTaskDataResult,
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
-import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import type { Access } from '../auth/access.ts';
-import { absolutePathOf } from '../files/storage.ts';
-import { parseNumberFile } from './number-file.ts';
+import { ownNumberFilePath } from '../files/service.ts';
+import { checkpointInBackground, deferAutoCheckpoint, sqliteFileOf } from '../../db/sqlite-checkpoint.ts';
+import type { NumberSlice } from './upload-slices.ts';
+import { sliceInThread, sliceInWorker, type NumberInput } from './upload-slicing.ts';
 import { loadVisibleTask } from './task-access.ts';
 
 // /sync/uploadTaskData (PRODUCT §4): the numbers of an uploaded .txt file into a task.
@@ -18,25 +20,45 @@ import { loadVisibleTask } from './task-access.ts';
 // duplicateNum, invalidNum, blockedNum) are written together or not at all — a read error half-way, a
 // task deleted meanwhile (its foreign key / the counter update finds no row) roll everything back.
 //
-// Speed. The file is streamed through parseNumberFile (distinct valid numbers, carrier, counts). The
-// numbers are gathered in a typed array of up to CHUNK numbers, sorted, then inserted in slices with
-// ONE short statement per slice whose only big parameter is the slice itself: `insert … select <task>,
-// value >> 3, value & 7 from json_each(?)` on SQLite (a JSON array: the SQL text is short and constant,
-// so no statement with thousands of placeholders is prepared per slice through Kysely — node:sqlite's
-// raw handle is not needed) and `… from unnest($::bigint[])` on PostgreSQL.
-//   - A task without numbers gets plain inserts in one phone-ordered pass.
-//   - A task holding numbers gets `on conflict do nothing` against the unique index (taskId, phone),
-//     carrier by carrier, so each statement's row count is that carrier's inserted count.
-// Sorting is what makes it fast: 950k numbers inserted in file (random) order cost random B-tree page
-// visits in the unique index (27 s measured with SQLite's default 2 MB page cache on the loaded bench
-// machine); in phone order they are appended (1.2 s). The price: a task's numbers get their ids (so
-// sending and export order) in phone order per chunk, not in file order.
-// Memory: the parser's distinct-number set plus one chunk (8 bytes a number), whatever the file length.
+// Order: a task's numbers get their ids in the order they first appear in the file (the sending
+// engine claims pending numbers in id order), after the numbers of earlier uploads.
+//
+// How (docs/performance.md has the measurements):
+//   - Everything is decided before the database sees a row: upload-slices.ts parses the file, drops
+//     repeats, numbers on the company's do-not-contact list and numbers the task already holds (read
+//     first, one string), and cuts the rest into slices, each the one parameter of one short constant
+//     statement: `insert … select <task>, v >> 3, v & 7 from json_each(cast(? as text))` (SQLite) /
+//     `… from unnest($::bigint[])` (PostgreSQL). No `on conflict`: a conflict (which the task lock and
+//     SQLite's single writer rule out) fails the upload instead of miscounting it.
+//   - Files of WORKER_MIN_BYTES and more are parsed on a worker thread that reads the stored file
+//     itself (upload-slicing.ts) while this thread inserts: node:sqlite runs statements synchronously
+//     here, so that is the only overlap to be had.
+//   - SQLite: in file order the rows go to the end of the table and of the (taskId, state, id) index.
+//     (A unique (taskId, phone) index, where they landed at random places, cost half the upload; the
+//     distinctness decided here under the task's lock replaced it: migration 0005.) cache_size is raised
+//     for the transaction so big tasks' index pages stay in memory. Slices are large (up to 200,000
+//     numbers): each statement first copies every page it touches that existed before it into
+//     SQLite's statement journal (the foreign key makes every multi-row insert need one).
+//     The commit's automatic WAL checkpoint (≈ 0.3 s for a million numbers) is deferred to a worker
+//     thread after the commit (db/sqlite-checkpoint.ts), off the request.
+// Memory: the worker (≈ 35 MB: a V8 isolate and Node's TypeScript stripper), its distinct-number sets
+// (≈ 8 MB a million numbers, file and task), two slices on each side, the page cache while the upload
+// runs (≈ 16 bytes a number of the task).
 
-/** Numbers gathered (all carriers together) before they are sorted and written. */
-const CHUNK = 1 << 20;
-/** Numbers per insert statement. */
-const SLICE: Record<'sqlite' | 'postgres', number> = { sqlite: 20_000, postgres: 50_000 };
+/** Most numbers per insert statement. */
+const SLICE: Record<'sqlite' | 'postgres', number> = { sqlite: 200_000, postgres: 50_000 };
+/** Files at least this large are parsed on a worker thread (starting one costs ≈ 0.1 s, more on a
+ * loaded machine: a V8 isolate, and Node's TypeScript stripper set up again). */
+const WORKER_MIN_BYTES = 1 << 20;
+/** SQLite page cache while an upload runs: about this many bytes per number of the task (sized when
+ * the unique phone index still existed: 16 MB as fast as 64 MB on 1M numbers), within the bounds below. */
+const CACHE_BYTES_PER_NUMBER = 16;
+const CACHE_MIN_KIB = 8 << 10;
+const CACHE_MAX_KIB = 256 << 10;
+/** SQLite uploads inserting at least this many numbers checkpoint the WAL after the answer. */
+const DEFER_CHECKPOINT_NUMBERS = 50_000;
+/** Bytes per line of a typical number file ('13800138000\r\n'), to guess a file's numbers by its size. */
+const BYTES_PER_LINE = 12;
 
 const CARRIERS = [Carrier.mobile, Carrier.unicom, Carrier.telecom, Carrier.other] as const;
 
@@ -46,51 +68,78 @@ export type ImportResult = UploadTaskDataResult & { encoding: string };
 export async function uploadTaskData(ctx: AppContext, caller: Access, input: UploadTaskDataRequest): Promise<ImportResult> {
   const task = await loadVisibleTask(ctx, caller, input.taskId);
   if (task.taskStatus === TaskStatus.completed) throw new AppError(messages.upload.taskCompleted);
-  const upload = await ctx.db.selectFrom('sys_upload').selectAll().where('fileNo', '=', input.fileNo).executeTakeFirst();
-  if (!upload) throw notFound(messages.upload.fileNotFound);
-  if (upload.userId !== caller.userId) throw forbidden();
-  if (upload.kind !== UploadKind.numbers) throw new AppError(messages.upload.notNumberFile);
-  const file = absolutePathOf(ctx, upload.filePath);
-  if (!file || !fs.existsSync(file)) throw notFound(messages.upload.fileNotFound);
-  return importNumbers(ctx, { taskId: task.taskId, deptId: task.deptId }, fs.createReadStream(file, { highWaterMark: 1 << 18 }));
+  const file = await ownNumberFilePath(ctx, caller, input.fileNo);
+  const size = fs.statSync(file).size;
+  return importNumbers(ctx, { taskId: task.taskId, deptId: task.deptId }, { path: file }, {
+    worker: size >= WORKER_MIN_BYTES,
+    sizeHint: size,
+  });
 }
 
+export type ImportOptions = {
+  /** Parse on a worker thread (default: in this thread). */
+  worker?: boolean;
+  /** The file's size in bytes, when known: sizes SQLite's page cache for the upload. */
+  sizeHint?: number;
+  /** Numbers per insert statement (tests). */
+  sliceSize?: number;
+};
+
 /**
- * Streams `input` (a number file's bytes) into task `taskId`, skipping numbers on the do-not-contact
- * list of company `deptId`, in one transaction that also moves the task's counters.
+ * Reads `input` (a number file: a stored file's path, or its bytes as a stream) into task `taskId`,
+ * skipping numbers on the do-not-contact list of company `deptId`, in one transaction that also
+ * moves the task's counters.
  */
 export async function importNumbers(
   ctx: AppContext,
   target: { taskId: number; deptId: number | null },
-  input: AsyncIterable<Uint8Array>,
-  options: { chunkSize?: number } = {},
+  input: NumberInput,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const after: AfterCommit = { checkpointFile: null };
+  try {
+    return await ctx.db.transaction().execute((trx) => importInTransaction(trx, ctx, target, input, options, after));
+  } finally {
+    // Also after a failed commit: the connection gets its automatic checkpoint back either way.
+    if (after.checkpointFile) void checkpointInBackground(ctx.db, after.checkpointFile);
+  }
+}
+
+/** What is left to do once the transaction has ended. */
+type AfterCommit = { checkpointFile: string | null };
+
+async function importInTransaction(
+  trx: Transaction<Database>,
+  ctx: AppContext,
+  target: { taskId: number; deptId: number | null },
+  input: NumberInput,
+  options: ImportOptions,
+  after: AfterCommit,
 ): Promise<ImportResult> {
   const dialect = dialectOf(ctx.db);
-  return ctx.db.transaction().execute(async (trx) => {
-    // The task, locked on PostgreSQL so it cannot be deleted or completed under the upload.
-    let check = trx.selectFrom('sync_task').select('taskStatus').where('taskId', '=', target.taskId);
-    if (dialect === 'postgres') check = check.forUpdate();
-    const task = await check.executeTakeFirst();
-    if (!task) throw notFound(messages.common.notFoundRecord);
-    if (task.taskStatus === TaskStatus.completed) throw new AppError(messages.upload.taskCompleted);
-    const blocked = await loadBlacklist(trx, target.deptId);
-    // A task without numbers cannot conflict with them (the parser already dropped repeats within the
-    // file, and the lock / SQLite's single writer keeps other uploads out): plain inserts, cheaper than
-    // `on conflict` (PostgreSQL's speculative insertion costs ~30% more per row).
-    const held = await trx.selectFrom('sync_task_number').select('id').where('taskId', '=', target.taskId).limit(1).executeTakeFirst();
-    // (the unique index still stands guard: a conflict there would fail the upload, never miscount it)
-    const writer = new SortedWriter(trx, dialect, target.taskId, options.chunkSize ?? CHUNK, held !== undefined);
-    let blockedCount = 0;
-    const summary = await parseNumberFile(input, async ({ numbers, carriers }) => {
-      blockedCount += writer.addBatch(numbers, carriers, blocked);
-      if (writer.full) await writer.flush();
-    });
-    await writer.flush();
+  // The task, locked on PostgreSQL so it cannot be deleted or completed under the upload.
+  let check = trx.selectFrom('sync_task').select('taskStatus').where('taskId', '=', target.taskId);
+  if (dialect === 'postgres') check = check.forUpdate();
+  const task = await check.executeTakeFirst();
+  if (!task) throw notFound(messages.common.notFoundRecord);
+  if (task.taskStatus === TaskStatus.completed) throw new AppError(messages.upload.taskCompleted);
+  const blocked = await loadBlacklist(trx, target.deptId);
+  const existing = await loadTaskNumbers(trx, dialect, target.taskId);
 
-    const inserted = writer.inserted;
+  const cache = dialect === 'sqlite' ? await raiseSqliteCache(trx, existing, options.sizeHint) : null;
+  try {
+    const inserted = [0, 0, 0, 0, 0];
+    const insert = async (slice: NumberSlice) => {
+      const rows = await insertSlice(trx, dialect, target.taskId, slice.list);
+      // Cannot differ (no `on conflict`: a conflict throws); checked so counters never lie.
+      if (rows !== slice.count) throw new Error(`number upload: ${rows} rows inserted of ${slice.count}`);
+      for (const carrier of CARRIERS) inserted[carrier] += slice.byCarrier[carrier];
+    };
+    const slicerOptions = { dialect, sliceSize: options.sliceSize ?? SLICE[dialect], blocked, existing };
+    const summary = await (options.worker ? sliceInWorker : sliceInThread)(input, slicerOptions, insert);
+
     const valid = inserted[Carrier.mobile] + inserted[Carrier.unicom] + inserted[Carrier.telecom] + inserted[Carrier.other];
-    const alreadyInTask = writer.offered - valid;
-    const duplicates = summary.duplicatesInFile + alreadyInTask;
+    const duplicates = summary.duplicatesInFile + summary.alreadyInTask;
     const updated = await trx
       .updateTable('sync_task')
       .set((eb) => ({
@@ -101,7 +150,7 @@ export async function importNumbers(
         ocount: eb('ocount', '+', inserted[Carrier.other]),
         duplicateNum: eb('duplicateNum', '+', duplicates),
         invalidNum: eb('invalidNum', '+', summary.invalid),
-        blockedNum: eb('blockedNum', '+', blockedCount),
+        blockedNum: eb('blockedNum', '+', summary.blocked),
         editTime: ctx.now(),
       }))
       .where('taskId', '=', target.taskId)
@@ -111,149 +160,65 @@ export async function importNumbers(
     // row lock); kept so that counters and numbers never disagree.
     if (Number(updated.numUpdatedRows) !== 1) throw notFound(messages.common.notFoundRecord);
 
+    if (cache && valid >= DEFER_CHECKPOINT_NUMBERS) {
+      after.checkpointFile = await sqliteFileOf(trx);
+      if (after.checkpointFile) await deferAutoCheckpoint(trx);
+    }
     const byCarrier = {} as Record<CarrierKey, number>;
     for (const carrier of CARRIERS) byCarrier[carrierKeys[carrier]] = inserted[carrier];
     return {
       valid,
       duplicates,
       invalid: summary.invalid,
-      blocked: blockedCount,
+      blocked: summary.blocked,
       byCarrier,
       invalidSamples: summary.invalidSamples,
       encoding: summary.encoding,
     };
-  });
+  } finally {
+    // Set back before the commit: pages above the old size are let go once written.
+    if (cache) await sql`pragma cache_size = ${sql.raw(String(cache.previous))}`.execute(trx);
+  }
 }
 
 /** The company's do-not-contact numbers, or null when it has none (the usual case: no lookups at all). */
-async function loadBlacklist(trx: Transaction<Database>, deptId: number | null): Promise<Set<number> | null> {
+async function loadBlacklist(trx: Transaction<Database>, deptId: number | null): Promise<number[] | null> {
   if (deptId === null) return null;
   const rows = await trx.selectFrom('sync_blacklist').select('phone').where('deptId', '=', deptId).execute();
-  return rows.length ? new Set(rows.map((r) => Number(r.phone))) : null;
+  return rows.length ? rows.map((r) => Number(r.phone)) : null;
 }
 
-/**
- * Gathers the numbers of a chunk, then writes them in phone order. A number is held as phone × 8 +
- * carrier (< 2^53), so one sort orders by phone and the carrier rides along; the insert splits it
- * again in SQL (value >> 3, value & 7).
- */
-class SortedWriter {
-  private buffer = new Float64Array(1 << 16);
-  private held = 0;
-  /** Numbers handed to the database (distinct, not blocked); inserted ones counted per carrier. */
-  offered = 0;
-  readonly inserted: number[] = [0, 0, 0, 0, 0];
-  private readonly db: Kysely<Database>;
-  private readonly dialect: 'sqlite' | 'postgres';
-  private readonly taskId: number;
-  private readonly chunkSize: number;
-  private readonly mayConflict: boolean;
+/** The numbers the task already holds, comma-separated in one string (no row objects), or null. */
+async function loadTaskNumbers(trx: Transaction<Database>, dialect: 'sqlite' | 'postgres', taskId: number): Promise<string | null> {
+  const held = await trx.selectFrom('sync_task_number').select('id').where('taskId', '=', taskId).limit(1).executeTakeFirst();
+  if (!held) return null;
+  const list = dialect === 'postgres'
+    ? sql<{ list: string | null }>`select string_agg("phone"::text, ',') as list from sync_task_number where "taskId" = ${taskId}`
+    : sql<{ list: string | null }>`select group_concat("phone") as list from sync_task_number where "taskId" = ${taskId}`;
+  const { rows } = await list.execute(trx);
+  return rows[0]?.list ?? null;
+}
 
-  constructor(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', taskId: number, chunkSize: number, mayConflict: boolean) {
-    this.db = db;
-    this.dialect = dialect;
-    this.taskId = taskId;
-    this.chunkSize = chunkSize;
-    this.mayConflict = mayConflict;
-  }
+/** Raises this connection's page cache for the upload; answers the size to set back. */
+async function raiseSqliteCache(trx: Transaction<Database>, existing: string | null, sizeHint: number | undefined): Promise<{ previous: number }> {
+  const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(trx);
+  const previous = Number(rows[0].cache_size);
+  const numbers = (existing ? existing.length / BYTES_PER_LINE : 0) + (sizeHint ?? 0) / BYTES_PER_LINE;
+  const kib = Math.min(CACHE_MAX_KIB, Math.max(CACHE_MIN_KIB, Math.ceil((numbers * CACHE_BYTES_PER_NUMBER) / 1024)));
+  await sql`pragma cache_size = ${sql.raw(String(-kib))}`.execute(trx);
+  return { previous };
+}
 
-  get full(): boolean {
-    return this.held >= this.chunkSize;
-  }
-
-  /** Takes a parser batch, leaving out numbers on the do-not-contact list; answers how many were left out. */
-  addBatch(numbers: number[], carriers: Uint8Array, blocked: Set<number> | null): number {
-    if (this.held + numbers.length > this.buffer.length) {
-      const grown = new Float64Array(Math.max(this.buffer.length * 2, this.held + numbers.length));
-      grown.set(this.buffer.subarray(0, this.held));
-      this.buffer = grown;
-    }
-    const buffer = this.buffer;
-    let at = this.held;
-    for (let i = 0; i < numbers.length; i += 1) {
-      const phone = numbers[i];
-      if (blocked !== null && blocked.has(phone)) continue;
-      buffer[at] = phone * 8 + carriers[i];
-      at += 1;
-    }
-    const skipped = numbers.length - (at - this.held);
-    this.held = at;
-    return skipped;
-  }
-
-  async flush(): Promise<void> {
-    if (this.held === 0) return;
-    const values = this.buffer.subarray(0, this.held).sort();
-    this.held = 0;
-    this.offered += values.length;
-    if (!this.mayConflict) {
-      // One pass in phone order, every row appended at the end of the task's part of the index. No
-      // conflict is possible, so what was offered per carrier is what went in (a violation would throw).
-      for (const encoded of values) this.inserted[encoded % 8] += 1;
-      await this.insertSlices(values);
-      return;
-    }
-    // The task held numbers: each carrier's numbers apart (still in phone order), so each statement's
-    // row count is the inserted count of one carrier.
-    for (const carrier of CARRIERS) {
-      const own = values.filter((encoded) => encoded % 8 === carrier);
-      this.inserted[carrier] += await this.insertSlices(own);
-    }
-  }
-
-  /** Inserts sorted encoded numbers in slices; answers how many were new to the task. */
-  private async insertSlices(values: Float64Array): Promise<number> {
-    const slice = SLICE[this.dialect];
-    let inserted = 0;
-    for (let start = 0; start < values.length; start += slice) inserted += await this.insert(values.subarray(start, start + slice));
-    return inserted;
-  }
-
-  private async insert(values: Float64Array): Promise<number> {
-    const onConflict = this.mayConflict ? sql`on conflict do nothing` : sql``;
-    if (this.dialect === 'postgres') {
-      const result = await sql`
+/** One slice in one statement, rows in the list's order (so ids in file order); answers the rows inserted. */
+async function insertSlice(trx: Transaction<Database>, dialect: 'sqlite' | 'postgres', taskId: number, list: Uint8Array): Promise<number> {
+  // SQLite takes the bytes as they are (a blob, read as text); node-postgres would send a Uint8Array
+  // as bytea, so PostgreSQL gets the string.
+  const result = dialect === 'postgres'
+    ? await sql`
         insert into sync_task_number ("taskId", "phone", "carrier")
-        select ${this.taskId}, v >> 3, v & 7 from unnest(${listOf(values, 123, 125)}::bigint[]) as v
-        ${onConflict}`.execute(this.db);
-      return Number(result.numAffectedRows ?? 0);
-    }
-    // `where true` keeps SQLite from reading `on conflict` as a join constraint of the select.
-    const result = await sql`
-      insert into sync_task_number ("taskId", "phone", "carrier")
-      select ${this.taskId}, value >> 3, value & 7 from json_each(${listOf(values, 91, 93)}) where true
-      ${onConflict}`.execute(this.db);
-    return Number(result.numAffectedRows ?? 0);
-  }
-}
-
-/**
- * '[v,v,…]' (JSON, SQLite) or '{v,v,…}' (an array literal, PostgreSQL) of encoded numbers, digits
- * written straight into one buffer: Float64Array.join would make a garbage string per number (a third
- * of the insert time and ~30 MB of heap churn per million). Values are below 1.6e11 (phone < 2e10, × 8),
- * so their top part (value / 1e6) fits int32 arithmetic.
- */
-function listOf(values: Float64Array, open: number, close: number): string {
-  const out = Buffer.allocUnsafe(values.length * 13 + 2);
-  let at = 0;
-  out[at++] = open;
-  for (let i = 0; i < values.length; i += 1) {
-    if (i > 0) out[at++] = 44; // ,
-    const value = values[i];
-    let high = Math.floor(value / 1e6);
-    let low = value - high * 1e6;
-    const width = high >= 100_000 ? 6 : high >= 10_000 ? 5 : high >= 1_000 ? 4 : high >= 100 ? 3 : high >= 10 ? 2 : 1;
-    for (let k = width - 1; k >= 0; k -= 1) {
-      out[at + k] = 48 + (high % 10);
-      high = (high / 10) | 0;
-    }
-    at += width;
-    for (let k = 5; k >= 0; k -= 1) {
-      out[at + k] = 48 + (low % 10);
-      low = (low / 10) | 0;
-    }
-    at += 6;
-  }
-  out[at++] = close;
-  return out.toString('latin1', 0, at);
+        select ${taskId}, v >> 3, v & 7 from unnest(${Buffer.from(list.buffer, list.byteOffset, list.length).toString('latin1')}::bigint[]) as v`.execute(trx)
+    : await sql`
+        insert into sync_task_number ("taskId", "phone", "carrier")
+        select ${taskId}, value >> 3, value & 7 from json_each(cast(${list} as text))`.execute(trx);
+  return Number(result.numAffectedRows ?? 0);
 }

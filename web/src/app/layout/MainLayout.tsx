@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Button, Layout, Result, Spin, theme } from 'antd';
 import { Outlet } from 'react-router';
-import { alwaysAllowedUrls, menuGroups, messages, type ConsoleRoute, type MenuNode } from '@huiyun/contract';
+import { alwaysAllowedUrls, consoleRoutes, menuGroups, menuUrlOf, messages, type MenuNode } from '@huiyun/contract';
 import { setSessionExpiredHandler } from '../../api/client.ts';
 import { ForbiddenPage } from '../ResultPages.tsx';
-import { useCurrentRoute } from '../routeMeta.ts';
+import { useCurrentRoute, type ScreenRoute } from '../routeMeta.ts';
 import { menuUrls, useCurrentUser } from '../useCurrentUser.ts';
 import { useSessionExpiry } from '../useSignOut.ts';
 import { SideMenu } from './SideMenu.tsx';
@@ -12,15 +12,18 @@ import { TopBar } from './TopBar.tsx';
 
 const m = messages.layout;
 
-/** Group name / screen name, from the user's menu tree, else from the contract. */
-function crumbsOf(route: ConsoleRoute | undefined, menus: MenuNode[]): string[] {
+/** Group name / screen name (/ sub-screen name), from the user's menu tree, else from the contract. */
+function crumbsOf(route: ScreenRoute | undefined, menus: MenuNode[]): string[] {
   if (!route) return [m.home];
+  const sub = 'parent' in route ? [route.name] : [];
+  const menuUrl = menuUrlOf(route.url);
   for (const group of menus) {
-    const leaf = group.children?.find((c) => c.moduleUrl === route.url);
-    if (leaf) return [group.moduleName, leaf.moduleName];
+    const leaf = group.children?.find((c) => c.moduleUrl === menuUrl);
+    if (leaf) return [group.moduleName, leaf.moduleName, ...sub];
   }
   const group = menuGroups.find((g) => g.key === route.group);
-  return group ? [group.name, route.name] : [route.name];
+  const screen = consoleRoutes.find((r) => r.url === menuUrl);
+  return [...(group ? [group.name] : []), ...(screen ? [screen.name] : []), ...sub];
 }
 
 /** Side menu + top bar + the screen; a screen outside the user's menu shows 403. */
@@ -37,7 +40,9 @@ export function MainLayout() {
   }, [onSessionExpired]);
 
   const menus = user.data?.menus ?? [];
-  const allowed = !route || alwaysAllowedUrls.includes(route.url) || menuUrls(menus).has(route.url);
+  // A sub-screen opens for whoever holds its parent screen.
+  const menuUrl = route ? menuUrlOf(route.url) : undefined;
+  const allowed = !menuUrl || alwaysAllowedUrls.includes(menuUrl) || menuUrls(menus).has(menuUrl);
 
   let content;
   if (user.isPending) {
@@ -73,7 +78,7 @@ export function MainLayout() {
         >
           {collapsed ? messages.login.title.slice(0, 2) : messages.login.title}
         </div>
-        <SideMenu menus={menus} currentUrl={route?.url} collapsed={collapsed} />
+        <SideMenu menus={menus} currentUrl={menuUrl} collapsed={collapsed} />
       </Layout.Sider>
       <Layout>
         <Layout.Header style={{ padding: 0, height: 56, lineHeight: 'normal', background: token.colorBgContainer }}>

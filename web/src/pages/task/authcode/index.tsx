@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Button, Tag } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
-import { fill, isAdministratorAccount, isAuthCodeUsed, messages, Perm, type AuthCode } from '@huiyun/contract';
+import { MobileOutlined, PlusOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import { DEVICE_LIST_URL, fill, isAdministratorAccount, isAuthCodeUsed, messages, Perm, type AuthCode } from '@huiyun/contract';
 import { deleteAuthCode, exportAuthCodes, listAuthCodes, type AuthCodeFilters } from '../../../api/authcode.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
@@ -28,6 +29,7 @@ const columns: ListColumn<AuthCode>[] = [
 export function AuthCodePage() {
   const can = usePermission();
   const isAdmin = isAdministratorAccount(useCurrentUser().data);
+  const navigate = useNavigate();
   const [adding, setAdding] = useState(false);
   const [recharging, setRecharging] = useState<AuthCode | null>(null);
 
@@ -57,13 +59,18 @@ export function AuthCodePage() {
         searchFields={[{ name: 'authCode', label: m.authCode }]}
         rowActions={rowActions}
         exporter={{ run: exportAuthCodes, failText: messages.common.exportFailed }}
-        toolbarExtra={() =>
-          isAdmin && can(Perm.authCodeSave) ? (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
-              {messages.common.add}
+        toolbarExtra={() => (
+          <>
+            {isAdmin && can(Perm.authCodeSave) && (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
+                {messages.common.add}
+              </Button>
+            )}
+            <Button icon={<MobileOutlined />} onClick={() => navigate(DEVICE_LIST_URL)}>
+              {messages.device.openDevices}
             </Button>
-          ) : null
-        }
+          </>
+        )}
       />
       <AddAuthCodeDialog open={adding} onClose={() => setAdding(false)} />
       <RechargeDialog code={recharging} onClose={() => setRecharging(null)} />

@@ -1,6 +1,6 @@
 import { Modal, Typography } from 'antd';
 import { messages } from '@huiyun/contract';
-import { fileUrlWithToken } from '../../../api/task.ts';
+import { fileUrlWithToken } from '../../../api/files.ts';
 
 const m = messages.task;
 

@@ -18,7 +18,8 @@ import {
   type Task,
 } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';
-import { fileUrlWithToken, generateQrImage, listUserDevices, saveTask, storedFileUrl, uploadFile } from '../../../api/task.ts';
+import { fileUrlWithToken, storedFileUrl, uploadFile } from '../../../api/files.ts';
+import { generateQrImage, listUserDevices, saveTask } from '../../../api/task.ts';
 import { firstIssue, isRequired, zodRule } from '../../../components/ListPage/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
 import { QrDialog } from './QrDialog.tsx';

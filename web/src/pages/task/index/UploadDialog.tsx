@@ -1,85 +1,29 @@
-import { useEffect, useState } from 'react';
-import { App, Descriptions, Modal, Progress, Typography, Upload } from 'antd';
-import { InboxOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
-import { carrierKeys, carrierOptions, messages, UploadKind, type Task, type UploadTaskDataResult } from '@huiyun/contract';
-import { errorText } from '../../../api/client.ts';
-import { storedFileUrl, uploadFile, uploadTaskData } from '../../../api/task.ts';
+import { useEffect } from 'react';
+import { Descriptions } from 'antd';
+import { carrierKeys, carrierOptions, messages, type Task, type UploadTaskDataResult } from '@huiyun/contract';
+import { uploadTaskData } from '../../../api/task.ts';
+import { InvalidSamples, NumberFileDropzone, NumberUploadModal, useNumberFileUpload } from '../../../components/NumberUpload/index.ts';
 
 const m = messages.task;
 
 /** 上传号码: a .txt file goes up with a progress bar, then the server adds its numbers and reports the split. */
 export function UploadDialog({ task, queryKey, onClose }: { task: Task | null; queryKey: string; onClose: () => void }) {
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const [percent, setPercent] = useState<number | null>(null);
-  const [result, setResult] = useState<UploadTaskDataResult | null>(null);
+  const upload = useNumberFileUpload<UploadTaskDataResult>({
+    submit: (file) => uploadTaskData({ taskId: task!.taskId, ...file }),
+    queryKey,
+    failText: m.uploadFailed,
+  });
+  const { reset } = upload;
 
   useEffect(() => {
-    if (task) {
-      setPercent(null);
-      setResult(null);
-    }
-  }, [task]);
-
-  const send = async (file: File) => {
-    if (!task) return;
-    setResult(null);
-    setPercent(0);
-    try {
-      const [stored] = await uploadFile(file, UploadKind.numbers, setPercent, m.uploadFailed);
-      if (!stored) throw new Error(m.uploadFailed);
-      const answer = await uploadTaskData({
-        taskId: task.taskId,
-        fileNo: stored.fileNo,
-        fileName: stored.fileName,
-        fileUrl: storedFileUrl(stored.filePath),
-      });
-      void message.success(answer.msg);
-      setResult(answer.result);
-      await queryClient.invalidateQueries({ queryKey: [queryKey] });
-    } catch (error) {
-      const text = errorText(error, m.uploadFailed);
-      if (text) void message.error(text);
-    } finally {
-      setPercent(null);
-    }
-  };
+    if (task) reset();
+  }, [task, reset]);
 
   return (
-    <Modal
-      open={task !== null}
-      title={`${m.uploadNumbers} - ${task?.taskName ?? ''}`}
-      okText={m.close}
-      onOk={onClose}
-      onCancel={onClose}
-      cancelButtonProps={{ hidden: true }}
-      maskClosable={false}
-      width={600}
-    >
-      <Upload.Dragger
-        accept=".txt"
-        multiple={false}
-        showUploadList={false}
-        disabled={percent !== null}
-        beforeUpload={(file) => {
-          if (!file.name.toLowerCase().endsWith('.txt')) {
-            void message.error(messages.upload.txtOnly);
-            return Upload.LIST_IGNORE;
-          }
-          void send(file);
-          return false;
-        }}
-      >
-        <p className="ant-upload-drag-icon">
-          <InboxOutlined />
-        </p>
-        <p className="ant-upload-text">{m.chooseTxt}</p>
-        <p className="ant-upload-hint">{m.uploadHint}</p>
-      </Upload.Dragger>
-      {percent !== null && <Progress percent={percent} status="active" style={{ marginTop: 16 }} />}
-      {result && <UploadResult result={result} />}
-    </Modal>
+    <NumberUploadModal open={task !== null} title={`${m.uploadNumbers} - ${task?.taskName ?? ''}`} onClose={onClose}>
+      <NumberFileDropzone percent={upload.percent} onFile={(file) => void upload.send(file)} />
+      {upload.result && <UploadResult result={upload.result} />}
+    </NumberUploadModal>
   );
 }
 
@@ -96,11 +40,7 @@ function UploadResult({ result }: { result: UploadTaskDataResult }) {
       </Descriptions.Item>
       {result.invalidSamples.length > 0 && (
         <Descriptions.Item label={m.resultInvalidSamples} span={2}>
-          {result.invalidSamples.map((s) => (
-            <Typography.Text key={`${s.line}-${s.text}`} code style={{ display: 'block' }}>
-              {`${s.line}: ${s.text}`}
-            </Typography.Text>
-          ))}
+          <InvalidSamples samples={result.invalidSamples} />
         </Descriptions.Item>
       )}
     </Descriptions>

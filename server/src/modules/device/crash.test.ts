@@ -1,0 +1,163 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classifyCarrier, TaskNumberState, TaskStatus } from '@huiyun/contract';
+import { connectDatabase } from '../../db/connect.ts';
+import type { Database } from '../../db/schema.ts';
+import { createTestDatabase, testDbKind, type TestDatabase } from '../../test/test-database.ts';
+import { TASK_DEFAULTS } from '../files/test-support.ts';
+import { DeviceClient } from '../../../../tools/device-simulator/device-client.ts';
+import { expectCountersMatchRows, phoneNumbers } from './test-support.ts';
+
+// The crash test (issue 5): a real server process is killed with SIGKILL twice while ten devices
+// send over HTTP, and started again on the same database. Devices retry what failed (reports are
+// idempotent), leases of the dead process end and their numbers go back to pending. Afterwards every
+// number is final exactly once and every counter equals a recount from the number rows.
+
+const SERVER_MAIN = path.resolve(import.meta.dirname, '../../main.ts');
+const DEVICES = 10;
+const NUMBERS = 4_000;
+const LEASE_SECONDS = 2;
+
+let testDb: TestDatabase | undefined;
+let dataDir: string;
+let db: Kysely<Database>;
+let databaseUrl: string | undefined;
+let port: number;
+let server: ChildProcess | undefined;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(p));
+    }).on('error', reject);
+  });
+}
+
+async function startServer(): Promise<void> {
+  const child = spawn(process.execPath, [SERVER_MAIN], {
+    env: {
+      ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'Admin@12345',
+      DEVICE_LEASE_SECONDS: String(LEASE_SECONDS), DEVICE_MAX_ATTEMPTS: '3', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), REDIS_URL: '',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  server = child;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('server did not start');
+}
+
+async function killServer(): Promise<void> {
+  const child = server;
+  if (!child || child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-crash-'));
+  port = await freePort();
+  if (testDbKind() === 'postgres') {
+    testDb = await createTestDatabase();
+    databaseUrl = testDb.url;
+    db = testDb.db;
+  }
+  await startServer(); // migrates and seeds
+  db ??= connectDatabase({ kind: 'sqlite', file: path.join(dataDir, 'huiyun.db') });
+}, 60_000);
+
+afterAll(async () => {
+  await killServer();
+  await db?.destroy();
+  if (testDb) await testDb.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function setUp(): Promise<{ taskId: number; codes: string[] }> {
+  const now = Date.now();
+  const owner = await db.insertInto('sys_user').values({
+    userName: 'crash_owner', userRealName: 'crash', passwordHash: 'x', userSex: '男', userMobile: '', userEmail: '', isLock: 'N', deptId: 1,
+    roleId: 2, systemNo: 'huiyun', addUser: 't', editUser: 't', addTime: now, editTime: now,
+  }).returning('userId').executeTakeFirstOrThrow();
+  const codes = Array.from({ length: DEVICES }, (_, i) => `CRASH${String(i).padStart(4, '0')}`);
+  await db.insertInto('sync_auth_code').values(codes.map((authCode) => ({
+    authCode, authUserId: owner.userId, dueNum: 100_000, dueDateNum: 30, dueDate: now + 30 * 86_400_000, addUserId: 1, deptId: 1, addTime: now, editTime: now,
+  }))).execute();
+  const task = await db.insertInto('sync_task').values({
+    ...TASK_DEFAULTS, taskName: 'crash', batchSendNum: 20, batchSendMaxNum: 50, singleSendNumDay: 100_000, userId: owner.userId, deptId: 1,
+    taskStatus: TaskStatus.running, totalNum: NUMBERS, addTime: now, editTime: now,
+  }).returning('taskId').executeTakeFirstOrThrow();
+  await db.insertInto('sync_task_device').values(codes.map((_, i) => ({ taskId: task.taskId, machineCode: `crash-${i}` }))).execute();
+  const phones = phoneNumbers(NUMBERS);
+  for (let i = 0; i < phones.length; i += 500) {
+    await db.insertInto('sync_task_number')
+      .values(phones.slice(i, i + 500).map((p) => ({ taskId: task.taskId, phone: Number(p), carrier: classifyCarrier(p) })))
+      .execute();
+  }
+  return { taskId: task.taskId, codes };
+}
+
+describe('SIGKILL during sending', () => {
+  it('loses no number and counts none twice', async () => {
+    const { taskId, codes } = await setUp();
+    let reportsSent = 0;
+    // The simulator's protocol client: network errors and 5xx (the server is being restarted) are
+    // retried until it answers; reports are idempotent, so a retried one never counts twice.
+    const device = async (code: string, i: number) => {
+      const client = new DeviceClient(`http://127.0.0.1:${port}`, { retry: { firstDelayMs: 20, maxDelayMs: 500 } });
+      await client.activate({ authCode: code, machineCode: `crash-${i}`, machineName: `crash-${i}` });
+      for (;;) {
+        const pulled = await client.pull();
+        if (pulled.wait) {
+          if (pulled.wait.reason === 'taskCompleted') return;
+          await new Promise((r) => setTimeout(r, 100)); // numbers held by the dead process come back when their lease ends
+          continue;
+        }
+        const { batchId, items } = pulled.batch;
+        const results = items.flatMap((it, k) => (it.id === null ? [] : [{ id: it.id, status: (it.id + k) % 13 === 0 ? 'failed' as const : 'sent' as const }]));
+        for (let k = 0; k < results.length; k += 10) {
+          await client.report({ batchId, results: results.slice(k, k + 10) });
+          reportsSent += 1;
+        }
+      }
+    };
+    const devices = Promise.all(codes.map(device));
+
+    const finalAtKill: number[] = [];
+    for (const share of [0.25, 0.6]) {
+      for (;;) {
+        const row = await db.selectFrom('sync_task').select(['totalSendNum', 'failNum']).where('taskId', '=', taskId).executeTakeFirstOrThrow();
+        if (row.totalSendNum + row.failNum >= NUMBERS * share) {
+          finalAtKill.push(row.totalSendNum + row.failNum);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await killServer();
+      await startServer();
+    }
+    await devices;
+
+    const open = await db.selectFrom('sync_task_number').select('id').where('taskId', '=', taskId)
+      .where('state', 'in', [TaskNumberState.pending, TaskNumberState.leased]).execute();
+    expect(open).toEqual([]);
+    expect(reportsSent).toBeGreaterThan(0);
+    for (const done of finalAtKill) expect(done).toBeLessThan(NUMBERS); // both kills landed mid-sending
+    await expectCountersMatchRows(db, taskId, { quota: new Map(codes.map((c) => [c, 100_000])) });
+  }, 120_000);
+});

@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import {
+  DEVICE_API_PREFIX, DEVICE_REPORT_MAX, DeviceWaitReason, fill, messages, secondsToNextShanghaiDay, shanghaiDay, TaskNumberState, TaskStatus,
+  type DeviceBatch, type DevicePull,
+} from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import { dialectOf } from '../../db/dialect.ts';
+import type { Database } from '../../db/schema.ts';
+import { unauthorized } from '../../http/errors.ts';
+import { batchItems } from './batch-content.ts';
+import type { DeviceIdentity } from './device-auth.ts';
+import { claimPending, completeTask, hasUnfinished, heldByDevice, releaseExpiredLeases, type ClaimedNumber } from './number-leases.ts';
+
+const m = messages.device;
+/** Claims of one pull that may come back all blocked before the pull gives up on a task. */
+const CLAIM_TRIES = 3;
+
+type Trx = Transaction<Database>;
+type Wait = Extract<DevicePull, { batch: null }>['wait'];
+
+function wait(reason: DeviceWaitReason, message: string, retryAfterSeconds: number): DevicePull {
+  return { batch: null, wait: { reason, message, retryAfterSeconds } satisfies Wait };
+}
+
+const randomBetween = (min: number, max: number) => min + Math.floor(Math.random() * (Math.max(min, max) - min + 1));
+
+/** The device's code, locked for the pull on PostgreSQL so its quota and cap are read once at a time. */
+async function lockCode(trx: Trx, device: DeviceIdentity) {
+  return trx
+    .selectFrom('sync_auth_code')
+    .select(['id', 'machineCode', 'authUserId', 'dueNum', 'dueDate'])
+    .where('id', '=', device.authCodeId)
+    .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+async function assignedTasks(trx: Trx, machineCode: string, ownerId: number) {
+  return trx
+    .selectFrom('sync_task as t')
+    .innerJoin('sync_task_device as d', 'd.taskId', 't.taskId')
+    .select([
+      't.taskId', 't.taskName', 't.taskStatus', 't.showType', 't.content', 't.imgUrl', 't.fileNo', 't.fileName', 't.qrUrl',
+      't.singleSendNumDay', 't.batchSendNum', 't.batchSendMaxNum', 't.intervalSeconds', 't.clearNum', 't.testNum', 't.testPhone',
+      't.isRandomNum', 't.randomPosition', 't.deptId',
+    ])
+    .where('d.machineCode', '=', machineCode)
+    .where('t.userId', '=', ownerId)
+    .orderBy('t.taskId')
+    .execute();
+}
+type AssignedTask = Awaited<ReturnType<typeof assignedTasks>>[number];
+
+async function sentTodayBy(trx: Trx, machineCode: string, day: string): Promise<number> {
+  const row = await trx.selectFrom('sync_device_daily').select('sendCount').where('machineCode', '=', machineCode).where('day', '=', day).executeTakeFirst();
+  return Number(row?.sendCount ?? 0);
+}
+
+/** Numbers put on the company's do-not-contact list after their upload: final (blocked), never handed out. */
+async function dropBlocked(trx: Trx, task: AssignedTask, claimed: ClaimedNumber[], now: number): Promise<ClaimedNumber[]> {
+  if (task.deptId == null || claimed.length === 0) return claimed;
+  const listed = await trx
+    .selectFrom('sync_blacklist')
+    .select('phone')
+    .where('deptId', '=', task.deptId)
+    .where('phone', 'in', claimed.map((n) => n.phone))
+    .execute();
+  if (listed.length === 0) return claimed;
+  const blockedPhones = new Set(listed.map((r) => Number(r.phone)));
+  const blocked = claimed.filter((n) => blockedPhones.has(n.phone));
+  await trx.updateTable('sync_task_number')
+    .set({ state: TaskNumberState.blocked, leaseUntil: null, doneAt: now, failReason: m.blockedReason })
+    .where('id', 'in', blocked.map((n) => n.id))
+    .execute();
+  await trx.updateTable('sync_task').set((eb) => ({ blockedNum: eb('blockedNum', '+', blocked.length) })).where('taskId', '=', task.taskId).execute();
+  if (!(await hasUnfinished(trx, task.taskId))) await completeTask(trx, task.taskId, now);
+  return claimed.filter((n) => !blockedPhones.has(n.phone));
+}
+
+/** Where a device downloads a task's image or file; empty when the task has none. */
+function taskFileUrl(task: AssignedTask): string {
+  const stored = task.imgUrl.match(/^\/download\/file\?filePath=([^&]+)/)?.[1];
+  if (stored) return `${DEVICE_API_PREFIX}/file?filePath=${stored}`;
+  return /^https?:\/\//.test(task.imgUrl) ? task.imgUrl : '';
+}
+
+/**
+ * One pull (docs/device-protocol.md §2): at most one batch from the first running task of the
+ * device's owner that lists the device and has pending numbers, sized within the task's batch range,
+ * the device's daily cap and its code's quota; or the reason there is none.
+ */
+export async function pullBatch(ctx: AppContext, device: DeviceIdentity): Promise<DevicePull> {
+  const now = ctx.now();
+  const { leaseMs } = ctx.config.device;
+  return ctx.db.transaction().execute(async (trx) => {
+    const code = await lockCode(trx, device);
+    if (!code || code.machineCode !== device.machineCode) throw unauthorized(m.tokenInvalid);
+    if (Number(code.dueDate) <= now) return wait(DeviceWaitReason.codeExpired, m.waitCodeExpired, 600);
+    const held = await heldByDevice(trx, device.machineCode, now);
+    const quotaLeft = Number(code.dueNum) - held;
+    if (quotaLeft <= 0) return wait(DeviceWaitReason.quotaUsedUp, m.waitQuotaUsedUp, 600);
+
+    const tasks = await assignedTasks(trx, device.machineCode, code.authUserId);
+    if (tasks.length === 0) return wait(DeviceWaitReason.noTask, m.waitNoTask, 30);
+    const running = tasks.filter((t) => t.taskStatus === TaskStatus.running);
+    if (running.length === 0) {
+      return tasks.some((t) => t.taskStatus === TaskStatus.paused)
+        ? wait(DeviceWaitReason.taskPaused, m.waitTaskPaused, 30)
+        : wait(DeviceWaitReason.taskCompleted, m.waitTaskCompleted, 30);
+    }
+
+    const sentToday = await sentTodayBy(trx, device.machineCode, shanghaiDay(now));
+    let capHit: number | undefined;
+    for (const task of running) {
+      const capLeft = task.singleSendNumDay - sentToday - held;
+      if (capLeft <= 0) {
+        capHit ??= task.singleSendNumDay;
+        continue;
+      }
+      const size = Math.min(randomBatchSize(task), capLeft, quotaLeft, DEVICE_REPORT_MAX);
+      await releaseExpiredLeases(trx, task.taskId, now);
+      for (let attempt = 0; attempt < CLAIM_TRIES; attempt++) {
+        const batchId = `b_${randomUUID().replace(/-/g, '')}`;
+        const leaseUntil = now + leaseMs;
+        const claimed = await claimPending(trx, { taskId: task.taskId, size, batchId, machineCode: device.machineCode, leaseUntil });
+        if (claimed.length === 0) break;
+        const numbers = await dropBlocked(trx, task, claimed, now);
+        if (numbers.length === 0) continue;
+        return { batch: await toBatch(trx, task, numbers, { batchId, leaseUntil, leaseMs }), wait: null };
+      }
+    }
+    return capHit !== undefined
+      ? wait(DeviceWaitReason.dailyCap, fill(m.waitDailyCap, { limit: capHit }), secondsToNextShanghaiDay(now))
+      : wait(DeviceWaitReason.noPending, m.waitNoPending, 30);
+  });
+}
+
+function randomBatchSize(task: AssignedTask): number {
+  return Math.max(1, randomBetween(task.batchSendNum, task.batchSendMaxNum));
+}
+
+async function toBatch(
+  trx: Trx, task: AssignedTask, numbers: ClaimedNumber[], lease: { batchId: string; leaseUntil: number; leaseMs: number },
+): Promise<DeviceBatch> {
+  // The test phone goes after every testNum-th number of the task, counted across batches.
+  let handedOutBefore = 0;
+  if (task.testNum > 0 && task.testPhone) {
+    const row = await trx
+      .updateTable('sync_task')
+      .set((eb) => ({ dispatchedNum: eb('dispatchedNum', '+', numbers.length) }))
+      .where('taskId', '=', task.taskId)
+      .returning('dispatchedNum')
+      .executeTakeFirstOrThrow();
+    handedOutBefore = Number(row.dispatchedNum) - numbers.length;
+  }
+  return {
+    batchId: lease.batchId,
+    taskId: task.taskId,
+    taskName: task.taskName,
+    showType: task.showType,
+    imgUrl: task.imgUrl,
+    fileName: task.fileName,
+    fileUrl: taskFileUrl(task),
+    qrUrl: task.qrUrl,
+    intervalSeconds: task.intervalSeconds,
+    clearNum: task.clearNum,
+    leaseUntil: lease.leaseUntil,
+    leaseSeconds: Math.round(lease.leaseMs / 1000),
+    items: batchItems(numbers, task, handedOutBefore),
+  };
+}

@@ -1,0 +1,74 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { DEVICE_ONLINE_SECONDS, formatDateTime, shanghaiDay, TaskNumberState, type DeviceListQuery, type DeviceRow } from '@huiyun/contract';
+import type { Database } from '../../db/schema.ts';
+import { contains, listPage } from '../../db/list-query.ts';
+import { inDeptScope } from '../../db/scope.ts';
+import type { Access } from '../auth/access.ts';
+
+/** Activated devices the caller sees: an administrator those of owners in its scope, anyone else its own. */
+function visibleDevices(db: Kysely<Database>, caller: Access) {
+  const base = db
+    .selectFrom('sync_auth_code as c')
+    .innerJoin('sys_user as u', 'u.userId', 'c.authUserId')
+    .where('c.machineCode', 'is not', null);
+  return caller.isAdmin ? base.where(inDeptScope('u.deptId', caller.deptScope)) : base.where('c.authUserId', '=', caller.userId);
+}
+
+/** 设备列表: status from the last call, today's sends (Asia/Shanghai) and numbers held under a live lease. */
+export async function listDevices(db: Kysely<Database>, caller: Access, query: DeviceListQuery, now: number) {
+  let filtered = visibleDevices(db, caller);
+  if (query.machineName) filtered = filtered.where(contains('c.machineName', query.machineName));
+  const today = shanghaiDay(now);
+  const { rows, total } = await listPage<DeviceListRow>(
+    filtered,
+    (qb) => qb
+      .leftJoin('sync_device_daily as dd', (join) => join.onRef('dd.machineCode', '=', 'c.machineCode').on('dd.day', '=', today))
+      .select((eb) => [
+        'c.id', 'c.authCode', 'c.machineCode', 'c.machineName', 'u.userName', 'c.lastSeenAt', 'c.activatedAt', 'c.battery', 'c.signalLevel',
+        'c.appVersion', 'c.dueNum', 'c.dueDate', 'dd.sendCount',
+        eb.selectFrom('sync_task_number as n')
+          .select((inner) => inner.fn.countAll<number | string>().as('n'))
+          .whereRef('n.machineCode', '=', 'c.machineCode')
+          .where('n.state', '=', sql.lit(TaskNumberState.leased))
+          .where('n.leaseUntil', '>', now)
+          .as('leased'),
+      ]),
+    { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
+    { sortColumns: {}, defaultSort: ['c.id', 'desc'], tieBreaker: 'c.id' },
+  );
+  return { rows: rows.map((r): DeviceRow => ({
+    authCodeId: r.id,
+    authCode: r.authCode,
+    machineCode: r.machineCode ?? '',
+    machineName: r.machineName ?? '',
+    userName: r.userName,
+    online: r.lastSeenAt != null && now - Number(r.lastSeenAt) <= DEVICE_ONLINE_SECONDS * 1000,
+    lastSeenStr: formatDateTime(r.lastSeenAt == null ? null : Number(r.lastSeenAt)),
+    activatedAtStr: formatDateTime(r.activatedAt == null ? null : Number(r.activatedAt)),
+    sentToday: Number(r.sendCount ?? 0),
+    leased: Number(r.leased ?? 0),
+    battery: r.battery,
+    signal: r.signalLevel,
+    appVersion: r.appVersion ?? '',
+    dueNum: Number(r.dueNum),
+    dueDateStr: formatDateTime(Number(r.dueDate)),
+  })), total };
+}
+
+type DeviceListRow = {
+  id: number;
+  authCode: string;
+  machineCode: string | null;
+  machineName: string | null;
+  userName: string;
+  lastSeenAt: number | null;
+  activatedAt: number | null;
+  battery: number | null;
+  signalLevel: number | null;
+  appVersion: string | null;
+  dueNum: number;
+  dueDate: number;
+  sendCount: number | null;
+  leased: number | string | null;
+};

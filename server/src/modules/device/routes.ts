@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  DEVICE_API_PREFIX, deviceActivateRequest, deviceFileQuery, deviceHeartbeatRequest, deviceListQuery, deviceReportRequest, messages, Perm,
+} from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../http/access-check.ts';
+import { ok, page } from '../../http/envelope.ts';
+import { notFound } from '../../http/errors.ts';
+import { parse } from '../../http/validate.ts';
+import { sendStoredFile } from '../files/send-file.ts';
+import { activateDevice } from './activate.ts';
+import { deviceOf } from './device-auth.ts';
+import { loadDeviceFile } from './device-file.ts';
+import { recordHeartbeat } from './heartbeat.ts';
+import { pullBatch } from './pull-batch.ts';
+import { listDevices } from './queries.ts';
+import { reportResults } from './report-results.ts';
+
+const m = messages.device;
+
+// The device protocol (docs/device-protocol.md) under /device/v1, with its own device token
+// (access 'device'), and the console's device list. Device calls are not in the operation log:
+// they are machine traffic, and every number they move keeps its own record (state, batch, time).
+export function deviceRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    app.post(`${DEVICE_API_PREFIX}/activate`, { config: { access: 'public' } }, async (request) =>
+      ok(m.activated, await activateDevice(ctx, parse(deviceActivateRequest, request.body ?? {}))),
+    );
+
+    app.post(`${DEVICE_API_PREFIX}/pull`, { config: { access: 'device' } }, async (request) =>
+      ok('', await pullBatch(ctx, deviceOf(request))),
+    );
+
+    app.post(`${DEVICE_API_PREFIX}/report`, { config: { access: 'device' } }, async (request) =>
+      ok(m.reported, await reportResults(ctx, deviceOf(request), parse(deviceReportRequest, request.body ?? {}))),
+    );
+
+    app.post(`${DEVICE_API_PREFIX}/heartbeat`, { config: { access: 'device' } }, async (request) =>
+      ok(m.heartbeatOk, await recordHeartbeat(ctx, deviceOf(request), parse(deviceHeartbeatRequest, request.body ?? {}))),
+    );
+
+    app.get(`${DEVICE_API_PREFIX}/file`, { config: { access: 'device' } }, async (request, reply) => {
+      const query = deviceFileQuery.safeParse(request.query ?? {});
+      if (!query.success) throw notFound(messages.upload.fileNotFound);
+      return sendStoredFile(reply, await loadDeviceFile(ctx, deviceOf(request), query.data.filePath));
+    });
+
+    app.post('/sync/queryDeviceList', { config: { access: { permission: Perm.authCodeList } } }, async (request) => {
+      const { rows, total } = await listDevices(ctx.db, callerOf(request), parse(deviceListQuery, request.body ?? {}), ctx.now());
+      return page(rows, total);
+    });
+  };
+}

@@ -1,0 +1,95 @@
+import { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
+import { TaskNumberState, TaskStatus } from '@huiyun/contract';
+import type { Database } from '../../db/schema.ts';
+import type { TestApp } from '../../test/harness.ts';
+import { TASK_DEFAULTS } from '../files/test-support.ts';
+import { importNumbers } from '../task/upload-numbers.ts';
+
+// Helpers of the sending-engine tests (not used by the server).
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+let codeSeq = 0;
+
+/** An authorization code straight in the database; answers the code text. */
+export async function insertAuthCode(t: TestApp, ownerId: number, values: { dueNum?: number; days?: number; deptId?: number | null } = {}): Promise<string> {
+  const now = t.ctx.now();
+  const authCode = `T${String(++codeSeq).padStart(5, '0')}${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
+  await t.ctx.db
+    .insertInto('sync_auth_code')
+    .values({
+      authCode, authUserId: ownerId, dueNum: values.dueNum ?? 1_000_000, dueDateNum: values.days ?? 30,
+      dueDate: now + (values.days ?? 30) * DAY_MS, addUserId: 1, deptId: values.deptId ?? 1, addTime: now, editTime: now,
+    })
+    .execute();
+  return authCode;
+}
+
+/** Activates a device over the protocol; answers its token. */
+export async function activate(t: TestApp, authCode: string, machineCode: string, machineName = machineCode): Promise<string> {
+  const { body } = await t.call('POST', '/device/v1/activate', { body: { authCode, machineCode, machineName } });
+  if (!body.success) throw new Error(`activation of ${machineCode} failed: ${body.msg}`);
+  return body.data.deviceToken as string;
+}
+
+export type TaskValues = Partial<typeof TASK_DEFAULTS> & { taskStatus?: number; deptId?: number | null };
+
+/** A task of the owner, assigned to the devices, holding the numbers (through the real import). */
+export async function insertSendingTask(
+  t: TestApp, ownerId: number, machineCodes: string[], numbers: string[], values: TaskValues = {},
+): Promise<number> {
+  const now = t.ctx.now();
+  const { taskStatus, deptId, ...columns } = values;
+  const row = await t.ctx.db
+    .insertInto('sync_task')
+    .values({ ...TASK_DEFAULTS, ...columns, taskName: `send_${now}_${Math.random()}`, userId: ownerId, deptId: deptId === undefined ? 1 : deptId, taskStatus: TaskStatus.running, addTime: now, editTime: now })
+    .returning('taskId')
+    .executeTakeFirstOrThrow();
+  if (machineCodes.length) await t.ctx.db.insertInto('sync_task_device').values(machineCodes.map((machineCode) => ({ taskId: row.taskId, machineCode }))).execute();
+  if (numbers.length) await importNumbers(t.ctx, { taskId: row.taskId, deptId: deptId === undefined ? 1 : deptId }, Readable.from([Buffer.from(numbers.join('\n'))]));
+  if (taskStatus !== undefined) await t.ctx.db.updateTable('sync_task').set({ taskStatus }).where('taskId', '=', row.taskId).execute();
+  return row.taskId;
+}
+
+/** `count` distinct valid mobile numbers starting at 138 00000000 + start. */
+export const phoneNumbers = (count: number, start = 0) => Array.from({ length: count }, (_, i) => String(13_800_000_000 + start + i));
+
+export const pull = (t: TestApp, token: string) => t.call('POST', '/device/v1/pull', { token, body: {} });
+export const report = (t: TestApp, token: string, batchId: string, results: { id: number; status: 'sent' | 'failed'; reason?: string }[]) =>
+  t.call('POST', '/device/v1/report', { token, body: { batchId, results } });
+
+/**
+ * The invariant of the engine: every counter equals a recount from the number rows. Checks the
+ * task, its owner (all-time totals against everything the owner's tasks sent, when `ownerTotals`),
+ * the per-day rows and the codes' remaining quota (`quota`: code → what it was granted).
+ */
+export async function expectCountersMatchRows(db: Kysely<Database>, taskId: number, options: { quota?: Map<string, number> } = {}) {
+  const task = await db.selectFrom('sync_task').selectAll().where('taskId', '=', taskId).executeTakeFirstOrThrow();
+  const byState = await db.selectFrom('sync_task_number').select(['state', 'carrier', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('taskId', '=', taskId).groupBy(['state', 'carrier']).execute();
+  const count = (state: number, carrier?: number) =>
+    byState.filter((r) => r.state === state && (carrier === undefined || r.carrier === carrier)).reduce((a, r) => a + Number(r.n), 0);
+  expect(task.totalSendNum).toBe(count(TaskNumberState.sent));
+  expect([task.smcount, task.sucount, task.stcount, task.socount]).toEqual([1, 2, 3, 4].map((c) => count(TaskNumberState.sent, c)));
+  expect(task.failNum).toBe(count(TaskNumberState.failed));
+  const open = count(TaskNumberState.pending) + count(TaskNumberState.leased);
+  if (open === 0 && task.totalNum > 0) expect(task.taskStatus).toBe(TaskStatus.completed);
+
+  const owner = await db.selectFrom('sys_user').selectAll().where('userId', '=', task.userId).executeTakeFirstOrThrow();
+  const ownerSent = await db.selectFrom('sync_task_number as n').innerJoin('sync_task as t', 't.taskId', 'n.taskId')
+    .select((eb) => eb.fn.countAll<number | string>().as('n')).where('t.userId', '=', task.userId).where('n.state', '=', TaskNumberState.sent).executeTakeFirstOrThrow();
+  expect(owner.totalSendNum).toBe(Number(ownerSent.n));
+  expect(owner.hisTotalSendNum).toBe(Number(ownerSent.n));
+  const daily = await db.selectFrom('sync_send_daily').select((eb) => eb.fn.sum<number | string>('sendCount').as('n')).where('userId', '=', task.userId).executeTakeFirst();
+  expect(Number(daily?.n ?? 0)).toBe(Number(ownerSent.n));
+
+  for (const [authCode, granted] of options.quota ?? []) {
+    const code = await db.selectFrom('sync_auth_code').select(['dueNum', 'machineCode']).where('authCode', '=', authCode).executeTakeFirstOrThrow();
+    const sentBy = await db.selectFrom('sync_task_number').select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('machineCode', '=', code.machineCode ?? '').where('state', '=', TaskNumberState.sent).executeTakeFirstOrThrow();
+    expect(code.dueNum, authCode).toBe(granted - Number(sentBy.n));
+    const deviceDaily = await db.selectFrom('sync_device_daily').select((eb) => eb.fn.sum<number | string>('sendCount').as('n')).where('machineCode', '=', code.machineCode ?? '').executeTakeFirst();
+    expect(Number(deviceDaily?.n ?? 0), authCode).toBe(Number(sentBy.n));
+  }
+}

@@ -1,0 +1,128 @@
+import {
+  DEVICE_API_PREFIX,
+  type DeviceActivateRequest, type DeviceActivation, type DeviceHeartbeatRequest, type DevicePull, type DeviceReportResult, type Envelope,
+} from '@huiyun/contract';
+
+// A typed client of the device protocol (docs/device-protocol.md) over Node's fetch. Node's fetch
+// dispatcher is an undici Agent that keeps connections alive and opens as many per origin as there
+// are calls in flight, so N simulated devices hold about N sockets and reuse them.
+
+/** What a device sends in a report; the result reason is optional on the wire. */
+export type ReportBody = { batchId: string; results: { id: number; status: 'sent' | 'failed'; reason?: string }[] };
+export type HeartbeatBody = Partial<Pick<DeviceHeartbeatRequest, 'battery' | 'signal' | 'appVersion'>>;
+
+/** A refusal the device must not retry as is (4xx): 400 fix the request, 401 activate again, 403 give up. */
+export class DeviceApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** Thrown when the caller's signal ends a call (or its backoff) before an answer. */
+export class StoppedError extends Error {
+  constructor() {
+    super('stopped');
+  }
+}
+
+export type RetryPolicy = { firstDelayMs: number; maxDelayMs: number };
+/** The protocol's backoff: 1 s, 2 s, 4 s … at most 60 s, for as long as the server is unreachable or failing. */
+export const PROTOCOL_RETRY: RetryPolicy = { firstDelayMs: 1000, maxDelayMs: 60_000 };
+
+export type CallName = 'activate' | 'pull' | 'report' | 'heartbeat';
+
+export type DeviceClientOptions = {
+  retry?: RetryPolicy;
+  /** Ends waiting backoffs and in-flight calls (they then throw StoppedError). */
+  signal?: AbortSignal;
+  /** Each answered call (any status) with its round trip, for latency figures. */
+  onAnswer?: (call: CallName, ms: number) => void;
+  /** Each network error or 5xx before its backoff. */
+  onRetry?: (call: CallName, reason: string) => void;
+};
+
+export class DeviceClient {
+  readonly baseUrl: string;
+  private readonly options: DeviceClientOptions;
+  /** The token of the last activation; every other call sends it. */
+  token: string | undefined;
+
+  constructor(baseUrl: string, options: DeviceClientOptions = {}) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.options = options;
+  }
+
+  // `giveUp` ends the backoff of a call that has nothing to deliver (a device stopping need not wait
+  // for a server that is down); a call in flight is never cut by it, so no answer is thrown away.
+
+  async activate(request: DeviceActivateRequest, giveUp?: AbortSignal): Promise<DeviceActivation> {
+    const activation = await this.call<DeviceActivation>('activate', request, { withToken: false, giveUp });
+    this.token = activation.deviceToken;
+    return activation;
+  }
+
+  pull(giveUp?: AbortSignal): Promise<DevicePull> {
+    return this.call('pull', {}, { giveUp });
+  }
+
+  /** Reports are idempotent on the server, so a report is retried until it gets an answer. */
+  report(body: ReportBody): Promise<DeviceReportResult> {
+    return this.call('report', body);
+  }
+
+  heartbeat(body: HeartbeatBody = {}, giveUp?: AbortSignal): Promise<{ serverTime: number }> {
+    return this.call('heartbeat', body, { giveUp });
+  }
+
+  private async call<T>(name: CallName, body: unknown, how: { withToken?: boolean; giveUp?: AbortSignal } = {}): Promise<T> {
+    const { retry = PROTOCOL_RETRY, signal, onAnswer, onRetry } = this.options;
+    const { withToken = true, giveUp } = how;
+    const backoffSignal = () => (giveUp && signal ? AbortSignal.any([giveUp, signal]) : (giveUp ?? signal));
+    const url = `${this.baseUrl}${DEVICE_API_PREFIX}/${name}`;
+    const payload = JSON.stringify(body);
+    for (let delay = retry.firstDelayMs; ; delay = Math.min(delay * 2, retry.maxDelayMs)) {
+      if (signal?.aborted) throw new StoppedError();
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (withToken && this.token) headers.authorization = `Bearer ${this.token}`;
+      const started = performance.now();
+      let response: Response;
+      let envelope: Envelope<T> | undefined;
+      try {
+        response = await fetch(url, { method: 'POST', headers, body: payload, signal });
+        envelope = (await response.json().catch(() => undefined)) as Envelope<T> | undefined;
+      } catch (error) {
+        if (signal?.aborted) throw new StoppedError();
+        onRetry?.(name, (error as Error).cause ? String((error as Error).cause) : (error as Error).message);
+        await pause(delay, backoffSignal());
+        continue;
+      }
+      onAnswer?.(name, performance.now() - started);
+      if (response.status >= 500 || !envelope) {
+        onRetry?.(name, `HTTP ${response.status}${envelope?.msg ? ` ${envelope.msg}` : ''}`);
+        await pause(delay, backoffSignal());
+        continue;
+      }
+      if (!response.ok || !envelope.success) throw new DeviceApiError(response.status, envelope.msg || `HTTP ${response.status}`);
+      return envelope.data as T;
+    }
+  }
+}
+
+/** Waits `ms`, or throws StoppedError as soon as the signal ends. */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(new StoppedError());
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new StoppedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,48 @@
+import {
+  messages, type BlacklistAdd, type BlacklistAddResult, type BlacklistDeptChoice, type BlacklistEntry, type Page,
+} from '@huiyun/contract';
+import type { ListParams } from '../components/ListPage/index.ts';
+import type { StoredNumberFile } from '../components/NumberUpload/index.ts';
+import { download, request } from './client.ts';
+
+const m = messages.blacklist;
+
+export type BlacklistFilters = { phone?: string; deptId?: number };
+
+const filtersOf = (params: BlacklistFilters) => ({ phone: params.phone ?? '', deptId: params.deptId ?? '' });
+
+/** The task area pages with pageNum / pageSize (SPEC §3). */
+export async function listBlacklist(params: ListParams<BlacklistFilters>): Promise<Page<BlacklistEntry>> {
+  const answer = await request<BlacklistEntry[]>('/sync/queryBlacklist', {
+    body: { pageNum: params.page, pageSize: params.limit, ...filtersOf(params) },
+    failText: m.loadFailed,
+  });
+  return { data: answer.data ?? [], total: answer.total };
+}
+
+export function exportBlacklist(params: Omit<ListParams<BlacklistFilters>, 'page' | 'limit'>): Promise<void> {
+  return download('/sync/exportBlacklist', { body: filtersOf(params), fileName: `${m.title}.xlsx`, failText: messages.common.exportFailed });
+}
+
+/** The companies whose lists the caller may keep (one for most accounts). */
+export async function listBlacklistDepts(): Promise<BlacklistDeptChoice[]> {
+  const answer = await request<BlacklistDeptChoice[]>('/sync/queryBlacklistDeptList', { body: {}, failText: m.loadFailed });
+  return answer.data ?? [];
+}
+
+/** Answers the server's text, which carries the added and duplicate counts. */
+export async function saveBlacklist(input: Partial<BlacklistAdd>): Promise<string> {
+  const answer = await request<BlacklistAddResult>('/sync/saveBlacklist', { body: input, failText: m.saveFailed });
+  return answer.msg;
+}
+
+export async function uploadBlacklist(input: StoredNumberFile & { deptId?: number }) {
+  const answer = await request<BlacklistAddResult>('/sync/uploadBlacklist', { body: input, failText: m.uploadFailed });
+  return { result: answer.data, msg: answer.msg };
+}
+
+/** ids: the entries' keys ('deptId:phone'). */
+export async function deleteBlacklist(ids: string[]): Promise<string> {
+  const answer = await request<{ count: number }>('/sync/deleteBlacklist', { body: { ids }, failText: m.deleteFailed });
+  return answer.msg;
+}

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { Button } from 'antd';
+import { UploadOutlined } from '@ant-design/icons';
+import { blacklistAdd, messages, Perm, type BlacklistEntry } from '@huiyun/contract';
+import { deleteBlacklist, exportBlacklist, listBlacklist, saveBlacklist, type BlacklistFilters } from '../../../api/blacklist.ts';
+import { ListPage, type FieldConfig, type ListColumn } from '../../../components/ListPage/index.ts';
+import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { UploadBlacklistDialog } from './UploadBlacklistDialog.tsx';
+import { useBlacklistDepts } from './useBlacklistDepts.ts';
+
+const m = messages.blacklist;
+const QUERY_KEY = 'blacklist';
+
+/**
+ * 黑名单 (PRODUCT §4 退订/黑名单): the company's do-not-contact numbers, skipped when numbers are
+ * uploaded into a task. Search by number; add (typed) and upload (.txt) for whoever meets customers;
+ * delete for administrators; export. A company column and choice only for callers keeping several lists.
+ */
+export function BlacklistPage() {
+  const can = usePermission();
+  const { data: me } = useCurrentUser();
+  const companies = useBlacklistDepts();
+  const [uploading, setUploading] = useState(false);
+  const canSave = can(Perm.blacklistSave);
+
+  const deptField: FieldConfig = { name: 'deptId', label: m.dept, type: 'select', options: companies.options };
+  const companyFields = companies.many ? [deptField] : [];
+  const columns: ListColumn<BlacklistEntry>[] = [
+    { key: 'phone', title: m.phone, width: 160 },
+    ...(companies.many ? [{ key: 'deptName', title: m.dept }] : []),
+    { key: 'addUser', title: m.addUser },
+    { key: 'addTime', title: m.addTime, width: 180 },
+  ];
+
+  return (
+    <>
+      <ListPage<BlacklistEntry, BlacklistFilters>
+        queryKey={QUERY_KEY}
+        rowKey="id"
+        fetcher={listBlacklist}
+        columns={columns}
+        searchFields={[{ name: 'phone', label: m.phone }, ...companyFields]}
+        edit={{
+          entityName: m.entityName,
+          fields: [...companyFields, { name: 'phones', label: m.phones, type: 'textarea', placeholder: m.phonesPlaceholder }],
+          schema: blacklistAdd,
+          initialValues: { deptId: me?.deptId ?? undefined },
+          save: (values) => saveBlacklist(values),
+          failText: m.saveFailed,
+          canAdd: canSave,
+          canEdit: false,
+        }}
+        remove={{
+          run: (keys) => deleteBlacklist(keys.map(String)),
+          failText: m.deleteFailed,
+          confirmText: m.confirmDelete,
+          hidden: !can(Perm.blacklistDelete),
+        }}
+        exporter={{ run: exportBlacklist, failText: messages.common.exportFailed }}
+        toolbarExtra={() =>
+          canSave ? (
+            <Button icon={<UploadOutlined />} onClick={() => setUploading(true)}>
+              {m.upload}
+            </Button>
+          ) : null
+        }
+      />
+      <UploadBlacklistDialog
+        open={uploading}
+        queryKey={QUERY_KEY}
+        companies={companies}
+        defaultDeptId={me?.deptId ?? undefined}
+        onClose={() => setUploading(false)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+import { Badge, Divider } from 'antd';
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
+import { DEVICE_LIST_URL, menuUrlOf, messages, type DeviceRow } from '@huiyun/contract';
+import { listDevices, type DeviceFilters } from '../../../api/device.ts';
+import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
+import { batteryText, deviceStatusBadges, deviceStatusOf, signalText } from './deviceStatus.ts';
+
+const m = messages.device;
+const BACK_URL = menuUrlOf(DEVICE_LIST_URL);
+/** Devices report every minute or more often: the list follows in the background, status and counters move. */
+const DEVICE_REFRESH_MS = 10_000;
+
+const columns: ListColumn<DeviceRow>[] = [
+  { key: 'machineName', title: m.machineName, width: 160 },
+  { key: 'machineCode', title: m.machineCode, width: 180 },
+  { key: 'userName', title: m.userName, width: 120 },
+  { key: 'authCode', title: m.authCode, width: 150 },
+  {
+    key: 'online', title: m.status, width: 90,
+    render: (_value, row) => <Badge {...deviceStatusBadges[deviceStatusOf(row)]} />,
+  },
+  { key: 'lastSeenStr', title: m.lastSeen, width: 180, render: (value: string) => value || '-' },
+  { key: 'sentToday', title: m.sentToday, width: 90 },
+  { key: 'leased', title: m.leased, width: 90 },
+  { key: 'battery', title: m.battery, width: 80, render: batteryText },
+  { key: 'signal', title: m.signal, width: 80, render: signalText },
+  { key: 'appVersion', title: m.appVersion, width: 90, render: (value: string) => value || '-' },
+  { key: 'dueNum', title: m.dueNum, width: 110 },
+  { key: 'dueDateStr', title: m.dueDateStr, width: 180 },
+];
+
+/** 设备列表, opened from 授权码列表: the activated devices, their status and today's work, kept fresh. */
+export function DevicesPage() {
+  return (
+    <ListPage<DeviceRow, DeviceFilters>
+      queryKey="device"
+      rowKey="authCodeId"
+      fetcher={listDevices}
+      columns={columns}
+      searchFields={[{ name: 'machineName', label: m.machineName }]}
+      refreshInterval={() => DEVICE_REFRESH_MS}
+      title={
+        <>
+          <Link to={BACK_URL}>
+            <ArrowLeftOutlined /> {m.backToAuthCodes}
+          </Link>
+          <Divider type="vertical" />
+          {m.title}
+        </>
+      }
+    />
+  );
+}
