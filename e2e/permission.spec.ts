@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
+import { deleteRowCancelThenConfirm, dialog, pickOption, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/Permission';
 
@@ -42,8 +42,8 @@ async function createRole(page: Page): Promise<{ roleId: number; roleName: strin
 }
 
 async function chooseRole(page: Page, roleName: string) {
-  await page.locator('.role-grant-toolbar .ant-select').click();
-  await page.locator('.ant-select-dropdown .ant-select-item-option').filter({ hasText: roleName }).click();
+  const toolbar = page.locator('.role-grant-toolbar');
+  await pickOption(page, toolbar, '角色', roleName, { search: true, shownIn: toolbar });
 }
 
 test.describe('权限管理', () => {
