@@ -57,6 +57,7 @@ async function main(): Promise<void> {
   resetPeakRss(server.pid);
   if (process.env.BENCH_PROFILE === '1') process.kill(server.pid, 'SIGUSR2');
   const serverCpuBefore = cpuSeconds(server.pid);
+  const databaseCpuBefore = postgresCpuSeconds();
   const clientCpuBefore = process.cpuUsage();
   const started = performance.now();
   const fleet = startDevices({
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
   const seconds = (lastApplied.at - started) / 1000;
   const runSeconds = (performance.now() - started) / 1000;
   const serverCpu = cpuSeconds(server.pid) - serverCpuBefore;
+  const databaseCpu = postgresCpuSeconds() - databaseCpuBefore;
   const clientCpuUsage = process.cpuUsage(clientCpuBefore);
   const clientCpu = (clientCpuUsage.user + clientCpuUsage.system) / 1e6;
   const peakRss = readRss(server.pid, 'VmHWM');
@@ -84,9 +86,11 @@ async function main(): Promise<void> {
   const check = await recount(db, server.taskId, stats);
 
   console.log('Baseline: the same state changes in raw SQL…');
+  const baselineDatabaseCpuBefore = postgresCpuSeconds();
   const baseline = server.dbKind === 'sqlite'
     ? sqliteBaseline(server.sqliteFile!, server.baselineTaskId)
     : await postgresBaseline(server.databaseUrl!, server.baselineTaskId);
+  const baselineDatabaseCpu = postgresCpuSeconds() - baselineDatabaseCpuBefore;
   await db.destroy();
   await server.stop();
 
@@ -101,7 +105,10 @@ async function main(): Promise<void> {
   console.log(`client: sent ${stats.sent}, failed ${stats.failed}, retried ${stats.retrying}, ignored ${stats.ignored}, repeats applied twice ${stats.duplicatesApplied}, `
     + `retried calls ${stats.retries}, refusals ${stats.errors}${stats.lastError ? ` (${stats.lastError})` : ''}`);
   console.log(`CPU during the device run (${runSeconds.toFixed(1)} s, idle end included): server ${serverCpu.toFixed(1)} s (${((serverCpu / runSeconds) * 100).toFixed(0)}% of one core), `
-    + `devices ${clientCpu.toFixed(1)} s (${((clientCpu / runSeconds) * 100).toFixed(0)}%)`);
+    + `devices ${clientCpu.toFixed(1)} s (${((clientCpu / runSeconds) * 100).toFixed(0)}%)`
+    + (server.dbKind === 'postgres'
+      ? `, PostgreSQL processes ${databaseCpu.toFixed(1)} s (${((databaseCpu / runSeconds) * 100).toFixed(0)}%); baseline: PostgreSQL processes ${baselineDatabaseCpu.toFixed(1)} s`
+      : ''));
   console.log(`ratio HTTP / baseline: ${(seconds / baseline.seconds).toFixed(2)}×; machine load (1/5/15 min) before ${loadBefore.map((l) => l.toFixed(2)).join(', ')}, `
     + `after the HTTP run ${loadDuring.map((l) => l.toFixed(2)).join(', ')} on ${os.cpus().length} CPUs`);
 }
@@ -140,6 +147,29 @@ async function recount(kdb: Kysely<Database>, taskId: number, client: FleetStats
 function cpuSeconds(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * CPU time of PostgreSQL on this machine: every live postgres process, plus what the postmaster's
+ * children that already ended used (backends of closed connections; the kernel adds a reaped
+ * child's time to its parent's cutime/cstime). 0 where PostgreSQL does not run here.
+ */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes(' (postgres) ')) continue;
+      const fields = stat.replace(/^.*\) /, '').split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / 100;
+      const parent = fs.readFileSync(`/proc/${fields[1]}/stat`, 'utf8');
+      if (!parent.includes(' (postgres) ')) total += (Number(fields[13]) + Number(fields[14])) / 100; // the postmaster
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return total;
 }
 
 type Baseline = { label: string; seconds: number; numbers: number; batches: number; reports: number };

@@ -8,7 +8,13 @@ const provider: MigrationProvider = {
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  await migrateTo(db);
+}
+
+/** Up to and including `name` (a key of migrations/index.ts); all of them when omitted. Tests of a migration stop before it. */
+export async function migrateTo(db: Kysely<any>, name?: keyof typeof migrations): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = name ? await migrator.migrateTo(name) : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String((error as Error)?.message ?? error)}`, { cause: error });

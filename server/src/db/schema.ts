@@ -171,6 +171,8 @@ export interface TaskTable {
   invalidNum: Generated<number>;
   blockedNum: Generated<number>;
   dispatchedNum: Generated<number>;
+  /** Rows of the task in a final state (sent, failed, blocked); the task completes when it reaches totalNum. */
+  doneNum: Generated<number>;
   userId: number;
   deptId: number | null;
   addTime: number;

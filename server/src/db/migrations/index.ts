@@ -3,6 +3,7 @@ import * as m0002 from './0002_logs.ts';
 import * as m0003 from './0003_sending.ts';
 import * as m0004 from './0004_devices.ts';
 import * as m0005 from './0005_number_order.ts';
+import * as m0006 from './0006_task_done_count.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
 export const migrations = {
@@ -11,4 +12,5 @@ export const migrations = {
   '0003_sending': m0003,
   '0004_devices': m0004,
   '0005_number_order': m0005,
+  '0006_task_done_count': m0006,
 };

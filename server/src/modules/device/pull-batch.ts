@@ -10,7 +10,7 @@ import type { Database } from '../../db/schema.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { batchItems } from './batch-content.ts';
 import type { DeviceIdentity } from './device-auth.ts';
-import { claimPending, completeTask, hasUnfinished, heldByDevice, releaseExpiredLeases, type ClaimedNumber } from './number-leases.ts';
+import { claimPending, completeTask, heldByDevice, type ClaimedNumber } from './number-leases.ts';
 
 const m = messages.device;
 /** Claims of one pull that may come back all blocked before the pull gives up on a task. */
@@ -25,14 +25,22 @@ function wait(reason: DeviceWaitReason, message: string, retryAfterSeconds: numb
 
 const randomBetween = (min: number, max: number) => min + Math.floor(Math.random() * (Math.max(min, max) - min + 1));
 
-/** The device's code, locked for the pull on PostgreSQL so its quota and cap are read once at a time. */
-async function lockCode(trx: Trx, device: DeviceIdentity) {
-  return trx
-    .selectFrom('sync_auth_code')
-    .select(['id', 'machineCode', 'authUserId', 'dueNum', 'dueDate'])
-    .where('id', '=', device.authCodeId)
-    .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+/**
+ * The device's code (locked for the pull on PostgreSQL, so its quota and cap are read once at a time),
+ * with what the device holds under live leases and what it sent today: one round trip.
+ */
+async function deviceState(trx: Trx, device: DeviceIdentity, now: number) {
+  const row = await trx
+    .selectFrom('sync_auth_code as c')
+    .select(['c.id', 'c.machineCode', 'c.authUserId', 'c.dueNum', 'c.dueDate'])
+    .select((eb) => [
+      heldByDevice(eb, device.machineCode, now).as('held'),
+      eb.selectFrom('sync_device_daily as d').select('d.sendCount').where('d.machineCode', '=', device.machineCode).where('d.day', '=', shanghaiDay(now)).as('sentToday'),
+    ])
+    .where('c.id', '=', device.authCodeId)
+    .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate('c'))
     .executeTakeFirst();
+  return row && { ...row, held: Number(row.held ?? 0), sentToday: Number(row.sentToday ?? 0) };
 }
 
 async function assignedTasks(trx: Trx, machineCode: string, ownerId: number) {
@@ -51,30 +59,22 @@ async function assignedTasks(trx: Trx, machineCode: string, ownerId: number) {
 }
 type AssignedTask = Awaited<ReturnType<typeof assignedTasks>>[number];
 
-async function sentTodayBy(trx: Trx, machineCode: string, day: string): Promise<number> {
-  const row = await trx.selectFrom('sync_device_daily').select('sendCount').where('machineCode', '=', machineCode).where('day', '=', day).executeTakeFirst();
-  return Number(row?.sendCount ?? 0);
-}
-
 /** Numbers put on the company's do-not-contact list after their upload: final (blocked), never handed out. */
-async function dropBlocked(trx: Trx, task: AssignedTask, claimed: ClaimedNumber[], now: number): Promise<ClaimedNumber[]> {
-  if (task.deptId == null || claimed.length === 0) return claimed;
-  const listed = await trx
-    .selectFrom('sync_blacklist')
-    .select('phone')
-    .where('deptId', '=', task.deptId)
-    .where('phone', 'in', claimed.map((n) => n.phone))
-    .execute();
-  if (listed.length === 0) return claimed;
-  const blockedPhones = new Set(listed.map((r) => Number(r.phone)));
-  const blocked = claimed.filter((n) => blockedPhones.has(n.phone));
+async function dropBlocked(trx: Trx, taskId: number, claimed: ClaimedNumber[], now: number): Promise<ClaimedNumber[]> {
+  const blocked = claimed.filter((n) => n.blocked);
+  if (blocked.length === 0) return claimed;
   await trx.updateTable('sync_task_number')
     .set({ state: TaskNumberState.blocked, leaseUntil: null, doneAt: now, failReason: m.blockedReason })
     .where('id', 'in', blocked.map((n) => n.id))
     .execute();
-  await trx.updateTable('sync_task').set((eb) => ({ blockedNum: eb('blockedNum', '+', blocked.length) })).where('taskId', '=', task.taskId).execute();
-  if (!(await hasUnfinished(trx, task.taskId))) await completeTask(trx, task.taskId, now);
-  return claimed.filter((n) => !blockedPhones.has(n.phone));
+  const counted = await trx
+    .updateTable('sync_task')
+    .set((eb) => ({ blockedNum: eb('blockedNum', '+', blocked.length), doneNum: eb('doneNum', '+', blocked.length) }))
+    .where('taskId', '=', taskId)
+    .returning(['doneNum', 'totalNum'])
+    .executeTakeFirstOrThrow();
+  if (counted.doneNum >= counted.totalNum) await completeTask(trx, taskId, now);
+  return claimed.filter((n) => !n.blocked);
 }
 
 /** Where a device downloads a task's image or file; empty when the task has none. */
@@ -93,10 +93,10 @@ export async function pullBatch(ctx: AppContext, device: DeviceIdentity): Promis
   const now = ctx.now();
   const { leaseMs } = ctx.config.device;
   return ctx.db.transaction().execute(async (trx) => {
-    const code = await lockCode(trx, device);
+    const code = await deviceState(trx, device, now);
     if (!code || code.machineCode !== device.machineCode) throw unauthorized(m.tokenInvalid);
     if (Number(code.dueDate) <= now) return wait(DeviceWaitReason.codeExpired, m.waitCodeExpired, 600);
-    const held = await heldByDevice(trx, device.machineCode, now);
+    const { held, sentToday } = code;
     const quotaLeft = Number(code.dueNum) - held;
     if (quotaLeft <= 0) return wait(DeviceWaitReason.quotaUsedUp, m.waitQuotaUsedUp, 600);
 
@@ -109,7 +109,6 @@ export async function pullBatch(ctx: AppContext, device: DeviceIdentity): Promis
         : wait(DeviceWaitReason.taskCompleted, m.waitTaskCompleted, 30);
     }
 
-    const sentToday = await sentTodayBy(trx, device.machineCode, shanghaiDay(now));
     let capHit: number | undefined;
     for (const task of running) {
       const capLeft = task.singleSendNumDay - sentToday - held;
@@ -118,13 +117,12 @@ export async function pullBatch(ctx: AppContext, device: DeviceIdentity): Promis
         continue;
       }
       const size = Math.min(randomBatchSize(task), capLeft, quotaLeft, DEVICE_REPORT_MAX);
-      await releaseExpiredLeases(trx, task.taskId, now);
       for (let attempt = 0; attempt < CLAIM_TRIES; attempt++) {
         const batchId = `b_${randomUUID().replace(/-/g, '')}`;
         const leaseUntil = now + leaseMs;
-        const claimed = await claimPending(trx, { taskId: task.taskId, size, batchId, machineCode: device.machineCode, leaseUntil });
+        const claimed = await claimPending(trx, { taskId: task.taskId, deptId: task.deptId, size, batchId, machineCode: device.machineCode, leaseUntil, now });
         if (claimed.length === 0) break;
-        const numbers = await dropBlocked(trx, task, claimed, now);
+        const numbers = await dropBlocked(trx, task.taskId, claimed, now);
         if (numbers.length === 0) continue;
         return { batch: await toBatch(trx, task, numbers, { batchId, leaseUntil, leaseMs }), wait: null };
       }

@@ -73,8 +73,9 @@ export async function expectCountersMatchRows(db: Kysely<Database>, taskId: numb
   expect(task.totalSendNum).toBe(count(TaskNumberState.sent));
   expect([task.smcount, task.sucount, task.stcount, task.socount]).toEqual([1, 2, 3, 4].map((c) => count(TaskNumberState.sent, c)));
   expect(task.failNum).toBe(count(TaskNumberState.failed));
+  expect(task.doneNum).toBe(count(TaskNumberState.sent) + count(TaskNumberState.failed) + count(TaskNumberState.blocked));
   const open = count(TaskNumberState.pending) + count(TaskNumberState.leased);
-  if (open === 0 && task.totalNum > 0) expect(task.taskStatus).toBe(TaskStatus.completed);
+  if (task.totalNum > 0) expect(task.taskStatus === TaskStatus.completed).toBe(open === 0);
 
   const owner = await db.selectFrom('sys_user').selectAll().where('userId', '=', task.userId).executeTakeFirstOrThrow();
   const ownerSent = await db.selectFrom('sync_task_number as n').innerJoin('sync_task as t', 't.taskId', 'n.taskId')

@@ -1,0 +1,145 @@
+import { sql, type Kysely } from 'kysely';
+import { Carrier, TaskNumberState, TaskStatus } from '@huiyun/contract';
+import type { Database } from '../../db/schema.ts';
+import type { ReportInput, ReportOutcome } from './report-results.ts';
+
+const { pending, leased, sent: SENT, failed: FAILED } = TaskNumberState;
+const count = (condition: string) => sql<number>`(count(*) filter (where ${sql.raw(condition)}))::int`;
+const total = (column: string) => sql<number>`coalesce(sum(${sql.ref(column)}), 0)::int`;
+
+/**
+ * PostgreSQL: the whole report as ONE statement (data-modifying CTEs), so it commits on its own with
+ * no round trip in between. Every report of a task updates the task row (and every report of an owner
+ * the owner's rows); those locks last until the commit, so reports of one task queue on them. Here a
+ * report holds them only for the rest of its statement and the commit, where a transaction of several
+ * statements held them across round trips to the server as well (issue 5's dispatch target; see
+ * docs/performance.md).
+ *
+ * Lock order, as the pull's: the device's code row, then its numbers, then the task, then the owner
+ * (each CTE reads the one before it, which fixes the order the executor runs them in). The task row is
+ * updated from its latest committed version (READ COMMITTED re-reads a row it waited for), so the
+ * counters add up across concurrent reports, and the report that brings doneNum to totalNum, whichever
+ * commits last, completes the task in the same update.
+ */
+export async function reportInOneStatement(db: Kysely<Database>, input: ReportInput): Promise<ReportOutcome> {
+  const results = sql<{ id: number; sent: boolean; reason: string | null }>`unnest(
+    ${input.results.map((r) => r.id)}::int[], ${input.results.map((r) => r.sent)}::boolean[], ${input.results.map((r) => r.reason)}::text[]
+  )`.as<'r'>(sql`r(id, sent, reason)`);
+  // A failed number with tries left goes back to pending without batch or device; a final one keeps them.
+  const retry = sql<boolean>`(not r.sent and n.attempts + 1 < ${input.maxAttempts})`;
+  const now = input.now;
+
+  const row = await db
+    .with('code', (qc) => qc.selectFrom('sync_auth_code').select('id').where('id', '=', input.codeId).where('machineCode', '=', input.machineCode).forUpdate())
+    .with('changed', (qc) => qc
+      .updateTable('sync_task_number as n')
+      .from(results)
+      .set((eb) => ({
+        state: eb.case().when('r.sent', '=', true).then(SENT).when(retry).then(pending).else(FAILED).end(),
+        attempts: eb.case().when('r.sent', '=', true).then(eb.ref('n.attempts')).else(sql<number>`n.attempts + 1`).end(),
+        batchId: eb.case().when(retry).then(null).else(eb.ref('n.batchId')).end(),
+        machineCode: eb.case().when(retry).then(null).else(eb.ref('n.machineCode')).end(),
+        doneAt: eb.case().when(retry).then(null).else(now).end(),
+        leaseUntil: null,
+        failReason: eb.ref('r.reason'),
+      }))
+      .whereRef('n.id', '=', 'r.id')
+      .where('n.batchId', '=', input.batchId)
+      .where('n.machineCode', '=', input.machineCode)
+      .where('n.state', 'in', [pending, leased])
+      .where((eb) => eb.exists(eb.selectFrom('code').select('code.id')))
+      .returning(['n.taskId', 'n.carrier', 'n.state']))
+    .with('tally', (qc) => qc
+      .selectFrom('changed')
+      .select([
+        'changed.taskId',
+        count(`state = ${SENT}`).as('sent'),
+        count(`state = ${SENT} and carrier = ${Carrier.mobile}`).as('mobile'),
+        count(`state = ${SENT} and carrier = ${Carrier.unicom}`).as('unicom'),
+        count(`state = ${SENT} and carrier = ${Carrier.telecom}`).as('telecom'),
+        count(`state = ${SENT} and carrier not in (${Carrier.mobile}, ${Carrier.unicom}, ${Carrier.telecom})`).as('other'),
+        count(`state = ${FAILED}`).as('failed'),
+        count(`state = ${pending}`).as('retrying'),
+      ])
+      .groupBy('changed.taskId'))
+    .with('task', (qc) => qc
+      .updateTable('sync_task as t')
+      .from('tally')
+      .set((eb) => {
+        const doneAfter = sql<number>`t."doneNum" + tally.sent + tally.failed`;
+        const completes = sql<boolean>`${doneAfter} >= t."totalNum"`;
+        return {
+          totalSendNum: eb('t.totalSendNum', '+', eb.ref('tally.sent')),
+          smcount: eb('t.smcount', '+', eb.ref('tally.mobile')),
+          sucount: eb('t.sucount', '+', eb.ref('tally.unicom')),
+          stcount: eb('t.stcount', '+', eb.ref('tally.telecom')),
+          socount: eb('t.socount', '+', eb.ref('tally.other')),
+          failNum: eb('t.failNum', '+', eb.ref('tally.failed')),
+          doneNum: doneAfter,
+          taskStatus: eb.case().when(completes).then(TaskStatus.completed).else(eb.ref('t.taskStatus')).end(),
+          editTime: eb.case().when(completes).then(now).else(eb.ref('t.editTime')).end(),
+        };
+      })
+      .whereRef('t.taskId', '=', 'tally.taskId')
+      .where(sql<boolean>`tally.sent + tally.failed > 0`)
+      // RETURNING sees the new row: this report completed the task if it brought doneNum to totalNum.
+      .returning([
+        't.userId', 'tally.sent', 'tally.mobile', 'tally.unicom', 'tally.telecom', 'tally.other',
+        sql<boolean>`t."doneNum" >= t."totalNum" and t."doneNum" - tally.sent - tally.failed < t."totalNum"`.as('completed'),
+      ]))
+    .with('owner_tally', (qc) => qc
+      .selectFrom('task')
+      .select([
+        'task.userId',
+        total('task.sent').as('sent'), total('task.mobile').as('mobile'), total('task.unicom').as('unicom'),
+        total('task.telecom').as('telecom'), total('task.other').as('other'),
+      ])
+      .groupBy('task.userId'))
+    .with('owner', (qc) => qc
+      .updateTable('sys_user as u')
+      .from('owner_tally as o')
+      .set((eb) => ({
+        totalSendNum: eb('u.totalSendNum', '+', eb.ref('o.sent')),
+        smcount: eb('u.smcount', '+', eb.ref('o.mobile')),
+        sucount: eb('u.sucount', '+', eb.ref('o.unicom')),
+        stcount: eb('u.stcount', '+', eb.ref('o.telecom')),
+        socount: eb('u.socount', '+', eb.ref('o.other')),
+        sendNum: eb('u.sendNum', '+', eb.ref('o.sent')),
+        hisTotalSendNum: eb('u.hisTotalSendNum', '+', eb.ref('o.sent')),
+      }))
+      .whereRef('u.userId', '=', 'o.userId')
+      .where('o.sent', '>', 0)
+      .returning(['u.userId', 'o.sent']))
+    // Reads `owner`, so the owner row is locked before the owner's row of the day.
+    .with('owner_day', (qc) => qc
+      .insertInto('sync_send_daily')
+      .columns(['userId', 'day', 'sendCount'])
+      .expression((eb) => eb.selectFrom('owner').select((inner) => ['owner.userId', inner.val(input.day).as('day'), 'owner.sent']))
+      .onConflict((oc) => oc.columns(['userId', 'day']).doUpdateSet((eb) => ({ sendCount: eb('sync_send_daily.sendCount', '+', eb.ref('excluded.sendCount')) })))
+      .returning('sync_send_daily.userId'))
+    .with('sums', (qc) => qc
+      .selectFrom('tally')
+      .select([total('tally.sent').as('sent'), total('tally.failed').as('failed'), total('tally.retrying').as('retrying')]))
+    // The device's own rows: nobody else writes them (its pulls lock the code row first, as here).
+    .with('quota', (qc) => qc
+      .updateTable('sync_auth_code as c')
+      .from('sums')
+      .set((eb) => ({ dueNum: eb('c.dueNum', '-', eb.ref('sums.sent')) }))
+      .where('c.id', '=', input.codeId)
+      .where('sums.sent', '>', 0)
+      .returning('c.id'))
+    .with('device_day', (qc) => qc
+      .insertInto('sync_device_daily')
+      .columns(['machineCode', 'day', 'sendCount'])
+      .expression((eb) => eb.selectFrom('sums').select((inner) => [inner.val(input.machineCode).as('machineCode'), inner.val(input.day).as('day'), 'sums.sent']).where('sums.sent', '>', 0))
+      .onConflict((oc) => oc.columns(['machineCode', 'day']).doUpdateSet((eb) => ({ sendCount: eb('sync_device_daily.sendCount', '+', eb.ref('excluded.sendCount')) })))
+      .returning('sync_device_daily.machineCode'))
+    .selectFrom('sums')
+    .select((eb) => [
+      'sums.sent', 'sums.failed', 'sums.retrying',
+      eb.exists(eb.selectFrom('code').select('code.id')).as('codeOk'),
+      eb.exists(eb.selectFrom('task').select('task.userId').where('task.completed', '=', true)).as('taskCompleted'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { codeOk: Boolean(row.codeOk), sent: row.sent, failed: row.failed, retrying: row.retrying, taskCompleted: Boolean(row.taskCompleted) };
+}

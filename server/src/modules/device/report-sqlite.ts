@@ -1,0 +1,130 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { carrierKeys, TaskNumberState, type Carrier } from '@huiyun/contract';
+import type { Database } from '../../db/schema.ts';
+import { completeTask } from './number-leases.ts';
+import type { ReportInput, ReportOutcome } from './report-results.ts';
+
+type Trx = Transaction<Database>;
+
+/** The rows of this batch and device a result may still change: leased, or returned to pending by a lease end and not taken since. */
+function stillOurs(trx: Trx, input: ReportInput, ids: number[]) {
+  return trx
+    .updateTable('sync_task_number')
+    .where('id', 'in', ids)
+    .where('batchId', '=', input.batchId)
+    .where('machineCode', '=', input.machineCode)
+    .where('state', 'in', [TaskNumberState.pending, TaskNumberState.leased]);
+}
+
+type TaskTally = { taskId: number; sent: number; mobile: number; unicom: number; telecom: number; other: number; failed: number };
+
+function tallyOf(tallies: Map<number, TaskTally>, taskId: number): TaskTally {
+  let tally = tallies.get(taskId);
+  if (!tally) tallies.set(taskId, (tally = { taskId, sent: 0, mobile: 0, unicom: 0, telecom: 0, other: 0, failed: 0 }));
+  return tally;
+}
+
+/**
+ * SQLite: the report as one transaction of plain statements (one connection, one writer: nothing waits
+ * on these rows, so round trips cost nothing but the statements themselves).
+ */
+export async function reportStatementByStatement(db: Kysely<Database>, input: ReportInput): Promise<ReportOutcome> {
+  return db.transaction().execute(async (trx) => {
+    const code = await trx.selectFrom('sync_auth_code').select('machineCode').where('id', '=', input.codeId).executeTakeFirst();
+    if (code?.machineCode !== input.machineCode) return { codeOk: false, sent: 0, failed: 0, retrying: 0, taskCompleted: false };
+
+    const tallies = new Map<number, TaskTally>();
+    let retrying = 0;
+    const sentIds = input.results.filter((r) => r.sent).map((r) => r.id);
+    if (sentIds.length > 0) {
+      const rows = await stillOurs(trx, input, sentIds)
+        .set({ state: TaskNumberState.sent, doneAt: input.now, leaseUntil: null, failReason: null })
+        .returning(['taskId', 'carrier'])
+        .execute();
+      for (const row of rows) {
+        const tally = tallyOf(tallies, row.taskId);
+        tally.sent += 1;
+        tally[carrierKeys[row.carrier as Carrier] ?? 'other'] += 1;
+      }
+    }
+    const failedByReason = Map.groupBy(input.results.filter((r) => !r.sent), (r) => r.reason);
+    for (const [reason, results] of failedByReason) {
+      const isFinal = sql<boolean>`attempts + 1 >= ${input.maxAttempts}`;
+      const rows = await stillOurs(trx, input, results.map((r) => r.id))
+        .set((eb) => ({
+          attempts: sql<number>`attempts + 1`,
+          state: eb.case().when(isFinal).then(TaskNumberState.failed).else(TaskNumberState.pending).end(),
+          batchId: eb.case().when(isFinal).then(eb.ref('batchId')).else(null).end(),
+          machineCode: eb.case().when(isFinal).then(eb.ref('machineCode')).else(null).end(),
+          doneAt: eb.case().when(isFinal).then(input.now).else(null).end(),
+          leaseUntil: null,
+          failReason: reason,
+        }))
+        .returning(['taskId', 'state'])
+        .execute();
+      for (const row of rows) {
+        if (row.state === TaskNumberState.failed) tallyOf(tallies, row.taskId).failed += 1;
+        else retrying += 1;
+      }
+    }
+
+    const outcome: ReportOutcome = { codeOk: true, sent: 0, failed: 0, retrying, taskCompleted: false };
+    for (const tally of tallies.values()) {
+      outcome.sent += tally.sent;
+      outcome.failed += tally.failed;
+      if (await countTaskResults(trx, tally, input)) outcome.taskCompleted = true;
+    }
+    if (outcome.sent > 0) await countDeviceSends(trx, input, outcome.sent);
+    return outcome;
+  });
+}
+
+/** The task's and its owner's counters; completes the task when its last open row became final; answers whether it did. */
+async function countTaskResults(trx: Trx, c: TaskTally, input: ReportInput): Promise<boolean> {
+  const task = await trx
+    .updateTable('sync_task')
+    .set((eb) => ({
+      totalSendNum: eb('totalSendNum', '+', c.sent),
+      smcount: eb('smcount', '+', c.mobile),
+      sucount: eb('sucount', '+', c.unicom),
+      stcount: eb('stcount', '+', c.telecom),
+      socount: eb('socount', '+', c.other),
+      failNum: eb('failNum', '+', c.failed),
+      doneNum: eb('doneNum', '+', c.sent + c.failed),
+    }))
+    .where('taskId', '=', c.taskId)
+    .returning(['userId', 'doneNum', 'totalNum'])
+    .executeTakeFirst();
+  if (!task) return false;
+  if (c.sent > 0) {
+    await trx
+      .updateTable('sys_user')
+      .set((eb) => ({
+        totalSendNum: eb('totalSendNum', '+', c.sent),
+        smcount: eb('smcount', '+', c.mobile),
+        sucount: eb('sucount', '+', c.unicom),
+        stcount: eb('stcount', '+', c.telecom),
+        socount: eb('socount', '+', c.other),
+        sendNum: eb('sendNum', '+', c.sent),
+        hisTotalSendNum: eb('hisTotalSendNum', '+', c.sent),
+      }))
+      .where('userId', '=', task.userId)
+      .execute();
+    await trx
+      .insertInto('sync_send_daily')
+      .values({ userId: task.userId, day: input.day, sendCount: c.sent })
+      .onConflict((oc) => oc.columns(['userId', 'day']).doUpdateSet((eb) => ({ sendCount: eb('sync_send_daily.sendCount', '+', eb.ref('excluded.sendCount')) })))
+      .execute();
+  }
+  return task.doneNum >= task.totalNum && (await completeTask(trx, c.taskId, input.now));
+}
+
+/** One per sent message off the device's code, and the device's count for the day (its daily cap). */
+async function countDeviceSends(trx: Trx, input: ReportInput, sent: number): Promise<void> {
+  await trx.updateTable('sync_auth_code').set((eb) => ({ dueNum: eb('dueNum', '-', sent) })).where('id', '=', input.codeId).execute();
+  await trx
+    .insertInto('sync_device_daily')
+    .values({ machineCode: input.machineCode, day: input.day, sendCount: sent })
+    .onConflict((oc) => oc.columns(['machineCode', 'day']).doUpdateSet((eb) => ({ sendCount: eb('sync_device_daily.sendCount', '+', eb.ref('excluded.sendCount')) })))
+    .execute();
+}
