@@ -21,9 +21,13 @@ export async function startBenchServer(): Promise<BenchServer> {
   let db;
   let sqliteFile: string | undefined;
   let databaseUrl: string | undefined;
+  // The product's own settings where a bench run passes them (DATABASE_PREPARED_STATEMENTS=false to compare).
+  const config = loadConfig({
+    ADMIN_PASSWORD, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', LOGIN_SLOWDOWN_MS: '0', DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS,
+  });
   if (postgres) {
     process.env.TEST_DB = 'postgres';
-    const testDb = await createTestDatabase();
+    const testDb = await createTestDatabase({ prepared: config.preparedStatements });
     db = testDb.db;
     drop = testDb.drop;
     databaseUrl = testDb.url;
@@ -31,7 +35,6 @@ export async function startBenchServer(): Promise<BenchServer> {
     sqliteFile = path.join(dataDir, 'bench.db');
     db = connectDatabase({ kind: 'sqlite', file: sqliteFile });
   }
-  const config = loadConfig({ ADMIN_PASSWORD, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', LOGIN_SLOWDOWN_MS: '0' });
   const app = await buildApp(config, { db, logger: false });
   const address = await app.app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -6,6 +6,12 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', sessionIdleMs: 30 * 60_000 });
     expect(config.dataDir).toMatch(/data$/);
+    expect(config.preparedStatements).toBe(true);
+  });
+
+  it('turns prepared statements off for poolers that cannot keep them', () => {
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }).preparedStatements).toBe(false);
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow(/DATABASE_PREPARED_STATEMENTS/);
   });
 
   it('names the variable of a bad value', () => {

@@ -13,6 +13,7 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  DATABASE_PREPARED_STATEMENTS: z.enum(['true', 'false']).default('true'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').max(64).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -36,6 +37,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** PostgreSQL: send repeated statements as named prepared statements (off behind a pooler that cannot keep them). */
+  preparedStatements: boolean;
   redisUrl?: string;
   adminPassword?: string;
   logLevel: string;
@@ -68,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    preparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'true',
     redisUrl: e.REDIS_URL,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, type LogConfig } from 'kysely';
 import pg from 'pg';
+import { prepareRepeatedStatements } from './pg-prepared.ts';
 import type { Database } from './schema.ts';
 import { nodeSqliteDialect, openSqlite } from './sqlite-dialect.ts';
 
@@ -12,12 +13,14 @@ const pgTypes = {
     oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-export type DbTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+/** `prepared` (PostgreSQL, default true): repeated statements go as named prepared statements (db/pg-prepared.ts). */
+export type DbTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; prepared?: boolean };
 
 /** `log` sees every statement run (the benchmarks capture the exact SQL of an endpoint with it). */
 export function connectDatabase(target: DbTarget, options: { log?: LogConfig } = {}): Kysely<Database> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: 20, types: pgTypes });
+    if (target.prepared !== false) pool.on('connect', (client) => prepareRepeatedStatements(client));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
   }
   if (target.file !== ':memory:') fs.mkdirSync(path.dirname(target.file), { recursive: true });
