@@ -21,13 +21,14 @@ export async function startBenchServer(): Promise<BenchServer> {
   let db;
   let sqliteFile: string | undefined;
   let databaseUrl: string | undefined;
-  // The product's own settings where a bench run passes them (DATABASE_PREPARED_STATEMENTS=false to compare).
+  // The product's own settings where a bench run passes them (DATABASE_PREPARED_STATEMENTS, DATABASE_POOL_SIZE).
   const config = loadConfig({
     ADMIN_PASSWORD, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', LOGIN_SLOWDOWN_MS: '0', DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS,
+    DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE,
   });
   if (postgres) {
     process.env.TEST_DB = 'postgres';
-    const testDb = await createTestDatabase({ prepared: config.preparedStatements });
+    const testDb = await createTestDatabase({ prepared: config.preparedStatements, poolSize: config.poolSize });
     db = testDb.db;
     drop = testDb.drop;
     databaseUrl = testDb.url;

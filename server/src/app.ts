@@ -33,7 +33,7 @@ export type App = { app: FastifyInstance; ctx: AppContext };
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const db = options.db ?? connectDatabase(
-    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl, prepared: config.preparedStatements } : { kind: 'sqlite', file: path.join(config.dataDir, 'huiyun.db') },
+    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl, prepared: config.preparedStatements, poolSize: config.poolSize } : { kind: 'sqlite', file: path.join(config.dataDir, 'huiyun.db') },
   );
   const redis: RedisConnections | undefined = config.redisUrl
     ? await connectRedis(config.redisUrl, options.redisPrefix ?? 'huiyun:')

@@ -14,6 +14,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow(/DATABASE_PREPARED_STATEMENTS/);
   });
 
+  it('sizes the PostgreSQL pool', () => {
+    expect(loadConfig({}).poolSize).toBe(20);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '8' }).poolSize).toBe(8);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
+  });
+
   it('names the variable of a bad value', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: '99999' })).toThrow(/PORT/);

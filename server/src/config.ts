@@ -14,6 +14,7 @@ const schema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
   DATABASE_PREPARED_STATEMENTS: z.enum(['true', 'false']).default('true'),
+  DATABASE_POOL_SIZE: intIn(1, 1000).default(20),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').max(64).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -39,6 +40,8 @@ export type Config = {
   databaseUrl?: string;
   /** PostgreSQL: send repeated statements as named prepared statements (off behind a pooler that cannot keep them). */
   preparedStatements: boolean;
+  /** PostgreSQL: connections this server instance keeps open at most. */
+  poolSize: number;
   redisUrl?: string;
   adminPassword?: string;
   logLevel: string;
@@ -72,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     preparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'true',
+    poolSize: e.DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,

@@ -13,13 +13,16 @@ const pgTypes = {
     oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-/** `prepared` (PostgreSQL, default true): repeated statements go as named prepared statements (db/pg-prepared.ts). */
-export type DbTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; prepared?: boolean };
+/**
+ * PostgreSQL: `prepared` (default true) sends repeated statements as named prepared statements
+ * (db/pg-prepared.ts); `poolSize` (default 20) caps the connections.
+ */
+export type DbTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; prepared?: boolean; poolSize?: number };
 
 /** `log` sees every statement run (the benchmarks capture the exact SQL of an endpoint with it). */
 export function connectDatabase(target: DbTarget, options: { log?: LogConfig } = {}): Kysely<Database> {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 20, types: pgTypes });
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 20, types: pgTypes });
     if (target.prepared !== false) pool.on('connect', (client) => prepareRepeatedStatements(client));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
   }

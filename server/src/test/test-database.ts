@@ -9,7 +9,7 @@ export type TestDatabase = { db: Kysely<Database>; kind: 'sqlite' | 'postgres'; 
 export const testDbKind = (): 'sqlite' | 'postgres' => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite');
 
 /** A database of its own for one test file: SQLite in memory, or a new PostgreSQL database dropped after. */
-export async function createTestDatabase(options: { prepared?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(options: { prepared?: boolean; poolSize?: number } = {}): Promise<TestDatabase> {
   if (testDbKind() === 'sqlite') {
     const db = connectDatabase({ kind: 'sqlite', file: ':memory:' });
     return { db, kind: 'sqlite', drop: async () => {} };
@@ -23,7 +23,7 @@ export async function createTestDatabase(options: { prepared?: boolean } = {}): 
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = connectDatabase({ kind: 'postgres', url: url.toString(), prepared: options.prepared });
+  const db = connectDatabase({ kind: 'postgres', url: url.toString(), prepared: options.prepared, poolSize: options.poolSize });
   return {
     db,
     kind: 'postgres',
