@@ -2,9 +2,9 @@
 // `npm run device`) send a task of 1,000,000 numbers to the end over loopback HTTP, at unlimited speed
 // (no interval between messages), against the real server in a child process, so client and server
 // do not share an event loop. Beside it, in the same run and on the same database, the baseline: a raw
-// SQL loop making the same state changes without HTTP — claim a batch with the server's own
-// UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING, mark the numbers sent, bump the same counters —
-// in transactions of the same sizes.
+// SQL loop making the same state changes without HTTP — claim a batch with UPDATE … WHERE id IN
+// (SELECT … WHERE id > floor … LIMIT n) RETURNING, as the server's claim (from the task's floor), mark the
+// numbers sent, bump the same counters — in transactions of the same sizes.
 //   npm run bench -- dispatch          (BENCH_DB=postgres with TEST_DATABASE_URL for PostgreSQL)
 // Knobs: BENCH_NUMBERS (1,000,000), BENCH_DEVICES (500), BENCH_REPORT_EVERY (results per report, 0 = one
 // report per batch), BENCH_FAIL_RATE (0), BENCH_PROFILE=1 (CPU profile of the server during the run).
@@ -186,12 +186,12 @@ function carrierSplit(carriers: number[]) {
   return split;
 }
 const SET_SENT = 'update "sync_task_number" set "state" = {p}, "doneAt" = {p}, "leaseUntil" = {p}, "failReason" = {p} where "id" in ({ids}) and "batchId" = {p} and "machineCode" = {p} and "state" in ({p}, {p}) returning "taskId", "carrier"';
-const TASK_COUNTERS = 'update "sync_task" set "totalSendNum" = "totalSendNum" + {p}, "smcount" = "smcount" + {p}, "sucount" = "sucount" + {p}, "stcount" = "stcount" + {p}, "socount" = "socount" + {p}, "failNum" = "failNum" + {p} where "taskId" = {p} returning "userId", "taskStatus"';
+const TASK_COUNTERS = 'update "sync_task" set "totalSendNum" = "totalSendNum" + {p}, "smcount" = "smcount" + {p}, "sucount" = "sucount" + {p}, "stcount" = "stcount" + {p}, "socount" = "socount" + {p}, "failNum" = "failNum" + {p}, "doneNum" = "doneNum" + {p} where "taskId" = {p} returning "userId", "taskStatus"';
 const OWNER_COUNTERS = 'update "sys_user" set "totalSendNum" = "totalSendNum" + {p}, "smcount" = "smcount" + {p}, "sucount" = "sucount" + {p}, "stcount" = "stcount" + {p}, "socount" = "socount" + {p}, "sendNum" = "sendNum" + {p}, "hisTotalSendNum" = "hisTotalSendNum" + {p} where "userId" = {p}';
 const OWNER_DAILY = 'insert into "sync_send_daily" ("userId", "day", "sendCount") values ({p}, {p}, {p}) on conflict ("userId", "day") do update set "sendCount" = "sync_send_daily"."sendCount" + "excluded"."sendCount"';
 const CODE_QUOTA = 'update "sync_auth_code" set "dueNum" = "dueNum" - {p} where "id" = {p}';
 const DEVICE_DAILY = 'insert into "sync_device_daily" ("machineCode", "day", "sendCount") values ({p}, {p}, {p}) on conflict ("machineCode", "day") do update set "sendCount" = "sync_device_daily"."sendCount" + "excluded"."sendCount"';
-const CLAIM = 'update "sync_task_number" set "state" = {p}, "batchId" = {p}, "machineCode" = {p}, "leaseUntil" = {p} where "id" in (select "id" from "sync_task_number" where "taskId" = {p} and "state" = 0 order by "id" limit {p}{lock}) returning "id", "phone", "carrier"';
+const CLAIM = 'update "sync_task_number" set "state" = {p}, "batchId" = {p}, "machineCode" = {p}, "leaseUntil" = {p} where "id" in (select "id" from "sync_task_number" where "taskId" = {p} and "state" = 0 and "id" > {p} order by "id" limit {p}{lock}) returning "id", "phone", "carrier"';
 
 /** The server's statements (as Kysely writes them) with the placeholders of one driver. */
 function statement(template: string, placeholder: (i: number) => string, ids = 0, lock = ''): string {
@@ -224,15 +224,17 @@ function sqliteBaseline(file: string, taskId: number): Baseline {
   let numbers = 0;
   let batches = 0;
   let reports = 0;
+  let floor = 0; // the server's claim floor (number-leases.ts ClaimFloors): nothing fails here, so nothing pending lies below it
   const start = performance.now();
   for (let d = 0; ; d += 1) {
     const device = devices[d % devices.length];
     const batchId = `b_${randomUUID().replace(/-/g, '')}`;
     const now = Date.now();
     raw.exec('begin');
-    const claimed = claim.all(TaskNumberState.leased, batchId, device.machineCode, now + 300_000, taskId, batchSize()) as { id: number; carrier: number }[];
+    const claimed = claim.all(TaskNumberState.leased, batchId, device.machineCode, now + 300_000, taskId, floor, batchSize()) as { id: number; carrier: number }[];
     raw.exec('commit');
     if (claimed.length === 0) break;
+    floor = Math.max(floor, ...claimed.map((r) => r.id));
     batches += 1;
     for (const chunk of chunksOf(claimed.sort((a, b) => a.id - b.id))) {
       const at = Date.now();
@@ -242,7 +244,7 @@ function sqliteBaseline(file: string, taskId: number): Baseline {
       raw.exec('begin');
       const sent = setChunk.all(TaskNumberState.sent, at, null, null, ...chunk.map((n) => n.id), batchId, device.machineCode, TaskNumberState.pending, TaskNumberState.leased) as { carrier: number }[];
       const s = carrierSplit(sent.map((r) => r.carrier));
-      const task = taskCounters.get(sent.length, s.mobile, s.unicom, s.telecom, s.other, 0, taskId) as { userId: number };
+      const task = taskCounters.get(sent.length, s.mobile, s.unicom, s.telecom, s.other, 0, sent.length, taskId) as { userId: number };
       ownerCounters.run(sent.length, s.mobile, s.unicom, s.telecom, s.other, sent.length, sent.length, task.userId);
       ownerDaily.run(task.userId, day, sent.length);
       codeQuota.run(sent.length, device.id);
@@ -270,6 +272,7 @@ async function postgresBaseline(url: string, taskId: number): Promise<Baseline> 
   let batches = 0;
   let reports = 0;
   let next = 0;
+  let floor = 0; // shared by the loops, as the server's ClaimFloors is by its requests
   const worker = async () => {
     const client = await pool.connect();
     try {
@@ -278,9 +281,10 @@ async function postgresBaseline(url: string, taskId: number): Promise<Baseline> 
         const batchId = `b_${randomUUID().replace(/-/g, '')}`;
         const now = Date.now();
         await client.query('begin');
-        const { rows: claimed } = await client.query<{ id: number; carrier: number }>({ name: 'claim', text: claimSql, values: [TaskNumberState.leased, batchId, device.machineCode, now + 300_000, taskId, batchSize()] });
+        const { rows: claimed } = await client.query<{ id: number; carrier: number }>({ name: 'claim', text: claimSql, values: [TaskNumberState.leased, batchId, device.machineCode, now + 300_000, taskId, floor, batchSize()] });
         await client.query('commit');
         if (claimed.length === 0) return;
+        floor = Math.max(floor, ...claimed.map((r) => Number(r.id)));
         batches += 1;
         for (const chunk of chunksOf(claimed.map((r) => ({ id: Number(r.id), carrier: r.carrier })).sort((a, b) => a.id - b.id))) {
           const at = Date.now();
@@ -291,7 +295,7 @@ async function postgresBaseline(url: string, taskId: number): Promise<Baseline> 
             values: [TaskNumberState.sent, at, null, null, ...chunk.map((n) => n.id), batchId, device.machineCode, TaskNumberState.pending, TaskNumberState.leased],
           });
           const s = carrierSplit(sent.map((r) => r.carrier));
-          const { rows: [task] } = await client.query<{ userId: number }>({ name: 'task', text: statement(TASK_COUNTERS, q), values: [sent.length, s.mobile, s.unicom, s.telecom, s.other, 0, taskId] });
+          const { rows: [task] } = await client.query<{ userId: number }>({ name: 'task', text: statement(TASK_COUNTERS, q), values: [sent.length, s.mobile, s.unicom, s.telecom, s.other, 0, sent.length, taskId] });
           await client.query({ name: 'owner', text: statement(OWNER_COUNTERS, q), values: [sent.length, s.mobile, s.unicom, s.telecom, s.other, sent.length, sent.length, task.userId] });
           await client.query({ name: 'ownerDaily', text: statement(OWNER_DAILY, q), values: [task.userId, day, sent.length] });
           await client.query({ name: 'quota', text: statement(CODE_QUOTA, q), values: [sent.length, device.id] });

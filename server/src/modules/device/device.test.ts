@@ -265,6 +265,31 @@ describe('report', () => {
     await expectCountersMatchRows(t.ctx.db, taskId);
   });
 
+  it('sends a number to retry after the fresh ones, then the retry itself', async () => {
+    const a = await newDevice();
+    const taskId = await insertSendingTask(t, ownerId, [a.machineCode], phoneNumbers(5, 7000), { batchSendNum: 2, batchSendMaxNum: 2 });
+    const ids = async () => {
+      const batch = (await pull(t, a.token)).body.data.batch;
+      return { batch, ids: batch.items.map((i: { id: number }) => i.id) as number[] };
+    };
+    const first = await ids();
+    await report(t, a.token, first.batch.batchId, [{ id: first.ids[0], status: 'failed', reason: 'NO_SERVICE' }, { id: first.ids[1], status: 'sent' }]);
+    const sent: number[] = [first.ids[1]];
+    const order: number[] = [];
+    for (;;) {
+      const next = (await pull(t, a.token)).body.data.batch;
+      if (!next) break;
+      const got = next.items.map((i: { id: number }) => i.id) as number[];
+      order.push(...got);
+      await report(t, a.token, next.batchId, got.map((id) => ({ id, status: 'sent' as const })));
+      sent.push(...got);
+    }
+    // 3 and 4 first; the batch where fresh numbers run out (only 5 left) takes the retry too
+    expect(order).toEqual([first.ids[0] + 2, first.ids[0] + 3, first.ids[0], first.ids[0] + 4]);
+    expect(sent.sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4].map((k) => first.ids[0] + k));
+    await expectCountersMatchRows(t.ctx.db, taskId);
+  });
+
   it('takes a late report only while nobody else has the number', async () => {
     const a = await newDevice();
     const b = await newDevice();

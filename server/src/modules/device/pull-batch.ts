@@ -10,7 +10,7 @@ import type { Database } from '../../db/schema.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { batchItems } from './batch-content.ts';
 import type { DeviceIdentity } from './device-auth.ts';
-import { claimPending, completeTask, heldByDevice, type ClaimedNumber } from './number-leases.ts';
+import { claimPending, completeTask, heldByDevice, type ClaimedNumber, type ClaimFloors } from './number-leases.ts';
 
 const m = messages.device;
 /** Claims of one pull that may come back all blocked before the pull gives up on a task. */
@@ -89,7 +89,7 @@ function taskFileUrl(task: AssignedTask): string {
  * device's owner that lists the device and has pending numbers, sized within the task's batch range,
  * the device's daily cap and its code's quota; or the reason there is none.
  */
-export async function pullBatch(ctx: AppContext, device: DeviceIdentity): Promise<DevicePull> {
+export async function pullBatch(ctx: AppContext, device: DeviceIdentity, floors: ClaimFloors): Promise<DevicePull> {
   const now = ctx.now();
   const { leaseMs } = ctx.config.device;
   return ctx.db.transaction().execute(async (trx) => {
@@ -120,7 +120,7 @@ export async function pullBatch(ctx: AppContext, device: DeviceIdentity): Promis
       for (let attempt = 0; attempt < CLAIM_TRIES; attempt++) {
         const batchId = `b_${randomUUID().replace(/-/g, '')}`;
         const leaseUntil = now + leaseMs;
-        const claimed = await claimPending(trx, { taskId: task.taskId, deptId: task.deptId, size, batchId, machineCode: device.machineCode, leaseUntil, now });
+        const claimed = await claimPending(trx, { taskId: task.taskId, deptId: task.deptId, size, batchId, machineCode: device.machineCode, leaseUntil, now }, floors);
         if (claimed.length === 0) break;
         const numbers = await dropBlocked(trx, task.taskId, claimed, now);
         if (numbers.length === 0) continue;
