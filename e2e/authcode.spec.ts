@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/task/authcode';

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { answerConfirm, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { deleteRowCancelThenConfirm, dialog, rowOf, rows } from './list-page.ts';
 
 const URL = '/system/Dept';
@@ -117,7 +117,7 @@ test.describe('公司管理', () => {
     await search(page, { deptNo: 'DEMO' });
     const row = rowOf(page, '汇云演示公司');
     await row.getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '公司汇云演示公司下还有用户，不能删除')).toBeVisible();
     await expect(row).toBeVisible();
   });
@@ -133,7 +133,7 @@ test.describe('公司管理', () => {
     await rowOf(page, `${tag}_1`).getByRole('checkbox').check();
     await rowOf(page, `${tag}_3`).getByRole('checkbox').check();
     await toolbarDelete.click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '公司已删除!')).toBeVisible();
     await expect(rows(page)).toHaveCount(1);
     await expect(rowOf(page, `${tag}_2`)).toBeVisible();

@@ -74,6 +74,18 @@ export function confirmDialog(page: Page) {
   return page.locator('.ant-modal-confirm');
 }
 
+/**
+ * Answers the open confirmation dialog once its opening animation (antd's zoom motion classes) is
+ * over: a click that lands during it is lost on a busy machine (seen in CI: 确定 clicked 13 ms after
+ * the dialog opened, no request followed).
+ */
+export async function answerConfirm(page: Page, button: '确定' | '取消') {
+  const dialog = confirmDialog(page);
+  await expect(dialog).toBeVisible();
+  await expect(dialog).not.toHaveClass(/-(appear|enter)/);
+  await dialog.getByRole('button', { name: button }).click();
+}
+
 /** Logs the account in on a fresh browser, opens every group of the side menu and hands it to `check`. */
 export async function withSideMenu(browser: Browser, account: Account, check: (menu: Locator) => Promise<void>) {
   const context = await browser.newContext({ baseURL: BASE_URL, locale: 'zh-CN' });

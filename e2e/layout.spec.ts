@@ -1,5 +1,5 @@
 import { ADMIN } from './env.ts';
-import { confirmDialog, expect, loginThroughUi, test, toast } from './fixtures.ts';
+import { answerConfirm, confirmDialog, expect, loginThroughUi, test, toast } from './fixtures.ts';
 
 test.describe('主布局', () => {
   test('admin sees the task and system groups; breadcrumb names group and screen', async ({ adminPage: page }) => {
@@ -60,7 +60,7 @@ test.describe('退出登录', () => {
     await page.getByTestId('account-menu').click();
     await page.getByRole('menuitem', { name: '退出' }).click();
     await expect(confirmDialog(page)).toContainText('确定退出登录吗？');
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+    await answerConfirm(page, '取消');
     await expect(toast(page, '已取消')).toBeVisible();
     await expect(page).toHaveURL(/\/task\/index$/);
   });
@@ -70,7 +70,7 @@ test.describe('退出登录', () => {
     const token = await page.evaluate(() => sessionStorage.getItem('logintoken'));
     await page.getByTestId('account-menu').click();
     await page.getByRole('menuitem', { name: '退出' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '已退出登录!')).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
     expect(await page.evaluate(() => sessionStorage.getItem('logintoken'))).toBeNull();

@@ -1,6 +1,6 @@
 // Locators every list screen shares (the ListPage component renders them all the same way).
 import type { Locator, Page } from '@playwright/test';
-import { confirmDialog, expect, toast } from './fixtures.ts';
+import { answerConfirm, confirmDialog, expect, toast } from './fixtures.ts';
 
 export function rows(page: Page) {
   return page.locator('.ant-table-tbody tr.ant-table-row');
@@ -28,11 +28,11 @@ export async function searchList(page: Page, queryKey: string, label: string, va
 export async function deleteRowCancelThenConfirm(page: Page, row: Locator, texts: { confirm?: string; deleted: string }) {
   await row.getByRole('button', { name: '删除' }).click();
   if (texts.confirm !== undefined) await expect(confirmDialog(page)).toContainText(texts.confirm);
-  await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+  await answerConfirm(page, '取消');
   await expect(toast(page, '已取消删除')).toBeVisible();
   await expect(row).toBeVisible();
   await row.getByRole('button', { name: '删除' }).click();
-  await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+  await answerConfirm(page, '确定');
   await expect(toast(page, texts.deleted)).toBeVisible();
 }
 

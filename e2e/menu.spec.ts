@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { type Account, confirmDialog, expect as baseExpect, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
+import { type Account, answerConfirm, confirmDialog, expect as baseExpect, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
 
 // The suite shares two cores with other work: give the slow steps (logins, trees) room.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -122,11 +122,11 @@ test.describe('菜单管理', () => {
     // Delete: cancel keeps it, confirm removes it (and its group leaves that role's menu).
     await toolbar(page).getByRole('button', { name: '删除' }).click();
     await expect(confirmDialog(page)).toContainText(`确定删除菜单“改名${tag}”吗？`);
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+    await answerConfirm(page, '取消');
     await expect(toast(page, '已取消删除')).toBeVisible();
     await expect(treeNode(page, `改名${tag}`)).toBeVisible();
     await toolbar(page).getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '已删除!')).toBeVisible();
     await expect(treeNode(page, `改名${tag}`)).toHaveCount(0);
     await expect(toolbar(page).getByRole('button', { name: '删除' })).toBeDisabled();
@@ -157,7 +157,7 @@ test.describe('菜单管理', () => {
     await treeNode(page, `分组${tag}`).click();
     await expect(form(page).getByLabel('菜单名称')).toHaveValue(`分组${tag}`);
     await toolbar(page).getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '该菜单下还有子菜单，不能删除')).toBeVisible();
     await expect(treeNode(page, `分组${tag}`)).toBeVisible();
 
@@ -165,12 +165,12 @@ test.describe('菜单管理', () => {
     await treeNode(page, `子菜单${tag}`).click();
     await expect(form(page).getByLabel('菜单名称')).toHaveValue(`子菜单${tag}`);
     await toolbar(page).getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '已删除!')).toBeVisible();
     await treeNode(page, `分组${tag}`).click();
     await expect(form(page).getByLabel('菜单名称')).toHaveValue(`分组${tag}`);
     await toolbar(page).getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '已删除!')).toBeVisible();
     await expect(treeNode(page, `分组${tag}`)).toHaveCount(0);
   });

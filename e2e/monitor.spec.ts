@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { ADMIN, USER1 } from './env.ts';
-import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { answerConfirm, confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { pickOption, rowOf, rows } from './list-page.ts';
 
 // 系统监控: 操作日志, 登录日志, 在线用户 (server entries come from real actions made here).
@@ -168,13 +168,13 @@ test.describe('在线用户', () => {
 
     await row.getByRole('button', { name: '强制下线' }).click();
     await expect(confirmDialog(page)).toContainText(`确定将用户${USER1.userName}的该会话强制下线吗？`);
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+    await answerConfirm(page, '取消');
     await expect(toast(page, '已取消')).toBeVisible();
     await expect(row).toHaveCount(1);
     expect((await page.request.get('/sync/currentUser', { headers: { token } })).status()).toBe(200);
 
     await row.getByRole('button', { name: '强制下线' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, `用户${USER1.userName}强制下线成功！`)).toBeVisible();
     await expect(row).toHaveCount(0);
     expect((await page.request.get('/sync/currentUser', { headers: { token } })).status()).toBe(401);

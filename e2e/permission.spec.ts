@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { answerConfirm, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { deleteRowCancelThenConfirm, dialog, pickOption, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/Permission';
@@ -107,7 +107,7 @@ test.describe('权限管理', () => {
     const row = rowOf(page, 'system:Variable:delete');
     await expect(row).toContainText('系统内置');
     await row.getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '系统内置权限不能删除：system:Variable:delete')).toBeVisible();
     await expect(row).toBeVisible();
 
@@ -223,7 +223,7 @@ test.describe('权限管理', () => {
     await rowOf(page, `e2e:${segment}:p1`).locator('.ant-table-selection-column').getByRole('checkbox').check();
     await rowOf(page, `e2e:${segment}:p3`).locator('.ant-table-selection-column').getByRole('checkbox').check();
     await toolbarDelete.click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '已删除!')).toBeVisible();
     await expect(rows(page)).toHaveCount(1);
     await expect(rowOf(page, `e2e:${segment}:p2`)).toBeVisible();

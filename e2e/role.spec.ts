@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { type Account, confirmDialog, expect as baseExpect, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
+import { type Account, answerConfirm, expect as baseExpect, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
 import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
 
 // The suite shares two cores with other work: give the slow steps (logins, trees) room.
@@ -105,7 +105,7 @@ test.describe('角色管理', () => {
     await dialog(page, '编辑角色').getByRole('button', { name: '取消' }).click();
 
     await row.getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '系统内置角色不能删除')).toBeVisible();
     await expect(row).toBeVisible();
     // 超级管理员 holds every menu: no menu-permission button on its row.
@@ -125,7 +125,7 @@ test.describe('角色管理', () => {
 
     const usedRow = rowOf(page, `${roleNo}_used`);
     await usedRow.getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '该角色下还有用户，不能删除')).toBeVisible();
 
     const row = rows(page).filter({ hasText: '待删除' });

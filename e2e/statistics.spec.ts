@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { confirmDialog, expect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { answerConfirm, confirmDialog, expect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/task/userStatistics';
@@ -73,10 +73,10 @@ test.describe('用户发送统计', () => {
       await row.getByRole('button', { name: action }).click();
       await expect(confirmDialog(page)).toContainText(question);
       await expect(confirmDialog(page)).toContainText(userName);
-      await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+      await answerConfirm(page, '取消');
       await expect(toast(page, '已取消清除')).toBeVisible();
       await row.getByRole('button', { name: action }).click();
-      await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+      await answerConfirm(page, '确定');
       await expect(toast(page, '操作成功!')).toBeVisible();
       await expect(confirmDialog(page)).toBeHidden();
     }
@@ -90,11 +90,11 @@ test.describe('用户发送统计', () => {
     const row = rowOf(page, userName);
     await row.getByRole('button', { name: '删除账号' }).click();
     await expect(confirmDialog(page)).toContainText('任务和授权码将一并删除');
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+    await answerConfirm(page, '取消');
     await expect(toast(page, '已取消删除')).toBeVisible();
     await expect(row).toBeVisible();
     await row.getByRole('button', { name: '删除账号' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '已删除!')).toBeVisible();
     await expect(rows(page)).toHaveCount(0);
   });
@@ -103,10 +103,10 @@ test.describe('用户发送统计', () => {
     await page.goto(URL);
     await page.getByRole('button', { name: '清除历史总数' }).click();
     await expect(confirmDialog(page)).toContainText('确定清除所有账号的历史发送总数吗？');
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+    await answerConfirm(page, '取消');
     await expect(toast(page, '已取消清除')).toBeVisible();
     await page.getByRole('button', { name: '清除历史总数' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '操作成功!')).toBeVisible();
   });
 });

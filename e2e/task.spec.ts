@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { answerConfirm, confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/task/index';
@@ -174,17 +174,17 @@ test.describe('任务列表', () => {
 
     await row.getByRole('button', { name: '暂停' }).click();
     await expect(confirmDialog(page)).toContainText(taskName);
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+    await answerConfirm(page, '取消');
     await expect(toast(page, '已取消')).toBeVisible();
     await expect(row).toContainText('运行中');
 
     await row.getByRole('button', { name: '暂停' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '操作成功!')).toBeVisible();
     await expect(row).toContainText('已暂停');
 
     await row.getByRole('button', { name: '启动' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(row).toContainText('运行中');
     await expect(row.getByRole('button', { name: '暂停' })).toBeVisible();
   });
@@ -197,7 +197,7 @@ test.describe('任务列表', () => {
     const row = rowOf(page, taskName);
 
     await row.getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '请先暂停任务再删除')).toBeVisible();
     await expect(rows(page)).toHaveCount(1);
 
@@ -205,12 +205,12 @@ test.describe('任务列表', () => {
     await searchByName(page, taskName);
     await expect(row).toContainText('已暂停');
     await row.getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+    await answerConfirm(page, '取消');
     await expect(toast(page, '已取消删除')).toBeVisible();
     await expect(rows(page)).toHaveCount(1);
 
     await row.getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '任务已删除!')).toBeVisible();
     await expect(rows(page)).toHaveCount(0);
   });

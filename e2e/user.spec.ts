@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { answerConfirm, confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { deleteRowCancelThenConfirm, dialog, pickOption, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/user';
@@ -180,7 +180,7 @@ test.describe('用户管理', () => {
     await searchByName(page, 'admin');
     const adminRow = rows(page).filter({ has: page.getByRole('cell', { name: 'admin', exact: true }) });
     await adminRow.getByRole('button', { name: '删除' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '系统管理员账号不能删除')).toBeVisible();
     await expect(adminRow).toBeVisible();
   });
@@ -194,12 +194,12 @@ test.describe('用户管理', () => {
     const row = rowOf(page, userName);
     await row.getByRole('button', { name: '重置密码' }).click();
     await expect(confirmDialog(page)).toContainText(userName);
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+    await answerConfirm(page, '取消');
     await expect(toast(page, '已取消')).toBeVisible();
     expect(await isLive(page, session)).toBe(true);
 
     await row.getByRole('button', { name: '重置密码' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '重置密码成功！')).toBeVisible();
     const shown = dialog(page, '临时密码');
     const password = (await shown.locator('.temp-password').textContent())?.trim() ?? '';
@@ -219,11 +219,11 @@ test.describe('用户管理', () => {
     const row = rowOf(page, userName);
     await row.getByRole('button', { name: '强制下线' }).click();
     await expect(confirmDialog(page)).toContainText(`确定将用户${userName}强制下线吗？`);
-    await confirmDialog(page).getByRole('button', { name: '取消' }).click();
+    await answerConfirm(page, '取消');
     await expect(toast(page, '已取消')).toBeVisible();
     expect(await isLive(page, session)).toBe(true);
     await row.getByRole('button', { name: '强制下线' }).click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, `用户${userName}强制下线成功！`)).toBeVisible();
     expect(await isLive(page, session)).toBe(false);
 

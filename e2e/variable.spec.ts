@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { answerConfirm, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/Variable';
@@ -121,7 +121,7 @@ test.describe('系统环境变量', () => {
     await rowOf(page, `${tag}_1`).getByRole('checkbox').check();
     await rowOf(page, `${tag}_3`).getByRole('checkbox').check();
     await toolbarDelete.click();
-    await confirmDialog(page).getByRole('button', { name: '确定' }).click();
+    await answerConfirm(page, '确定');
     await expect(toast(page, '系统环境变量已删除！')).toBeVisible();
     await expect(rows(page)).toHaveCount(1);
     await expect(rowOf(page, `${tag}_2`)).toBeVisible();
