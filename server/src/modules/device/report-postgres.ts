@@ -8,6 +8,19 @@ const count = (condition: string) => sql<number>`(count(*) filter (where ${sql.r
 const total = (column: string) => sql<number>`coalesce(sum(${sql.ref(column)}), 0)::int`;
 
 /**
+ * The sent total and its carrier split from `source` (a tally with sent, mobile, unicom, telecom,
+ * other), added to the row being updated (the task, its owner): an unqualified column on the right of
+ * SET is the target's.
+ */
+const addSent = (source: string) => ({
+  totalSendNum: sql<number>`"totalSendNum" + ${sql.ref(`${source}.sent`)}`,
+  smcount: sql<number>`smcount + ${sql.ref(`${source}.mobile`)}`,
+  sucount: sql<number>`sucount + ${sql.ref(`${source}.unicom`)}`,
+  stcount: sql<number>`stcount + ${sql.ref(`${source}.telecom`)}`,
+  socount: sql<number>`socount + ${sql.ref(`${source}.other`)}`,
+});
+
+/**
  * PostgreSQL: the whole report as ONE statement (data-modifying CTEs), so it commits on its own with
  * no round trip in between. Every report of a task updates the task row (and every report of an owner
  * the owner's rows); those locks last until the commit, so reports of one task queue on them. Here a
@@ -69,11 +82,7 @@ export async function reportInOneStatement(db: Kysely<Database>, input: ReportIn
         const doneAfter = sql<number>`t."doneNum" + tally.sent + tally.failed`;
         const completes = sql<boolean>`${doneAfter} >= t."totalNum"`;
         return {
-          totalSendNum: eb('t.totalSendNum', '+', eb.ref('tally.sent')),
-          smcount: eb('t.smcount', '+', eb.ref('tally.mobile')),
-          sucount: eb('t.sucount', '+', eb.ref('tally.unicom')),
-          stcount: eb('t.stcount', '+', eb.ref('tally.telecom')),
-          socount: eb('t.socount', '+', eb.ref('tally.other')),
+          ...addSent('tally'),
           failNum: eb('t.failNum', '+', eb.ref('tally.failed')),
           doneNum: doneAfter,
           taskStatus: eb.case().when(completes).then(TaskStatus.completed).else(eb.ref('t.taskStatus')).end(),
@@ -99,11 +108,7 @@ export async function reportInOneStatement(db: Kysely<Database>, input: ReportIn
       .updateTable('sys_user as u')
       .from('owner_tally as o')
       .set((eb) => ({
-        totalSendNum: eb('u.totalSendNum', '+', eb.ref('o.sent')),
-        smcount: eb('u.smcount', '+', eb.ref('o.mobile')),
-        sucount: eb('u.sucount', '+', eb.ref('o.unicom')),
-        stcount: eb('u.stcount', '+', eb.ref('o.telecom')),
-        socount: eb('u.socount', '+', eb.ref('o.other')),
+        ...addSent('o'),
         sendNum: eb('u.sendNum', '+', eb.ref('o.sent')),
         hisTotalSendNum: eb('u.hisTotalSendNum', '+', eb.ref('o.sent')),
       }))

@@ -79,16 +79,21 @@ export async function reportStatementByStatement(db: Kysely<Database>, input: Re
   });
 }
 
+/** The sent total and its carrier split, added to a row that keeps them (the task, its owner). */
+const addSent = (c: TaskTally) => ({
+  totalSendNum: sql<number>`"totalSendNum" + ${c.sent}`,
+  smcount: sql<number>`smcount + ${c.mobile}`,
+  sucount: sql<number>`sucount + ${c.unicom}`,
+  stcount: sql<number>`stcount + ${c.telecom}`,
+  socount: sql<number>`socount + ${c.other}`,
+});
+
 /** The task's and its owner's counters; completes the task when its last open row became final; answers whether it did. */
 async function countTaskResults(trx: Trx, c: TaskTally, input: ReportInput): Promise<boolean> {
   const task = await trx
     .updateTable('sync_task')
     .set((eb) => ({
-      totalSendNum: eb('totalSendNum', '+', c.sent),
-      smcount: eb('smcount', '+', c.mobile),
-      sucount: eb('sucount', '+', c.unicom),
-      stcount: eb('stcount', '+', c.telecom),
-      socount: eb('socount', '+', c.other),
+      ...addSent(c),
       failNum: eb('failNum', '+', c.failed),
       doneNum: eb('doneNum', '+', c.sent + c.failed),
     }))
@@ -100,11 +105,7 @@ async function countTaskResults(trx: Trx, c: TaskTally, input: ReportInput): Pro
     await trx
       .updateTable('sys_user')
       .set((eb) => ({
-        totalSendNum: eb('totalSendNum', '+', c.sent),
-        smcount: eb('smcount', '+', c.mobile),
-        sucount: eb('sucount', '+', c.unicom),
-        stcount: eb('stcount', '+', c.telecom),
-        socount: eb('socount', '+', c.other),
+        ...addSent(c),
         sendNum: eb('sendNum', '+', c.sent),
         hisTotalSendNum: eb('hisTotalSendNum', '+', c.sent),
       }))
