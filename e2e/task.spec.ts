@@ -82,7 +82,14 @@ test.describe('任务列表', () => {
       const add = dialog(page, '新增任务');
       await add.getByLabel('任务名称').fill(`${prefix}_${i + 1}`);
       await chooseShowType(page, add, type.label);
-      if (type.content) await add.getByLabel('内容', { exact: true }).fill(type.content);
+      if (type.content) {
+        // Choosing a type clears the fields it hides; on a busy machine that can land after the fill.
+        const content = add.getByLabel('内容', { exact: true });
+        await expect(async () => {
+          await content.fill(type.content!);
+          await expect(content).toHaveValue(type.content!, { timeout: 1000 });
+        }).toPass({ timeout: 10_000 });
+      }
       if (type.media === 'image') {
         await add.locator('input[type=file]').setInputFiles({ name: 'pic.png', mimeType: 'image/png', buffer: PNG });
         await expect(add.locator('img[alt="pic.png"]')).toBeVisible();
