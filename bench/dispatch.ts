@@ -2,9 +2,9 @@
 // `npm run device`) send a task of 1,000,000 numbers to the end over loopback HTTP, at unlimited speed
 // (no interval between messages), against the real server in a child process, so client and server
 // do not share an event loop. Beside it, in the same run and on the same database, the baseline: a raw
-// SQL loop making the same state changes without HTTP — claim a batch with UPDATE … WHERE id IN
-// (SELECT … WHERE id > floor … LIMIT n) RETURNING, as the server's claim (from the task's floor), mark the
-// numbers sent, bump the same counters — in transactions of the same sizes.
+// SQL loop making the same state changes without HTTP — claim a batch as the server's fresh claim does
+// (the task's next pending numbers above its cursor; the cursor moved, a sync_batch row written), mark
+// the numbers sent, bump the same counters — in transactions of the same sizes.
 //   npm run bench -- dispatch          (BENCH_DB=postgres with TEST_DATABASE_URL for PostgreSQL)
 // Knobs: BENCH_NUMBERS (1,000,000), BENCH_DEVICES (500), BENCH_REPORT_EVERY (results per report, 0 = one
 // report per batch), BENCH_FAIL_RATE (0), BENCH_PROFILE=1 (CPU profile of the server during the run).
@@ -185,20 +185,33 @@ function carrierSplit(carriers: number[]) {
   for (const c of carriers) split[carrierKeys[c as Carrier] ?? 'other'] += 1;
   return split;
 }
-const SET_SENT = 'update "sync_task_number" set "state" = {p}, "doneAt" = {p}, "leaseUntil" = {p}, "failReason" = {p} where "id" in ({ids}) and "batchId" = {p} and "machineCode" = {p} and "state" in ({p}, {p}) returning "taskId", "carrier"';
+const SET_SENT = 'update "sync_task_number" set "state" = {p}, "batchId" = {p}, "machineCode" = {p}, "doneAt" = {p}, "leaseUntil" = null, "failReason" = null where "id" in ({ids}) and "taskId" = {p} and "id" >= {p} and "id" <= {p} and "state" = 0 and "batchId" is null returning "carrier"';
+const BATCH_DONE = 'update "sync_batch" set "doneNum" = "doneNum" + {p}, "state" = case when "doneNum" + {p} >= "size" then 1 else "state" end where "batchId" = {p}';
 const TASK_COUNTERS = 'update "sync_task" set "totalSendNum" = "totalSendNum" + {p}, "smcount" = "smcount" + {p}, "sucount" = "sucount" + {p}, "stcount" = "stcount" + {p}, "socount" = "socount" + {p}, "failNum" = "failNum" + {p}, "doneNum" = "doneNum" + {p} where "taskId" = {p} returning "userId", "taskStatus"';
 const OWNER_COUNTERS = 'update "sys_user" set "totalSendNum" = "totalSendNum" + {p}, "smcount" = "smcount" + {p}, "sucount" = "sucount" + {p}, "stcount" = "stcount" + {p}, "socount" = "socount" + {p}, "sendNum" = "sendNum" + {p}, "hisTotalSendNum" = "hisTotalSendNum" + {p} where "userId" = {p}';
 const OWNER_DAILY = 'insert into "sync_send_daily" ("userId", "day", "sendCount") values ({p}, {p}, {p}) on conflict ("userId", "day") do update set "sendCount" = "sync_send_daily"."sendCount" + "excluded"."sendCount"';
 const CODE_QUOTA = 'update "sync_auth_code" set "dueNum" = "dueNum" - {p} where "id" = {p}';
 const DEVICE_DAILY = 'insert into "sync_device_daily" ("machineCode", "day", "sendCount") values ({p}, {p}, {p}) on conflict ("machineCode", "day") do update set "sendCount" = "sync_device_daily"."sendCount" + "excluded"."sendCount"';
-const CLAIM = 'update "sync_task_number" set "state" = {p}, "batchId" = {p}, "machineCode" = {p}, "leaseUntil" = {p} where "id" in (select "id" from "sync_task_number" where "taskId" = {p} and "state" = 0 and "id" > {p} order by "id" limit {p}{lock}) returning "id", "phone", "carrier"';
+const ENSURE_CURSOR = 'insert into "sync_task_cursor" ("taskId", "claimedTo") values ({p}, 0) on conflict ("taskId") do nothing';
+const INSERT_BATCH = 'insert into "sync_batch" ("batchId", "taskId", "machineCode", "fromId", "toId", "size", "leaseUntil", "state", "addTime") values ({p}, {p}, {p}, {p}, {p}, {p}, {p}, 0, {p})';
+/** SQLite: the fresh claim's steps as the server's (one writer, plain statements). */
+const CURSOR = 'select "claimedTo" from "sync_task_cursor" where "taskId" = {p}';
+const FRESH = 'select "id", "carrier" from "sync_task_number" where "taskId" = {p} and "state" = 0 and "id" > {p} order by "id" limit {p}';
+const MOVE_CURSOR = 'update "sync_task_cursor" set "claimedTo" = {p} where "taskId" = {p}';
+/** PostgreSQL: the server's fresh claim as one statement (task, size, batch, device, lease, now). */
+const CLAIM = `with "cursor" as (select "claimedTo" from "sync_task_cursor" where "taskId" = {p} for update),
+  "fresh" as (select "id", "carrier" from "sync_task_number" where "taskId" = {p} and "state" = 0 and "id" > (select "claimedTo" from "cursor") order by "id" limit {p}),
+  "span" as (select min("id") as "fromId", max("id") as "toId", count(*)::int as "size" from "fresh"),
+  "moved" as (update "sync_task_cursor" set "claimedTo" = "span"."toId" from "span" where "sync_task_cursor"."taskId" = {p} and "span"."toId" is not null returning 1),
+  "recorded" as (insert into "sync_batch" ("batchId", "taskId", "machineCode", "fromId", "toId", "size", "leaseUntil", "state", "addTime")
+    select {p}, {p}, {p}, "fromId", "toId", "size", {p}, 0, {p} from "span" where "toId" is not null returning 1)
+  select "id", "carrier" from "fresh"`;
 
 /** The server's statements (as Kysely writes them) with the placeholders of one driver. */
-function statement(template: string, placeholder: (i: number) => string, ids = 0, lock = ''): string {
+function statement(template: string, placeholder: (i: number) => string, ids = 0): string {
   let i = 0;
   return template
     .replace('{ids}', () => Array.from({ length: ids }, () => '{p}').join(', '))
-    .replace('{lock}', lock)
     .replace(/\{p\}/g, () => placeholder(++i));
 }
 
@@ -214,8 +227,13 @@ function sqliteBaseline(file: string, taskId: number): Baseline {
   raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON');
   const q = () => '?';
   const devices = raw.prepare(`select "id", "machineCode" from "sync_auth_code" where "machineCode" like ? order by "id"`).all(`${MACHINE_PREFIX}-%`) as { id: number; machineCode: string }[];
-  const claim = raw.prepare(statement(CLAIM, q));
+  raw.prepare(statement(ENSURE_CURSOR, q)).run(taskId);
+  const cursor = raw.prepare(statement(CURSOR, q));
+  const fresh = raw.prepare(statement(FRESH, q));
+  const moveCursor = raw.prepare(statement(MOVE_CURSOR, q));
+  const insertBatch = raw.prepare(statement(INSERT_BATCH, q));
   const setSent = new Map<number, StatementSync>();
+  const batchDone = raw.prepare(statement(BATCH_DONE, q));
   const taskCounters = raw.prepare(statement(TASK_COUNTERS, q));
   const ownerCounters = raw.prepare(statement(OWNER_COUNTERS, q));
   const ownerDaily = raw.prepare(statement(OWNER_DAILY, q));
@@ -224,26 +242,31 @@ function sqliteBaseline(file: string, taskId: number): Baseline {
   let numbers = 0;
   let batches = 0;
   let reports = 0;
-  let floor = 0; // the server's claim floor (number-leases.ts ClaimFloors): nothing fails here, so nothing pending lies below it
   const start = performance.now();
   for (let d = 0; ; d += 1) {
     const device = devices[d % devices.length];
     const batchId = `b_${randomUUID().replace(/-/g, '')}`;
     const now = Date.now();
     raw.exec('begin');
-    const claimed = claim.all(TaskNumberState.leased, batchId, device.machineCode, now + 300_000, taskId, floor, batchSize()) as { id: number; carrier: number }[];
+    const { claimedTo } = cursor.get(taskId) as { claimedTo: number };
+    const claimed = fresh.all(taskId, claimedTo, batchSize()) as { id: number; carrier: number }[];
+    if (claimed.length > 0) {
+      moveCursor.run(claimed.at(-1)!.id, taskId);
+      insertBatch.run(batchId, taskId, device.machineCode, claimed[0].id, claimed.at(-1)!.id, claimed.length, now + 300_000, now);
+    }
     raw.exec('commit');
     if (claimed.length === 0) break;
-    floor = Math.max(floor, ...claimed.map((r) => r.id));
     batches += 1;
-    for (const chunk of chunksOf(claimed.sort((a, b) => a.id - b.id))) {
+    const range = [claimed[0].id, claimed.at(-1)!.id];
+    for (const chunk of chunksOf(claimed)) {
       const at = Date.now();
       const day = shanghaiDay(at);
       let setChunk = setSent.get(chunk.length);
       if (!setChunk) setSent.set(chunk.length, (setChunk = raw.prepare(statement(SET_SENT, q, chunk.length))));
       raw.exec('begin');
-      const sent = setChunk.all(TaskNumberState.sent, at, null, null, ...chunk.map((n) => n.id), batchId, device.machineCode, TaskNumberState.pending, TaskNumberState.leased) as { carrier: number }[];
+      const sent = setChunk.all(TaskNumberState.sent, batchId, device.machineCode, at, ...chunk.map((n) => n.id), taskId, ...range) as { carrier: number }[];
       const s = carrierSplit(sent.map((r) => r.carrier));
+      batchDone.run(sent.length, sent.length, batchId);
       const task = taskCounters.get(sent.length, s.mobile, s.unicom, s.telecom, s.other, 0, sent.length, taskId) as { userId: number };
       ownerCounters.run(sent.length, s.mobile, s.unicom, s.telecom, s.other, sent.length, sent.length, task.userId);
       ownerDaily.run(task.userId, day, sent.length);
@@ -259,7 +282,7 @@ function sqliteBaseline(file: string, taskId: number): Baseline {
   return { label: 'node:sqlite, one connection', seconds, numbers, batches, reports };
 }
 
-/** PostgreSQL: as many connections as the server's pool (20), each a loop; claims lock with SKIP LOCKED like the server's. */
+/** PostgreSQL: as many connections as the server's pool (20), each a loop; the claim one statement on its own, as the server's. */
 async function postgresBaseline(url: string, taskId: number): Promise<Baseline> {
   const workers = 20;
   const pool = new pg.Pool({ connectionString: url, max: workers });
@@ -267,12 +290,12 @@ async function postgresBaseline(url: string, taskId: number): Promise<Baseline> 
   const devices = await benchDevices(kdb);
   await kdb.destroy();
   const q = (i: number) => `$${i}`;
-  const claimSql = statement(CLAIM, q, 0, ' for update skip locked');
+  await pool.query(statement(ENSURE_CURSOR, q), [taskId]);
+  const claimSql = statement(CLAIM, q);
   let numbers = 0;
   let batches = 0;
   let reports = 0;
   let next = 0;
-  let floor = 0; // shared by the loops, as the server's ClaimFloors is by its requests
   const worker = async () => {
     const client = await pool.connect();
     try {
@@ -280,21 +303,23 @@ async function postgresBaseline(url: string, taskId: number): Promise<Baseline> 
         const device = devices[next++ % devices.length];
         const batchId = `b_${randomUUID().replace(/-/g, '')}`;
         const now = Date.now();
-        await client.query('begin');
-        const { rows: claimed } = await client.query<{ id: number; carrier: number }>({ name: 'claim', text: claimSql, values: [TaskNumberState.leased, batchId, device.machineCode, now + 300_000, taskId, floor, batchSize()] });
-        await client.query('commit');
-        if (claimed.length === 0) return;
-        floor = Math.max(floor, ...claimed.map((r) => Number(r.id)));
+        const { rows } = await client.query<{ id: number; carrier: number }>({
+          name: 'claim', text: claimSql, values: [taskId, taskId, batchSize(), taskId, batchId, taskId, device.machineCode, now + 300_000, now],
+        });
+        if (rows.length === 0) return;
+        const claimed = rows.map((r) => ({ id: Number(r.id), carrier: r.carrier })).sort((a, b) => a.id - b.id);
+        const range = [claimed[0].id, claimed.at(-1)!.id];
         batches += 1;
-        for (const chunk of chunksOf(claimed.map((r) => ({ id: Number(r.id), carrier: r.carrier })).sort((a, b) => a.id - b.id))) {
+        for (const chunk of chunksOf(claimed)) {
           const at = Date.now();
           const day = shanghaiDay(at);
           await client.query('begin');
           const { rows: sent } = await client.query<{ carrier: number }>({
             name: `sent${chunk.length}`, text: statement(SET_SENT, q, chunk.length),
-            values: [TaskNumberState.sent, at, null, null, ...chunk.map((n) => n.id), batchId, device.machineCode, TaskNumberState.pending, TaskNumberState.leased],
+            values: [TaskNumberState.sent, batchId, device.machineCode, at, ...chunk.map((n) => n.id), taskId, ...range],
           });
           const s = carrierSplit(sent.map((r) => r.carrier));
+          await client.query({ name: 'batchDone', text: statement(BATCH_DONE, q), values: [sent.length, sent.length, batchId] });
           const { rows: [task] } = await client.query<{ userId: number }>({ name: 'task', text: statement(TASK_COUNTERS, q), values: [sent.length, s.mobile, s.unicom, s.telecom, s.other, 0, sent.length, taskId] });
           await client.query({ name: 'owner', text: statement(OWNER_COUNTERS, q), values: [sent.length, s.mobile, s.unicom, s.telecom, s.other, sent.length, sent.length, task.userId] });
           await client.query({ name: 'ownerDaily', text: statement(OWNER_DAILY, q), values: [task.userId, day, sent.length] });

@@ -198,6 +198,29 @@ export interface TaskNumberTable {
   failReason: string | null;
 }
 
+/** Where a task's fresh claims go on (migration 0007): its numbers with id ≤ claimedTo have been handed out at least once. */
+export interface TaskCursorTable {
+  taskId: number;
+  claimedTo: Generated<number>;
+}
+
+/** A pulled batch's fresh numbers: the task's pending numbers with fromId ≤ id ≤ toId (migration 0007). */
+export interface BatchTable {
+  batchId: string;
+  taskId: number;
+  machineCode: string;
+  fromId: number;
+  toId: number;
+  /** Fresh numbers handed out (the range's pending numbers, those blocked at the claim left out). */
+  size: number;
+  /** Of those, how many a report has made final or given back. */
+  doneNum: Generated<number>;
+  leaseUntil: number;
+  /** BatchState: 0 open, 1 reported, 2 lapsed (lease ended, unreported numbers given back). */
+  state: Generated<number>;
+  addTime: number;
+}
+
 export interface UploadTable {
   fileNo: string;
   fileName: string;
@@ -221,6 +244,8 @@ export interface AuthCodeTable {
   dueDate: number;
   activatedAt: number | null;
   tokenHash: string | null;
+  /** Claims made by the device; a claim checks it is still what its pull read (migration 0007). */
+  pulls: Generated<number>;
   lastSeenAt: number | null;
   battery: number | null;
   signalLevel: number | null;
@@ -266,6 +291,8 @@ export interface Database {
   sync_task: TaskTable;
   sync_task_device: TaskDeviceTable;
   sync_task_number: TaskNumberTable;
+  sync_batch: BatchTable;
+  sync_task_cursor: TaskCursorTable;
   sys_upload: UploadTable;
   sync_auth_code: AuthCodeTable;
   sync_device_daily: DeviceDailyTable;

@@ -4,6 +4,7 @@ import * as m0003 from './0003_sending.ts';
 import * as m0004 from './0004_devices.ts';
 import * as m0005 from './0005_number_order.ts';
 import * as m0006 from './0006_task_done_count.ts';
+import * as m0007 from './0007_number_batches.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
 export const migrations = {
@@ -13,4 +14,5 @@ export const migrations = {
   '0004_devices': m0004,
   '0005_number_order': m0005,
   '0006_task_done_count': m0006,
+  '0007_number_batches': m0007,
 };

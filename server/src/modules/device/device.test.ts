@@ -130,9 +130,13 @@ describe('pull', () => {
     expect(batch.items.length).toBeLessThanOrEqual(7);
     expect(batch.items.map((i: { phone: string }) => i.phone)).toEqual(phoneNumbers(batch.items.length));
     for (const item of batch.items) expect(item.content).toMatch(/^您好 \d{6}$/);
-    const leased = await t.ctx.db.selectFrom('sync_task_number').select(['state', 'batchId', 'machineCode']).where('taskId', '=', taskId).where('state', '=', TaskNumberState.leased).execute();
-    expect(leased).toHaveLength(batch.items.length);
-    for (const row of leased) expect(row).toEqual({ state: 1, batchId: batch.batchId, machineCode: d.machineCode });
+    // fresh numbers are not written at the pull: the batch row holds their range and the lease
+    const ids = batch.items.map((i: { id: number }) => i.id);
+    const range = await t.ctx.db.selectFrom('sync_batch').selectAll().where('batchId', '=', batch.batchId).executeTakeFirstOrThrow();
+    expect(range).toMatchObject({ taskId, machineCode: d.machineCode, fromId: ids[0], toId: ids.at(-1), size: ids.length, doneNum: 0, state: 0, leaseUntil: batch.leaseUntil });
+    const rows = await t.ctx.db.selectFrom('sync_task_number').select(['state', 'batchId']).where('id', 'in', ids).execute();
+    for (const row of rows) expect(row).toEqual({ state: TaskNumberState.pending, batchId: null });
+    expect((await t.ctx.db.selectFrom('sync_task_cursor').select('claimedTo').where('taskId', '=', taskId).executeTakeFirstOrThrow()).claimedTo).toBe(ids.at(-1));
   });
 
   it('puts the test phone after every testNum-th number of the task, across batches', async () => {
@@ -208,6 +212,14 @@ describe('pull', () => {
     expect((await pull(t, quota.token)).body.data.wait.reason).toBe(DeviceWaitReason.quotaUsedUp);
   });
 
+  it('sizes two pulls of one device at once one after the other', async () => {
+    const d = await newDevice();
+    await insertSendingTask(t, ownerId, [d.machineCode], phoneNumbers(40, 3500), { singleSendNumDay: 8, batchSendNum: 5, batchSendMaxNum: 5 });
+    const answers = await Promise.all(Array.from({ length: 4 }, () => pull(t, d.token)));
+    const sizes = answers.map((a) => a.body.data.batch?.items.length ?? 0).sort();
+    expect(sizes).toEqual([0, 0, 3, 5]); // the cap of 8 holds however the pulls interleave
+  });
+
   it('never hands out a number put on the do-not-contact list after its upload', async () => {
     const d = await newDevice();
     const numbers = phoneNumbers(6, 5000);
@@ -265,7 +277,7 @@ describe('report', () => {
     await expectCountersMatchRows(t.ctx.db, taskId);
   });
 
-  it('sends a number to retry after the fresh ones, then the retry itself', async () => {
+  it('hands a failed number with tries left out again before the fresh ones', async () => {
     const a = await newDevice();
     const taskId = await insertSendingTask(t, ownerId, [a.machineCode], phoneNumbers(5, 7000), { batchSendNum: 2, batchSendMaxNum: 2 });
     const ids = async () => {
@@ -284,8 +296,8 @@ describe('report', () => {
       await report(t, a.token, next.batchId, got.map((id) => ({ id, status: 'sent' as const })));
       sent.push(...got);
     }
-    // 3 and 4 first; the batch where fresh numbers run out (only 5 left) takes the retry too
-    expect(order).toEqual([first.ids[0] + 2, first.ids[0] + 3, first.ids[0], first.ids[0] + 4]);
+    // the failed number is given back: the next batch takes it first, then fresh ones
+    expect(order).toEqual([first.ids[0], first.ids[0] + 2, first.ids[0] + 3, first.ids[0] + 4]);
     expect(sent.sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4].map((k) => first.ids[0] + k));
     await expectCountersMatchRows(t.ctx.db, taskId);
   });

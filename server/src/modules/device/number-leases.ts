@@ -1,96 +1,239 @@
-import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type QueryCreator, type Transaction } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { TaskNumberState, TaskStatus } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { dialectOf } from '../../db/dialect.ts';
 
-// The number-row state changes of the engine. `state = 1` is written as a literal where the partial
-// indexes of migration 0004 must match (SQLite cannot match them through a bound parameter). On
-// PostgreSQL the claims take row locks with SKIP LOCKED, so devices pulling at the same time never
-// wait for each other nor take the same number; on SQLite one connection runs one transaction at a
-// time, which gives the same guarantee.
+// Who holds which number (docs/device-protocol.md §3). A pull takes numbers two ways:
+// - fresh: the task's pending numbers above its cursor (sync_task_cursor.claimedTo), in id order. The
+//   claim moves the cursor past them and records the range in a sync_batch row; the number rows are
+//   not written (they stay pending with no batch) until a report makes them final, so each is written
+//   once. A pending number at or below the cursor belongs to the one open batch whose range holds it.
+// - given back: numbers leased one by one (state leased) whose lease has ended — the unreported rest of
+//   a lapsed batch (still naming that batch and device, so a late report is taken until a claim takes
+//   them over) and failed numbers waiting for a retry. A claim takes them first, in id order, and
+//   leases them to its batch on the row.
+// `state = 1` is written as a literal where the partial indexes of migration 0004 must match (SQLite
+// cannot match them through a bound parameter); likewise `state = 0` of sync_batch (migration 0007).
 
 type Db = Kysely<Database> | Transaction<Database>;
 const LEASED = sql.lit(TaskNumberState.leased);
 const PENDING = sql.lit(TaskNumberState.pending);
 
-/** Numbers the device holds unreported under a live lease (count against its cap and quota), as a subquery. */
-export function heldByDevice<DB extends Database, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, machineCode: string, now: number) {
-  return (eb as unknown as ExpressionBuilder<Database, never>)
+/** sync_batch.state. */
+export const BatchState = { open: 0, reported: 1, lapsed: 2 } as const;
+const OPEN = sql.lit(BatchState.open);
+
+/**
+ * Numbers the device holds unreported under a live lease (they count against its cap and quota), as
+ * an expression: those leased to it one by one, and the unreported rest of its open batches.
+ */
+export function heldByDevice<DB extends Database, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>, machineCode: string | Expression<string | null>, now: number,
+) {
+  const e = eb as unknown as ExpressionBuilder<Database, never>;
+  const oneByOne = e
     .selectFrom('sync_task_number as held')
-    .select((inner) => inner.fn.countAll<number | string>().as('n'))
+    .select((inner) => inner.fn.countAll<number>().as('n'))
     .where('held.machineCode', '=', machineCode)
     .where('held.state', '=', LEASED)
     .where('held.leaseUntil', '>', now);
+  const inBatches = e
+    .selectFrom('sync_batch as hb')
+    .select(sql<number>`coalesce(sum(${sql.ref('hb.size')} - ${sql.ref('hb.doneNum')}), 0)`.as('n'))
+    .where('hb.machineCode', '=', machineCode)
+    .where('hb.state', '=', OPEN)
+    .where('hb.leaseUntil', '>', now);
+  return sql<number | string>`((${oneByOne}) + (${inBatches}))`;
 }
 
 export type ClaimedNumber = { id: number; phone: number; carrier: number; blocked: boolean };
-export type Claim = { taskId: number; deptId: number | null; size: number; batchId: string; machineCode: string; leaseUntil: number; now: number };
+export type Claim = {
+  taskId: number; deptId: number | null; size: number; batchId: string; machineCode: string; leaseUntil: number; now: number;
+  /** The device's code and its `pulls` as read when the claim was sized (see claimInOneStatement). */
+  code: { id: number; pulls: number };
+};
 
 /**
- * Where each task's claims start looking for pending numbers, per server instance. PostgreSQL keeps
- * the index entries of claimed numbers' old row versions until VACUUM, so a claim that starts at the
- * task's first id walks over all of them (5 ms a claim at 900,000 of 1,000,000 numbers, measured; see
- * docs/performance.md). A hint only: a number below it may be pending again (a retry, a claim rolled
- * back, another instance), and a claim that comes back short looks from the start.
+ * Leases up to `size` numbers of the task to one batch of one device: numbers given back first, then
+ * fresh ones, each in id order, each with whether it is on the company's do-not-contact list now.
+ * Answers null when, on PostgreSQL, another pull of the device claimed since this one read its state.
  */
-export class ClaimFloors {
-  readonly #floors = new Map<number, number>();
+export async function claimPending(db: Db, claim: Claim): Promise<ClaimedNumber[] | null> {
+  await lapseEndedBatches(db, claim.taskId, claim.now);
+  if (dialectOf(db) === 'postgres') return claimInOneStatement(db, claim);
+  const givenBack = await claimGivenBack(db, claim);
+  return givenBack.length < claim.size ? [...givenBack, ...(await claimFreshStatementByStatement(db, claim, claim.size - givenBack.length))] : givenBack;
+}
 
-  of(taskId: number): number {
-    return this.#floors.get(taskId) ?? 0;
+type LapsedBatch = { batchId: string; machineCode: string; fromId: number; toId: number; leaseUntil: number };
+
+/**
+ * Makes sure the task has its claim cursor, and ends its open batches whose lease has passed: their
+ * unreported fresh numbers become leased one by one to the same batch and device with the ended lease
+ * (given back), for the claim that follows.
+ */
+async function lapseEndedBatches(db: Db, taskId: number, now: number): Promise<void> {
+  const ensureCursor = (qc: QueryCreator<Database>) => qc.insertInto('sync_task_cursor').values({ taskId }).onConflict((oc) => oc.column('taskId').doNothing());
+  const ended = (qc: QueryCreator<Database>) => qc
+    .updateTable('sync_batch')
+    .set({ state: BatchState.lapsed })
+    .where('taskId', '=', taskId)
+    .where('state', '=', OPEN)
+    .where('leaseUntil', '<=', now)
+    .returning(['batchId', 'machineCode', 'fromId', 'toId', 'leaseUntil']);
+  let lapsed: LapsedBatch[];
+  if (dialectOf(db) === 'postgres') {
+    // One round trip; the batches' numbers are given back by statements of their own (rare), whose
+    // explicit id ranges the planner reads from the index.
+    const row = await db
+      .with('ensured', (qc) => ensureCursor(qc as never).returning('taskId'))
+      .with('lapsed', (qc) => ended(qc as never))
+      .selectNoFrom((eb) => jsonArrayFrom(eb.selectFrom('lapsed').select(['lapsed.batchId', 'lapsed.machineCode', 'lapsed.fromId', 'lapsed.toId', 'lapsed.leaseUntil'])).as('lapsed'))
+      .executeTakeFirstOrThrow();
+    lapsed = row.lapsed.map((b) => ({ ...b, fromId: Number(b.fromId), toId: Number(b.toId), leaseUntil: Number(b.leaseUntil) }));
+  } else {
+    await ensureCursor(db).execute();
+    lapsed = await ended(db).execute();
   }
-
-  raise(taskId: number, id: number): void {
-    if (id > this.of(taskId)) this.#floors.set(taskId, id);
+  for (const batch of lapsed) {
+    await db
+      .updateTable('sync_task_number')
+      .set({ state: TaskNumberState.leased, batchId: batch.batchId, machineCode: batch.machineCode, leaseUntil: batch.leaseUntil })
+      .where('taskId', '=', taskId)
+      .where('state', '=', PENDING)
+      .where('id', '>=', batch.fromId)
+      .where('id', '<=', batch.toId)
+      .where('batchId', 'is', null)
+      .execute();
   }
 }
 
-/**
- * Leases up to `size` numbers of the task to one batch of one device, in upload order among those
- * pending and those whose lease has ended (their device kept them past the lease; a late report for
- * such a number is taken for as long as no claim has taken it over); pending numbers below the task's
- * floor (retries) come when those above it run out. Each comes with whether it is on the company's
- * do-not-contact list now.
- */
-export async function claimPending(db: Db, claim: Claim, floors: ClaimFloors): Promise<ClaimedNumber[]> {
-  const floor = floors.of(claim.taskId);
-  let rows = await claimStatement(db, claim, claim.size, floor);
-  if (rows.length < claim.size && floor > 0) rows = [...rows, ...(await claimStatement(db, claim, claim.size - rows.length, 0))];
-  if (rows.length > 0) floors.raise(claim.taskId, Math.max(...rows.map((r) => r.id)));
-  return rows.sort((a, b) => a.id - b.id);
+const blockedFlag = (eb: ExpressionBuilder<Database, never>, deptId: number | null, phone: 'n.phone' | 'sync_task_number.phone') => eb
+  .exists(eb.selectFrom('sync_blacklist as b').select('b.phone').where('b.deptId', '=', deptId ?? -1).whereRef('b.phone', '=', phone as never))
+  .as('blocked');
+
+const toClaimed = (rows: { id: number; phone: number; carrier: number; blocked: unknown }[]): ClaimedNumber[] =>
+  rows.map((r) => ({ id: Number(r.id), phone: Number(r.phone), carrier: Number(r.carrier), blocked: Boolean(r.blocked) })).sort((a, b) => a.id - b.id);
+
+/** The task's numbers given back (leased, lease ended), in id order. */
+function givenBackNumbers(db: QueryCreator<Database>, claim: Claim) {
+  return db
+    .selectFrom('sync_task_number as g')
+    .select('g.id')
+    .where('g.taskId', '=', claim.taskId)
+    .where('g.state', '=', LEASED)
+    .where('g.leaseUntil', '<=', claim.now)
+    .orderBy('g.id')
+    .limit(claim.size);
 }
 
-/** One statement on both databases: the expired and the pending candidates, each ordered and limited, then the first `size` of both. */
-async function claimStatement(db: Db, claim: Claim, size: number, floor: number): Promise<ClaimedNumber[]> {
-  const locking = dialectOf(db) === 'postgres';
-  const candidates = (state: typeof PENDING | typeof LEASED) => db
-    .selectFrom('sync_task_number as p')
-    .select('p.id')
-    .where('p.taskId', '=', claim.taskId)
-    .where('p.state', '=', state)
-    .$if(state === LEASED, (qb) => qb.where('p.leaseUntil', '<=', claim.now))
-    .$if(state === PENDING && floor > 0, (qb) => qb.where('p.id', '>', floor))
-    .orderBy('p.id')
-    .limit(size)
-    .$if(locking, (qb) => qb.forUpdate().skipLocked());
+/** SQLite: numbers given back, leased on their rows to this batch. */
+async function claimGivenBack(db: Db, claim: Claim): Promise<ClaimedNumber[]> {
   const rows = await db
-    .with('expired', () => candidates(LEASED))
-    .with('fresh', () => candidates(PENDING))
-    .with('chosen', (qc) => qc
-      .selectFrom((inner) => inner.selectFrom('expired').select('expired.id').unionAll(inner.selectFrom('fresh').select('fresh.id')).as('both'))
-      .select('both.id')
-      .orderBy('both.id')
-      .limit(size))
+    .with('chosen', (qc) => givenBackNumbers(qc as never, claim))
     // Not aliased: SQLite's RETURNING cannot name the updated table by an alias.
     .updateTable('sync_task_number')
-    .set({ state: TaskNumberState.leased, batchId: claim.batchId, machineCode: claim.machineCode, leaseUntil: claim.leaseUntil })
+    .set({ batchId: claim.batchId, machineCode: claim.machineCode, leaseUntil: claim.leaseUntil })
     .where('sync_task_number.id', 'in', (eb) => eb.selectFrom('chosen').select('chosen.id'))
-    .returning((eb) => [
-      'sync_task_number.id', 'sync_task_number.phone', 'sync_task_number.carrier',
-      eb.exists(eb.selectFrom('sync_blacklist as b').select('b.phone').where('b.deptId', '=', claim.deptId ?? -1).whereRef('b.phone', '=', 'sync_task_number.phone')).as('blocked'),
-    ])
+    .returning((eb) => ['sync_task_number.id', 'sync_task_number.phone', 'sync_task_number.carrier', blockedFlag(eb as never, claim.deptId, 'sync_task_number.phone')])
     .execute();
-  return rows.map((r) => ({ id: Number(r.id), phone: Number(r.phone), carrier: Number(r.carrier), blocked: Boolean(r.blocked) }));
+  return toClaimed(rows);
+}
+
+/** The task's next `size` pending numbers above `above`, in id order, with their do-not-contact flag. */
+function freshNumbers(db: QueryCreator<Database>, claim: Claim, size: number | Expression<number>, above: number | Expression<number>) {
+  return db
+    .selectFrom('sync_task_number as n')
+    .select((eb) => ['n.id', 'n.phone', 'n.carrier', blockedFlag(eb as never, claim.deptId, 'n.phone')])
+    .where('n.taskId', '=', claim.taskId)
+    .where('n.state', '=', PENDING)
+    .where('n.id', '>', above)
+    .orderBy('n.id')
+    .limit(size);
+}
+
+/** SQLite (one connection, one writer): the fresh claim as plain statements. */
+async function claimFreshStatementByStatement(db: Db, claim: Claim, size: number): Promise<ClaimedNumber[]> {
+  const cursor = await db.selectFrom('sync_task_cursor').select('claimedTo').where('taskId', '=', claim.taskId).executeTakeFirstOrThrow();
+  const rows = toClaimed(await freshNumbers(db, claim, size, Number(cursor.claimedTo)).execute());
+  if (rows.length === 0) return rows;
+  const toId = rows[rows.length - 1].id;
+  const unblocked = rows.filter((r) => !r.blocked).length;
+  await db.updateTable('sync_task_cursor').set({ claimedTo: toId }).where('taskId', '=', claim.taskId).execute();
+  await db.insertInto('sync_batch').values({
+    batchId: claim.batchId, taskId: claim.taskId, machineCode: claim.machineCode, fromId: rows[0].id, toId, size: unblocked,
+    leaseUntil: claim.leaseUntil, state: unblocked > 0 ? BatchState.open : BatchState.reported, addTime: claim.now,
+  }).execute();
+  return rows;
+}
+
+/**
+ * PostgreSQL: the whole claim as ONE statement that commits on its own, so the task's cursor row,
+ * which claims of a task take turns on, is locked for this statement and its commit only — not for
+ * round trips to the server. In order:
+ * - guard: the device's `pulls` still has the value the pull sized this claim with, and goes up by
+ *   one. A pull of the same device that claimed in between changed it (the update re-reads the row's
+ *   latest version), so two pulls at once cannot both take a batch sized for one: this one claims
+ *   nothing and the pull reads the device's state again.
+ * - numbers given back, with SKIP LOCKED (other pulls may be taking them), leased on their rows;
+ * - the cursor, locked (FOR UPDATE reads its latest committed value); the fresh numbers above it —
+ *   untouched since their upload, so the statement's snapshot is good for them; the cursor moved past
+ *   them; the batch row with their range.
+ */
+async function claimInOneStatement(db: Db, claim: Claim): Promise<ClaimedNumber[] | null> {
+  const guarded = (eb: ExpressionBuilder<any, any>) => eb.exists(eb.selectFrom('guard').select('guard.id'));
+  const row = await db
+    .with('guard', (qc) => qc
+      .updateTable('sync_auth_code')
+      .set((eb) => ({ pulls: eb('pulls', '+', 1) }))
+      .where('id', '=', claim.code.id)
+      .where('pulls', '=', claim.code.pulls)
+      .returning('id'))
+    .with('chosen', (qc) => givenBackNumbers(qc as never, claim).where(guarded).forUpdate().skipLocked())
+    .with('taken', (qc) => qc
+      .updateTable('sync_task_number as n')
+      .from('chosen')
+      .set({ batchId: claim.batchId, machineCode: claim.machineCode, leaseUntil: claim.leaseUntil })
+      .whereRef('n.id', '=', 'chosen.id')
+      .returning((eb) => ['n.id', 'n.phone', 'n.carrier', blockedFlag(eb as never, claim.deptId, 'n.phone')]))
+    .with('cursor', (qc) => qc.selectFrom('sync_task_cursor').select('claimedTo').where('taskId', '=', claim.taskId).where(guarded).forUpdate())
+    .with('fresh', (qc) => freshNumbers(qc as never, claim, sql<number>`(${claim.size} - (select count(*) from taken))`, sql<number>`(select ${sql.ref('claimedTo')} from cursor)`))
+    .with('span', (qc) => qc
+      .selectFrom('fresh')
+      .select([
+        sql<number>`min(fresh.id)`.as('fromId'),
+        sql<number>`max(fresh.id)`.as('toId'),
+        sql<number>`(count(*) filter (where not fresh.blocked))::int`.as('size'),
+      ]))
+    .with('moved', (qc) => qc
+      .updateTable('sync_task_cursor as c')
+      .from('span')
+      .set((eb) => ({ claimedTo: eb.ref('span.toId') }))
+      .where('c.taskId', '=', claim.taskId)
+      .where('span.toId', 'is not', null)
+      .returning('c.taskId'))
+    .with('recorded', (qc) => qc
+      .insertInto('sync_batch')
+      .columns(['batchId', 'taskId', 'machineCode', 'fromId', 'toId', 'size', 'leaseUntil', 'state', 'addTime'])
+      .expression((eb) => eb
+        .selectFrom('span')
+        .select((inner) => [
+          inner.val(claim.batchId).as('batchId'), inner.val(claim.taskId).as('taskId'), inner.val(claim.machineCode).as('machineCode'),
+          'span.fromId', 'span.toId', 'span.size', inner.val(claim.leaseUntil).as('leaseUntil'),
+          inner.case().when('span.size', '>', 0).then(BatchState.open).else(BatchState.reported).end().as('state'),
+          inner.val(claim.now).as('addTime'),
+        ])
+        .where('span.toId', 'is not', null))
+      .returning('sync_batch.batchId'))
+    .selectNoFrom((eb) => [
+      guarded(eb).as('guarded'),
+      jsonArrayFrom(eb
+        .selectFrom('taken').select(['taken.id', 'taken.phone', 'taken.carrier', 'taken.blocked'])
+        .unionAll(eb.selectFrom('fresh').select(['fresh.id', 'fresh.phone', 'fresh.carrier', 'fresh.blocked']))).as('numbers'),
+    ])
+    .executeTakeFirstOrThrow();
+  return row.guarded ? toClaimed(row.numbers) : null;
 }
 
 /** Marks the task completed (2): every one of its numbers is final. Answers whether this call did it. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import {
   DEVICE_API_PREFIX, DEVICE_REPORT_MAX, DeviceWaitReason, fill, messages, secondsToNextShanghaiDay, shanghaiDay, TaskNumberState, TaskStatus,
   type DeviceBatch, type DevicePull,
@@ -10,13 +10,17 @@ import type { Database } from '../../db/schema.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { batchItems } from './batch-content.ts';
 import type { DeviceIdentity } from './device-auth.ts';
-import { claimPending, completeTask, heldByDevice, type ClaimedNumber, type ClaimFloors } from './number-leases.ts';
+import { claimPending, completeTask, heldByDevice, type ClaimedNumber } from './number-leases.ts';
 
 const m = messages.device;
 /** Claims of one pull that may come back all blocked before the pull gives up on a task. */
 const CLAIM_TRIES = 3;
 
-type Trx = Transaction<Database>;
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Runs `work` in the transaction `db` is, or in a new one. */
+const inTransaction = <T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
+  db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work);
 type Wait = Extract<DevicePull, { batch: null }>['wait'];
 
 function wait(reason: DeviceWaitReason, message: string, retryAfterSeconds: number): DevicePull {
@@ -26,24 +30,23 @@ function wait(reason: DeviceWaitReason, message: string, retryAfterSeconds: numb
 const randomBetween = (min: number, max: number) => min + Math.floor(Math.random() * (Math.max(min, max) - min + 1));
 
 /**
- * The device's code (locked for the pull on PostgreSQL, so its quota and cap are read once at a time),
- * with what the device holds under live leases and what it sent today: one round trip.
+ * The device's code with what the device holds under live leases and what it sent today: one round
+ * trip. `pulls` lets the claim check that no other pull of the device claimed since (number-leases.ts).
  */
-async function deviceState(trx: Trx, device: DeviceIdentity, now: number) {
+async function deviceState(trx: Db, device: DeviceIdentity, now: number) {
   const row = await trx
     .selectFrom('sync_auth_code as c')
-    .select(['c.id', 'c.machineCode', 'c.authUserId', 'c.dueNum', 'c.dueDate'])
+    .select(['c.id', 'c.machineCode', 'c.authUserId', 'c.dueNum', 'c.dueDate', 'c.pulls'])
     .select((eb) => [
       heldByDevice(eb, device.machineCode, now).as('held'),
       eb.selectFrom('sync_device_daily as d').select('d.sendCount').where('d.machineCode', '=', device.machineCode).where('d.day', '=', shanghaiDay(now)).as('sentToday'),
     ])
     .where('c.id', '=', device.authCodeId)
-    .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate('c'))
     .executeTakeFirst();
   return row && { ...row, held: Number(row.held ?? 0), sentToday: Number(row.sentToday ?? 0) };
 }
 
-async function assignedTasks(trx: Trx, machineCode: string, ownerId: number) {
+async function assignedTasks(trx: Db, machineCode: string, ownerId: number) {
   return trx
     .selectFrom('sync_task as t')
     .innerJoin('sync_task_device as d', 'd.taskId', 't.taskId')
@@ -60,20 +63,22 @@ async function assignedTasks(trx: Trx, machineCode: string, ownerId: number) {
 type AssignedTask = Awaited<ReturnType<typeof assignedTasks>>[number];
 
 /** Numbers put on the company's do-not-contact list after their upload: final (blocked), never handed out. */
-async function dropBlocked(trx: Trx, taskId: number, claimed: ClaimedNumber[], now: number): Promise<ClaimedNumber[]> {
+async function dropBlocked(db: Db, taskId: number, claimed: ClaimedNumber[], now: number): Promise<ClaimedNumber[]> {
   const blocked = claimed.filter((n) => n.blocked);
   if (blocked.length === 0) return claimed;
-  await trx.updateTable('sync_task_number')
-    .set({ state: TaskNumberState.blocked, leaseUntil: null, doneAt: now, failReason: m.blockedReason })
-    .where('id', 'in', blocked.map((n) => n.id))
-    .execute();
-  const counted = await trx
-    .updateTable('sync_task')
-    .set((eb) => ({ blockedNum: eb('blockedNum', '+', blocked.length), doneNum: eb('doneNum', '+', blocked.length) }))
-    .where('taskId', '=', taskId)
-    .returning(['doneNum', 'totalNum'])
-    .executeTakeFirstOrThrow();
-  if (counted.doneNum >= counted.totalNum) await completeTask(trx, taskId, now);
+  await inTransaction(db, async (trx) => {
+    await trx.updateTable('sync_task_number')
+      .set({ state: TaskNumberState.blocked, leaseUntil: null, doneAt: now, failReason: m.blockedReason })
+      .where('id', 'in', blocked.map((n) => n.id))
+      .execute();
+    const counted = await trx
+      .updateTable('sync_task')
+      .set((eb) => ({ blockedNum: eb('blockedNum', '+', blocked.length), doneNum: eb('doneNum', '+', blocked.length) }))
+      .where('taskId', '=', taskId)
+      .returning(['doneNum', 'totalNum'])
+      .executeTakeFirstOrThrow();
+    if (counted.doneNum >= counted.totalNum) await completeTask(trx, taskId, now);
+  });
   return claimed.filter((n) => !n.blocked);
 }
 
@@ -84,53 +89,71 @@ function taskFileUrl(task: AssignedTask): string {
   return /^https?:\/\//.test(task.imgUrl) ? task.imgUrl : '';
 }
 
+/** Times a PostgreSQL pull reads the device's state again after another pull of the device claimed first. */
+const STATE_READS = 3;
+
 /**
  * One pull (docs/device-protocol.md §2): at most one batch from the first running task of the
  * device's owner that lists the device and has pending numbers, sized within the task's batch range,
- * the device's daily cap and its code's quota; or the reason there is none.
+ * the device's daily cap and its code's quota; or the reason there is none. SQLite: one transaction
+ * (one writer). PostgreSQL: statement by statement, the claim committing on its own so the task's
+ * cursor is never held across a round trip (number-leases.ts); a claim that finds the device's
+ * `pulls` moved leaves the pull to read the device's state again.
  */
-export async function pullBatch(ctx: AppContext, device: DeviceIdentity, floors: ClaimFloors): Promise<DevicePull> {
+export async function pullBatch(ctx: AppContext, device: DeviceIdentity): Promise<DevicePull> {
+  if (dialectOf(ctx.db) !== 'postgres') return ctx.db.transaction().execute(async (trx) => (await pullOnce(ctx, trx, device))!);
+  for (let read = 1; read < STATE_READS; read++) {
+    const pulled = await pullOnce(ctx, ctx.db, device);
+    if (pulled) return pulled;
+  }
+  return (await pullOnce(ctx, ctx.db, device)) ?? wait(DeviceWaitReason.noPending, m.waitNoPending, 1);
+}
+
+async function pullOnce(ctx: AppContext, db: Db, device: DeviceIdentity): Promise<DevicePull | null> {
   const now = ctx.now();
   const { leaseMs } = ctx.config.device;
-  return ctx.db.transaction().execute(async (trx) => {
-    const code = await deviceState(trx, device, now);
-    if (!code || code.machineCode !== device.machineCode) throw unauthorized(m.tokenInvalid);
-    if (Number(code.dueDate) <= now) return wait(DeviceWaitReason.codeExpired, m.waitCodeExpired, 600);
-    const { held, sentToday } = code;
-    const quotaLeft = Number(code.dueNum) - held;
-    if (quotaLeft <= 0) return wait(DeviceWaitReason.quotaUsedUp, m.waitQuotaUsedUp, 600);
+  const code = await deviceState(db, device, now);
+  if (!code || code.machineCode !== device.machineCode) throw unauthorized(m.tokenInvalid);
+  if (Number(code.dueDate) <= now) return wait(DeviceWaitReason.codeExpired, m.waitCodeExpired, 600);
+  const { held, sentToday } = code;
+  const quotaLeft = Number(code.dueNum) - held;
+  if (quotaLeft <= 0) return wait(DeviceWaitReason.quotaUsedUp, m.waitQuotaUsedUp, 600);
 
-    const tasks = await assignedTasks(trx, device.machineCode, code.authUserId);
-    if (tasks.length === 0) return wait(DeviceWaitReason.noTask, m.waitNoTask, 30);
-    const running = tasks.filter((t) => t.taskStatus === TaskStatus.running);
-    if (running.length === 0) {
-      return tasks.some((t) => t.taskStatus === TaskStatus.paused)
-        ? wait(DeviceWaitReason.taskPaused, m.waitTaskPaused, 30)
-        : wait(DeviceWaitReason.taskCompleted, m.waitTaskCompleted, 30);
-    }
+  const tasks = await assignedTasks(db, device.machineCode, code.authUserId);
+  if (tasks.length === 0) return wait(DeviceWaitReason.noTask, m.waitNoTask, 30);
+  const running = tasks.filter((t) => t.taskStatus === TaskStatus.running);
+  if (running.length === 0) {
+    return tasks.some((t) => t.taskStatus === TaskStatus.paused)
+      ? wait(DeviceWaitReason.taskPaused, m.waitTaskPaused, 30)
+      : wait(DeviceWaitReason.taskCompleted, m.waitTaskCompleted, 30);
+  }
 
-    let capHit: number | undefined;
-    for (const task of running) {
-      const capLeft = task.singleSendNumDay - sentToday - held;
-      if (capLeft <= 0) {
-        capHit ??= task.singleSendNumDay;
-        continue;
-      }
-      const size = Math.min(randomBatchSize(task), capLeft, quotaLeft, DEVICE_REPORT_MAX);
-      for (let attempt = 0; attempt < CLAIM_TRIES; attempt++) {
-        const batchId = `b_${randomUUID().replace(/-/g, '')}`;
-        const leaseUntil = now + leaseMs;
-        const claimed = await claimPending(trx, { taskId: task.taskId, deptId: task.deptId, size, batchId, machineCode: device.machineCode, leaseUntil, now }, floors);
-        if (claimed.length === 0) break;
-        const numbers = await dropBlocked(trx, task.taskId, claimed, now);
-        if (numbers.length === 0) continue;
-        return { batch: await toBatch(trx, task, numbers, { batchId, leaseUntil, leaseMs }), wait: null };
-      }
+  let capHit: number | undefined;
+  let pulls = code.pulls;
+  for (const task of running) {
+    const capLeft = task.singleSendNumDay - sentToday - held;
+    if (capLeft <= 0) {
+      capHit ??= task.singleSendNumDay;
+      continue;
     }
-    return capHit !== undefined
-      ? wait(DeviceWaitReason.dailyCap, fill(m.waitDailyCap, { limit: capHit }), secondsToNextShanghaiDay(now))
-      : wait(DeviceWaitReason.noPending, m.waitNoPending, 30);
-  });
+    const size = Math.min(randomBatchSize(task), capLeft, quotaLeft, DEVICE_REPORT_MAX);
+    for (let attempt = 0; attempt < CLAIM_TRIES; attempt++) {
+      const batchId = `b_${randomUUID().replace(/-/g, '')}`;
+      const leaseUntil = now + leaseMs;
+      const claimed = await claimPending(db, {
+        taskId: task.taskId, deptId: task.deptId, size, batchId, machineCode: device.machineCode, leaseUntil, now, code: { id: code.id, pulls },
+      });
+      if (claimed === null) return null;
+      pulls += 1;
+      if (claimed.length === 0) break;
+      const numbers = await dropBlocked(db, task.taskId, claimed, now);
+      if (numbers.length === 0) continue;
+      return { batch: await toBatch(db, task, numbers, { batchId, leaseUntil, leaseMs }), wait: null };
+    }
+  }
+  return capHit !== undefined
+    ? wait(DeviceWaitReason.dailyCap, fill(m.waitDailyCap, { limit: capHit }), secondsToNextShanghaiDay(now))
+    : wait(DeviceWaitReason.noPending, m.waitNoPending, 30);
 }
 
 function randomBatchSize(task: AssignedTask): number {
@@ -138,7 +161,7 @@ function randomBatchSize(task: AssignedTask): number {
 }
 
 async function toBatch(
-  trx: Trx, task: AssignedTask, numbers: ClaimedNumber[], lease: { batchId: string; leaseUntil: number; leaseMs: number },
+  trx: Db, task: AssignedTask, numbers: ClaimedNumber[], lease: { batchId: string; leaseUntil: number; leaseMs: number },
 ): Promise<DeviceBatch> {
   // The test phone goes after every testNum-th number of the task, counted across batches.
   let handedOutBefore = 0;

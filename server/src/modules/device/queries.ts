@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
-import { DEVICE_ONLINE_SECONDS, formatDateTime, shanghaiDay, TaskNumberState, type DeviceListQuery, type DeviceRow } from '@huiyun/contract';
+import { DEVICE_ONLINE_SECONDS, formatDateTime, shanghaiDay, type DeviceListQuery, type DeviceRow } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { contains, listPage } from '../../db/list-query.ts';
 import { inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../auth/access.ts';
+import { heldByDevice } from './number-leases.ts';
 
 /** Activated devices the caller sees: an administrator those of owners in its scope, anyone else its own. */
 function visibleDevices(db: Kysely<Database>, caller: Access) {
@@ -27,12 +27,7 @@ export async function listDevices(db: Kysely<Database>, caller: Access, query: D
       .select((eb) => [
         'c.id', 'c.authCode', 'c.machineCode', 'c.machineName', 'u.userName', 'c.lastSeenAt', 'c.activatedAt', 'c.battery', 'c.signalLevel',
         'c.appVersion', 'c.dueNum', 'c.dueDate', 'dd.sendCount',
-        eb.selectFrom('sync_task_number as n')
-          .select((inner) => inner.fn.countAll<number | string>().as('n'))
-          .whereRef('n.machineCode', '=', 'c.machineCode')
-          .where('n.state', '=', sql.lit(TaskNumberState.leased))
-          .where('n.leaseUntil', '>', now)
-          .as('leased'),
+        heldByDevice(eb, eb.ref('c.machineCode'), now).as('leased'),
       ]),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
     { sortColumns: {}, defaultSort: ['c.id', 'desc'], tieBreaker: 'c.id' },

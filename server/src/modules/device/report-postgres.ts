@@ -1,9 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { Carrier, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import type { ReportInput, ReportOutcome } from './report-results.ts';
+import { BatchState } from './number-leases.ts';
+import { ownedBy, type ReportInput, type ReportOutcome } from './report-results.ts';
 
-const { pending, leased, sent: SENT, failed: FAILED } = TaskNumberState;
+const { leased, sent: SENT, failed: FAILED } = TaskNumberState;
+const OPEN = sql.lit(BatchState.open);
 const count = (condition: string) => sql<number>`(count(*) filter (where ${sql.raw(condition)}))::int`;
 const total = (column: string) => sql<number>`coalesce(sum(${sql.ref(column)}), 0)::int`;
 
@@ -28,8 +30,9 @@ const addSent = (source: string) => ({
  * statements held them across round trips to the server as well (issue 5's dispatch target; see
  * docs/performance.md).
  *
- * Lock order, as the pull's: the device's code row, then its numbers, then the task, then the owner
- * (each CTE reads the one before it, which fixes the order the executor runs them in). The task row is
+ * Lock order, as the pull's: the device's code row, then the batch row, then its numbers, then the
+ * task, then the owner (each CTE reads the one before it, which fixes the order the executor runs them
+ * in; a lapse, too, locks the batch row before its numbers). The task row is
  * updated from its latest committed version (READ COMMITTED re-reads a row it waited for), so the
  * counters add up across concurrent reports, and the report that brings doneNum to totalNum, whichever
  * commits last, completes the task in the same update.
@@ -38,30 +41,37 @@ export async function reportInOneStatement(db: Kysely<Database>, input: ReportIn
   const results = sql<{ id: number; sent: boolean; reason: string | null }>`unnest(
     ${input.results.map((r) => r.id)}::int[], ${input.results.map((r) => r.sent)}::boolean[], ${input.results.map((r) => r.reason)}::text[]
   )`.as<'r'>(sql`r(id, sent, reason)`);
-  // A failed number with tries left goes back to pending without batch or device; a final one keeps them.
+  // A failed number with tries left is given back (leased, lease ended, no batch or device); a final one records batch and device.
   const retry = sql<boolean>`(not r.sent and n.attempts + 1 < ${input.maxAttempts})`;
   const now = input.now;
 
   const row = await db
     .with('code', (qc) => qc.selectFrom('sync_auth_code').select('id').where('id', '=', input.codeId).where('machineCode', '=', input.machineCode).forUpdate())
+    // The batch row is locked before any number (as a lapse does), by the one-time filter below.
+    .with('batch', (qc) => qc
+      .selectFrom('sync_batch')
+      .select(['batchId', 'machineCode', 'taskId', 'fromId', 'toId'])
+      .where('batchId', '=', input.batchId)
+      .where('machineCode', '=', input.machineCode)
+      .where((eb) => eb.exists(eb.selectFrom('code').select('code.id')))
+      .forUpdate())
     .with('changed', (qc) => qc
       .updateTable('sync_task_number as n')
       .from(results)
       .set((eb) => ({
-        state: eb.case().when('r.sent', '=', true).then(SENT).when(retry).then(pending).else(FAILED).end(),
+        state: eb.case().when('r.sent', '=', true).then(SENT).when(retry).then(leased).else(FAILED).end(),
         attempts: eb.case().when('r.sent', '=', true).then(eb.ref('n.attempts')).else(sql<number>`n.attempts + 1`).end(),
-        batchId: eb.case().when(retry).then(null).else(eb.ref('n.batchId')).end(),
-        machineCode: eb.case().when(retry).then(null).else(eb.ref('n.machineCode')).end(),
+        batchId: eb.case().when(retry).then(null).else(input.batchId).end(),
+        machineCode: eb.case().when(retry).then(null).else(input.machineCode).end(),
         doneAt: eb.case().when(retry).then(null).else(now).end(),
-        leaseUntil: null,
+        leaseUntil: eb.case().when(retry).then(now).else(null).end(),
         failReason: eb.ref('r.reason'),
       }))
       .whereRef('n.id', '=', 'r.id')
-      .where('n.batchId', '=', input.batchId)
-      .where('n.machineCode', '=', input.machineCode)
-      .where('n.state', 'in', [pending, leased])
+      .where(sql<boolean>`(select count(*) from batch) >= 0`)
       .where((eb) => eb.exists(eb.selectFrom('code').select('code.id')))
-      .returning(['n.taskId', 'n.carrier', 'n.state']))
+      .where((eb) => ownedBy(eb, input, 'n', 'batch'))
+      .returning(['n.id', 'n.taskId', 'n.carrier', 'n.state']))
     .with('tally', (qc) => qc
       .selectFrom('changed')
       .select([
@@ -72,7 +82,7 @@ export async function reportInOneStatement(db: Kysely<Database>, input: ReportIn
         count(`state = ${SENT} and carrier = ${Carrier.telecom}`).as('telecom'),
         count(`state = ${SENT} and carrier not in (${Carrier.mobile}, ${Carrier.unicom}, ${Carrier.telecom})`).as('other'),
         count(`state = ${FAILED}`).as('failed'),
-        count(`state = ${pending}`).as('retrying'),
+        count(`state = ${leased}`).as('retrying'),
       ])
       .groupBy('changed.taskId'))
     .with('task', (qc) => qc
@@ -139,6 +149,24 @@ export async function reportInOneStatement(db: Kysely<Database>, input: ReportIn
       .expression((eb) => eb.selectFrom('sums').select((inner) => [inner.val(input.machineCode).as('machineCode'), inner.val(input.day).as('day'), 'sums.sent']).where('sums.sent', '>', 0))
       .onConflict((oc) => oc.columns(['machineCode', 'day']).doUpdateSet((eb) => ({ sendCount: eb('sync_device_daily.sendCount', '+', eb.ref('excluded.sendCount')) })))
       .returning('sync_device_daily.machineCode'))
+    // The batch's own count: its fresh numbers (its range) this report made final or gave back.
+    .with('batch_done', (qc) => qc
+      .updateTable('sync_batch as b')
+      .from((eb) => eb
+        .selectFrom(['changed', 'batch'])
+        .select((inner) => inner.fn.countAll<number>().as('k'))
+        .whereRef('changed.taskId', '=', 'batch.taskId')
+        .whereRef('changed.id', '>=', 'batch.fromId')
+        .whereRef('changed.id', '<=', 'batch.toId')
+        .as('f'))
+      .set((eb) => ({
+        doneNum: sql<number>`b."doneNum" + f.k`,
+        state: eb.case().when(sql<boolean>`b."doneNum" + f.k >= b.size`).then(BatchState.reported).else(eb.ref('b.state')).end(),
+      }))
+      .where('b.batchId', '=', input.batchId)
+      .where('b.state', '=', OPEN)
+      .where('f.k', '>', 0)
+      .returning('b.batchId'))
     .selectFrom('sums')
     .select((eb) => [
       'sums.sent', 'sums.failed', 'sums.retrying',

@@ -1,4 +1,5 @@
-import { DeviceResultStatus, messages, shanghaiDay, type DeviceReportRequest, type DeviceReportResult } from '@huiyun/contract';
+import { sql, type ExpressionBuilder } from 'kysely';
+import { DeviceResultStatus, messages, shanghaiDay, TaskNumberState, type DeviceReportRequest, type DeviceReportResult } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { unauthorized } from '../../http/errors.ts';
@@ -21,10 +22,40 @@ export type ReportInput = {
 export type ReportOutcome = { codeOk: boolean; sent: number; failed: number; retrying: number; taskCompleted: boolean };
 
 /**
+ * The number rows a result of this batch may still change (docs/device-protocol.md §3): leased on the
+ * row to this batch and device (given back and taken by it, or the rest of it when its lease lapsed,
+ * not taken since), or still pending with no batch in this batch's fresh range. `numbers` names the
+ * number table in the statement; `batches` the batch rows to look the range up in (PostgreSQL's report
+ * reads the batch row it locked first).
+ */
+export function ownedBy(eb: ExpressionBuilder<any, any>, input: ReportInput, numbers: 'n' | 'sync_task_number', batches: 'batch' | 'sync_batch') {
+  const column = (name: string) => sql.ref(`${numbers}.${name}`);
+  return eb.or([
+    eb.and([
+      eb(column('state'), 'in', [TaskNumberState.pending, TaskNumberState.leased]),
+      eb(column('batchId'), '=', input.batchId),
+      eb(column('machineCode'), '=', input.machineCode),
+    ]),
+    eb.and([
+      eb(column('state'), '=', sql.lit(TaskNumberState.pending)),
+      eb(column('batchId'), 'is', null),
+      eb.exists(eb
+        .selectFrom(`${batches} as range`)
+        .select('range.taskId')
+        .where('range.batchId', '=', input.batchId)
+        .where('range.machineCode', '=', input.machineCode)
+        .where('range.taskId', '=', column('taskId'))
+        .where('range.fromId', '<=', column('id'))
+        .where('range.toId', '>=', column('id'))),
+    ]),
+  ]);
+}
+
+/**
  * One report (docs/device-protocol.md §4), atomic with everything it moves: number states, the task's
  * and the owner's counters, the code's quota, the per-day counts, completion. A result applies only
  * while its number is still this batch's and open, so a repeat changes nothing. A number that failed
- * with tries left goes back to pending and loses its batch; a final one keeps batch and device.
+ * with tries left is given back (claimed again first) and loses its batch; a final one records batch and device.
  */
 export async function reportResults(ctx: AppContext, device: DeviceIdentity, report: DeviceReportRequest): Promise<DeviceReportResult> {
   const now = ctx.now();

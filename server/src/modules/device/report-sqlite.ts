@@ -1,19 +1,17 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { carrierKeys, TaskNumberState, type Carrier } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { completeTask } from './number-leases.ts';
-import type { ReportInput, ReportOutcome } from './report-results.ts';
+import { BatchState, completeTask } from './number-leases.ts';
+import { ownedBy, type ReportInput, type ReportOutcome } from './report-results.ts';
 
 type Trx = Transaction<Database>;
 
-/** The rows of this batch and device a result may still change: leased, or returned to pending by a lease end and not taken since. */
+/** The rows of this batch and device a result may still change (ownedBy). */
 function stillOurs(trx: Trx, input: ReportInput, ids: number[]) {
   return trx
     .updateTable('sync_task_number')
     .where('id', 'in', ids)
-    .where('batchId', '=', input.batchId)
-    .where('machineCode', '=', input.machineCode)
-    .where('state', 'in', [TaskNumberState.pending, TaskNumberState.leased]);
+    .where((eb) => ownedBy(eb, input, 'sync_task_number', 'sync_batch'));
 }
 
 type TaskTally = { taskId: number; sent: number; mobile: number; unicom: number; telecom: number; other: number; failed: number };
@@ -34,13 +32,15 @@ export async function reportStatementByStatement(db: Kysely<Database>, input: Re
     if (code?.machineCode !== input.machineCode) return { codeOk: false, sent: 0, failed: 0, retrying: 0, taskCompleted: false };
 
     const tallies = new Map<number, TaskTally>();
+    const changed: { id: number; taskId: number }[] = [];
     let retrying = 0;
     const sentIds = input.results.filter((r) => r.sent).map((r) => r.id);
     if (sentIds.length > 0) {
       const rows = await stillOurs(trx, input, sentIds)
-        .set({ state: TaskNumberState.sent, doneAt: input.now, leaseUntil: null, failReason: null })
-        .returning(['taskId', 'carrier'])
+        .set({ state: TaskNumberState.sent, batchId: input.batchId, machineCode: input.machineCode, doneAt: input.now, leaseUntil: null, failReason: null })
+        .returning(['id', 'taskId', 'carrier'])
         .execute();
+      changed.push(...rows);
       for (const row of rows) {
         const tally = tallyOf(tallies, row.taskId);
         tally.sent += 1;
@@ -53,21 +53,23 @@ export async function reportStatementByStatement(db: Kysely<Database>, input: Re
       const rows = await stillOurs(trx, input, results.map((r) => r.id))
         .set((eb) => ({
           attempts: sql<number>`attempts + 1`,
-          state: eb.case().when(isFinal).then(TaskNumberState.failed).else(TaskNumberState.pending).end(),
-          batchId: eb.case().when(isFinal).then(eb.ref('batchId')).else(null).end(),
-          machineCode: eb.case().when(isFinal).then(eb.ref('machineCode')).else(null).end(),
+          state: eb.case().when(isFinal).then(TaskNumberState.failed).else(TaskNumberState.leased).end(),
+          batchId: eb.case().when(isFinal).then(input.batchId).else(null).end(),
+          machineCode: eb.case().when(isFinal).then(input.machineCode).else(null).end(),
           doneAt: eb.case().when(isFinal).then(input.now).else(null).end(),
-          leaseUntil: null,
+          leaseUntil: eb.case().when(isFinal).then(null).else(input.now).end(),
           failReason: reason,
         }))
-        .returning(['taskId', 'state'])
+        .returning(['id', 'taskId', 'state'])
         .execute();
+      changed.push(...rows);
       for (const row of rows) {
         if (row.state === TaskNumberState.failed) tallyOf(tallies, row.taskId).failed += 1;
         else retrying += 1;
       }
     }
 
+    await countBatchResults(trx, input, changed);
     const outcome: ReportOutcome = { codeOk: true, sent: 0, failed: 0, retrying, taskCompleted: false };
     for (const tally of tallies.values()) {
       outcome.sent += tally.sent;
@@ -118,6 +120,22 @@ async function countTaskResults(trx: Trx, c: TaskTally, input: ReportInput): Pro
       .execute();
   }
   return task.doneNum >= task.totalNum && (await completeTask(trx, c.taskId, input.now));
+}
+
+/** The batch's own count: its fresh numbers (its range) this report made final or gave back; reported once all are. */
+async function countBatchResults(trx: Trx, input: ReportInput, changed: { id: number; taskId: number }[]): Promise<void> {
+  const batch = await trx.selectFrom('sync_batch').select(['taskId', 'fromId', 'toId']).where('batchId', '=', input.batchId).where('state', '=', BatchState.open).executeTakeFirst();
+  if (!batch) return;
+  const done = changed.filter((n) => n.taskId === batch.taskId && n.id >= batch.fromId && n.id <= batch.toId).length;
+  if (done === 0) return;
+  await trx
+    .updateTable('sync_batch')
+    .set((eb) => ({
+      doneNum: eb('doneNum', '+', done),
+      state: eb.case().when(sql<boolean>`"doneNum" + ${done} >= size`).then(BatchState.reported).else(eb.ref('state')).end(),
+    }))
+    .where('batchId', '=', input.batchId)
+    .execute();
 }
 
 /** One per sent message off the device's code, and the device's count for the day (its daily cap). */

@@ -13,7 +13,6 @@ import { deviceOf } from './device-auth.ts';
 import { loadDeviceFile } from './device-file.ts';
 import { recordHeartbeat } from './heartbeat.ts';
 import { pullBatch } from './pull-batch.ts';
-import { ClaimFloors } from './number-leases.ts';
 import { listDevices } from './queries.ts';
 import { reportResults } from './report-results.ts';
 
@@ -23,14 +22,13 @@ const m = messages.device;
 // (access 'device'), and the console's device list. Device calls are not in the operation log:
 // they are machine traffic, and every number they move keeps its own record (state, batch, time).
 export function deviceRoutes(ctx: AppContext) {
-  const claimFloors = new ClaimFloors();
   return async (app: FastifyInstance) => {
     app.post(`${DEVICE_API_PREFIX}/activate`, { config: { access: 'public' } }, async (request) =>
       ok(m.activated, await activateDevice(ctx, parse(deviceActivateRequest, request.body ?? {}))),
     );
 
     app.post(`${DEVICE_API_PREFIX}/pull`, { config: { access: 'device' } }, async (request) =>
-      ok('', await pullBatch(ctx, deviceOf(request), claimFloors)),
+      ok('', await pullBatch(ctx, deviceOf(request))),
     );
 
     app.post(`${DEVICE_API_PREFIX}/report`, { config: { access: 'device' } }, async (request) =>
