@@ -28,6 +28,8 @@ export function requiredCodes(access: RouteAccess): PermissionCode[] {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /** A device route that checks the device's token and owner again in its own first statement. */
+    deviceTokenRechecked?: boolean;
   }
   interface FastifyRequest {
     access?: Access;
@@ -65,7 +67,7 @@ export function registerAccessCheck(app: FastifyInstance, ctx: AppContext): void
     if (!access || access === 'public') return;
     const token = extractToken(request);
     if (access === 'device') {
-      request.device = await authenticateDevice(ctx, token);
+      request.device = await authenticateDevice(ctx, token, { rechecked: request.routeOptions.config.deviceTokenRechecked === true });
       return;
     }
     if (!token) throw unauthorized(messages.common.loginRequired);

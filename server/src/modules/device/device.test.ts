@@ -54,6 +54,7 @@ describe('activation', () => {
   it('is idempotent for the same device: a new token, the old one stops working', async () => {
     const code = await insertAuthCode(t, ownerId);
     const oldToken = await activate(t, code, 'act-again');
+    expect((await pull(t, oldToken)).status).toBe(200); // remembered by this instance from here on
     const newToken = await activate(t, code, 'act-again');
     expect(newToken).not.toBe(oldToken);
     expect((await pull(t, oldToken)).status).toBe(401);
@@ -107,6 +108,16 @@ describe('device token', () => {
     const { token } = await newDevice({ owner: lockedId });
     await t.ctx.db.updateTable('sys_user').set({ isLock: 'Y' }).where('userId', '=', lockedId).execute();
     expect((await pull(t, token)).body.msg).toBe(messages.login.locked);
+
+    // pull and report check again in their own statement what this instance remembers of a token
+    const busyOwner = await t.createUser({ userName: 'dev_locked_later' });
+    const busy = await newDevice({ owner: busyOwner });
+    await insertSendingTask(t, busyOwner, [busy.machineCode], phoneNumbers(4, 8800), { batchSendNum: 2, batchSendMaxNum: 2 });
+    const held = (await pull(t, busy.token)).body.data.batch;
+    await t.ctx.db.updateTable('sys_user').set({ isLock: 'Y' }).where('userId', '=', busyOwner).execute();
+    const refused = await report(t, busy.token, held.batchId, held.items.map((i: { id: number }) => ({ id: i.id, status: 'sent' })));
+    expect([refused.status, refused.body.msg]).toEqual([401, messages.login.locked]);
+    expect((await pull(t, busy.token)).body.msg).toBe(messages.login.locked);
 
     const d = await newDevice();
     const codeId = (await t.ctx.db.selectFrom('sync_auth_code').select('id').where('authCode', '=', d.code).executeTakeFirstOrThrow()).id;

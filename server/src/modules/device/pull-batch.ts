@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import {
-  DEVICE_API_PREFIX, DEVICE_REPORT_MAX, DeviceWaitReason, fill, messages, secondsToNextShanghaiDay, shanghaiDay, TaskNumberState, TaskStatus,
+  DEVICE_API_PREFIX, DEVICE_REPORT_MAX, DeviceWaitReason, fill, LockStatus, messages, secondsToNextShanghaiDay, shanghaiDay, TaskNumberState, TaskStatus,
   type DeviceBatch, type DevicePull,
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
@@ -9,7 +9,7 @@ import { dialectOf } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { batchItems } from './batch-content.ts';
-import type { DeviceIdentity } from './device-auth.ts';
+import { forgetDevice, type DeviceIdentity } from './device-auth.ts';
 import { claimPending, completeTask, heldByDevice, type ClaimedNumber } from './number-leases.ts';
 
 const m = messages.device;
@@ -30,18 +30,21 @@ function wait(reason: DeviceWaitReason, message: string, retryAfterSeconds: numb
 const randomBetween = (min: number, max: number) => min + Math.floor(Math.random() * (Math.max(min, max) - min + 1));
 
 /**
- * The device's code with what the device holds under live leases and what it sent today: one round
- * trip. `pulls` lets the claim check that no other pull of the device claimed since (number-leases.ts).
+ * The device's code, still holding the device's token, with its owner's lock and what the device holds
+ * under live leases and sent today: one round trip. `pulls` lets the claim check that no other pull of
+ * the device claimed since (number-leases.ts).
  */
 async function deviceState(trx: Db, device: DeviceIdentity, now: number) {
   const row = await trx
     .selectFrom('sync_auth_code as c')
-    .select(['c.id', 'c.machineCode', 'c.authUserId', 'c.dueNum', 'c.dueDate', 'c.pulls'])
+    .innerJoin('sys_user as u', 'u.userId', 'c.authUserId')
+    .select(['c.id', 'c.machineCode', 'c.authUserId', 'c.dueNum', 'c.dueDate', 'c.pulls', 'u.isLock'])
     .select((eb) => [
       heldByDevice(eb, device.machineCode, now).as('held'),
       eb.selectFrom('sync_device_daily as d').select('d.sendCount').where('d.machineCode', '=', device.machineCode).where('d.day', '=', shanghaiDay(now)).as('sentToday'),
     ])
     .where('c.id', '=', device.authCodeId)
+    .where('c.tokenHash', '=', device.tokenHash)
     .executeTakeFirst();
   return row && { ...row, held: Number(row.held ?? 0), sentToday: Number(row.sentToday ?? 0) };
 }
@@ -113,7 +116,10 @@ async function pullOnce(ctx: AppContext, db: Db, device: DeviceIdentity): Promis
   const now = ctx.now();
   const { leaseMs } = ctx.config.device;
   const code = await deviceState(db, device, now);
-  if (!code || code.machineCode !== device.machineCode) throw unauthorized(m.tokenInvalid);
+  if (!code || code.machineCode !== device.machineCode || code.isLock === LockStatus.locked) {
+    forgetDevice(ctx, device);
+    throw unauthorized(code?.isLock === LockStatus.locked ? messages.login.locked : m.tokenInvalid);
+  }
   if (Number(code.dueDate) <= now) return wait(DeviceWaitReason.codeExpired, m.waitCodeExpired, 600);
   const { held, sentToday } = code;
   const quotaLeft = Number(code.dueNum) - held;

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { Carrier, TaskNumberState, TaskStatus } from '@huiyun/contract';
+import { Carrier, LockStatus, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { BatchState } from './number-leases.ts';
 import { ownedBy, type ReportInput, type ReportOutcome } from './report-results.ts';
@@ -46,14 +46,23 @@ export async function reportInOneStatement(db: Kysely<Database>, input: ReportIn
   const now = input.now;
 
   const row = await db
-    .with('code', (qc) => qc.selectFrom('sync_auth_code').select('id').where('id', '=', input.codeId).where('machineCode', '=', input.machineCode).forUpdate())
+    // The device's code, still holding its token, of an owner not locked.
+    .with('code', (qc) => qc
+      .selectFrom('sync_auth_code as c')
+      .innerJoin('sys_user as u', 'u.userId', 'c.authUserId')
+      .select(['c.id', 'u.isLock'])
+      .where('c.id', '=', input.codeId)
+      .where('c.machineCode', '=', input.machineCode)
+      .where('c.tokenHash', '=', input.tokenHash)
+      .forUpdate('c'))
+    .with('allowed', (qc) => qc.selectFrom('code').select('code.id').where('code.isLock', '<>', LockStatus.locked))
     // The batch row is locked before any number (as a lapse does), by the one-time filter below.
     .with('batch', (qc) => qc
       .selectFrom('sync_batch')
       .select(['batchId', 'machineCode', 'taskId', 'fromId', 'toId'])
       .where('batchId', '=', input.batchId)
       .where('machineCode', '=', input.machineCode)
-      .where((eb) => eb.exists(eb.selectFrom('code').select('code.id')))
+      .where((eb) => eb.exists(eb.selectFrom('allowed').select('allowed.id')))
       .forUpdate())
     .with('changed', (qc) => qc
       .updateTable('sync_task_number as n')
@@ -69,7 +78,7 @@ export async function reportInOneStatement(db: Kysely<Database>, input: ReportIn
       }))
       .whereRef('n.id', '=', 'r.id')
       .where(sql<boolean>`(select count(*) from batch) >= 0`)
-      .where((eb) => eb.exists(eb.selectFrom('code').select('code.id')))
+      .where((eb) => eb.exists(eb.selectFrom('allowed').select('allowed.id')))
       .where((eb) => ownedBy(eb, input, 'n', 'batch'))
       .returning(['n.id', 'n.taskId', 'n.carrier', 'n.state']))
     .with('tally', (qc) => qc
@@ -171,8 +180,9 @@ export async function reportInOneStatement(db: Kysely<Database>, input: ReportIn
     .select((eb) => [
       'sums.sent', 'sums.failed', 'sums.retrying',
       eb.exists(eb.selectFrom('code').select('code.id')).as('codeOk'),
+      eb.exists(eb.selectFrom('code').select('code.id').where('code.isLock', '=', LockStatus.locked)).as('ownerLocked'),
       eb.exists(eb.selectFrom('task').select('task.userId').where('task.completed', '=', true)).as('taskCompleted'),
     ])
     .executeTakeFirstOrThrow();
-  return { codeOk: Boolean(row.codeOk), sent: row.sent, failed: row.failed, retrying: row.retrying, taskCompleted: Boolean(row.taskCompleted) };
+  return { codeOk: Boolean(row.codeOk), ownerLocked: Boolean(row.ownerLocked), sent: row.sent, failed: row.failed, retrying: row.retrying, taskCompleted: Boolean(row.taskCompleted) };
 }

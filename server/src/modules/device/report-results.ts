@@ -3,13 +3,14 @@ import { DeviceResultStatus, messages, shanghaiDay, TaskNumberState, type Device
 import type { AppContext } from '../../context.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { unauthorized } from '../../http/errors.ts';
-import type { DeviceIdentity } from './device-auth.ts';
+import { forgetDevice, type DeviceIdentity } from './device-auth.ts';
 import { reportInOneStatement } from './report-postgres.ts';
 import { reportStatementByStatement } from './report-sqlite.ts';
 
 /** One report as both databases apply it: one result per number, the first one when a report names a number twice. */
 export type ReportInput = {
   batchId: string;
+  tokenHash: string;
   machineCode: string;
   codeId: number;
   results: { id: number; sent: boolean; reason: string | null }[];
@@ -18,8 +19,11 @@ export type ReportInput = {
   maxAttempts: number;
 };
 
-/** What a report changed; codeOk false means the device's code no longer holds it (nothing changed). */
-export type ReportOutcome = { codeOk: boolean; sent: number; failed: number; retrying: number; taskCompleted: boolean };
+/**
+ * What a report changed. Nothing changed when codeOk is false (the device's code no longer holds the
+ * device or its token) or ownerLocked is true.
+ */
+export type ReportOutcome = { codeOk: boolean; ownerLocked: boolean; sent: number; failed: number; retrying: number; taskCompleted: boolean };
 
 /**
  * The number rows a result of this batch may still change (docs/device-protocol.md §3): leased on the
@@ -67,10 +71,13 @@ export async function reportResults(ctx: AppContext, device: DeviceIdentity, rep
     results.push({ id: r.id, sent: r.status === DeviceResultStatus.sent, reason: r.status === DeviceResultStatus.sent ? null : r.reason || null });
   }
   const input: ReportInput = {
-    batchId: report.batchId, machineCode: device.machineCode, codeId: device.authCodeId, results, now, day: shanghaiDay(now), maxAttempts: ctx.config.device.maxAttempts,
+    batchId: report.batchId, tokenHash: device.tokenHash, machineCode: device.machineCode, codeId: device.authCodeId, results, now, day: shanghaiDay(now), maxAttempts: ctx.config.device.maxAttempts,
   };
   const outcome = dialectOf(ctx.db) === 'postgres' ? await reportInOneStatement(ctx.db, input) : await reportStatementByStatement(ctx.db, input);
-  if (!outcome.codeOk) throw unauthorized(messages.device.tokenInvalid);
+  if (!outcome.codeOk || outcome.ownerLocked) {
+    forgetDevice(ctx, device);
+    throw unauthorized(outcome.codeOk ? messages.login.locked : messages.device.tokenInvalid);
+  }
   const { sent, failed, retrying, taskCompleted } = outcome;
   return { sent, failed, retrying, ignored: results.length - sent - failed - retrying, taskCompleted };
 }

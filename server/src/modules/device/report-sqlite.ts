@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { carrierKeys, TaskNumberState, type Carrier } from '@huiyun/contract';
+import { carrierKeys, LockStatus, TaskNumberState, type Carrier } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { BatchState, completeTask } from './number-leases.ts';
 import { ownedBy, type ReportInput, type ReportOutcome } from './report-results.ts';
@@ -28,8 +28,16 @@ function tallyOf(tallies: Map<number, TaskTally>, taskId: number): TaskTally {
  */
 export async function reportStatementByStatement(db: Kysely<Database>, input: ReportInput): Promise<ReportOutcome> {
   return db.transaction().execute(async (trx) => {
-    const code = await trx.selectFrom('sync_auth_code').select('machineCode').where('id', '=', input.codeId).executeTakeFirst();
-    if (code?.machineCode !== input.machineCode) return { codeOk: false, sent: 0, failed: 0, retrying: 0, taskCompleted: false };
+    const code = await trx
+      .selectFrom('sync_auth_code as c')
+      .innerJoin('sys_user as u', 'u.userId', 'c.authUserId')
+      .select(['c.machineCode', 'u.isLock'])
+      .where('c.id', '=', input.codeId)
+      .where('c.tokenHash', '=', input.tokenHash)
+      .executeTakeFirst();
+    const ownerLocked = code?.isLock === LockStatus.locked;
+    const codeOk = code?.machineCode === input.machineCode;
+    if (!codeOk || ownerLocked) return { codeOk, ownerLocked, sent: 0, failed: 0, retrying: 0, taskCompleted: false };
 
     const tallies = new Map<number, TaskTally>();
     const changed: { id: number; taskId: number }[] = [];
@@ -70,7 +78,7 @@ export async function reportStatementByStatement(db: Kysely<Database>, input: Re
     }
 
     await countBatchResults(trx, input, changed);
-    const outcome: ReportOutcome = { codeOk: true, sent: 0, failed: 0, retrying, taskCompleted: false };
+    const outcome: ReportOutcome = { codeOk: true, ownerLocked: false, sent: 0, failed: 0, retrying, taskCompleted: false };
     for (const tally of tallies.values()) {
       outcome.sent += tally.sent;
       outcome.failed += tally.failed;

@@ -27,11 +27,11 @@ export function deviceRoutes(ctx: AppContext) {
       ok(m.activated, await activateDevice(ctx, parse(deviceActivateRequest, request.body ?? {}))),
     );
 
-    app.post(`${DEVICE_API_PREFIX}/pull`, { config: { access: 'device' } }, async (request) =>
+    app.post(`${DEVICE_API_PREFIX}/pull`, { config: { access: 'device', deviceTokenRechecked: true } }, async (request) =>
       ok('', await pullBatch(ctx, deviceOf(request))),
     );
 
-    app.post(`${DEVICE_API_PREFIX}/report`, { config: { access: 'device' } }, async (request) =>
+    app.post(`${DEVICE_API_PREFIX}/report`, { config: { access: 'device', deviceTokenRechecked: true } }, async (request) =>
       ok(m.reported, await reportResults(ctx, deviceOf(request), parse(deviceReportRequest, request.body ?? {}))),
     );
 
