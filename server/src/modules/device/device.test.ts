@@ -238,7 +238,10 @@ describe('pull', () => {
     await t.ctx.db.insertInto('sync_blacklist').values([numbers[1], numbers[4]].map((p) => ({ deptId: 1, phone: Number(p), addUser: 't', addTime: 0 }))).execute();
     const batch = (await pull(t, d.token)).body.data.batch;
     expect(batch.items.map((i: { phone: string }) => i.phone)).toEqual([numbers[0], numbers[2], numbers[3], numbers[5]]);
+    const held = async () => (await t.ctx.db.selectFrom('sync_batch').select(['size', 'doneNum', 'state']).where('batchId', '=', batch.batchId).executeTakeFirstOrThrow());
+    expect(await held()).toEqual({ size: 4, doneNum: 0, state: 0 }); // the blocked two are not held
     await report(t, d.token, batch.batchId, batch.items.map((it: { id: number }) => ({ id: it.id, status: 'sent' })));
+    expect(await held()).toEqual({ size: 4, doneNum: 4, state: 1 });
     const task = await t.ctx.db.selectFrom('sync_task').selectAll().where('taskId', '=', taskId).executeTakeFirstOrThrow();
     expect([task.blockedNum, task.totalSendNum, task.taskStatus]).toEqual([2, 4, TaskStatus.completed]);
   });

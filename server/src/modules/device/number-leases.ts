@@ -47,7 +47,8 @@ export function heldByDevice<DB extends Database, TB extends keyof DB>(
   return sql<number | string>`((${oneByOne}) + (${inBatches}))`;
 }
 
-export type ClaimedNumber = { id: number; phone: number; carrier: number; blocked: boolean };
+/** A number a claim leased; `fresh` when it came from the batch's range (not leased on its row). */
+export type ClaimedNumber = { id: number; phone: number; carrier: number; fresh: boolean };
 export type Claim = {
   taskId: number; deptId: number | null; size: number; batchId: string; machineCode: string; leaseUntil: number; now: number;
   /** The device's code and its `pulls` as read when the claim was sized (see claimInOneStatement). */
@@ -56,7 +57,7 @@ export type Claim = {
 
 /**
  * Leases up to `size` numbers of the task to one batch of one device: numbers given back first, then
- * fresh ones, each in id order, each with whether it is on the company's do-not-contact list now.
+ * fresh ones, each in id order.
  * Answers null when, on PostgreSQL, another pull of the device claimed since this one read its state.
  */
 export async function claimPending(db: Db, claim: Claim): Promise<ClaimedNumber[] | null> {
@@ -109,12 +110,8 @@ async function lapseEndedBatches(db: Db, taskId: number, now: number): Promise<v
   }
 }
 
-const blockedFlag = (eb: ExpressionBuilder<Database, never>, deptId: number | null, phone: 'n.phone' | 'sync_task_number.phone') => eb
-  .exists(eb.selectFrom('sync_blacklist as b').select('b.phone').where('b.deptId', '=', deptId ?? -1).whereRef('b.phone', '=', phone as never))
-  .as('blocked');
-
-const toClaimed = (rows: { id: number; phone: number; carrier: number; blocked: unknown }[]): ClaimedNumber[] =>
-  rows.map((r) => ({ id: Number(r.id), phone: Number(r.phone), carrier: Number(r.carrier), blocked: Boolean(r.blocked) })).sort((a, b) => a.id - b.id);
+const toClaimed = (rows: { id: number; phone: number; carrier: number }[], fresh: boolean): ClaimedNumber[] =>
+  rows.map((r) => ({ id: Number(r.id), phone: Number(r.phone), carrier: Number(r.carrier), fresh })).sort((a, b) => a.id - b.id);
 
 /** The task's numbers given back (leased, lease ended), in id order. */
 function givenBackNumbers(db: QueryCreator<Database>, claim: Claim) {
@@ -136,16 +133,16 @@ async function claimGivenBack(db: Db, claim: Claim): Promise<ClaimedNumber[]> {
     .updateTable('sync_task_number')
     .set({ batchId: claim.batchId, machineCode: claim.machineCode, leaseUntil: claim.leaseUntil })
     .where('sync_task_number.id', 'in', (eb) => eb.selectFrom('chosen').select('chosen.id'))
-    .returning((eb) => ['sync_task_number.id', 'sync_task_number.phone', 'sync_task_number.carrier', blockedFlag(eb as never, claim.deptId, 'sync_task_number.phone')])
+    .returning(['sync_task_number.id', 'sync_task_number.phone', 'sync_task_number.carrier'])
     .execute();
-  return toClaimed(rows);
+  return toClaimed(rows, false);
 }
 
-/** The task's next `size` pending numbers above `above`, in id order, with their do-not-contact flag. */
+/** The task's next `size` pending numbers above `above`, in id order. */
 function freshNumbers(db: QueryCreator<Database>, claim: Claim, size: number | Expression<number>, above: number | Expression<number>) {
   return db
     .selectFrom('sync_task_number as n')
-    .select((eb) => ['n.id', 'n.phone', 'n.carrier', blockedFlag(eb as never, claim.deptId, 'n.phone')])
+    .select(['n.id', 'n.phone', 'n.carrier'])
     .where('n.taskId', '=', claim.taskId)
     .where('n.state', '=', PENDING)
     .where('n.id', '>', above)
@@ -156,14 +153,13 @@ function freshNumbers(db: QueryCreator<Database>, claim: Claim, size: number | E
 /** SQLite (one connection, one writer): the fresh claim as plain statements. */
 async function claimFreshStatementByStatement(db: Db, claim: Claim, size: number): Promise<ClaimedNumber[]> {
   const cursor = await db.selectFrom('sync_task_cursor').select('claimedTo').where('taskId', '=', claim.taskId).executeTakeFirstOrThrow();
-  const rows = toClaimed(await freshNumbers(db, claim, size, Number(cursor.claimedTo)).execute());
+  const rows = toClaimed(await freshNumbers(db, claim, size, Number(cursor.claimedTo)).execute(), true);
   if (rows.length === 0) return rows;
   const toId = rows[rows.length - 1].id;
-  const unblocked = rows.filter((r) => !r.blocked).length;
   await db.updateTable('sync_task_cursor').set({ claimedTo: toId }).where('taskId', '=', claim.taskId).execute();
   await db.insertInto('sync_batch').values({
-    batchId: claim.batchId, taskId: claim.taskId, machineCode: claim.machineCode, fromId: rows[0].id, toId, size: unblocked,
-    leaseUntil: claim.leaseUntil, state: unblocked > 0 ? BatchState.open : BatchState.reported, addTime: claim.now,
+    batchId: claim.batchId, taskId: claim.taskId, machineCode: claim.machineCode, fromId: rows[0].id, toId, size: rows.length,
+    leaseUntil: claim.leaseUntil, state: BatchState.open, addTime: claim.now,
   }).execute();
   return rows;
 }
@@ -179,7 +175,8 @@ async function claimFreshStatementByStatement(db: Db, claim: Claim, size: number
  * - numbers given back, with SKIP LOCKED (other pulls may be taking them), leased on their rows;
  * - the cursor, locked (FOR UPDATE reads its latest committed value); the fresh numbers above it —
  *   untouched since their upload, so the statement's snapshot is good for them; the cursor moved past
- *   them; the batch row with their range.
+ *   them; the batch row with their range. Nothing else: the cursor is held until this commits, so the
+ *   do-not-contact check comes after it (pull-batch.ts).
  */
 async function claimInOneStatement(db: Db, claim: Claim): Promise<ClaimedNumber[] | null> {
   const guarded = (eb: ExpressionBuilder<any, any>) => eb.exists(eb.selectFrom('guard').select('guard.id'));
@@ -196,7 +193,7 @@ async function claimInOneStatement(db: Db, claim: Claim): Promise<ClaimedNumber[
       .from('chosen')
       .set({ batchId: claim.batchId, machineCode: claim.machineCode, leaseUntil: claim.leaseUntil })
       .whereRef('n.id', '=', 'chosen.id')
-      .returning((eb) => ['n.id', 'n.phone', 'n.carrier', blockedFlag(eb as never, claim.deptId, 'n.phone')]))
+      .returning(['n.id', 'n.phone', 'n.carrier']))
     .with('cursor', (qc) => qc.selectFrom('sync_task_cursor').select('claimedTo').where('taskId', '=', claim.taskId).where(guarded).forUpdate())
     .with('fresh', (qc) => freshNumbers(qc as never, claim, sql<number>`(${claim.size} - (select count(*) from taken))`, sql<number>`(select ${sql.ref('claimedTo')} from cursor)`))
     .with('span', (qc) => qc
@@ -204,7 +201,7 @@ async function claimInOneStatement(db: Db, claim: Claim): Promise<ClaimedNumber[
       .select([
         sql<number>`min(fresh.id)`.as('fromId'),
         sql<number>`max(fresh.id)`.as('toId'),
-        sql<number>`(count(*) filter (where not fresh.blocked))::int`.as('size'),
+        sql<number>`count(*)::int`.as('size'),
       ]))
     .with('moved', (qc) => qc
       .updateTable('sync_task_cursor as c')
@@ -220,20 +217,18 @@ async function claimInOneStatement(db: Db, claim: Claim): Promise<ClaimedNumber[
         .selectFrom('span')
         .select((inner) => [
           inner.val(claim.batchId).as('batchId'), inner.val(claim.taskId).as('taskId'), inner.val(claim.machineCode).as('machineCode'),
-          'span.fromId', 'span.toId', 'span.size', inner.val(claim.leaseUntil).as('leaseUntil'),
-          inner.case().when('span.size', '>', 0).then(BatchState.open).else(BatchState.reported).end().as('state'),
+          'span.fromId', 'span.toId', 'span.size', inner.val(claim.leaseUntil).as('leaseUntil'), inner.val(BatchState.open).as('state'),
           inner.val(claim.now).as('addTime'),
         ])
         .where('span.toId', 'is not', null))
       .returning('sync_batch.batchId'))
     .selectNoFrom((eb) => [
       guarded(eb).as('guarded'),
-      jsonArrayFrom(eb
-        .selectFrom('taken').select(['taken.id', 'taken.phone', 'taken.carrier', 'taken.blocked'])
-        .unionAll(eb.selectFrom('fresh').select(['fresh.id', 'fresh.phone', 'fresh.carrier', 'fresh.blocked']))).as('numbers'),
+      jsonArrayFrom(eb.selectFrom('taken').select(['taken.id', 'taken.phone', 'taken.carrier'])).as('givenBack'),
+      jsonArrayFrom(eb.selectFrom('fresh').select(['fresh.id', 'fresh.phone', 'fresh.carrier'])).as('fresh'),
     ])
     .executeTakeFirstOrThrow();
-  return row.guarded ? toClaimed(row.numbers) : null;
+  return row.guarded ? [...toClaimed(row.givenBack, false), ...toClaimed(row.fresh, true)] : null;
 }
 
 /** Marks the task completed (2): every one of its numbers is final. Answers whether this call did it. */

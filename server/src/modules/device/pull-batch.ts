@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import {
   DEVICE_API_PREFIX, DEVICE_REPORT_MAX, DeviceWaitReason, fill, LockStatus, messages, secondsToNextShanghaiDay, shanghaiDay, TaskNumberState, TaskStatus,
   type DeviceBatch, type DevicePull,
@@ -10,7 +10,7 @@ import type { Database } from '../../db/schema.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { batchItems } from './batch-content.ts';
 import { forgetDevice, type DeviceIdentity } from './device-auth.ts';
-import { claimPending, completeTask, heldByDevice, type ClaimedNumber } from './number-leases.ts';
+import { BatchState, claimPending, completeTask, heldByDevice, type ClaimedNumber } from './number-leases.ts';
 
 const m = messages.device;
 /** Claims of one pull that may come back all blocked before the pull gives up on a task. */
@@ -58,6 +58,7 @@ async function assignedTasks(trx: Db, machineCode: string, ownerId: number) {
       't.singleSendNumDay', 't.batchSendNum', 't.batchSendMaxNum', 't.intervalSeconds', 't.clearNum', 't.testNum', 't.testPhone',
       't.isRandomNum', 't.randomPosition', 't.deptId',
     ])
+    .select((eb) => eb.exists(eb.selectFrom('sync_blacklist as b').select('b.phone').whereRef('b.deptId', '=', 't.deptId')).as('hasBlacklist'))
     .where('d.machineCode', '=', machineCode)
     .where('t.userId', '=', ownerId)
     .orderBy('t.taskId')
@@ -65,24 +66,51 @@ async function assignedTasks(trx: Db, machineCode: string, ownerId: number) {
 }
 type AssignedTask = Awaited<ReturnType<typeof assignedTasks>>[number];
 
-/** Numbers put on the company's do-not-contact list after their upload: final (blocked), never handed out. */
-async function dropBlocked(db: Db, taskId: number, claimed: ClaimedNumber[], now: number): Promise<ClaimedNumber[]> {
-  const blocked = claimed.filter((n) => n.blocked);
+/** The claimed numbers on the company's do-not-contact list now (put there after their upload). */
+async function blockedAmong(db: Db, task: AssignedTask, claimed: ClaimedNumber[]): Promise<ClaimedNumber[]> {
+  if (!task.hasBlacklist || task.deptId === null) return [];
+  const rows = await db
+    .selectFrom('sync_blacklist')
+    .select('phone')
+    .where('deptId', '=', task.deptId)
+    .where('phone', 'in', claimed.map((n) => n.phone))
+    .execute();
+  const listed = new Set(rows.map((r) => Number(r.phone)));
+  return claimed.filter((n) => listed.has(n.phone));
+}
+
+/**
+ * Numbers of the batch on the do-not-contact list: final (blocked), never handed out; those from the
+ * batch's range leave its size. Answers the rest.
+ */
+async function dropBlocked(db: Db, task: AssignedTask, batchId: string, claimed: ClaimedNumber[], now: number): Promise<ClaimedNumber[]> {
+  const blocked = await blockedAmong(db, task, claimed);
   if (blocked.length === 0) return claimed;
+  const fresh = blocked.filter((n) => n.fresh).length;
   await inTransaction(db, async (trx) => {
     await trx.updateTable('sync_task_number')
       .set({ state: TaskNumberState.blocked, leaseUntil: null, doneAt: now, failReason: m.blockedReason })
       .where('id', 'in', blocked.map((n) => n.id))
       .execute();
+    if (fresh > 0) {
+      await trx.updateTable('sync_batch')
+        .set((eb) => ({
+          size: eb('size', '-', fresh),
+          state: eb.case().when(sql<boolean>`${sql.ref('size')} - ${fresh} <= ${sql.ref('doneNum')}`).then(BatchState.reported).else(eb.ref('state')).end(),
+        }))
+        .where('batchId', '=', batchId)
+        .execute();
+    }
     const counted = await trx
       .updateTable('sync_task')
       .set((eb) => ({ blockedNum: eb('blockedNum', '+', blocked.length), doneNum: eb('doneNum', '+', blocked.length) }))
-      .where('taskId', '=', taskId)
+      .where('taskId', '=', task.taskId)
       .returning(['doneNum', 'totalNum'])
       .executeTakeFirstOrThrow();
-    if (counted.doneNum >= counted.totalNum) await completeTask(trx, taskId, now);
+    if (counted.doneNum >= counted.totalNum) await completeTask(trx, task.taskId, now);
   });
-  return claimed.filter((n) => !n.blocked);
+  const dropped = new Set(blocked.map((n) => n.id));
+  return claimed.filter((n) => !dropped.has(n.id));
 }
 
 /** Where a device downloads a task's image or file; empty when the task has none. */
@@ -152,7 +180,7 @@ async function pullOnce(ctx: AppContext, db: Db, device: DeviceIdentity): Promis
       if (claimed === null) return null;
       pulls += 1;
       if (claimed.length === 0) break;
-      const numbers = await dropBlocked(db, task.taskId, claimed, now);
+      const numbers = await dropBlocked(db, task, batchId, claimed, now);
       if (numbers.length === 0) continue;
       return { batch: await toBatch(db, task, numbers, { batchId, leaseUntil, leaseMs }), wait: null };
     }
