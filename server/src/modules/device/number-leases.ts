@@ -75,7 +75,15 @@ type LapsedBatch = { batchId: string; machineCode: string; fromId: number; toId:
  * (given back), for the claim that follows.
  */
 async function lapseEndedBatches(db: Db, taskId: number, now: number): Promise<void> {
-  const ensureCursor = (qc: QueryCreator<Database>) => qc.insertInto('sync_task_cursor').values({ taskId }).onConflict((oc) => oc.column('taskId').doNothing());
+  // Inserts only when the statement's snapshot has no cursor row: an INSERT … ON CONFLICT against an
+  // existing row would wait for the claim that holds that row's latest version to commit.
+  const ensureCursor = (qc: QueryCreator<Database>) => qc
+    .insertInto('sync_task_cursor')
+    .columns(['taskId'])
+    .expression(qc
+      .selectNoFrom((eb) => eb.val(taskId).as('taskId'))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('sync_task_cursor as existing').select('existing.taskId').where('existing.taskId', '=', taskId)))))
+    .onConflict((oc) => oc.column('taskId').doNothing());
   const ended = (qc: QueryCreator<Database>) => qc
     .updateTable('sync_batch')
     .set({ state: BatchState.lapsed })
