@@ -1,7 +1,7 @@
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, RoleId } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
+import { readXlsxExport } from '../../test/xlsx-export.ts';
 
 const m = messages.dept;
 let t: TestApp;
@@ -125,14 +125,9 @@ describe('公司管理', () => {
 
   it('exports the filtered list as an .xlsx', async () => {
     const { raw } = await t.call('POST', '/api/Dept/export', { token, body: { deptNo: 'PG_1' } });
-    expect(raw.statusCode).toBe(200);
-    expect(raw.headers['content-type']).toContain('spreadsheetml');
-    expect(raw.headers['content-disposition']).toContain(encodeURIComponent(`${m.title}.xlsx`));
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(raw.rawPayload as unknown as ArrayBuffer);
-    const sheet = workbook.worksheets[0];
-    expect(sheet.getRow(1).values).toContain(m.deptNo);
-    const codes = Array.from({ length: sheet.rowCount - 1 }, (_, i) => String(sheet.getRow(i + 2).getCell(2).value)).sort();
+    const rows = await readXlsxExport(raw, m.title);
+    expect(rows[0]).toContain(m.deptNo);
+    const codes = rows.slice(1).map((row) => String(row[1])).sort();
     expect(codes).toEqual(['PG_10', 'PG_11', 'PG_12', 'PG_13']);
   });
 
@@ -164,10 +159,9 @@ describe('公司管理: who may do what', () => {
     expect(listed.body.data.map((d: { deptId: number }) => d.deptId)).toEqual([companyB]);
     expect(listed.body.total).toBe(1);
     const { raw } = await t.call('POST', '/api/Dept/export', { token: adminB, body: {} });
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(raw.rawPayload as unknown as ArrayBuffer);
-    expect(workbook.worksheets[0].rowCount).toBe(2);
-    expect(workbook.worksheets[0].getRow(2).getCell(2).value).toBe('OTHER_B');
+    const rows = await readXlsxExport(raw);
+    expect(rows).toHaveLength(2);
+    expect(rows[1][1]).toBe('OTHER_B');
   });
 
   it('refuses edits and deletes outside the scope and changes nothing', async () => {

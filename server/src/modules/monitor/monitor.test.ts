@@ -1,8 +1,8 @@
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeUserAgent, fill, LogResult, messages, RoleId, shanghaiDay, shanghaiDayRange } from '@huiyun/contract';
 import { hashToken } from '../../http/access-check.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
+import { readXlsxExport } from '../../test/xlsx-export.ts';
 
 const m = messages.monitor;
 const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -43,13 +43,6 @@ const operLogs = (token: string, body: Record<string, unknown> = {}) => post('/a
 const loginLogs = (token: string, body: Record<string, unknown> = {}) => post('/api/LoginLog/list', token, { page: 1, limit: 50, ...body });
 const online = (token: string, body: Record<string, unknown> = {}) => post('/api/Online/list', token, { page: 1, limit: 50, ...body });
 
-/** The operation log is written after the answer is sent (audit.ts onResponse): wait until it holds `count` rows. */
-async function readXlsx(raw: { rawPayload: Buffer }) {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(raw.rawPayload as unknown as ArrayBuffer);
-  const sheet = workbook.worksheets[0];
-  return Array.from({ length: sheet.rowCount }, (_, i) => (sheet.getRow(i + 1).values as unknown[]).slice(1));
-}
 
 describe('who may call', () => {
   const routes: [string, Record<string, unknown>][] = [
@@ -167,9 +160,7 @@ describe('操作日志', () => {
 
   it('exports the filtered list with 成功 / 失败 spelled out', async () => {
     const { raw } = await post('/api/OperLog/export', admin, { module: messages.variable.title, success: 0 });
-    expect(raw.statusCode).toBe(200);
-    expect(raw.headers['content-disposition']).toContain(encodeURIComponent(`${m.operLogTitle}.xlsx`));
-    const rows = await readXlsx(raw as never);
+    const rows = await readXlsxExport(raw, m.operLogTitle);
     expect(rows[0]).toContain(m.module);
     expect(rows.length).toBeGreaterThan(1);
     for (const row of rows.slice(1)) {
@@ -218,8 +209,7 @@ describe('登录日志', () => {
 
   it('exports the filtered list', async () => {
     const { raw } = await post('/api/LoginLog/export', adminB, {});
-    expect(raw.statusCode).toBe(200);
-    const rows = await readXlsx(raw as never);
+    const rows = await readXlsxExport(raw);
     expect(rows[0]).toEqual(expect.arrayContaining([m.userName, m.client, m.result]));
     expect(rows).toHaveLength(2);
     expect(rows[1]).toEqual(expect.arrayContaining(['adminB', m.resultSuccess, 'Chrome 120 / Windows 10']));
@@ -262,7 +252,7 @@ describe('在线用户', () => {
 
   it('exports the sessions', async () => {
     const { raw } = await post('/api/Online/export', adminB, {});
-    const rows = await readXlsx(raw as never);
+    const rows = await readXlsxExport(raw);
     expect(rows[0]).toContain(m.lastSeenAt);
     expect(rows).toHaveLength(2);
     expect(rows[1]).toContain('adminB');

@@ -1,7 +1,7 @@
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, Perm, permissionTable, RoleId } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
+import { readXlsxExport } from '../../test/xlsx-export.ts';
 
 const m = messages.permission;
 let t: TestApp;
@@ -125,13 +125,9 @@ describe('权限管理: permissions', () => {
 
   it('exports the filtered list as an .xlsx', async () => {
     const { raw } = await t.call('POST', '/api/Permission/export', { token, body: { permission: 'system:Dept:' } });
-    expect(raw.statusCode).toBe(200);
-    expect(raw.headers['content-type']).toContain('spreadsheetml');
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(raw.rawPayload as unknown as ArrayBuffer);
-    const sheet = workbook.worksheets[0];
-    expect(sheet.getRow(1).values).toContain(m.permission);
-    const codes = Array.from({ length: sheet.rowCount - 1 }, (_, i) => String(sheet.getRow(i + 2).getCell(2).value)).sort();
+    const rows = await readXlsxExport(raw);
+    expect(rows[0]).toContain(m.permission);
+    const codes = rows.slice(1).map((row) => String(row[1])).sort();
     expect(codes).toEqual([Perm.deptDelete, Perm.deptList, Perm.deptSave].sort());
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, RoleId, SUPER_ADMIN_USER_ID } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
+import { readXlsxExport } from '../../test/xlsx-export.ts';
 
 const m = messages.user;
 let t: TestApp;
@@ -73,9 +74,9 @@ describe('POST /api/User/list', () => {
 
   it('exports the filtered list as xlsx', async () => {
     const { raw } = await t.call('POST', '/api/User/export', { token: admin, body: { userName: 'pg_' } });
-    expect(raw.statusCode).toBe(200);
-    expect(raw.headers['content-type']).toContain('spreadsheetml');
-    expect(raw.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const rows = await readXlsxExport(raw, m.title);
+    expect(rows).toHaveLength(13); // the header and pg_01 … pg_12
+    for (const row of rows.slice(1)) expect(row.some((cell) => String(cell).startsWith('pg_'))).toBe(true);
   });
 });
 
