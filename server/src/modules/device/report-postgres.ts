@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { Carrier, LockStatus, TaskNumberState, TaskStatus } from '@huiyun/contract';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Database } from '../../db/schema.ts';
 import { BatchState } from './number-leases.ts';
 import { ownedBy, type ReportInput, type ReportOutcome } from './report-results.ts';
@@ -37,15 +38,16 @@ const addSent = (source: string) => ({
  * counters add up across concurrent reports, and the report that brings doneNum to totalNum, whichever
  * commits last, completes the task in the same update.
  */
-export async function reportInOneStatement(db: Kysely<Database>, input: ReportInput): Promise<ReportOutcome> {
+const reportStatement = compiledOnce<ReportValues, ReportRow>((db, input) => {
   const results = sql<{ id: number; sent: boolean; reason: string | null }>`unnest(
-    ${input.results.map((r) => r.id)}::int[], ${input.results.map((r) => r.sent)}::boolean[], ${input.results.map((r) => r.reason)}::text[]
+    ${input.ids}::int[], ${input.sent}::boolean[], ${input.reasons}::text[]
   )`.as<'r'>(sql`r(id, sent, reason)`);
   // A failed number with tries left is given back (leased, lease ended, no batch or device); a final one records batch and device.
   const retry = sql<boolean>`(not r.sent and n.attempts + 1 < ${input.maxAttempts})`;
-  const now = input.now;
+  // Typed: a parameter in a CASE branch would otherwise be read as text.
+  const now = sql<number>`cast(${input.now} as bigint)`;
 
-  const row = await db
+  return db
     // The device's code, still holding its token, of an owner not locked.
     .with('code', (qc) => qc
       .selectFrom('sync_auth_code as c')
@@ -182,7 +184,14 @@ export async function reportInOneStatement(db: Kysely<Database>, input: ReportIn
       eb.exists(eb.selectFrom('code').select('code.id')).as('codeOk'),
       eb.exists(eb.selectFrom('code').select('code.id').where('code.isLock', '=', LockStatus.locked)).as('ownerLocked'),
       eb.exists(eb.selectFrom('task').select('task.userId').where('task.completed', '=', true)).as('taskCompleted'),
-    ])
-    .executeTakeFirstOrThrow();
+    ]);
+});
+
+type ReportValues = Omit<ReportInput, 'results'> & { ids: number[]; sent: boolean[]; reasons: (string | null)[] };
+type ReportRow = { sent: number; failed: number; retrying: number; codeOk: boolean; ownerLocked: boolean; taskCompleted: boolean };
+
+export async function reportInOneStatement(db: Kysely<Database>, input: ReportInput): Promise<ReportOutcome> {
+  const { results, ...rest } = input;
+  const [row] = await reportStatement(db, { ...rest, ids: results.map((r) => r.id), sent: results.map((r) => r.sent), reasons: results.map((r) => r.reason) });
   return { codeOk: Boolean(row.codeOk), ownerLocked: Boolean(row.ownerLocked), sent: row.sent, failed: row.failed, retrying: row.retrying, taskCompleted: Boolean(row.taskCompleted) };
 }

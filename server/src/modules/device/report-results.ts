@@ -32,7 +32,7 @@ export type ReportOutcome = { codeOk: boolean; ownerLocked: boolean; sent: numbe
  * number table in the statement; `batches` the batch rows to look the range up in (PostgreSQL's report
  * reads the batch row it locked first).
  */
-export function ownedBy(eb: ExpressionBuilder<any, any>, input: ReportInput, numbers: 'n' | 'sync_task_number', batches: 'batch' | 'sync_batch') {
+export function ownedBy(eb: ExpressionBuilder<any, any>, input: Pick<ReportInput, 'batchId' | 'machineCode'>, numbers: 'n' | 'sync_task_number', batches: 'batch' | 'sync_batch') {
   const column = (name: string) => sql.ref(`${numbers}.${name}`);
   return eb.or([
     eb.and([

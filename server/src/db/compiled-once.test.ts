@@ -1,0 +1,31 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../test/test-database.ts';
+import { compiledOnce } from './compiled-once.ts';
+
+describe('compiledOnce', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await t.db.destroy();
+    await t.drop();
+  });
+
+  it('builds a statement once and runs it with each call’s values in their places', async () => {
+    let builds = 0;
+    const pick = compiledOnce<{ min: number; max: number; label: string }, { n: number; label: string }>((db, v) => {
+      builds += 1;
+      return db
+        .selectFrom(sql<{ n: number }>`(select 1 as n union all select 2 union all select 3 union all select 4)`.as('t'))
+        .select(['t.n', sql<string>`${v.label}`.as('label')])
+        .where('t.n', '>=', v.min)
+        .where('t.n', '<=', v.max)
+        .orderBy('t.n');
+    });
+    expect(await pick(t.db, { min: 2, max: 3, label: 'a' })).toEqual([{ n: 2, label: 'a' }, { n: 3, label: 'a' }]);
+    expect(await pick(t.db, { min: 4, max: 9, label: 'b' })).toEqual([{ n: 4, label: 'b' }]);
+    expect(builds).toBe(1);
+  });
+});

@@ -1,0 +1,31 @@
+import type { Compilable, CompiledQuery, Kysely, Transaction } from 'kysely';
+import { dialectOf } from './dialect.ts';
+import type { Database } from './schema.ts';
+
+// Building and compiling a large query is Kysely's work on every call (a fifth of the server's busy
+// time under the device engine's load, docs/performance.md). A hot statement whose shape never
+// changes is built once per database kind with stand-ins for its values, and each call only puts
+// its values in the stand-ins' places among the compiled parameters.
+
+const SLOT = Symbol('slot');
+type StandIn = { readonly [SLOT]: string };
+const isStandIn = (value: unknown): value is StandIn => typeof value === 'object' && value !== null && SLOT in value;
+
+/** Stand-ins for the values of P: each reads as the name of the value it stands for. */
+const standIns = <P>() => new Proxy({}, { get: (_, key) => (typeof key === 'string' ? { [SLOT]: key } : undefined) }) as P;
+
+/**
+ * A statement built and compiled once per database kind and run with new values each time. `build`
+ * must not look at the values (they are stand-ins while it builds): pass each as a flat parameter
+ * and use it only where Kysely takes a value.
+ */
+export function compiledOnce<P extends Record<string, unknown>, R>(build: (db: Kysely<Database>, values: P) => Compilable<R>) {
+  const compiled = new Map<string, CompiledQuery<R>>();
+  return async (db: Kysely<Database> | Transaction<Database>, values: P): Promise<R[]> => {
+    const kind = dialectOf(db);
+    let query = compiled.get(kind);
+    if (!query) compiled.set(kind, (query = build(db, standIns<P>()).compile()));
+    const parameters = query.parameters.map((p) => (isStandIn(p) ? values[p[SLOT]] : p));
+    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+  };
+}
