@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type QueryCr
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { TaskNumberState, TaskStatus } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import { dialectOf } from '../../db/dialect.ts';
 
 // Who holds which number (docs/device-protocol.md §3). A pull takes numbers two ways:
@@ -50,9 +51,9 @@ export function heldByDevice<DB extends Database, TB extends keyof DB>(
 /** A number a claim leased; `fresh` when it came from the batch's range (not leased on its row). */
 export type ClaimedNumber = { id: number; phone: number; carrier: number; fresh: boolean };
 export type Claim = {
-  taskId: number; deptId: number | null; size: number; batchId: string; machineCode: string; leaseUntil: number; now: number;
-  /** The device's code and its `pulls` as read when the claim was sized (see claimInOneStatement). */
-  code: { id: number; pulls: number };
+  taskId: number; size: number; batchId: string; machineCode: string; leaseUntil: number; now: number;
+  /** The device's code and its `pulls` as read when the claim was sized (see claimStatement). */
+  codeId: number; pulls: number;
 };
 
 /**
@@ -69,41 +70,45 @@ export async function claimPending(db: Db, claim: Claim): Promise<ClaimedNumber[
 
 type LapsedBatch = { batchId: string; machineCode: string; fromId: number; toId: number; leaseUntil: number };
 
+type LapseValues = { taskId: number; now: number };
+
+// Inserts only when the statement's snapshot has no cursor row: an INSERT … ON CONFLICT against an
+// existing row would wait for the claim that holds that row's latest version to commit.
+const ensureCursor = (qc: QueryCreator<Database>, v: LapseValues) => qc
+  .insertInto('sync_task_cursor')
+  .columns(['taskId'])
+  .expression(qc
+    .selectNoFrom((eb) => eb.val(v.taskId).as('taskId'))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('sync_task_cursor as existing').select('existing.taskId').where('existing.taskId', '=', v.taskId)))))
+  .onConflict((oc) => oc.column('taskId').doNothing());
+
+const endLeases = (qc: QueryCreator<Database>, v: LapseValues) => qc
+  .updateTable('sync_batch')
+  .set({ state: BatchState.lapsed })
+  .where('taskId', '=', v.taskId)
+  .where('state', '=', OPEN)
+  .where('leaseUntil', '<=', v.now)
+  .returning(['batchId', 'machineCode', 'fromId', 'toId', 'leaseUntil']);
+
+/** PostgreSQL: both in one round trip; the batches' numbers are given back by statements of their own (rare), whose explicit id ranges the planner reads from the index. */
+const lapseStatement = compiledOnce((db, v: LapseValues) => db
+  .with('ensured', (qc) => ensureCursor(qc as never, v).returning('taskId'))
+  .with('lapsed', (qc) => endLeases(qc as never, v))
+  .selectNoFrom((eb) => jsonArrayFrom(eb.selectFrom('lapsed').select(['lapsed.batchId', 'lapsed.machineCode', 'lapsed.fromId', 'lapsed.toId', 'lapsed.leaseUntil'])).as('lapsed')));
+
 /**
  * Makes sure the task has its claim cursor, and ends its open batches whose lease has passed: their
  * unreported fresh numbers become leased one by one to the same batch and device with the ended lease
  * (given back), for the claim that follows.
  */
 async function lapseEndedBatches(db: Db, taskId: number, now: number): Promise<void> {
-  // Inserts only when the statement's snapshot has no cursor row: an INSERT … ON CONFLICT against an
-  // existing row would wait for the claim that holds that row's latest version to commit.
-  const ensureCursor = (qc: QueryCreator<Database>) => qc
-    .insertInto('sync_task_cursor')
-    .columns(['taskId'])
-    .expression(qc
-      .selectNoFrom((eb) => eb.val(taskId).as('taskId'))
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('sync_task_cursor as existing').select('existing.taskId').where('existing.taskId', '=', taskId)))))
-    .onConflict((oc) => oc.column('taskId').doNothing());
-  const ended = (qc: QueryCreator<Database>) => qc
-    .updateTable('sync_batch')
-    .set({ state: BatchState.lapsed })
-    .where('taskId', '=', taskId)
-    .where('state', '=', OPEN)
-    .where('leaseUntil', '<=', now)
-    .returning(['batchId', 'machineCode', 'fromId', 'toId', 'leaseUntil']);
   let lapsed: LapsedBatch[];
   if (dialectOf(db) === 'postgres') {
-    // One round trip; the batches' numbers are given back by statements of their own (rare), whose
-    // explicit id ranges the planner reads from the index.
-    const row = await db
-      .with('ensured', (qc) => ensureCursor(qc as never).returning('taskId'))
-      .with('lapsed', (qc) => ended(qc as never))
-      .selectNoFrom((eb) => jsonArrayFrom(eb.selectFrom('lapsed').select(['lapsed.batchId', 'lapsed.machineCode', 'lapsed.fromId', 'lapsed.toId', 'lapsed.leaseUntil'])).as('lapsed'))
-      .executeTakeFirstOrThrow();
+    const [row] = await lapseStatement(db, { taskId, now });
     lapsed = row.lapsed.map((b) => ({ ...b, fromId: Number(b.fromId), toId: Number(b.toId), leaseUntil: Number(b.leaseUntil) }));
   } else {
-    await ensureCursor(db).execute();
-    lapsed = await ended(db).execute();
+    await ensureCursor(db, { taskId, now }).execute();
+    lapsed = await endLeases(db, { taskId, now }).execute();
   }
   for (const batch of lapsed) {
     await db
@@ -172,6 +177,9 @@ async function claimFreshStatementByStatement(db: Db, claim: Claim, size: number
   return rows;
 }
 
+type ClaimRow = { guarded: boolean; givenBack: ClaimedRow[]; fresh: ClaimedRow[] };
+type ClaimedRow = { id: number; phone: number; carrier: number };
+
 /**
  * PostgreSQL: the whole claim as ONE statement that commits on its own, so the task's cursor row,
  * which claims of a task take turns on, is locked for this statement and its commit only — not for
@@ -186,14 +194,14 @@ async function claimFreshStatementByStatement(db: Db, claim: Claim, size: number
  *   them; the batch row with their range. Nothing else: the cursor is held until this commits, so the
  *   do-not-contact check comes after it (pull-batch.ts).
  */
-async function claimInOneStatement(db: Db, claim: Claim): Promise<ClaimedNumber[] | null> {
+const claimStatement = compiledOnce<Claim, ClaimRow>((db, claim) => {
   const guarded = (eb: ExpressionBuilder<any, any>) => eb.exists(eb.selectFrom('guard').select('guard.id'));
-  const row = await db
+  return db
     .with('guard', (qc) => qc
       .updateTable('sync_auth_code')
       .set((eb) => ({ pulls: eb('pulls', '+', 1) }))
-      .where('id', '=', claim.code.id)
-      .where('pulls', '=', claim.code.pulls)
+      .where('id', '=', claim.codeId)
+      .where('pulls', '=', claim.pulls)
       .returning('id'))
     .with('chosen', (qc) => givenBackNumbers(qc as never, claim).where(guarded).forUpdate().skipLocked())
     .with('taken', (qc) => qc
@@ -234,8 +242,11 @@ async function claimInOneStatement(db: Db, claim: Claim): Promise<ClaimedNumber[
       guarded(eb).as('guarded'),
       jsonArrayFrom(eb.selectFrom('taken').select(['taken.id', 'taken.phone', 'taken.carrier'])).as('givenBack'),
       jsonArrayFrom(eb.selectFrom('fresh').select(['fresh.id', 'fresh.phone', 'fresh.carrier'])).as('fresh'),
-    ])
-    .executeTakeFirstOrThrow();
+    ]);
+});
+
+async function claimInOneStatement(db: Db, claim: Claim): Promise<ClaimedNumber[] | null> {
+  const [row] = await claimStatement(db, claim);
   return row.guarded ? [...toClaimed(row.givenBack, false), ...toClaimed(row.fresh, true)] : null;
 }
 

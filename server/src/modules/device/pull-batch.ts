@@ -5,6 +5,7 @@ import {
   type DeviceBatch, type DevicePull,
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import { unauthorized } from '../../http/errors.ts';
@@ -34,36 +35,36 @@ const randomBetween = (min: number, max: number) => min + Math.floor(Math.random
  * under live leases and sent today: one round trip. `pulls` lets the claim check that no other pull of
  * the device claimed since (number-leases.ts).
  */
-async function deviceState(trx: Db, device: DeviceIdentity, now: number) {
-  const row = await trx
-    .selectFrom('sync_auth_code as c')
-    .innerJoin('sys_user as u', 'u.userId', 'c.authUserId')
-    .select(['c.id', 'c.machineCode', 'c.authUserId', 'c.dueNum', 'c.dueDate', 'c.pulls', 'u.isLock'])
-    .select((eb) => [
-      heldByDevice(eb, device.machineCode, now).as('held'),
-      eb.selectFrom('sync_device_daily as d').select('d.sendCount').where('d.machineCode', '=', device.machineCode).where('d.day', '=', shanghaiDay(now)).as('sentToday'),
-    ])
-    .where('c.id', '=', device.authCodeId)
-    .where('c.tokenHash', '=', device.tokenHash)
-    .executeTakeFirst();
+const deviceStateStatement = compiledOnce((db, v: { codeId: number; tokenHash: string; machineCode: string; now: number; day: string }) => db
+  .selectFrom('sync_auth_code as c')
+  .innerJoin('sys_user as u', 'u.userId', 'c.authUserId')
+  .select(['c.id', 'c.machineCode', 'c.authUserId', 'c.dueNum', 'c.dueDate', 'c.pulls', 'u.isLock'])
+  .select((eb) => [
+    heldByDevice(eb, v.machineCode, v.now).as('held'),
+    eb.selectFrom('sync_device_daily as d').select('d.sendCount').where('d.machineCode', '=', v.machineCode).where('d.day', '=', v.day).as('sentToday'),
+  ])
+  .where('c.id', '=', v.codeId)
+  .where('c.tokenHash', '=', v.tokenHash));
+
+async function deviceState(db: Db, device: DeviceIdentity, now: number) {
+  const [row] = await deviceStateStatement(db, { codeId: device.authCodeId, tokenHash: device.tokenHash, machineCode: device.machineCode, now, day: shanghaiDay(now) });
   return row && { ...row, held: Number(row.held ?? 0), sentToday: Number(row.sentToday ?? 0) };
 }
 
-async function assignedTasks(trx: Db, machineCode: string, ownerId: number) {
-  return trx
-    .selectFrom('sync_task as t')
-    .innerJoin('sync_task_device as d', 'd.taskId', 't.taskId')
-    .select([
-      't.taskId', 't.taskName', 't.taskStatus', 't.showType', 't.content', 't.imgUrl', 't.fileNo', 't.fileName', 't.qrUrl',
-      't.singleSendNumDay', 't.batchSendNum', 't.batchSendMaxNum', 't.intervalSeconds', 't.clearNum', 't.testNum', 't.testPhone',
-      't.isRandomNum', 't.randomPosition', 't.deptId',
-    ])
-    .select((eb) => eb.exists(eb.selectFrom('sync_blacklist as b').select('b.phone').whereRef('b.deptId', '=', 't.deptId')).as('hasBlacklist'))
-    .where('d.machineCode', '=', machineCode)
-    .where('t.userId', '=', ownerId)
-    .orderBy('t.taskId')
-    .execute();
-}
+const assignedTasksStatement = compiledOnce((db, v: { machineCode: string; ownerId: number }) => db
+  .selectFrom('sync_task as t')
+  .innerJoin('sync_task_device as d', 'd.taskId', 't.taskId')
+  .select([
+    't.taskId', 't.taskName', 't.taskStatus', 't.showType', 't.content', 't.imgUrl', 't.fileNo', 't.fileName', 't.qrUrl',
+    't.singleSendNumDay', 't.batchSendNum', 't.batchSendMaxNum', 't.intervalSeconds', 't.clearNum', 't.testNum', 't.testPhone',
+    't.isRandomNum', 't.randomPosition', 't.deptId',
+  ])
+  .select((eb) => eb.exists(eb.selectFrom('sync_blacklist as b').select('b.phone').whereRef('b.deptId', '=', 't.deptId')).as('hasBlacklist'))
+  .where('d.machineCode', '=', v.machineCode)
+  .where('t.userId', '=', v.ownerId)
+  .orderBy('t.taskId'));
+
+const assignedTasks = (db: Db, machineCode: string, ownerId: number) => assignedTasksStatement(db, { machineCode, ownerId });
 type AssignedTask = Awaited<ReturnType<typeof assignedTasks>>[number];
 
 /** The claimed numbers on the company's do-not-contact list now (put there after their upload). */
@@ -175,7 +176,7 @@ async function pullOnce(ctx: AppContext, db: Db, device: DeviceIdentity): Promis
       const batchId = `b_${randomUUID().replace(/-/g, '')}`;
       const leaseUntil = now + leaseMs;
       const claimed = await claimPending(db, {
-        taskId: task.taskId, deptId: task.deptId, size, batchId, machineCode: device.machineCode, leaseUntil, now, code: { id: code.id, pulls },
+        taskId: task.taskId, size, batchId, machineCode: device.machineCode, leaseUntil, now, codeId: code.id, pulls,
       });
       if (claimed === null) return null;
       pulls += 1;
