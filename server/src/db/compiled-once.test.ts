@@ -1,17 +1,10 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../test/test-database.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../test/use-test-database.ts';
 import { compiledOnce } from './compiled-once.ts';
 
 describe('compiledOnce', () => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    t = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await t.db.destroy();
-    await t.drop();
-  });
+  const database = useTestDatabase();
 
   it('builds a statement once and runs it with each call’s values in their places', async () => {
     let builds = 0;
@@ -24,8 +17,8 @@ describe('compiledOnce', () => {
         .where('t.n', '<=', v.max)
         .orderBy('t.n');
     });
-    expect(await pick(t.db, { min: 2, max: 3, label: 'a' })).toEqual([{ n: 2, label: 'a' }, { n: 3, label: 'a' }]);
-    expect(await pick(t.db, { min: 4, max: 9, label: 'b' })).toEqual([{ n: 4, label: 'b' }]);
+    expect(await pick(database().db, { min: 2, max: 3, label: 'a' })).toEqual([{ n: 2, label: 'a' }, { n: 3, label: 'a' }]);
+    expect(await pick(database().db, { min: 4, max: 9, label: 'b' })).toEqual([{ n: 4, label: 'b' }]);
     expect(builds).toBe(1);
   });
 });

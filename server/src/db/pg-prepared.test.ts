@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDbKind, type TestDatabase } from '../test/test-database.ts';
+import { describe, expect, it } from 'vitest';
+import { testDbKind } from '../test/test-database.ts';
+import { useTestDatabase } from '../test/use-test-database.ts';
 import { isPreparable } from './pg-prepared.ts';
 
 describe('isPreparable', () => {
@@ -15,17 +16,10 @@ describe('isPreparable', () => {
 });
 
 describe.runIf(testDbKind() === 'postgres')('prepared statements on PostgreSQL', () => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    t = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await t.db.destroy();
-    await t.drop();
-  });
+  const database = useTestDatabase();
 
   it('prepares a repeated statement once per connection, and no statement with a variable list', async () => {
-    await t.db.connection().execute(async (db) => {
+    await database().db.connection().execute(async (db) => {
       for (let i = 0; i < 3; i++) await sql`select ${i}::int + 1 as n`.execute(db);
       const list = await sql<{ n: number }>`select count(*)::int as n from (values (1), (2), (3)) as v(x) where x in (${1}, ${2})`.execute(db);
       expect(list.rows[0].n).toBe(2);
