@@ -26,6 +26,21 @@ export const BatchState = { open: 0, reported: 1, lapsed: 2 } as const;
 const OPEN = sql.lit(BatchState.open);
 
 /**
+ * SET of a batch row when `done` more of its fresh numbers became final or were given back and
+ * `dropped` left it (blocked at the claim): reported once none is left. Unqualified columns on the
+ * right of SET are the updated row's.
+ */
+export function settleBatch(done: number | Expression<number>, dropped = 0) {
+  const doneNum = sql<number>`${sql.ref('doneNum')} + ${done}`;
+  const size = sql<number>`${sql.ref('size')} - ${dropped}`;
+  return {
+    doneNum,
+    size,
+    state: sql<number>`case when ${doneNum} >= ${size} then ${sql.lit(BatchState.reported)} else ${sql.ref('state')} end`,
+  };
+}
+
+/**
  * Numbers the device holds unreported under a live lease (they count against its cap and quota), as
  * an expression: those leased to it one by one, and the unreported rest of its open batches.
  */

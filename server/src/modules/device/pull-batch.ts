@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import {
   DEVICE_API_PREFIX, DEVICE_REPORT_MAX, DeviceWaitReason, fill, LockStatus, messages, secondsToNextShanghaiDay, shanghaiDay, TaskNumberState, TaskStatus,
   type DeviceBatch, type DevicePull,
@@ -11,7 +11,7 @@ import type { Database } from '../../db/schema.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { batchItems } from './batch-content.ts';
 import { forgetDevice, type DeviceIdentity } from './device-auth.ts';
-import { BatchState, claimPending, completeTask, heldByDevice, type ClaimedNumber } from './number-leases.ts';
+import { claimPending, completeTask, heldByDevice, settleBatch, type ClaimedNumber } from './number-leases.ts';
 
 const m = messages.device;
 /** Claims of one pull that may come back all blocked before the pull gives up on a task. */
@@ -95,10 +95,7 @@ async function dropBlocked(db: Db, task: AssignedTask, batchId: string, claimed:
       .execute();
     if (fresh > 0) {
       await trx.updateTable('sync_batch')
-        .set((eb) => ({
-          size: eb('size', '-', fresh),
-          state: eb.case().when(sql<boolean>`${sql.ref('size')} - ${fresh} <= ${sql.ref('doneNum')}`).then(BatchState.reported).else(eb.ref('state')).end(),
-        }))
+        .set(settleBatch(0, fresh))
         .where('batchId', '=', batchId)
         .execute();
     }

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { Carrier, LockStatus, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Database } from '../../db/schema.ts';
-import { BatchState } from './number-leases.ts';
+import { BatchState, settleBatch } from './number-leases.ts';
 import { ownedBy, type ReportInput, type ReportOutcome } from './report-results.ts';
 
 const { leased, sent: SENT, failed: FAILED } = TaskNumberState;
@@ -170,10 +170,7 @@ const reportStatement = compiledOnce<ReportValues, ReportRow>((db, input) => {
         .whereRef('changed.id', '>=', 'batch.fromId')
         .whereRef('changed.id', '<=', 'batch.toId')
         .as('f'))
-      .set((eb) => ({
-        doneNum: sql<number>`b."doneNum" + f.k`,
-        state: eb.case().when(sql<boolean>`b."doneNum" + f.k >= b.size`).then(BatchState.reported).else(eb.ref('b.state')).end(),
-      }))
+      .set(settleBatch(sql.ref('f.k')))
       .where('b.batchId', '=', input.batchId)
       .where('b.state', '=', OPEN)
       .where('f.k', '>', 0)

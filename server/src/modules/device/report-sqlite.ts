@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { carrierKeys, LockStatus, TaskNumberState, type Carrier } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { BatchState, completeTask } from './number-leases.ts';
+import { BatchState, completeTask, settleBatch } from './number-leases.ts';
 import { ownedBy, type ReportInput, type ReportOutcome } from './report-results.ts';
 
 type Trx = Transaction<Database>;
@@ -138,10 +138,7 @@ async function countBatchResults(trx: Trx, input: ReportInput, changed: { id: nu
   if (done === 0) return;
   await trx
     .updateTable('sync_batch')
-    .set((eb) => ({
-      doneNum: eb('doneNum', '+', done),
-      state: eb.case().when(sql<boolean>`"doneNum" + ${done} >= size`).then(BatchState.reported).else(eb.ref('state')).end(),
-    }))
+    .set(settleBatch(done))
     .where('batchId', '=', input.batchId)
     .execute();
 }
