@@ -36,7 +36,8 @@ export function ownedBy(eb: ExpressionBuilder<any, any>, input: Pick<ReportInput
   const column = (name: string) => sql.ref(`${numbers}.${name}`);
   return eb.or([
     eb.and([
-      eb(column('state'), 'in', [TaskNumberState.pending, TaskNumberState.leased]),
+      // Literals: `in ($1, $2)` would read as a variable list and keep the report from being prepared (db/pg-prepared.ts).
+      eb(column('state'), 'in', [sql.lit(TaskNumberState.pending), sql.lit(TaskNumberState.leased)]),
       eb(column('batchId'), '=', input.batchId),
       eb(column('machineCode'), '=', input.machineCode),
     ]),
