@@ -1,7 +1,7 @@
-import type { Compilable, CompiledQuery, Kysely, Transaction } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { dialectOf } from './dialect.ts';
 import { isPreparable } from './pg-prepared.ts';
-import type { Database } from './schema.ts';
+import type { Database, Queryable } from './schema.ts';
 
 // Building and compiling a large query is Kysely's work on every call (a fifth of the server's busy
 // time under the device engine's load, docs/performance.md). A hot statement whose shape never
@@ -22,7 +22,7 @@ const standIns = <P>() => new Proxy({}, { get: (_, key) => (typeof key === 'stri
  */
 export function compiledOnce<P extends Record<string, unknown>, R>(build: (db: Kysely<Database>, values: P) => Compilable<R>) {
   const compiled = new Map<string, CompiledQuery<R>>();
-  return async (db: Kysely<Database> | Transaction<Database>, values: P): Promise<R[]> => {
+  return async (db: Queryable, values: P): Promise<R[]> => {
     const kind = dialectOf(db);
     let query = compiled.get(kind);
     if (!query) {

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Kysely, Transaction } from 'kysely';
 
 // Table types for Kysely. Times are epoch milliseconds (bigint in PostgreSQL, parsed to number).
 
@@ -299,3 +299,6 @@ export interface Database {
   sync_send_daily: SendDailyTable;
   sync_blacklist: BlacklistTable;
 }
+
+/** The database or a transaction on it: where a statement that may run either way is sent. */
+export type Queryable = Kysely<Database> | Transaction<Database>;

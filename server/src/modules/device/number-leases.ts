@@ -1,7 +1,7 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type QueryCreator, type Transaction } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type QueryCreator } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { TaskNumberState, TaskStatus } from '@huiyun/contract';
-import type { Database } from '../../db/schema.ts';
+import type { Database, Queryable } from '../../db/schema.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { dialectOf } from '../../db/dialect.ts';
 
@@ -17,7 +17,6 @@ import { dialectOf } from '../../db/dialect.ts';
 // `state = 1` is written as a literal where the partial indexes of migration 0004 must match (SQLite
 // cannot match them through a bound parameter); likewise `state = 0` of sync_batch (migration 0007).
 
-type Db = Kysely<Database> | Transaction<Database>;
 const LEASED = sql.lit(TaskNumberState.leased);
 const PENDING = sql.lit(TaskNumberState.pending);
 
@@ -76,7 +75,7 @@ export type Claim = {
  * fresh ones, each in id order.
  * Answers null when, on PostgreSQL, another pull of the device claimed since this one read its state.
  */
-export async function claimPending(db: Db, claim: Claim): Promise<ClaimedNumber[] | null> {
+export async function claimPending(db: Queryable, claim: Claim): Promise<ClaimedNumber[] | null> {
   await lapseEndedBatches(db, claim.taskId, claim.now);
   if (dialectOf(db) === 'postgres') return claimInOneStatement(db, claim);
   const givenBack = await claimGivenBack(db, claim);
@@ -116,7 +115,7 @@ const lapseStatement = compiledOnce((db, v: LapseValues) => db
  * unreported fresh numbers become leased one by one to the same batch and device with the ended lease
  * (given back), for the claim that follows.
  */
-async function lapseEndedBatches(db: Db, taskId: number, now: number): Promise<void> {
+async function lapseEndedBatches(db: Queryable, taskId: number, now: number): Promise<void> {
   let lapsed: LapsedBatch[];
   if (dialectOf(db) === 'postgres') {
     const [row] = await lapseStatement(db, { taskId, now });
@@ -154,7 +153,7 @@ function givenBackNumbers(db: QueryCreator<Database>, claim: Claim) {
 }
 
 /** SQLite: numbers given back, leased on their rows to this batch. */
-async function claimGivenBack(db: Db, claim: Claim): Promise<ClaimedNumber[]> {
+async function claimGivenBack(db: Queryable, claim: Claim): Promise<ClaimedNumber[]> {
   const rows = await db
     .with('chosen', (qc) => givenBackNumbers(qc as never, claim))
     // Not aliased: SQLite's RETURNING cannot name the updated table by an alias.
@@ -179,7 +178,7 @@ function freshNumbers(db: QueryCreator<Database>, claim: Claim, size: number | E
 }
 
 /** SQLite (one connection, one writer): the fresh claim as plain statements. */
-async function claimFreshStatementByStatement(db: Db, claim: Claim, size: number): Promise<ClaimedNumber[]> {
+async function claimFreshStatementByStatement(db: Queryable, claim: Claim, size: number): Promise<ClaimedNumber[]> {
   const cursor = await db.selectFrom('sync_task_cursor').select('claimedTo').where('taskId', '=', claim.taskId).executeTakeFirstOrThrow();
   const rows = toClaimed(await freshNumbers(db, claim, size, Number(cursor.claimedTo)).execute(), true);
   if (rows.length === 0) return rows;
@@ -260,13 +259,13 @@ const claimStatement = compiledOnce<Claim, ClaimRow>((db, claim) => {
     ]);
 });
 
-async function claimInOneStatement(db: Db, claim: Claim): Promise<ClaimedNumber[] | null> {
+async function claimInOneStatement(db: Queryable, claim: Claim): Promise<ClaimedNumber[] | null> {
   const [row] = await claimStatement(db, claim);
   return row.guarded ? [...toClaimed(row.givenBack, false), ...toClaimed(row.fresh, true)] : null;
 }
 
 /** Marks the task completed (2): every one of its numbers is final. Answers whether this call did it. */
-export async function completeTask(db: Db, taskId: number, now: number): Promise<boolean> {
+export async function completeTask(db: Queryable, taskId: number, now: number): Promise<boolean> {
   const result = await db
     .updateTable('sync_task')
     .set({ taskStatus: TaskStatus.completed, editTime: now })

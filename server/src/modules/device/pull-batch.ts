@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import {
   DEVICE_API_PREFIX, DEVICE_REPORT_MAX, DeviceWaitReason, fill, LockStatus, messages, secondsToNextShanghaiDay, shanghaiDay, TaskNumberState, TaskStatus,
   type DeviceBatch, type DevicePull,
@@ -7,7 +7,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { dialectOf } from '../../db/dialect.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database, Queryable } from '../../db/schema.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { batchItems } from './batch-content.ts';
 import { forgetDevice, type DeviceIdentity } from './device-auth.ts';
@@ -17,10 +17,9 @@ const m = messages.device;
 /** Claims of one pull that may come back all blocked before the pull gives up on a task. */
 const CLAIM_TRIES = 3;
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** Runs `work` in the transaction `db` is, or in a new one. */
-const inTransaction = <T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
+const inTransaction = <T>(db: Queryable, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
   db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work);
 type Wait = Extract<DevicePull, { batch: null }>['wait'];
 
@@ -46,7 +45,7 @@ const deviceStateStatement = compiledOnce((db, v: { codeId: number; tokenHash: s
   .where('c.id', '=', v.codeId)
   .where('c.tokenHash', '=', v.tokenHash));
 
-async function deviceState(db: Db, device: DeviceIdentity, now: number) {
+async function deviceState(db: Queryable, device: DeviceIdentity, now: number) {
   const [row] = await deviceStateStatement(db, { codeId: device.authCodeId, tokenHash: device.tokenHash, machineCode: device.machineCode, now, day: shanghaiDay(now) });
   return row && { ...row, held: Number(row.held ?? 0), sentToday: Number(row.sentToday ?? 0) };
 }
@@ -64,11 +63,11 @@ const assignedTasksStatement = compiledOnce((db, v: { machineCode: string; owner
   .where('t.userId', '=', v.ownerId)
   .orderBy('t.taskId'));
 
-const assignedTasks = (db: Db, machineCode: string, ownerId: number) => assignedTasksStatement(db, { machineCode, ownerId });
+const assignedTasks = (db: Queryable, machineCode: string, ownerId: number) => assignedTasksStatement(db, { machineCode, ownerId });
 type AssignedTask = Awaited<ReturnType<typeof assignedTasks>>[number];
 
 /** The claimed numbers on the company's do-not-contact list now (put there after their upload). */
-async function blockedAmong(db: Db, task: AssignedTask, claimed: ClaimedNumber[]): Promise<ClaimedNumber[]> {
+async function blockedAmong(db: Queryable, task: AssignedTask, claimed: ClaimedNumber[]): Promise<ClaimedNumber[]> {
   if (!task.hasBlacklist || task.deptId === null) return [];
   const rows = await db
     .selectFrom('sync_blacklist')
@@ -84,7 +83,7 @@ async function blockedAmong(db: Db, task: AssignedTask, claimed: ClaimedNumber[]
  * Numbers of the batch on the do-not-contact list: final (blocked), never handed out; those from the
  * batch's range leave its size. Answers the rest.
  */
-async function dropBlocked(db: Db, task: AssignedTask, batchId: string, claimed: ClaimedNumber[], now: number): Promise<ClaimedNumber[]> {
+async function dropBlocked(db: Queryable, task: AssignedTask, batchId: string, claimed: ClaimedNumber[], now: number): Promise<ClaimedNumber[]> {
   const blocked = await blockedAmong(db, task, claimed);
   if (blocked.length === 0) return claimed;
   const fresh = blocked.filter((n) => n.fresh).length;
@@ -138,7 +137,7 @@ export async function pullBatch(ctx: AppContext, device: DeviceIdentity): Promis
   return (await pullOnce(ctx, ctx.db, device)) ?? wait(DeviceWaitReason.noPending, m.waitNoPending, 1);
 }
 
-async function pullOnce(ctx: AppContext, db: Db, device: DeviceIdentity): Promise<DevicePull | null> {
+async function pullOnce(ctx: AppContext, db: Queryable, device: DeviceIdentity): Promise<DevicePull | null> {
   const now = ctx.now();
   const { leaseMs } = ctx.config.device;
   const code = await deviceState(db, device, now);
@@ -193,7 +192,7 @@ function randomBatchSize(task: AssignedTask): number {
 }
 
 async function toBatch(
-  trx: Db, task: AssignedTask, numbers: ClaimedNumber[], lease: { batchId: string; leaseUntil: number; leaseMs: number },
+  trx: Queryable, task: AssignedTask, numbers: ClaimedNumber[], lease: { batchId: string; leaseUntil: number; leaseMs: number },
 ): Promise<DeviceBatch> {
   // The test phone goes after every testNum-th number of the task, counted across batches.
   let handedOutBefore = 0;
