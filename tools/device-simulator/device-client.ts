@@ -1,11 +1,14 @@
+import http from 'node:http';
+import https from 'node:https';
 import {
   DEVICE_API_PREFIX,
   type DeviceActivateRequest, type DeviceActivation, type DeviceHeartbeatRequest, type DevicePull, type DeviceReportResult, type Envelope,
 } from '@huiyun/contract';
 
-// A typed client of the device protocol (docs/device-protocol.md) over Node's fetch. Node's fetch
-// dispatcher is an undici Agent that keeps connections alive and opens as many per origin as there
-// are calls in flight, so N simulated devices hold about N sockets and reuse them.
+// A typed client of the device protocol (docs/device-protocol.md) over node:http. Node's global agent
+// keeps connections alive and opens as many per origin as there are calls in flight, so N simulated
+// devices hold about N sockets and reuse them. Not fetch: it cost the simulator about twice the CPU per
+// call, on the machine the benchmark shares with the server and its database (docs/performance.md).
 
 /** What a device sends in a report; the result reason is optional on the wire. */
 export type ReportBody = { batchId: string; results: { id: number; status: 'sent' | 'failed'; reason?: string }[] };
@@ -80,18 +83,18 @@ export class DeviceClient {
     const { retry = PROTOCOL_RETRY, signal, onAnswer, onRetry } = this.options;
     const { withToken = true, giveUp } = how;
     const backoffSignal = () => (giveUp && signal ? AbortSignal.any([giveUp, signal]) : (giveUp ?? signal));
-    const url = `${this.baseUrl}${DEVICE_API_PREFIX}/${name}`;
+    const url = new URL(`${this.baseUrl}${DEVICE_API_PREFIX}/${name}`);
     const payload = JSON.stringify(body);
     for (let delay = retry.firstDelayMs; ; delay = Math.min(delay * 2, retry.maxDelayMs)) {
       if (signal?.aborted) throw new StoppedError();
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (withToken && this.token) headers.authorization = `Bearer ${this.token}`;
       const started = performance.now();
-      let response: Response;
+      let response: Answer;
       let envelope: Envelope<T> | undefined;
       try {
-        response = await fetch(url, { method: 'POST', headers, body: payload, signal });
-        envelope = (await response.json().catch(() => undefined)) as Envelope<T> | undefined;
+        response = await post(url, payload, headers, signal);
+        envelope = parseJson(response.text) as Envelope<T> | undefined;
       } catch (error) {
         if (signal?.aborted) throw new StoppedError();
         onRetry?.(name, (error as Error).cause ? String((error as Error).cause) : (error as Error).message);
@@ -104,9 +107,35 @@ export class DeviceClient {
         await pause(delay, backoffSignal());
         continue;
       }
-      if (!response.ok || !envelope.success) throw new DeviceApiError(response.status, envelope.msg || `HTTP ${response.status}`);
+      if (response.status >= 300 || !envelope.success) throw new DeviceApiError(response.status, envelope.msg || `HTTP ${response.status}`);
       return envelope.data as T;
     }
+  }
+}
+
+type Answer = { status: number; text: string };
+
+/** One POST with a JSON body; answers the status and the body's text. A signal that ends destroys the call. */
+function post(url: URL, payload: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = (url.protocol === 'https:' ? https : http).request(url, {
+      method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(payload)) }, signal,
+    }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 
