@@ -5,6 +5,7 @@ import * as m0004 from './0004_devices.ts';
 import * as m0005 from './0005_number_order.ts';
 import * as m0006 from './0006_task_done_count.ts';
 import * as m0007 from './0007_number_batches.ts';
+import * as m0008 from './0008_report_counters.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
 export const migrations = {
@@ -15,4 +16,5 @@ export const migrations = {
   '0005_number_order': m0005,
   '0006_task_done_count': m0006,
   '0007_number_batches': m0007,
+  '0008_report_counters': m0008,
 };

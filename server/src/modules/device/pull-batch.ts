@@ -17,7 +17,6 @@ const m = messages.device;
 /** Claims of one pull that may come back all blocked before the pull gives up on a task. */
 const CLAIM_TRIES = 3;
 
-
 /** Runs `work` in the transaction `db` is, or in a new one. */
 const inTransaction = <T>(db: Queryable, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
   db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work);

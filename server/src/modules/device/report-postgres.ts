@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { Carrier, LockStatus, TaskNumberState, TaskStatus } from '@huiyun/contract';
+import { Carrier, LockStatus, TaskNumberState } from '@huiyun/contract';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Database } from '../../db/schema.ts';
 import { BatchState, settleBatch } from './number-leases.ts';
@@ -11,19 +11,6 @@ const count = (condition: string) => sql<number>`(count(*) filter (where ${sql.r
 const total = (column: string) => sql<number>`coalesce(sum(${sql.ref(column)}), 0)::int`;
 
 /**
- * The sent total and its carrier split from `source` (a tally with sent, mobile, unicom, telecom,
- * other), added to the row being updated (the task, its owner): an unqualified column on the right of
- * SET is the target's.
- */
-const addSent = (source: string) => ({
-  totalSendNum: sql<number>`"totalSendNum" + ${sql.ref(`${source}.sent`)}`,
-  smcount: sql<number>`smcount + ${sql.ref(`${source}.mobile`)}`,
-  sucount: sql<number>`sucount + ${sql.ref(`${source}.unicom`)}`,
-  stcount: sql<number>`stcount + ${sql.ref(`${source}.telecom`)}`,
-  socount: sql<number>`socount + ${sql.ref(`${source}.other`)}`,
-});
-
-/**
  * PostgreSQL: the whole report as ONE statement (data-modifying CTEs), so it commits on its own with
  * no round trip in between. Every report of a task updates the task row (and every report of an owner
  * the owner's rows); those locks last until the commit, so reports of one task queue on them. Here a
@@ -33,10 +20,11 @@ const addSent = (source: string) => ({
  *
  * Lock order, as the pull's: the device's code row, then the batch row, then its numbers, then the
  * task, then the owner (each CTE reads the one before it, which fixes the order the executor runs them
- * in; a lapse, too, locks the batch row before its numbers). The task row is
- * updated from its latest committed version (READ COMMITTED re-reads a row it waited for), so the
- * counters add up across concurrent reports, and the report that brings doneNum to totalNum, whichever
- * commits last, completes the task in the same update.
+ * in; a lapse, too, locks the batch row before its numbers). The task's and the owner's rows are
+ * updated by `sync_count_final` (migration 0008), whose statements read their latest committed version
+ * (READ COMMITTED re-reads a row it waited for), so the counters add up across concurrent reports, and
+ * the report that brings doneNum to totalNum, whichever commits last, completes the task in the same
+ * update. In the function, a report that waited re-checks a one-row UPDATE, not this statement.
  */
 const reportStatement = compiledOnce<ReportValues, ReportRow>((db, input) => {
   const results = sql<{ id: number; sent: boolean; reason: string | null }>`unnest(
@@ -96,53 +84,13 @@ const reportStatement = compiledOnce<ReportValues, ReportRow>((db, input) => {
         count(`state = ${leased}`).as('retrying'),
       ])
       .groupBy('changed.taskId'))
+    // The task's and the owner's counters, the owner's day and completion: the function of migration 0008,
+    // so that a report that waited for those rows re-checks them in that function's one-row statement.
     .with('task', (qc) => qc
-      .updateTable('sync_task as t')
-      .from('tally')
-      .set((eb) => {
-        const doneAfter = sql<number>`t."doneNum" + tally.sent + tally.failed`;
-        const completes = sql<boolean>`${doneAfter} >= t."totalNum"`;
-        return {
-          ...addSent('tally'),
-          failNum: eb('t.failNum', '+', eb.ref('tally.failed')),
-          doneNum: doneAfter,
-          taskStatus: eb.case().when(completes).then(TaskStatus.completed).else(eb.ref('t.taskStatus')).end(),
-          editTime: eb.case().when(completes).then(now).else(eb.ref('t.editTime')).end(),
-        };
-      })
-      .whereRef('t.taskId', '=', 'tally.taskId')
-      .where(sql<boolean>`tally.sent + tally.failed > 0`)
-      // RETURNING sees the new row: this report completed the task if it brought doneNum to totalNum.
-      .returning([
-        't.userId', 'tally.sent', 'tally.mobile', 'tally.unicom', 'tally.telecom', 'tally.other',
-        sql<boolean>`t."doneNum" >= t."totalNum" and t."doneNum" - tally.sent - tally.failed < t."totalNum"`.as('completed'),
-      ]))
-    .with('owner_tally', (qc) => qc
-      .selectFrom('task')
-      .select([
-        'task.userId',
-        total('task.sent').as('sent'), total('task.mobile').as('mobile'), total('task.unicom').as('unicom'),
-        total('task.telecom').as('telecom'), total('task.other').as('other'),
-      ])
-      .groupBy('task.userId'))
-    .with('owner', (qc) => qc
-      .updateTable('sys_user as u')
-      .from('owner_tally as o')
-      .set((eb) => ({
-        ...addSent('o'),
-        sendNum: eb('u.sendNum', '+', eb.ref('o.sent')),
-        hisTotalSendNum: eb('u.hisTotalSendNum', '+', eb.ref('o.sent')),
-      }))
-      .whereRef('u.userId', '=', 'o.userId')
-      .where('o.sent', '>', 0)
-      .returning(['u.userId', 'o.sent']))
-    // Reads `owner`, so the owner row is locked before the owner's row of the day.
-    .with('owner_day', (qc) => qc
-      .insertInto('sync_send_daily')
-      .columns(['userId', 'day', 'sendCount'])
-      .expression((eb) => eb.selectFrom('owner').select((inner) => ['owner.userId', inner.val(input.day).as('day'), 'owner.sent']))
-      .onConflict((oc) => oc.columns(['userId', 'day']).doUpdateSet((eb) => ({ sendCount: eb('sync_send_daily.sendCount', '+', eb.ref('excluded.sendCount')) })))
-      .returning('sync_send_daily.userId'))
+      .selectFrom('tally')
+      .select(sql<boolean>`sync_count_final(
+        tally."taskId", tally.sent, tally.mobile, tally.unicom, tally.telecom, tally.other, tally.failed, ${now}, cast(${input.day} as varchar)
+      )`.as('completed')))
     .with('sums', (qc) => qc
       .selectFrom('tally')
       .select([total('tally.sent').as('sent'), total('tally.failed').as('failed'), total('tally.retrying').as('retrying')]))
@@ -180,7 +128,8 @@ const reportStatement = compiledOnce<ReportValues, ReportRow>((db, input) => {
       'sums.sent', 'sums.failed', 'sums.retrying',
       eb.exists(eb.selectFrom('code').select('code.id')).as('codeOk'),
       eb.exists(eb.selectFrom('code').select('code.id').where('code.isLock', '=', LockStatus.locked)).as('ownerLocked'),
-      eb.exists(eb.selectFrom('task').select('task.userId').where('task.completed', '=', true)).as('taskCompleted'),
+      // An aggregate, so every row of `task` is read and the function runs for each.
+      eb.selectFrom('task').select(sql<boolean>`coalesce(bool_or(task.completed), false)`.as('c')).as('taskCompleted'),
     ]);
 });
 
