@@ -86,7 +86,7 @@ const reportStatement = compiledOnce<ReportValues, ReportRow>((db, input) => {
       .groupBy('changed.taskId'))
     // The task's and the owner's counters, the owner's day and completion: the function of migration 0008,
     // so that a report that waited for those rows re-checks them in that function's one-row statement.
-    .with('task', (qc) => qc
+    .with('counted', (qc) => qc
       .selectFrom('tally')
       .select(sql<boolean>`sync_count_final(
         tally."taskId", tally.sent, tally.mobile, tally.unicom, tally.telecom, tally.other, tally.failed, ${now}, cast(${input.day} as varchar)
@@ -128,8 +128,8 @@ const reportStatement = compiledOnce<ReportValues, ReportRow>((db, input) => {
       'sums.sent', 'sums.failed', 'sums.retrying',
       eb.exists(eb.selectFrom('code').select('code.id')).as('codeOk'),
       eb.exists(eb.selectFrom('code').select('code.id').where('code.isLock', '=', LockStatus.locked)).as('ownerLocked'),
-      // An aggregate, so every row of `task` is read and the function runs for each.
-      eb.selectFrom('task').select(sql<boolean>`coalesce(bool_or(task.completed), false)`.as('c')).as('taskCompleted'),
+      // An aggregate, so every row of `counted` is read and the function runs for each.
+      eb.selectFrom('counted').select(sql<boolean>`coalesce(bool_or(counted.completed), false)`.as('c')).as('taskCompleted'),
     ]);
 });
 
