@@ -43,6 +43,8 @@ async function loginThroughApi(page: Page, userName: string, passwd: string, use
 
 test.describe('操作日志', () => {
   test('shows changes with their result and filters by user, module, result and day', async ({ adminPage: page }) => {
+    // Twenty-odd UI steps: about 20 s on a quiet machine, past the default 30 s on a loaded one.
+    test.slow();
     const varName = uniqueName('e2e_oper');
     expect((await saveVariable(page, { varLable: `日志${varName}`, varName, varValue: 'secret-value' })).success).toBe(true);
     expect((await saveVariable(page, { varLable: '', varName, varValue: '1' })).success).toBe(false);
