@@ -71,6 +71,7 @@ export const task = {
   imageRequired: '请上传图片',
   fileRequired: '请上传文件',
   fileUnknown: '上传的文件不存在，请重新上传',
+  fileNotOwners: '任务只能使用任务所属账号或其公司的文件',
   imgUrlInvalid: '图片地址格式错误',
   qrUrlInvalid: '请输入正确的二维码地址',
   singleSendNumDayInvalid: '单机每日发送数量必须是1到1000000之间的整数',

@@ -13,13 +13,14 @@ import { permissionRoutes } from './permission/routes.ts';
 import { roleRoutes } from './role/routes.ts';
 import { statisticsRoutes } from './statistics/routes.ts';
 import { taskRoutes } from './task/routes.ts';
+import { taskFileVisible } from './task/task-files.ts';
 import { userRoutes } from './user/routes.ts';
 import { variableRoutes } from './variable/routes.ts';
 
 /** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
 const areas = [
   healthRoutes, authRoutes, userRoutes, deptRoutes, roleRoutes, menuRoutes, permissionRoutes, variableRoutes, monitorRoutes,
-  taskRoutes, fileRoutes, authCodeRoutes, statisticsRoutes, blacklistRoutes, deviceRoutes,
+  taskRoutes, (ctx: AppContext) => fileRoutes(ctx, [taskFileVisible]), authCodeRoutes, statisticsRoutes, blacklistRoutes, deviceRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {

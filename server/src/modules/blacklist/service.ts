@@ -3,8 +3,9 @@ import type { AppContext } from '../../context.ts';
 import { assertDeptInScope } from '../../db/scope.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Access } from '../auth/access.ts';
-import { openOwnNumberFile } from '../files/service.ts';
-import { parseNumberFile, scanNumberText, type NumberFileSummary } from '../task/number-file.ts';
+import { parseNumberFile, scanNumberText } from '../number-files/number-file.ts';
+import type { NumberFileSummary } from '../number-files/number-scanner.ts';
+import { openOwnNumberFile } from '../number-files/stored-number-file.ts';
 import { findDept } from './queries.ts';
 import { writeBlacklist } from './write-numbers.ts';
 

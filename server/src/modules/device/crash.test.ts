@@ -9,7 +9,7 @@ import { classifyCarrier, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import { connectDatabase } from '../../db/connect.ts';
 import type { Database } from '../../db/schema.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../../test/test-database.ts';
-import { TASK_DEFAULTS } from '../files/test-support.ts';
+import { TASK_DEFAULTS } from '../../test/rows.ts';
 import { DeviceClient } from '../../../../tools/device-simulator/device-client.ts';
 import { expectCountersMatchRows, phoneNumbers } from './test-support.ts';
 

@@ -3,9 +3,13 @@ import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../http/errors.ts';
 import { loadStoredFile } from '../files/service.ts';
 import { downloadUrlOf } from '../files/storage.ts';
+import { ownerMaySeeFile } from '../task/task-files.ts';
 import type { DeviceIdentity } from './device-auth.ts';
 
-/** The image or file of a task assigned to this device (and its owner) that is not completed; nothing else. */
+/**
+ * The image or file of a task assigned to this device (and its owner) that is not completed, when the
+ * task's owner may see the file (task/task-files.ts); nothing else.
+ */
 export async function loadDeviceFile(ctx: AppContext, device: DeviceIdentity, filePath: string) {
   const file = await loadStoredFile(ctx, filePath);
   const assigned = await ctx.db
@@ -16,6 +20,7 @@ export async function loadDeviceFile(ctx: AppContext, device: DeviceIdentity, fi
     .where('t.userId', '=', device.ownerId)
     .where('t.taskStatus', '<>', TaskStatus.completed)
     .where('t.imgUrl', '=', downloadUrlOf(filePath))
+    .where(ownerMaySeeFile(file, 't'))
     .limit(1)
     .executeTakeFirst();
   if (!assigned) throw forbidden(messages.device.fileNotAssigned);

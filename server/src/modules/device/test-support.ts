@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { TaskNumberState, TaskStatus } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import type { TestApp } from '../../test/harness.ts';
-import { TASK_DEFAULTS } from '../files/test-support.ts';
+import { TASK_DEFAULTS } from '../../test/rows.ts';
 import { importNumbers } from '../task/upload-numbers.ts';
 
 // Helpers of the sending-engine tests (not used by the server).

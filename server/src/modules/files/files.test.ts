@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, RoleId } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { contentDisposition, looksBinary, sanitizeFileName } from './storage.ts';
-import { insertCompany, insertTask, multipart, uploadVia } from './test-support.ts';
+import { multipart, uploadVia } from './test-support.ts';
+import { insertCompany, insertTask } from '../../test/rows.ts';
 
 const m = messages.upload;
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a2dd5e6b0000000049454e44ae426082', 'hex');

@@ -1,25 +1,20 @@
 import fastifyMultipart, { type MultipartFile, type Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  downloadFileQuery, exportTaskQuery, messages, Perm, uploadFilesFields, uploadTaskDataRequest, UploadKind,
-} from '@huiyun/contract';
+import { downloadFileQuery, messages, Perm, uploadFilesFields, UploadKind } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import { parse } from '../../http/validate.ts';
-import { exportTaskNumbers } from '../task/export-numbers.ts';
-import { uploadTaskData } from '../task/upload-numbers.ts';
 import { sendStoredFile } from './send-file.ts';
-import { loadDownloadable, uploadFile } from './service.ts';
-import { contentDisposition, uploadMaxBytes } from './storage.ts';
+import { loadDownloadable, uploadFile, type AttachedFileRule } from './service.ts';
+import { uploadMaxBytes } from './storage.ts';
 
-// Files (SPEC §7.1) and the task area's number upload / export (SPEC §7.8):
+// Files (SPEC §7.1): generic uploads and downloads.
 //   POST /upload/files            multipart `file` (+ `kind`), stored → [{fileNo, fileName, filePath}]
 //   GET  /download/file?filePath  a stored file the caller may see
-//   POST /sync/uploadTaskData     {taskId, fileNo, fileName, fileUrl}: the numbers into the task
-//   GET|POST /sync/exportTask     ?taskId&exportType(&token): the task's numbers as a streamed .txt
+// What is read from a stored number file is the task's and the blacklist's business (modules/number-files).
 //
 // The multipart token (PRODUCT §2: header, Bearer, query or body): a form field counts when it comes
 // BEFORE the file part (as a browser's FormData sends fields appended first, e.g. the original
@@ -35,7 +30,8 @@ declare module 'fastify' {
   }
 }
 
-export function fileRoutes(ctx: AppContext) {
+/** `attached`: the rules by which other areas let a caller see a file it does not own (see loadDownloadable). */
+export function fileRoutes(ctx: AppContext, attached: readonly AttachedFileRule[]) {
   return async (app: FastifyInstance) => {
     // Registered in this plugin only: the other areas keep refusing multipart bodies.
     await app.register(fastifyMultipart, { throwFileSizeLimit: false });
@@ -60,30 +56,8 @@ export function fileRoutes(ctx: AppContext) {
       // A missing or over-long path is as unknown as any other: 404, like a path that is not stored.
       const query = downloadFileQuery.safeParse(request.query ?? {});
       if (!query.success) throw notFound(messages.upload.fileNotFound);
-      return sendStoredFile(reply, await loadDownloadable(ctx, callerOf(request), query.data.filePath));
+      return sendStoredFile(reply, await loadDownloadable(ctx, callerOf(request), query.data.filePath, attached));
     });
-
-    app.post('/sync/uploadTaskData', {
-      config: { access: { permission: Perm.taskUpload }, audit: audit(messages.upload.actionUploadNumbers) },
-    }, async (request) => {
-      const input = parse(uploadTaskDataRequest, request.body);
-      describeTarget(request, `taskId ${input.taskId} fileNo ${input.fileNo}`);
-      const { encoding: _encoding, ...result } = await uploadTaskData(ctx, callerOf(request), input);
-      return ok(messages.upload.dataUploaded, result);
-    });
-
-    const exportTask = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
-      const input = parse(exportTaskQuery, { ...(request.query as object), ...((request.body as object) ?? {}) });
-      const { fileName, body } = await exportTaskNumbers(ctx, callerOf(request), input);
-      return reply
-        .header('content-type', 'text/plain; charset=utf-8')
-        .header('content-disposition', contentDisposition('attachment', fileName))
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, no-store')
-        .send(body);
-    };
-    app.get('/sync/exportTask', { config: { access: { permission: Perm.taskExport } } }, exportTask);
-    app.post('/sync/exportTask', { config: { access: { permission: Perm.taskExport } } }, exportTask);
   };
 }
 

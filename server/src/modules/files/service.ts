@@ -5,8 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { deptInScope } from '../../db/scope.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import type { Access } from '../auth/access.ts';
-import { visibleTasks } from '../task/task-access.ts';
-import { absolutePathOf, assertTextHead, downloadUrlOf, extensionOf, storeFile } from './storage.ts';
+import { absolutePathOf, assertTextHead, extensionOf, storeFile } from './storage.ts';
 
 /** Kinds a client may upload, with what each accepts. */
 type ClientKind = typeof UploadKind.numbers | typeof UploadKind.image | typeof UploadKind.file;
@@ -45,38 +44,35 @@ function assertImageHead(head: Uint8Array): void {
   if (!image) throw new AppError(messages.upload.imageOnly);
 }
 
-/**
- * The caller's own stored number file (kind 'numbers', from /upload/files) as a byte stream, for the
- * calls that read one: /sync/uploadTaskData, /sync/uploadBlacklist. Someone else's file is refused.
- */
-export async function openOwnNumberFile(ctx: AppContext, caller: Access, fileNo: string): Promise<fs.ReadStream> {
-  return fs.createReadStream(await ownNumberFilePath(ctx, caller, fileNo), { highWaterMark: 1 << 18 });
-}
+/** A stored file's row (sys_upload), as the download rules read it. */
+export type StoredFileRow = { fileNo: string; filePath: string; kind: string; userId: number | null; deptId: number | null };
 
-/** Where the caller's own stored number file lies on disk (same checks as openOwnNumberFile). */
-export async function ownNumberFilePath(ctx: AppContext, caller: Access, fileNo: string): Promise<string> {
-  const upload = await ctx.db.selectFrom('sys_upload').selectAll().where('fileNo', '=', fileNo).executeTakeFirst();
-  if (!upload) throw notFound(messages.upload.fileNotFound);
-  if (upload.userId !== caller.userId) throw forbidden();
-  if (upload.kind !== UploadKind.numbers) throw new AppError(messages.upload.notNumberFile);
-  const file = absolutePathOf(ctx, upload.filePath);
-  if (!file || !fs.existsSync(file)) throw notFound(messages.upload.fileNotFound);
-  return file;
-}
+/**
+ * A rule of another area by which a caller may see a stored file it neither uploaded nor administers
+ * (the task's image or file: modules/task/task-files.ts). Given to fileRoutes by modules/index.ts, so
+ * this generic area imports none of the areas that attach files.
+ */
+export type AttachedFileRule = (ctx: AppContext, caller: Access, file: StoredFileRow) => Promise<boolean>;
 
 /**
  * Who may download a stored file (GET /download/file):
  *   1. its owner (the account that uploaded or generated it);
  *   2. an administrator whose data scope holds the file's company (deptId);
- *   3. anyone who can see a task the file is attached to (sync_task.fileNo, or imgUrl = its link):
- *      the task's image / file, shown to whoever sees the task.
+ *   3. anyone an attachment rule lets see it (a task's image / file, shown to whoever sees the task);
+ *      never a number file.
  * Anything else — a path that is not a stored file's key ('../', absolute, made up) — is 404; a stored
  * file the caller may not see is 403.
  */
-export async function loadDownloadable(ctx: AppContext, caller: Access, filePath: string) {
+export async function loadDownloadable(ctx: AppContext, caller: Access, filePath: string, attached: readonly AttachedFileRule[]) {
   const file = await loadStoredFile(ctx, filePath);
-  if (!(await maySee(ctx, caller, file))) throw forbidden();
+  if (!(await maySee(ctx, caller, file, attached))) throw forbidden();
   return file;
+}
+
+/** Rules 1 and 2 of loadDownloadable: the caller's own file, or its company's under its administration. */
+export function ownsOrAdministers(caller: Access, file: Pick<StoredFileRow, 'userId' | 'deptId'>): boolean {
+  if (file.userId !== null && file.userId === caller.userId) return true;
+  return caller.isAdmin && deptInScope(caller.deptScope, file.deptId);
 }
 
 /** A file this product stored, by its storage key; anything else (../, absolute, unknown) is 404. */
@@ -89,16 +85,9 @@ export async function loadStoredFile(ctx: AppContext, filePath: string) {
 }
 export type StoredFile = Awaited<ReturnType<typeof loadStoredFile>>;
 
-async function maySee(ctx: AppContext, caller: Access, row: { fileNo: string; filePath: string; kind: string; userId: number | null; deptId: number | null }) {
-  if (row.userId !== null && row.userId === caller.userId) return true;
-  if (caller.isAdmin && deptInScope(caller.deptScope, row.deptId)) return true;
-  if (row.kind === UploadKind.numbers) return false;
-  const attached = await ctx.db
-    .selectFrom('sync_task')
-    .select('taskId')
-    .where(visibleTasks(caller))
-    .where((eb) => eb.or([eb('fileNo', '=', row.fileNo), eb('imgUrl', '=', downloadUrlOf(row.filePath))]))
-    .limit(1)
-    .executeTakeFirst();
-  return attached !== undefined;
+async function maySee(ctx: AppContext, caller: Access, file: StoredFileRow, attached: readonly AttachedFileRule[]) {
+  if (ownsOrAdministers(caller, file)) return true;
+  if (file.kind === UploadKind.numbers) return false;
+  for (const rule of attached) if (await rule(ctx, caller, file)) return true;
+  return false;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TestApp } from '../../test/harness.ts';
 
-// Helpers of the files / number upload / export tests (not used by the server).
+// Helpers of the tests that upload files (not used by the server).
 
 export type Part = { name: string; value: string } | { name: string; fileName: string; content: Uint8Array | string; contentType?: string };
 
@@ -52,30 +52,4 @@ export async function uploadNumbers(t: TestApp, token: string, content: Uint8Arr
   const answer = await uploadVia(t, token, { fileName, content });
   if (!answer.body.success) throw new Error(`upload failed: ${answer.body.msg}`);
   return answer.body.data[0].fileNo as string;
-}
-
-/** The columns of a task row at their SPEC §9 defaults. */
-export const TASK_DEFAULTS = {
-  showType: 1, content: '', imgUrl: '', fileNo: '', fileName: '', qrUrl: 'http://', singleSendNumDay: 300, batchSendNum: 10, batchSendMaxNum: 10, intervalSeconds: 1, testNum: 0, testPhone: '', clearNum: 0, isRandomNum: 0, randomPosition: 0,
-};
-
-/** A task row straight in the database (the task screen's own calls are tested elsewhere). */
-export async function insertTask(t: TestApp, values: { taskName: string; userId: number; deptId: number | null; taskStatus?: number }): Promise<number> {
-  const now = Date.now();
-  const row = await t.ctx.db
-    .insertInto('sync_task')
-    .values({ ...TASK_DEFAULTS, taskName: values.taskName, userId: values.userId, deptId: values.deptId, taskStatus: values.taskStatus ?? 0, addTime: now, editTime: now })
-    .returning('taskId')
-    .executeTakeFirstOrThrow();
-  return row.taskId;
-}
-
-export async function insertCompany(t: TestApp, deptNo: string): Promise<number> {
-  const now = Date.now();
-  const row = await t.ctx.db
-    .insertInto('sys_dept')
-    .values({ deptName: `公司${deptNo}`, deptNo, parentId: 0, addUser: 'test', editUser: 'test', addTime: now, editTime: now })
-    .returning('deptId')
-    .executeTakeFirstOrThrow();
-  return row.deptId;
 }

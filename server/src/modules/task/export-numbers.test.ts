@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, RoleId, TaskNumberState } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { contentDisposition } from '../files/storage.ts';
-import { insertCompany, insertTask } from '../files/test-support.ts';
+import { insertCompany, insertTask } from '../../test/rows.ts';
 
 const m = messages.upload;
 

@@ -1,13 +1,18 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { messages, Perm, taskIdRequest, taskListQuery, taskQrRequest, taskSave, taskStatusChange, taskTestSave } from '@huiyun/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  exportTaskQuery, messages, Perm, taskIdRequest, taskListQuery, taskQrRequest, taskSave, taskStatusChange, taskTestSave, uploadTaskDataRequest,
+} from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
 import { ok, page } from '../../http/envelope.ts';
 import { parse } from '../../http/validate.ts';
+import { contentDisposition } from '../files/storage.ts';
+import { exportTaskNumbers } from './export-numbers.ts';
 import { generateQrImage } from './qr.ts';
 import { listTasks } from './queries.ts';
 import { changeTaskStatus, deleteTask, saveTask, saveTestNumber } from './service.ts';
+import { uploadTaskData } from './upload-numbers.ts';
 
 const m = messages.task;
 const audit = (action: string) => ({ module: m.title, action });
@@ -15,7 +20,10 @@ const audit = (action: string) => ({ module: m.title, action });
 /** Task-area calls take JSON or form bodies (PRODUCT §2); a GET reads the query instead. */
 const inputOf = (request: FastifyRequest) => (request.method === 'GET' ? request.query : request.body);
 
-// 任务列表 (SPEC §2.14, §7.8). Who sees which task: task-access.ts.
+// 任务列表 (SPEC §2.14, §7.8), with the task's number upload and export:
+//   POST /sync/uploadTaskData     {taskId, fileNo, fileName, fileUrl}: the numbers of a stored number file into the task
+//   GET|POST /sync/exportTask     ?taskId&exportType(&token): the task's numbers as a streamed .txt
+// Who sees which task: task-access.ts.
 export function taskRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     app.route({
@@ -61,5 +69,28 @@ export function taskRoutes(ctx: AppContext) {
       describeTarget(request, qrUrl);
       return ok(m.qrGenerated, await generateQrImage(ctx, callerOf(request), qrUrl));
     });
+
+    // The upload is logged under 文件上传 (messages.upload), as it always was.
+    app.post('/sync/uploadTaskData', {
+      config: { access: { permission: Perm.taskUpload }, audit: { module: messages.upload.title, action: messages.upload.actionUploadNumbers } },
+    }, async (request) => {
+      const input = parse(uploadTaskDataRequest, request.body);
+      describeTarget(request, `taskId ${input.taskId} fileNo ${input.fileNo}`);
+      const { encoding: _encoding, ...result } = await uploadTaskData(ctx, callerOf(request), input);
+      return ok(messages.upload.dataUploaded, result);
+    });
+
+    const exportTask = async (request: FastifyRequest, reply: FastifyReply) => {
+      const input = parse(exportTaskQuery, { ...(request.query as object), ...((request.body as object) ?? {}) });
+      const { fileName, body } = await exportTaskNumbers(ctx, callerOf(request), input);
+      return reply
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('content-disposition', contentDisposition('attachment', fileName))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(body);
+    };
+    app.get('/sync/exportTask', { config: { access: { permission: Perm.taskExport } } }, exportTask);
+    app.post('/sync/exportTask', { config: { access: { permission: Perm.taskExport } } }, exportTask);
   };
 }

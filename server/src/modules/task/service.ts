@@ -1,11 +1,10 @@
 import { fill, messages, Perm, showTypeFields, ShowType, TASK_QR_URL_DEFAULT, TaskStatus, type TaskSave, type TaskStatusChange, type TaskTestSave } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
-import { deptInScope } from '../../db/scope.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import type { Access } from '../auth/access.ts';
-import { downloadUrlOf } from '../files/storage.ts';
 import { activatedDevicesOf } from './queries.ts';
 import { loadVisibleTask } from './task-access.ts';
+import { resolveTaskMedia } from './task-files.ts';
 
 const m = messages.task;
 
@@ -15,7 +14,7 @@ export async function saveTask(ctx: AppContext, caller: Access, input: TaskSave)
   if (existing && existing.taskStatus === TaskStatus.completed) throw new AppError(m.completedRefused);
   const ownerId = existing ? existing.userId : caller.userId;
 
-  const media = await resolveMedia(ctx, caller, input);
+  const media = await resolveTaskMedia(ctx, caller, existing, input);
   const shows = showTypeFields(input.showType);
   const content = shows.content ? input.content : '';
   const image = shows.image ? media : { imgUrl: '', fileNo: '', fileName: '' };
@@ -77,21 +76,6 @@ export async function saveTask(ctx: AppContext, caller: Access, input: TaskSave)
     }
     return taskId;
   });
-}
-
-/**
- * The image / file of a task. A stored upload (fileNo) decides name and link, so a client cannot point a
- * task at a file it may not see; without one, an existing link is kept as given.
- */
-async function resolveMedia(ctx: AppContext, caller: Access, input: TaskSave) {
-  if (!input.fileNo) {
-    if (input.imgUrl && !/^(https?:\/\/|\/download\/file\?)/.test(input.imgUrl)) throw new AppError(m.imgUrlInvalid);
-    return { imgUrl: input.imgUrl, fileNo: '', fileName: input.fileName };
-  }
-  const stored = await ctx.db.selectFrom('sys_upload').selectAll().where('fileNo', '=', input.fileNo).executeTakeFirst();
-  const visible = stored && (stored.userId === caller.userId || (caller.isAdmin && deptInScope(caller.deptScope, stored.deptId)));
-  if (!stored || !visible) throw new AppError(m.fileUnknown);
-  return { imgUrl: downloadUrlOf(stored.filePath), fileNo: stored.fileNo, fileName: stored.fileName };
 }
 
 /** 暂停 / 启动: running ↔ paused; a completed task stays completed. */

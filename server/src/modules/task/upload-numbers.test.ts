@@ -7,7 +7,8 @@ import { Carrier, carrierKeys, classifyCarrier, messages, RoleId, TaskStatus, ty
 import { generateNumberFileWithCounts } from '../../../../bench/lib/number-file-fixture.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { testDbKind } from '../../test/test-database.ts';
-import { insertCompany, insertTask, uploadNumbers, uploadVia } from '../files/test-support.ts';
+import { uploadNumbers, uploadVia } from '../files/test-support.ts';
+import { insertCompany, insertTask } from '../../test/rows.ts';
 import { importNumbers } from './upload-numbers.ts';
 
 const m = messages.upload;

@@ -8,10 +8,10 @@ import { dialectOf } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Access } from '../auth/access.ts';
-import { ownNumberFilePath } from '../files/service.ts';
 import { checkpointInBackground, deferAutoCheckpoint, sqliteFileOf } from '../../db/sqlite-checkpoint.ts';
-import type { NumberSlice } from './upload-slices.ts';
-import { sliceInThread, sliceInWorker, type NumberInput } from './upload-slicing.ts';
+import { ownNumberFilePath } from '../number-files/stored-number-file.ts';
+import type { NumberSlice } from '../number-files/upload-slices.ts';
+import { sliceInThread, sliceInWorker, type NumberInput } from '../number-files/upload-slicing.ts';
 import { loadVisibleTask } from './task-access.ts';
 
 // /sync/uploadTaskData (PRODUCT §4): the numbers of an uploaded .txt file into a task.

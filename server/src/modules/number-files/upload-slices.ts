@@ -13,7 +13,9 @@
 // upload-numbers.ts runs this on a worker thread (upload-worker.ts) for large files, so parsing
 // overlaps the inserts, which node:sqlite runs synchronously on the main thread; in-thread otherwise.
 import { numberListBytes } from '../../db/number-list.ts';
-import { NumberFileParser, NumberSet, type InvalidSample, type NumberFileEncoding } from './number-file.ts';
+import { NumberFileParser } from './number-file.ts';
+import type { InvalidSample, NumberFileEncoding } from './number-scanner.ts';
+import { NumberSet } from './number-set.ts';
 
 export type SliceDialect = 'sqlite' | 'postgres';
 

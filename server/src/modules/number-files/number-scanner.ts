@@ -1,15 +1,4 @@
-// The uploaded number file (PRODUCT §4): a streaming reader that turns bytes of any encoding operators
-// produce into batches of distinct valid numbers with their carrier, and a summary of what it skipped.
-// Memory stays flat however long the file: chunks are decoded and scanned as they come, never joined.
-//
-// Encoding, decided once per file:
-//   1. The first 512 bytes are looked at: a BOM (UTF-8 EF BB BF, UTF-16LE FF FE, UTF-16BE FE FF) decides;
-//      else NUL bytes on one side of most byte pairs mean BOM-less UTF-16 (Notepad's "Unicode"), NULs on
-//      odd offsets LE, on even offsets BE.
-//   2. Otherwise the file is ASCII-compatible and ASCII reads the same in UTF-8 and GBK, so the decision
-//      waits for the first byte ≥ 0x80: the 4 KB from there on are checked as UTF-8; valid → UTF-8, not
-//      → GBK (the WHATWG 'gbk' decoder, i.e. GB18030, a superset). A file with no such byte is UTF-8.
-//   Bytes the chosen decoder cannot read become U+FFFD and so make their token invalid, counted.
+// Decoded text of a number file in, tokens classified, numbers deduplicated and batched.
 //
 // Tokens: newlines (LF, CRLF, CR), commas (, ，), semicolons (; ；) and tabs end a field; spaces split a
 // field into pieces. Inside a piece dashes and parentheses are dropped, a leading + is kept for the
@@ -25,14 +14,13 @@
 // Empty fields (blank lines, ',,', a lone '-') are ignored, not invalid.
 //
 // Numbers are held as JS numbers (11 digits < 2^53). Duplicates within the file are dropped from the
-// batches and counted, with NumberSet below (typed-array hash tables, no per-entry objects).
-import { isAscii } from 'node:buffer';
-import { TextDecoder } from 'node:util';
+// batches and counted, with NumberSet (number-set.ts: typed-array hash tables, no per-entry objects).
 // The carriers module alone, not the whole contract: this file also runs on the upload worker thread,
 // where loading every schema of the contract would cost ≈ 25 MB and a good part of its start.
 import {
   carrierKeys, carrierOfNumber, END_SENDABLE_NUMBER, MIN_SENDABLE_NUMBER, type Carrier, type CarrierKey,
 } from '@huiyun/contract/carriers';
+import type { NumberSet } from './number-set.ts';
 
 export type NumberFileEncoding = 'utf-8' | 'gbk' | 'utf-16le' | 'utf-16be';
 
@@ -54,169 +42,9 @@ export type NumberFileSummary = {
   invalidSamples: InvalidSample[];
 };
 
-export type NumberFileOptions = {
-  /** Numbers per batch (default 5000). */
-  batchSize?: number;
-  /** Invalid tokens kept as samples (default 20). */
-  maxInvalidSamples?: number;
-};
-
-const DEFAULT_BATCH_SIZE = 5000;
-const DEFAULT_MAX_INVALID_SAMPLES = 20;
-const SNIFF_BYTES = 512;
-const UTF8_CHECK_BYTES = 4096;
 const SAMPLE_CHARS = 40;
 /** Longest compact form that can still be one number: '0086' + 11 digits. */
 const MAX_NUMBER_CHARS = 15;
-
-/**
- * Reads a number file from a stream (a Node Readable or any async iterable of bytes), awaiting
- * `onBatch` for each batch of up to `batchSize` distinct valid numbers, and answers the summary.
- */
-export async function parseNumberFile(
-  input: AsyncIterable<Uint8Array>,
-  onBatch: (batch: NumberBatch) => void | Promise<void>,
-  options: NumberFileOptions = {},
-): Promise<NumberFileSummary> {
-  const ready: NumberBatch[] = [];
-  const parser = new NumberFileParser((batch) => ready.push(batch), options);
-  for await (const chunk of input) {
-    if (!(chunk instanceof Uint8Array)) throw new TypeError('parseNumberFile reads bytes: do not set an encoding on the stream');
-    parser.write(chunk);
-    for (const batch of ready.splice(0)) await onBatch(batch);
-  }
-  const summary = parser.end();
-  for (const batch of ready.splice(0)) await onBatch(batch);
-  return summary;
-}
-
-/**
- * The same rules over text already decoded (numbers typed into a form): `onBatch` as batches fill, then
- * the summary (its encoding is 'utf-8'). A file, of any encoding, goes through parseNumberFile.
- */
-export function scanNumberText(text: string, onBatch: (batch: NumberBatch) => void, options: NumberFileOptions = {}): NumberFileSummary {
-  const scanner = new NumberScanner(
-    onBatch,
-    options.batchSize ?? DEFAULT_BATCH_SIZE,
-    options.maxInvalidSamples ?? DEFAULT_MAX_INVALID_SAMPLES,
-    new NumberSet(),
-  );
-  scanner.scan(text);
-  return scanner.end('utf-8');
-}
-
-/** The synchronous core: `write` chunks, then `end`; `onBatch` is called as batches fill. */
-export class NumberFileParser {
-  private readonly scanner: NumberScanner;
-  private readonly sniffed: Uint8Array[] = [];
-  private sniffedBytes = 0;
-  private stage: 'sniff' | 'ascii' | 'utf8-check' | 'decoding' = 'sniff';
-  private decoder: TextDecoder | null = null;
-  private readonly asciiDecoder = new TextDecoder('utf-8');
-  private encoding: NumberFileEncoding = 'utf-8';
-
-  constructor(onBatch: (batch: NumberBatch) => void, options: NumberFileOptions = {}) {
-    this.scanner = new NumberScanner(
-      onBatch,
-      options.batchSize ?? DEFAULT_BATCH_SIZE,
-      options.maxInvalidSamples ?? DEFAULT_MAX_INVALID_SAMPLES,
-      new NumberSet(),
-    );
-  }
-
-  write(bytes: Uint8Array): void {
-    if (bytes.length === 0) return;
-    switch (this.stage) {
-      case 'decoding':
-        this.scanner.scan(this.decoder!.decode(bytes, { stream: true }));
-        return;
-      case 'ascii':
-        this.writeAscii(bytes);
-        return;
-      case 'sniff':
-      case 'utf8-check':
-        this.sniffed.push(bytes.slice()); // a few KB once per file; the caller may reuse its buffer
-        this.sniffedBytes += bytes.length;
-        if (this.stage === 'sniff' && this.sniffedBytes >= SNIFF_BYTES) this.sniff();
-        else if (this.stage === 'utf8-check' && this.sniffedBytes >= UTF8_CHECK_BYTES) this.decideUtf8OrGbk(false);
-    }
-  }
-
-  end(): NumberFileSummary {
-    if (this.stage === 'sniff') this.sniff();
-    if (this.stage === 'utf8-check') this.decideUtf8OrGbk(true);
-    if (this.decoder) this.scanner.scan(this.decoder.decode());
-    return this.scanner.end(this.encoding);
-  }
-
-  private takeSniffed(): Uint8Array {
-    const bytes = this.sniffed.length === 1 ? this.sniffed[0] : Buffer.concat(this.sniffed);
-    this.sniffed.length = 0;
-    this.sniffedBytes = 0;
-    return bytes;
-  }
-
-  private sniff(): void {
-    const head = this.takeSniffed();
-    const encoding = detectUnicodeEncoding(head);
-    if (encoding) {
-      this.startDecoding(encoding, head);
-    } else {
-      this.stage = 'ascii';
-      this.writeAscii(head);
-    }
-  }
-
-  private startDecoding(encoding: NumberFileEncoding, bytes: Uint8Array): void {
-    this.encoding = encoding;
-    this.stage = 'decoding';
-    this.decoder = new TextDecoder(encoding); // strips its own BOM
-    if (bytes.length > 0) this.scanner.scan(this.decoder.decode(bytes, { stream: true }));
-  }
-
-  /** Undecided between UTF-8 and GBK: ASCII reads the same in both, so it is scanned right away. */
-  private writeAscii(bytes: Uint8Array): void {
-    if (isAscii(bytes)) {
-      this.scanner.scan(this.asciiDecoder.decode(bytes));
-      return;
-    }
-    let first = 0;
-    while (bytes[first] < 0x80) first += 1;
-    if (first > 0) this.scanner.scan(this.asciiDecoder.decode(bytes.subarray(0, first)));
-    this.stage = 'utf8-check';
-    this.write(bytes.subarray(first));
-  }
-
-  private decideUtf8OrGbk(atEnd: boolean): void {
-    const window = this.takeSniffed();
-    let utf8 = true;
-    try {
-      // stream mode unless at the end: a character cut by the window's edge is not an error
-      new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(window, { stream: !atEnd });
-    } catch {
-      utf8 = false;
-    }
-    this.startDecoding(utf8 ? 'utf-8' : 'gbk', window);
-  }
-}
-
-/** A BOM, or BOM-less UTF-16 told by where its NUL bytes fall; null when neither. */
-function detectUnicodeEncoding(head: Uint8Array): NumberFileEncoding | null {
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
-  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
-  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
-  const pairs = head.length >> 1;
-  let evenNuls = 0;
-  let oddNuls = 0;
-  for (let i = 0; i + 1 < head.length; i += 2) {
-    if (head[i] === 0) evenNuls += 1;
-    if (head[i + 1] === 0) oddNuls += 1;
-  }
-  // Digits, separators and Latin text in UTF-16 have a NUL in every pair; UTF-8 and GBK text none.
-  if (oddNuls * 4 > pairs && oddNuls > evenNuls * 2) return 'utf-16le';
-  if (evenNuls * 4 > pairs && evenNuls > oddNuls * 2) return 'utf-16be';
-  return null;
-}
 
 // Character classes of the scanner.
 const JUNK = 0;
@@ -276,7 +104,7 @@ function normalize(plus: boolean, digits: number, value: number): number {
 }
 
 /** Decoded text in, tokens classified, numbers deduplicated and batched. */
-class NumberScanner {
+export class NumberScanner {
   private readonly seen: NumberSet;
   private numbers: number[] = [];
   private carriers: Uint8Array;
@@ -514,87 +342,4 @@ class NumberScanner {
     this.numbers = [];
     this.carriers = new Uint8Array(this.batchSize);
   }
-}
-
-/**
- * A set of sendable numbers (13000000000 ≤ n < 20000000000) with no per-entry allocation, unlike
- * Set<number>, whose keys above 2^31 are each a heap number (measured 3–4× slower at a million).
- * n − 13e9 takes 33 bits, so the numbers are split by parity into two linear-probing tables of
- * 32-bit keys ⌊(n − 13e9) / 2⌋ + 1 (0 marks an empty slot): 4 bytes a slot, half a Float64Array's
- * cache misses; about 8 MB at a million numbers.
- */
-export class NumberSet {
-  private readonly even = new KeyTable();
-  private readonly odd = new KeyTable();
-
-  get size(): number {
-    return this.even.size + this.odd.size;
-  }
-
-  /** false when `n` was already there. */
-  add(n: number): boolean {
-    const offset = n - MIN_SENDABLE_NUMBER;
-    const key = Math.floor(offset / 2) + 1;
-    return offset % 2 === 0 ? this.even.add(key) : this.odd.add(key);
-  }
-
-  has(n: number): boolean {
-    const offset = n - MIN_SENDABLE_NUMBER;
-    const key = Math.floor(offset / 2) + 1;
-    return offset % 2 === 0 ? this.even.has(key) : this.odd.has(key);
-  }
-}
-
-class KeyTable {
-  private slots = new Uint32Array(1 << 14);
-  private mask = (1 << 14) - 1;
-  size = 0;
-
-  add(key: number): boolean {
-    const slots = this.slots;
-    const mask = this.mask;
-    let i = hashKey(key) & mask;
-    for (;;) {
-      const held = slots[i];
-      if (held === 0) break;
-      if (held === key) return false;
-      i = (i + 1) & mask;
-    }
-    slots[i] = key;
-    this.size += 1;
-    if (this.size * 10 > slots.length * 7) this.grow();
-    return true;
-  }
-
-  has(key: number): boolean {
-    let i = hashKey(key) & this.mask;
-    for (;;) {
-      const held = this.slots[i];
-      if (held === 0) return false;
-      if (held === key) return true;
-      i = (i + 1) & this.mask;
-    }
-  }
-
-  private grow(): void {
-    const old = this.slots;
-    const slots = new Uint32Array(old.length * 2);
-    const mask = slots.length - 1;
-    for (let j = 0; j < old.length; j += 1) {
-      const key = old[j];
-      if (key === 0) continue;
-      let i = hashKey(key) & mask;
-      while (slots[i] !== 0) i = (i + 1) & mask;
-      slots[i] = key;
-    }
-    this.slots = slots;
-    this.mask = mask;
-  }
-}
-
-function hashKey(key: number): number {
-  let h = Math.imul(key, 0x9e3779b1);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x7feb352d);
-  return h ^ (h >>> 15);
 }
