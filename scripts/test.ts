@@ -1,4 +1,4 @@
-// `npm test`: the whole suite — types, unit and integration (SQLite, and PostgreSQL/Redis when
+// `npm test`: the whole suite — types, import rules, unit and integration (SQLite, and PostgreSQL/Redis when
 // TEST_DATABASE_URL / TEST_REDIS_URL are set), then the console built and driven in Chromium.
 import { run, runOrExit } from './run.ts';
 
@@ -6,6 +6,10 @@ const step = (title: string) => console.log(`\n== ${title} ==`);
 
 step('Type check');
 runOrExit('npm', ['run', 'typecheck']);
+
+// The import rules (.dependency-cruiser.mjs): no cycles, no upward imports between layers.
+step('Import rules');
+runOrExit('npx', ['depcruise', '--config', '.dependency-cruiser.mjs', 'contract/src', 'server/src', 'web/src', 'tools', 'scripts', 'bench', 'e2e']);
 
 step('Unit and integration tests');
 if (!process.env.TEST_DATABASE_URL) {

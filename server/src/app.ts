@@ -17,8 +17,8 @@ import { MemoryCounterStore, RedisCounterStore } from './infra/counter-store.ts'
 import { closeRedis, connectRedis, type RedisConnections } from './infra/redis.ts';
 import { RedisSessionStore } from './infra/redis-session-store.ts';
 import { SqlSessionStore } from './infra/sql-session-store.ts';
-import type { Access } from './modules/auth/access.ts';
-import { registerModules } from './modules/index.ts';
+import type { Access } from './http/caller.ts';
+import { callerResolvers, registerModules } from './modules/index.ts';
 
 export type BuildOptions = {
   /** A database already connected (tests); otherwise DATABASE_URL or SQLite under DATA_DIR. */
@@ -72,7 +72,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await ctx.accessCache.start();
 
     registerErrorHandler(app);
-    registerAccessCheck(app, ctx);
+    registerAccessCheck(app, ctx, callerResolvers(ctx));
     registerAudit(app, ctx);
     await app.register(fastifyFormbody);
     await registerModules(app, ctx);

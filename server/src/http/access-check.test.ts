@@ -25,7 +25,7 @@ describe('every API route', () => {
   it('declares what it needs', () => {
     expect(t.app.declaredRoutes.length).toBeGreaterThan(5);
     const undeclared = Fastify();
-    registerAccessCheck(undeclared, t.ctx);
+    registerAccessCheck(undeclared, t.ctx, { loadAccess: async () => undefined, authenticateDevice: async () => {} });
     expect(() => undeclared.get('/api/Thing/list', async () => ({}))).toThrow(/does not declare config.access/);
   });
 

@@ -1,13 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PermissionCode } from '@huiyun/contract';
 import { messages } from '@huiyun/contract';
 import type { AppContext } from '../context.ts';
-import { loadAccess, type Access } from '../modules/auth/access.ts';
-import { authenticateDevice } from '../modules/device/device-auth.ts';
+import type { Access } from './caller.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import { isApiPath } from './error-handler.ts';
-import { extractToken } from './token.ts';
+import { extractToken, hashToken } from './token.ts';
 
 /**
  * What a route needs, declared on the route itself (`config: { access }`):
@@ -43,15 +41,23 @@ declare module 'fastify' {
 
 export type DeclaredRoute = { method: string; url: string; access: RouteAccess };
 
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
 /** The logged-in caller; only call it in a route that declared 'login' or a permission. */
 export function callerOf(request: FastifyRequest): Access {
   if (!request.access) throw unauthorized(messages.common.loginRequired);
   return request.access;
 }
 
-export function registerAccessCheck(app: FastifyInstance, ctx: AppContext): void {
+/**
+ * What the access check asks of the modules (given by modules/index.ts, so this layer imports none):
+ * the caller of a session's account (undefined when it is gone), and the device of a device token (set
+ * on the request, or thrown as 401; `rechecked`: the route checks the token again itself).
+ */
+export type CallerResolvers = {
+  loadAccess: (userId: number) => Promise<Access | undefined>;
+  authenticateDevice: (request: FastifyRequest, token: string | undefined, rechecked: boolean) => Promise<void>;
+};
+
+export function registerAccessCheck(app: FastifyInstance, ctx: AppContext, resolvers: CallerResolvers): void {
   // A route under an API prefix that forgets to say who may call it fails the start, not production.
   const declaredRoutes: DeclaredRoute[] = [];
   app.decorate('declaredRoutes', declaredRoutes);
@@ -67,7 +73,7 @@ export function registerAccessCheck(app: FastifyInstance, ctx: AppContext): void
     if (!access || access === 'public') return;
     const token = extractToken(request);
     if (access === 'device') {
-      request.device = await authenticateDevice(ctx, token, { rechecked: request.routeOptions.config.deviceTokenRechecked === true });
+      await resolvers.authenticateDevice(request, token, request.routeOptions.config.deviceTokenRechecked === true);
       return;
     }
     if (!token) throw unauthorized(messages.common.loginRequired);
@@ -75,7 +81,7 @@ export function registerAccessCheck(app: FastifyInstance, ctx: AppContext): void
     const now = ctx.now();
     const session = await ctx.sessions.resume(tokenHash, now);
     if (!session) throw unauthorized();
-    const caller = await ctx.accessCache.get(session.userId, now, () => loadAccess(ctx.db, session.userId));
+    const caller = await ctx.accessCache.get(session.userId, now, () => resolvers.loadAccess(session.userId));
     if (!caller || caller.isLocked) {
       await ctx.sessions.revoke(tokenHash);
       throw unauthorized(caller?.isLocked ? messages.login.locked : messages.common.sessionExpired);

@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+
+/** What is stored of a session or device token: its SHA-256, never the token. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The session token, from the `token` header, `Authorization: Bearer`, the query or the body (PRODUCT §2). */
 export function extractToken(request: FastifyRequest): string | undefined {

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
+import type { CallerResolvers } from '../http/access-check.ts';
+import { loadAccess } from './auth/access.ts';
 import { authRoutes } from './auth/routes.ts';
 import { authCodeRoutes } from './authcode/routes.ts';
 import { blacklistRoutes } from './blacklist/routes.ts';
 import { deptRoutes } from './dept/routes.ts';
+import { authenticateDevice } from './device/device-auth.ts';
 import { deviceRoutes } from './device/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -25,4 +28,14 @@ const areas = [
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
   for (const area of areas) await app.register(area(ctx));
+}
+
+/** How the access check (http/access-check.ts) finds a session's caller and a token's device. */
+export function callerResolvers(ctx: AppContext): CallerResolvers {
+  return {
+    loadAccess: (userId) => loadAccess(ctx.db, userId),
+    authenticateDevice: async (request, token, rechecked) => {
+      request.device = await authenticateDevice(ctx, token, { rechecked });
+    },
+  };
 }

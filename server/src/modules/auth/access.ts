@@ -1,25 +1,11 @@
 import type { Kysely } from 'kysely';
 import { consoleRoutes, LockStatus, RoleId, type MenuNode } from '@huiyun/contract';
+import type { Access } from '../../http/caller.ts';
 import type { Database } from '../../db/schema.ts';
 import type { DeptScope } from '../../db/scope.ts';
 
-/** Who a logged-in caller is and what it may do: loaded once, then cached (AccessCache). */
-export type Access = {
-  userId: number;
-  userName: string;
-  userRealName: string;
-  roleId: number;
-  roleName: string;
-  isAdmin: boolean;
-  isSuperAdmin: boolean;
-  isLocked: boolean;
-  deptId: number | null;
-  deptName: string;
-  permissions: Set<string>;
-  menus: MenuNode[];
-  /** The companies this caller's data lives in or it was granted (see db/scope.ts). */
-  deptScope: DeptScope;
-};
+/** Who a logged-in caller is: set on the request by the access check (http/caller.ts). */
+export type { Access } from '../../http/caller.ts';
 
 export async function loadAccess(db: Kysely<Database>, userId: number): Promise<Access | undefined> {
   const user = await db

@@ -1,5 +1,7 @@
 import type { AppContext } from '../../context.ts';
-import type { ClientInfo } from './service.ts';
+
+/** Where a login attempt came from, as 登录日志 records it. */
+export type ClientInfo = { ip: string; userAgent: string };
 
 /** 登录日志: every attempt, success or failure, with address and browser. Never the password. */
 export async function recordLogin(

@@ -2,13 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { LockStatus, messages, type CurrentUser, type LoginAnswer, type LoginRequest, type PasswordChangeRequest } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { hashToken } from '../../http/access-check.ts';
+import { hashToken } from '../../http/token.ts';
 import type { Access } from './access.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.ts';
 import { checkLoginThrottle, recordLoginFailure, recordLoginSuccess } from './login-throttle.ts';
-import { recordLogin } from './login-log.ts';
-
-export type ClientInfo = { ip: string; userAgent: string };
+import { recordLogin, type ClientInfo } from './login-log.ts';
 
 /** Logs the attempt (登录日志) whatever its outcome, then answers or refuses. */
 export async function login(ctx: AppContext, input: LoginRequest, client: ClientInfo): Promise<LoginAnswer> {

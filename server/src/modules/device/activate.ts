@@ -1,7 +1,7 @@
 import { AuthCodeUseStatus, formatDateTime, messages, type DeviceActivateRequest, type DeviceActivation } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { hashToken } from '../../http/access-check.ts';
+import { hashToken } from '../../http/token.ts';
 import { AppError } from '../../http/errors.ts';
 import { newDeviceToken } from './device-auth.ts';
 

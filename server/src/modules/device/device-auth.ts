@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { LockStatus, messages } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
-import { hashToken } from '../../http/access-check.ts';
+import { hashToken } from '../../http/token.ts';
 import { unauthorized } from '../../http/errors.ts';
 
 const m = messages.device;

@@ -3,7 +3,7 @@ import { Carrier, LockStatus, TaskNumberState } from '@huiyun/contract';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Database } from '../../db/schema.ts';
 import { BatchState, settleBatch } from './number-leases.ts';
-import { ownedBy, type ReportInput, type ReportOutcome } from './report-results.ts';
+import { ownedBy, type ReportInput, type ReportOutcome } from './report-input.ts';
 
 const { leased, sent: SENT, failed: FAILED } = TaskNumberState;
 const OPEN = sql.lit(BatchState.open);

@@ -1,60 +1,11 @@
-import { sql, type ExpressionBuilder } from 'kysely';
-import { DeviceResultStatus, messages, shanghaiDay, TaskNumberState, type DeviceReportRequest, type DeviceReportResult } from '@huiyun/contract';
+import { DeviceResultStatus, messages, shanghaiDay, type DeviceReportRequest, type DeviceReportResult } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { forgetDevice, type DeviceIdentity } from './device-auth.ts';
+import type { ReportInput } from './report-input.ts';
 import { reportInOneStatement } from './report-postgres.ts';
 import { reportStatementByStatement } from './report-sqlite.ts';
-
-/** One report as both databases apply it: one result per number, the first one when a report names a number twice. */
-export type ReportInput = {
-  batchId: string;
-  tokenHash: string;
-  machineCode: string;
-  codeId: number;
-  results: { id: number; sent: boolean; reason: string | null }[];
-  now: number;
-  day: string;
-  maxAttempts: number;
-};
-
-/**
- * What a report changed. Nothing changed when codeOk is false (the device's code no longer holds the
- * device or its token) or ownerLocked is true.
- */
-export type ReportOutcome = { codeOk: boolean; ownerLocked: boolean; sent: number; failed: number; retrying: number; taskCompleted: boolean };
-
-/**
- * The number rows a result of this batch may still change (docs/device-protocol.md §3): leased on the
- * row to this batch and device (given back and taken by it, or the rest of it when its lease lapsed,
- * not taken since), or still pending with no batch in this batch's fresh range. `numbers` names the
- * number table in the statement; `batches` the batch rows to look the range up in (PostgreSQL's report
- * reads the batch row it locked first).
- */
-export function ownedBy(eb: ExpressionBuilder<any, any>, input: Pick<ReportInput, 'batchId' | 'machineCode'>, numbers: 'n' | 'sync_task_number', batches: 'batch' | 'sync_batch') {
-  const column = (name: string) => sql.ref(`${numbers}.${name}`);
-  return eb.or([
-    eb.and([
-      // Literals: `in ($1, $2)` would read as a variable list and keep the report from being prepared (db/pg-prepared.ts).
-      eb(column('state'), 'in', [sql.lit(TaskNumberState.pending), sql.lit(TaskNumberState.leased)]),
-      eb(column('batchId'), '=', input.batchId),
-      eb(column('machineCode'), '=', input.machineCode),
-    ]),
-    eb.and([
-      eb(column('state'), '=', sql.lit(TaskNumberState.pending)),
-      eb(column('batchId'), 'is', null),
-      eb.exists(eb
-        .selectFrom(`${batches} as range`)
-        .select('range.taskId')
-        .where('range.batchId', '=', input.batchId)
-        .where('range.machineCode', '=', input.machineCode)
-        .where('range.taskId', '=', column('taskId'))
-        .where('range.fromId', '<=', column('id'))
-        .where('range.toId', '>=', column('id'))),
-    ]),
-  ]);
-}
 
 /**
  * One report (docs/device-protocol.md §4), atomic with everything it moves: number states, the task's

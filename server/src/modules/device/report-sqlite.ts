@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { carrierKeys, LockStatus, TaskNumberState, type Carrier } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { BatchState, completeTask, settleBatch } from './number-leases.ts';
-import { ownedBy, type ReportInput, type ReportOutcome } from './report-results.ts';
+import { ownedBy, type ReportInput, type ReportOutcome } from './report-input.ts';
 
 type Trx = Transaction<Database>;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeUserAgent, fill, LogResult, messages, RoleId, shanghaiDay, shanghaiDayRange } from '@huiyun/contract';
-import { hashToken } from '../../http/access-check.ts';
+import { hashToken } from '../../http/token.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { readXlsxExport } from '../../test/xlsx-export.ts';
 

@@ -1,0 +1,77 @@
+// The import rules of the repository (issue 11 §2), checked by `npm test` (scripts/test.ts) before the
+// unit tests: `npx depcruise --config .dependency-cruiser.mjs contract/src server/src web/src tools scripts bench e2e`.
+//
+// Layers, lowest first: contract → server db → infra → http (with config.ts, context.ts) → modules →
+// app.ts / main.ts. A layer imports only layers below it; modules/index.ts hands the lower layers what
+// they need of the modules (the access check's resolvers). Tests may drive the whole app, so the layer
+// rules leave *.test.ts out; the cycle rule does not.
+// See docs/architecture.md ("Layers").
+
+const tests = '\\.test\\.ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycles, type-only imports included: split the shared part into a file both import.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'contract-stands-alone',
+      comment: 'The contract is imported by the server and the console; it imports neither.',
+      severity: 'error',
+      from: { path: '^contract/' },
+      to: { path: '^(server|web|tools|scripts|bench|e2e)/' },
+    },
+    {
+      name: 'lower-layers-no-modules',
+      comment: 'contract, db, infra, http, config and context never import a module (server/src/modules).',
+      severity: 'error',
+      from: { path: '^(contract/|server/src/(db|infra|http)/|server/src/(config|context)\\.ts$)', pathNot: tests },
+      to: { path: '^server/src/modules/' },
+    },
+    {
+      name: 'db-below-infra-and-http',
+      comment: 'The database layer imports neither infra nor http (their errors, hooks, stores).',
+      severity: 'error',
+      from: { path: '^server/src/db/', pathNot: tests },
+      to: { path: '^server/src/(infra|http)/' },
+    },
+    {
+      name: 'infra-below-http',
+      comment: 'Shared stores (sessions, counters, caches, Redis) know nothing of HTTP.',
+      severity: 'error',
+      from: { path: '^server/src/infra/', pathNot: tests },
+      to: { path: '^server/src/http/' },
+    },
+    {
+      name: 'web-api-no-components',
+      comment: 'The console API layer (web/src/api) never imports a component; components import the API.',
+      severity: 'error',
+      from: { path: '^web/src/api/' },
+      to: { path: '^web/src/components/' },
+    },
+    {
+      name: 'resolvable',
+      comment: 'Every relative import resolves (so no rule above is skipped for an import it cannot follow).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true, path: '^\\.' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    // type-only imports count: a cycle of types is still a cycle of the design
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
+    },
+  },
+};

@@ -1,0 +1,23 @@
+import type { MenuNode } from '@huiyun/contract';
+import type { DeptScope } from '../db/scope.ts';
+
+// The caller the access check (access-check.ts) resolves for every console route. Loaded by the auth
+// module (modules/auth/access.ts), which the modules import it from.
+
+/** Who a logged-in caller is and what it may do: loaded once, then cached (AccessCache). */
+export type Access = {
+  userId: number;
+  userName: string;
+  userRealName: string;
+  roleId: number;
+  roleName: string;
+  isAdmin: boolean;
+  isSuperAdmin: boolean;
+  isLocked: boolean;
+  deptId: number | null;
+  deptName: string;
+  permissions: Set<string>;
+  menus: MenuNode[];
+  /** The companies this caller's data lives in or it was granted (see db/scope.ts). */
+  deptScope: DeptScope;
+};
