@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fill, messages, RoleId } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
-import { contentDisposition, looksBinary, sanitizeFileName } from './storage.ts';
+import { contentDisposition, looksBinary, sanitizeFileName, storeFile } from './storage.ts';
 import { multipart, uploadVia } from './test-support.ts';
 import { insertCompany, insertTask } from '../../test/rows.ts';
 
@@ -163,6 +164,36 @@ describe('POST /upload/files', () => {
     const answer = await uploadVia(t, user1, { fileName: 'five-mb.txt', content });
     expect(answer.body.success).toBe(true);
     expect(fs.statSync(path.join(uploadsDir(), answer.body.data[0].filePath)).size).toBe(content.length);
+  });
+
+  it('writes under a partial name until the file is whole; a start sweeps the partial files of dead uploads', async () => {
+    const whole = () => storedFiles().filter((f) => !f.endsWith('.part'));
+    const before = whole();
+    const content = new PassThrough();
+    const storing = storeFile(t.ctx, { content, fileName: 'slow.txt', kind: 'numbers', userId: user1Id, deptId: 1 });
+    content.write('13800138000\n');
+    await vi.waitFor(() => expect(storedFiles().filter((f) => f.endsWith('.part'))).toHaveLength(1), { timeout: 10_000 });
+    expect(whole()).toEqual(before);
+    content.end('13900139000\n');
+    const stored = await storing;
+    expect(storedFiles().filter((f) => f.endsWith('.part'))).toEqual([]);
+    expect(fs.readFileSync(path.join(uploadsDir(), stored.filePath), 'utf8')).toBe('13800138000\n13900139000\n');
+
+    // what a process killed mid-upload leaves: a partial file, no row; one still being written is kept
+    const dead = path.join(uploadsDir(), '2020', '01', 'deadbeef.txt.part');
+    const live = path.join(uploadsDir(), '2020', '01', 'cafebabe.txt.part');
+    fs.mkdirSync(path.dirname(dead), { recursive: true });
+    fs.writeFileSync(dead, '1380013');
+    fs.writeFileSync(live, '1390013');
+    const longAgo = new Date(Date.now() - 24 * 60 * 60_000);
+    fs.utimesSync(dead, longAgo, longAgo);
+    const restarted = await startTestApp({ DATA_DIR: dataDir });
+    try {
+      expect([fs.existsSync(dead), fs.existsSync(live)]).toEqual([false, true]);
+    } finally {
+      await restarted.close();
+      fs.rmSync(live);
+    }
   });
 
   it('refuses a request without a file, a caller without the permission, and no login', async () => {

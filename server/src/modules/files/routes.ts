@@ -9,7 +9,7 @@ import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import { parse } from '../../http/validate.ts';
 import { sendStoredFile } from './send-file.ts';
 import { loadDownloadable, uploadFile, type AttachedFileRule } from './service.ts';
-import { uploadMaxBytes } from './storage.ts';
+import { sweepPartialUploads, uploadMaxBytes } from './storage.ts';
 
 // Files (SPEC §7.1): generic uploads and downloads.
 //   POST /upload/files            multipart `file` (+ `kind`), stored → [{fileNo, fileName, filePath}]
@@ -33,6 +33,8 @@ declare module 'fastify' {
 /** `attached`: the rules by which other areas let a caller see a file it does not own (see loadDownloadable). */
 export function fileRoutes(ctx: AppContext, attached: readonly AttachedFileRule[]) {
   return async (app: FastifyInstance) => {
+    const swept = await sweepPartialUploads(ctx);
+    if (swept > 0) app.log.warn({ swept }, 'removed the partial files of uploads cut off by a stop');
     // Registered in this plugin only: the other areas keep refusing multipart bodies.
     await app.register(fastifyMultipart, { throwFileSizeLimit: false });
 

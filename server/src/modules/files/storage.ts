@@ -11,6 +11,8 @@ import { AppError } from '../../http/errors.ts';
 // and has a sys_upload row; the storage key (sys_upload.filePath) is made here — <yyyy>/<mm>/<fileNo><ext>,
 // fileNo a random 32-hex id — and never taken from a client. /download/file only serves keys that are a
 // sys_upload row, so a path the client makes up (../, absolute, anything not stored) is never opened.
+// A file is written under a partial name (<key>.part) and renamed to its key once whole, so a process
+// killed mid-upload leaves only a partial file, which the next start sweeps away (sweepPartialUploads).
 
 /** Largest upload in bytes (UPLOAD_MAX_MB, validated with the rest of the configuration). */
 export const uploadMaxBytes = (ctx: AppContext) => ctx.config.uploadMaxMb * 1024 * 1024;
@@ -100,10 +102,15 @@ export type StoreFileInput = {
 };
 
 const HEAD_BYTES = 4096;
+/** The ending of a file still being written (never a storage key of a row). */
+const PARTIAL = '.part';
+/** A partial file untouched this long is a dead upload's: one in progress writes to it all along. */
+const PARTIAL_ORPHAN_MS = 60 * 60_000;
 
 /**
  * Streams a file to DATA_DIR/uploads/<yyyy>/<mm>/<fileNo><ext> and records it in sys_upload. On any
- * refusal or failure nothing is kept: the partial file is removed and no row is written.
+ * refusal or failure nothing is kept: the partial file is removed and no row is written. The bytes go
+ * to <key>.part first and take the key's name only when whole.
  */
 export async function storeFile(ctx: AppContext, input: StoreFileInput): Promise<UploadResultItem & { size: number }> {
   const fileName = sanitizeFileName(input.fileName);
@@ -116,17 +123,44 @@ export async function storeFile(ctx: AppContext, input: StoreFileInput): Promise
   await fs.promises.mkdir(path.dirname(target), { recursive: true });
   try {
     const source = input.content instanceof Uint8Array ? Readable.from([input.content]) : input.content;
-    await pipeline(source, limiter, fs.createWriteStream(target, { flags: 'wx' }));
+    await pipeline(source, limiter, fs.createWriteStream(target + PARTIAL, { flags: 'wx' }));
     if (limiter.size === 0 && input.refuseEmpty !== false) throw new AppError(messages.upload.emptyFile);
+    await fs.promises.rename(target + PARTIAL, target);
     await ctx.db
       .insertInto('sys_upload')
       .values({ fileNo, fileName, filePath, kind: input.kind, size: limiter.size, userId: input.userId, deptId: input.deptId, addTime: ctx.now() })
       .execute();
   } catch (error) {
+    await fs.promises.rm(target + PARTIAL, { force: true });
     await fs.promises.rm(target, { force: true });
     throw error;
   }
   return { fileNo, fileName, filePath, size: limiter.size };
+}
+
+/**
+ * Removes the partial files of uploads that died with their process (at start). A partial file written
+ * to within PARTIAL_ORPHAN_MS is left alone: another instance sharing DATA_DIR may be writing it.
+ * Answers how many were removed.
+ */
+export async function sweepPartialUploads(ctx: AppContext): Promise<number> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await fs.promises.readdir(uploadsDir(ctx), { recursive: true, withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  let removed = 0;
+  for (const entry of entries) {
+    if (!entry.isFile() || !entry.name.endsWith(PARTIAL)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (!stat || Date.now() - stat.mtimeMs < PARTIAL_ORPHAN_MS) continue;
+    await fs.promises.rm(file, { force: true });
+    removed += 1;
+  }
+  return removed;
 }
 
 /** Deletes a stored file and its row (nothing happens for an unknown key). */
