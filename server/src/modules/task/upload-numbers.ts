@@ -24,14 +24,14 @@ import { loadVisibleTask } from './task-access.ts';
 // engine claims pending numbers in id order), after the numbers of earlier uploads.
 //
 // How (docs/performance.md has the measurements):
-//   - Everything is decided before the database sees a row: upload-slices.ts parses the file, drops
+//   - Everything is decided before the database sees a row: number-files/upload-slices.ts parses the file, drops
 //     repeats, numbers on the company's do-not-contact list and numbers the task already holds (read
 //     first, one string), and cuts the rest into slices, each the one parameter of one short constant
 //     statement: `insert … select <task>, v >> 3, v & 7 from json_each(cast(? as text))` (SQLite) /
 //     `… from unnest($::bigint[])` (PostgreSQL). No `on conflict`: a conflict (which the task lock and
 //     SQLite's single writer rule out) fails the upload instead of miscounting it.
 //   - Files of WORKER_MIN_BYTES and more are parsed on a worker thread that reads the stored file
-//     itself (upload-slicing.ts) while this thread inserts: node:sqlite runs statements synchronously
+//     itself (number-files/upload-slicing.ts) while this thread inserts: node:sqlite runs statements synchronously
 //     here, so that is the only overlap to be had.
 //   - SQLite: in file order the rows go to the end of the table and of the (taskId, state, id) index.
 //     (A unique (taskId, phone) index, where they landed at random places, cost half the upload; the
