@@ -81,6 +81,7 @@ export type ForceLogoutRequest = z.infer<typeof forceLogoutRequest>;
 export const operLogSortFields = ['operTime', 'userName', 'module', 'action', 'costMs'] as const;
 export const loginLogSortFields = ['loginTime', 'userName', 'ip'] as const;
 export const onlineSortFields = ['userName', 'ip', 'loginTime', 'lastSeenAt'] as const;
+export type OnlineSortField = (typeof onlineSortFields)[number];
 
 export type OperLog = {
   operId: number;

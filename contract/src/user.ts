@@ -90,4 +90,5 @@ export type UserPasswordReset = { userId: number; userName: string; password: st
 /** One company of the data-permission and department trees (SPEC §3 permission tree node). */
 export type UserDeptNode = { id: number; pId: number; name: string; open: boolean; checked: boolean };
 
-export const userSortFields = ['userName', 'userRealName', 'userMobile', 'isLock', 'deptName', 'roleName', 'editUser', 'editTime'] as const;
+/** The list's sortable fields (the server's sort whitelist); addTime is the default order, sortable by API only. */
+export const userSortFields = ['userName', 'userRealName', 'userMobile', 'isLock', 'deptName', 'roleName', 'editUser', 'editTime', 'addTime'] as const;

@@ -42,9 +42,9 @@ export async function statisticsTotals(db: Kysely<Database>, caller: Access, now
 export async function listTaskUserStatistics(db: Kysely<Database>, caller: Access, query: TaskUserStatisticsQuery) {
   let filtered = visibleAccounts(db, caller);
   if (query.userName) filtered = filtered.where(contains('u.userName', query.userName));
-  const { rows, total } = await listPage<TaskUserStatistics>(
+  const { rows, total } = await listPage(
     filtered,
-    (qb) => qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum']),
+    (qb) => qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum']).$castTo<TaskUserStatistics>(),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
     { sortColumns: {}, defaultSort: ['u.userId', 'asc'], tieBreaker: 'u.userId' },
   );
