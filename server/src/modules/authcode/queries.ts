@@ -63,10 +63,6 @@ export async function findAuthCode(db: Kysely<Database>, id: number) {
     .executeTakeFirst();
 }
 
-export async function findAccount(db: Kysely<Database>, userId: number) {
-  return db.selectFrom('sys_user').select(['userId', 'userName', 'deptId', 'roleId']).where('userId', '=', userId).executeTakeFirst();
-}
-
 /** The owner choices of the add dialog: the accounts of the caller's scope, or just the caller. */
 export async function taskUserChoices(db: Kysely<Database>, caller: Access): Promise<TaskUserChoice[]> {
   if (!caller.isAdmin) return [{ userId: caller.userId, userName: caller.userName }];

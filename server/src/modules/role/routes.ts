@@ -5,7 +5,6 @@ import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
 import { ok } from '../../http/envelope.ts';
 import { registerList } from '../../http/list-routes.ts';
-import { forbidden } from '../../http/errors.ts';
 import { parse } from '../../http/validate.ts';
 import type { XlsxColumn } from '../../http/xlsx.ts';
 import { listRoles, roleOptions, roleRightTree } from './queries.ts';

@@ -56,7 +56,3 @@ export async function listTaskUserStatistics(db: Kysely<Database>, caller: Acces
     total,
   };
 }
-
-export async function findAccount(db: Kysely<Database>, userId: number) {
-  return db.selectFrom('sys_user').select(['userId', 'userName', 'deptId', 'roleId']).where('userId', '=', userId).executeTakeFirst();
-}

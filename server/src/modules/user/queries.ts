@@ -40,17 +40,6 @@ function toUser(row: UserRow): User {
   };
 }
 
-/** The account a write is about: enough to check scope and the protections. */
-export async function findUser(db: Kysely<Database>, userId: number) {
-  return db.selectFrom('sys_user').select(['userId', 'userName', 'deptId', 'roleId']).where('userId', '=', userId).executeTakeFirst();
-}
-
-export async function findUserByName(db: Kysely<Database>, userName: string) {
-  return db.selectFrom('sys_user').select(['userId', 'userName', 'deptId', 'roleId']).where('userName', '=', userName).executeTakeFirst();
-}
-
-export type TargetUser = NonNullable<Awaited<ReturnType<typeof findUser>>>;
-
 /** The companies in the scope as flat tree items (id, pId, name, open, checked). */
 export async function companiesInScope(db: Kysely<Database>, scope: DeptScope): Promise<UserDeptNode[]> {
   const rows = await db
