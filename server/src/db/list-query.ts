@@ -12,7 +12,7 @@ export function contains(column: string, text: string): Expression<SqlBool> {
 }
 
 /** A list's sortable API fields → the columns they sort by (a whitelist: client text never reaches the SQL). */
-export type SortColumns = Readonly<Record<string, string>>;
+type SortColumns = Readonly<Record<string, string>>;
 
 /**
  * The sort whitelist of a list, from the contract's `*SortFields` (the one truth the screen's sortable
@@ -29,12 +29,12 @@ export function sortColumnsOf<F extends string>(
 /** The paging of a list: page/limit (system lists) as is; pageNum/pageSize (task-area lists, no sorting) mapped. */
 export type Paging = Pick<PageQuery, 'page' | 'limit' | 'sortField' | 'sortOrder'>;
 
-export function pagingOf(query: Paging | { pageNum: number; pageSize: number }): Paging {
+function pagingOf(query: Paging | { pageNum: number; pageSize: number }): Paging {
   if ('pageNum' in query) return { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' };
   return query;
 }
 
-export type ListOptions = { sortColumns: SortColumns; defaultSort: [string, 'asc' | 'desc']; tieBreaker: string };
+type ListOptions = { sortColumns: SortColumns; defaultSort: [string, 'asc' | 'desc']; tieBreaker: string };
 
 /**
  * One page of a filtered query plus the total, the shape every list call answers. Sorting is by a

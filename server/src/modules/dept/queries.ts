@@ -19,7 +19,7 @@ export async function listDepts(db: Kysely<Database>, scope: DeptScope, query: D
 
 type DeptRow = Selectable<Database['sys_dept']>;
 
-export function toDept(row: DeptRow): Dept {
+function toDept(row: DeptRow): Dept {
   return { ...row, addTime: formatDateTime(row.addTime), editTime: formatDateTime(row.editTime) };
 }
 

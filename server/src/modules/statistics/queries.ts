@@ -11,7 +11,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * The accounts whose counters a caller sees (SPEC §2.16, PRODUCT §3): an administrator the accounts
  * of its data scope, anyone else only itself.
  */
-export function visibleAccounts(db: Kysely<Database>, caller: Access) {
+function visibleAccounts(db: Kysely<Database>, caller: Access) {
   const base = db.selectFrom('sys_user as u');
   return caller.isAdmin ? base.where(inDeptScope('u.deptId', caller.deptScope)) : base.where('u.userId', '=', caller.userId);
 }

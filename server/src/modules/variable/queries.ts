@@ -17,6 +17,6 @@ export async function listVariables(db: Kysely<Database>, query: VariableListQue
 
 type VariableRow = Selectable<Database['sys_variable']>;
 
-export function toVariable(row: VariableRow): Variable {
+function toVariable(row: VariableRow): Variable {
   return { ...row, addTime: formatDateTime(row.addTime), editTime: formatDateTime(row.editTime) };
 }
