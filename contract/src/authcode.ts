@@ -10,7 +10,6 @@ export const pageNumQuery = z.object({
   pageNum: z.coerce.number({ error: common.badParameter }).int().min(1).catch(1).default(1),
   pageSize: z.coerce.number({ error: common.badParameter }).int().min(1).max(200).catch(10).default(10),
 });
-export type PageNumQuery = z.infer<typeof pageNumQuery>;
 
 
 export const AUTH_CODE_PATTERN = /^[A-Z0-9-]{4,32}$/;

@@ -76,11 +76,11 @@ export type OnlineListQuery = z.infer<typeof onlineListQuery>;
 export const forceLogoutRequest = z.object({
   sessionId: z.string({ error: m.sessionIdRequired }).trim().min(1, m.sessionIdRequired).regex(/^[0-9a-f]{64}$/, m.sessionGone),
 });
-export type ForceLogoutRequest = z.infer<typeof forceLogoutRequest>;
 
 export const operLogSortFields = ['operTime', 'userName', 'module', 'action', 'costMs'] as const;
 export const loginLogSortFields = ['loginTime', 'userName', 'ip'] as const;
 export const onlineSortFields = ['userName', 'ip', 'loginTime', 'lastSeenAt'] as const;
+export type OnlineSortField = (typeof onlineSortFields)[number];
 
 export type OperLog = {
   operId: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { common, permission as m } from './messages.ts';
-import { grantIdList, optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
+import { permission as m } from './messages.ts';
+import { grantIdList, optionalId, optionalText, pageQuery, requiredText } from './fields.ts';
 
 /** A permission code is three segments like system:User:list (SPEC §3). */
 export const permissionCodePattern = /^[A-Za-z][A-Za-z0-9_]*:[A-Za-z][A-Za-z0-9_]*:[A-Za-z][A-Za-z0-9_]*$/;

@@ -38,7 +38,6 @@ export const userLockRequest = z.object({
   userId: requiredId,
   lock: z.enum([LockStatus.normal, LockStatus.locked], { error: m.lockValue }),
 });
-export type UserLockRequest = z.infer<typeof userLockRequest>;
 
 export const userIdRequest = z.object({ userId: requiredId });
 
@@ -48,14 +47,12 @@ export const userChangeDeptRequest = z.object({
   /** Sent by the original screen; the server names the company from its own table. */
   deptName: optionalText(100),
 });
-export type UserChangeDeptRequest = z.infer<typeof userChangeDeptRequest>;
 
 export const userDeptSaveRequest = z.object({
   userId: requiredId,
   /** The granted companies, '[1,2]' as the original sent them or an array; empty clears the grants. */
   deptIds: grantIdList,
 });
-export type UserDeptSaveRequest = z.infer<typeof userDeptSaveRequest>;
 
 /** GET /api/UserDept/deptTree/{parentId}: 0 for every company the caller may see. */
 export const userDeptTreeParams = z.object({
@@ -90,4 +87,5 @@ export type UserPasswordReset = { userId: number; userName: string; password: st
 /** One company of the data-permission and department trees (SPEC §3 permission tree node). */
 export type UserDeptNode = { id: number; pId: number; name: string; open: boolean; checked: boolean };
 
-export const userSortFields = ['userName', 'userRealName', 'userMobile', 'isLock', 'deptName', 'roleName', 'editUser', 'editTime'] as const;
+/** The list's sortable fields (the server's sort whitelist); addTime is the default order, sortable by API only. */
+export const userSortFields = ['userName', 'userRealName', 'userMobile', 'isLock', 'deptName', 'roleName', 'editUser', 'editTime', 'addTime'] as const;

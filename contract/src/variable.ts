@@ -28,4 +28,5 @@ export type Variable = {
   editTime: string;
 };
 
-export const variableSortFields = ['varLable', 'varName', 'varValue', 'editTime'] as const;
+/** The list's sortable fields: the screen's sortable columns, and the server's sort whitelist (db/list-query sortColumnsOf). */
+export const variableSortFields = ['varLable', 'varName', 'varValue', 'editUser', 'editTime'] as const;

@@ -7,7 +7,7 @@ import type { AppContext } from './context.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { Database } from './db/schema.ts';
-import { seed } from './db/seed.ts';
+import { seed } from './seed.ts';
 import { registerAccessCheck } from './http/access-check.ts';
 import { registerAudit } from './http/audit.ts';
 import { registerConsole } from './http/console-static.ts';

@@ -1,6 +1,6 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import { messages } from '@huiyun/contract';
-import { forbidden } from '../http/errors.ts';
+import { AppError } from './errors.ts';
 
 /**
  * Data scope (PRODUCT §3): the companies a caller may see. The super administrator sees all; a
@@ -9,11 +9,12 @@ import { forbidden } from '../http/errors.ts';
  */
 export type DeptScope = 'all' | number[];
 
-export function inDeptScope(column: string, scope: DeptScope) {
-  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
+/** `column` (a company id) lies in the scope: a condition for `.where(…)` (also callable as a factory). */
+export function inDeptScope(column: string, scope: DeptScope): (eb?: unknown) => Expression<SqlBool> {
+  return () => {
     if (scope === 'all') return sql<SqlBool>`1 = 1`;
     if (scope.length === 0) return sql<SqlBool>`1 = 0`;
-    return eb(eb.ref(column), 'in', scope);
+    return sql<SqlBool>`${sql.ref(column)} in (${sql.join(scope)})`;
   };
 }
 
@@ -21,7 +22,7 @@ export function deptInScope(scope: DeptScope, deptId: number | null | undefined)
   return scope === 'all' || (deptId != null && scope.includes(deptId));
 }
 
-/** Refuses, changing nothing, when the row's company lies outside the caller's scope. */
+/** Refuses (403), changing nothing, when the row's company lies outside the caller's scope. */
 export function assertDeptInScope(scope: DeptScope, deptId: number | null | undefined, message: string = messages.common.outOfScope): void {
-  if (!deptInScope(scope, deptId)) throw forbidden(message);
+  if (!deptInScope(scope, deptId)) throw new AppError(message, 403);
 }

@@ -1,39 +1,27 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import {
-  consoleRoutes, menuGroups, permissionTable, RoleId, SUPER_ADMIN_USER_ID, type GrantedRole, type PermissionCode,
-} from '@huiyun/contract';
+import { consoleRoutes, menuGroups, permissionTable, RoleId, type GrantedRole, type PermissionCode } from '@huiyun/contract';
 import type { Database } from './schema.ts';
 import { dialectOf } from './dialect.ts';
-import { hashPassword, randomPassword } from '../modules/auth/password.ts';
-
-type SeedOptions = {
-  adminPassword?: string;
-  dataDir: string;
-  e2eSeed?: boolean;
-  log: (message: string) => void;
-  now?: number;
-};
 
 const SYSTEM_NO = 'huiyun';
 const ADMIN_ROLES = [RoleId.companyAdmin, RoleId.superAdmin];
 
-// Idempotent: run at every start. It creates what is missing and never overwrites what operators
-// changed. Menu and permission grants are made only when the module or code is first created, so a
-// right an administrator took away stays away, and a screen added by a later release reaches the
-// default roles.
-export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<void> {
-  const now = options.now ?? Date.now();
-  await db.transaction().execute(async (trx) => {
+// The reference data every installation needs: roles, the demo company, the menu tree (from the
+// contract's consoleRoutes) and the permission codes (from its permissionTable). The first accounts
+// are the accounts module's (modules/accounts/seed.ts); server/src/seed.ts runs both at every start.
+// Idempotent: it creates what is missing and never overwrites what operators changed. Menu and
+// permission grants are made only when the module or code is first created, so a right an
+// administrator took away stays away, and a screen added by a later release reaches the default roles.
+export async function seedReferenceData(db: Kysely<Database>, now: number = Date.now()): Promise<{ demoDeptId: number }> {
+  const demoDeptId = await db.transaction().execute(async (trx) => {
     await seedRoles(trx, now);
     const deptId = await seedDemoCompany(trx, now);
-    await seedAdmin(trx, options, deptId, now);
     await seedMenus(trx);
     await seedPermissions(trx);
-    if (options.e2eSeed) await seedE2eUser(trx, deptId, now);
+    return deptId;
   });
-  if (dialectOf(db) === 'postgres') await resyncSequences(db);
+  await resyncSerial(db, 'sys_role', 'roleId');
+  return { demoDeptId };
 }
 
 async function seedRoles(trx: Kysely<Database>, now: number) {
@@ -60,27 +48,6 @@ async function seedDemoCompany(trx: Kysely<Database>, now: number): Promise<numb
     .execute();
   const dept = await trx.selectFrom('sys_dept').select('deptId').where('deptNo', '=', 'DEMO').executeTakeFirstOrThrow();
   return dept.deptId;
-}
-
-async function seedAdmin(trx: Kysely<Database>, options: SeedOptions, deptId: number, now: number) {
-  const existing = await trx.selectFrom('sys_user').select('userId').where('userId', '=', SUPER_ADMIN_USER_ID).executeTakeFirst();
-  if (existing) return;
-  const generated = !options.adminPassword;
-  const password = options.adminPassword ?? randomPassword(16);
-  await trx
-    .insertInto('sys_user')
-    .values({
-      userId: SUPER_ADMIN_USER_ID, userName: 'admin', userRealName: '超级管理员', passwordHash: await hashPassword(password),
-      userSex: '男', userMobile: '', userEmail: '', isLock: 'N', deptId, roleId: RoleId.superAdmin, systemNo: SYSTEM_NO,
-      addUser: 'system', editUser: 'system', addTime: now, editTime: now,
-    })
-    .execute();
-  if (generated) {
-    const file = path.join(options.dataDir, 'initial-admin-password.txt');
-    fs.mkdirSync(options.dataDir, { recursive: true });
-    fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
-    options.log(`Initial password of account admin: ${password} (also written to ${file}; change it after the first login)`);
-  }
 }
 
 async function seedMenus(trx: Kysely<Database>) {
@@ -130,22 +97,8 @@ async function seedPermissions(trx: Kysely<Database>) {
   }
 }
 
-/** The end-to-end suite's ordinary user; only when E2E_SEED=1. */
-async function seedE2eUser(trx: Kysely<Database>, deptId: number, now: number) {
-  await trx
-    .insertInto('sys_user')
-    .values({
-      userName: 'user1', userRealName: '测试用户', passwordHash: await hashPassword('User@12345'), userSex: '女',
-      userMobile: '13800000001', userEmail: 'user1@example.com', isLock: 'N', deptId, roleId: RoleId.ordinaryUser,
-      systemNo: SYSTEM_NO, addUser: 'system', editUser: 'system', addTime: now, editTime: now,
-    })
-    .onConflict((oc) => oc.column('userName').doNothing())
-    .execute();
-}
-
-// Rows inserted with explicit ids do not move PostgreSQL's serial sequences.
-async function resyncSequences(db: Kysely<Database>) {
-  for (const [table, column] of [['sys_role', 'roleId'], ['sys_user', 'userId']] as const) {
-    await sql`select setval(pg_get_serial_sequence(${table}, ${column}), (select max(${sql.ref(column)}) from ${sql.table(table)}))`.execute(db);
-  }
+/** After rows inserted with explicit ids: PostgreSQL's serial sequence moves past them (SQLite needs nothing). */
+export async function resyncSerial(db: Kysely<Database>, table: 'sys_role' | 'sys_user', column: 'roleId' | 'userId'): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await sql`select setval(pg_get_serial_sequence(${table}, ${column}), (select max(${sql.ref(column)}) from ${sql.table(table)}))`.execute(db);
 }

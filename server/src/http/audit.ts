@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LogResult } from '@huiyun/contract';
 import type { AppContext } from '../context.ts';
 
 /**
@@ -41,7 +42,7 @@ export function registerAudit(app: FastifyInstance, ctx: AppContext): void {
           method: request.method,
           url: request.url.split('?')[0].slice(0, 255),
           ip: request.ip.slice(0, 64),
-          success: reply.statusCode < 400 ? 1 : 0,
+          success: reply.statusCode < 400 ? LogResult.success : LogResult.failure,
           message: envelopeMessage(payload).slice(0, 500),
           costMs: Math.round(reply.elapsedTime),
           operTime: ctx.now(),

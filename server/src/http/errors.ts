@@ -1,13 +1,8 @@
 import { messages } from '@huiyun/contract';
+import { AppError } from '../db/errors.ts';
 
-/** A refusal with a Chinese message for the caller. Anything else thrown is a bug: logged, never sent. */
-export class AppError extends Error {
-  readonly statusCode: number;
-  constructor(message: string, statusCode = 400) {
-    super(message);
-    this.statusCode = statusCode;
-  }
-}
+// The refusals of the HTTP API. AppError itself lives in db/errors.ts, below every layer that throws it.
+export { AppError };
 
 export const unauthorized = (message: string = messages.common.sessionExpired) => new AppError(message, 401);
 export const forbidden = (message: string = messages.common.forbidden) => new AppError(message, 403);

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { seed } from '../db/seed.ts';
+import { seed } from '../seed.ts';
 import { AccessCache } from './access-cache.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './counter-store.ts';
 import { RedisSessionStore } from './redis-session-store.ts';

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { LightMyRequestResponse } from 'fastify';
-import { RoleId, type Envelope } from '@huiyun/contract';
+import { RoleId, type Envelope, type LockStatus } from '@huiyun/contract';
 import { buildApp, type App } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
-import { hashPassword } from '../modules/auth/password.ts';
+import { createAccount } from '../modules/accounts/create.ts';
 import { createTestDatabase, testDbKind } from './test-database.ts';
 
 export const ADMIN_PASSWORD = 'Admin@12345';
@@ -16,7 +16,7 @@ export type TestApp = App & {
   /** Logs in and answers the token; fails the test when the login fails. */
   login: (userName: string, passwd: string, extra?: Record<string, unknown>) => Promise<string>;
   call: (method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Called>;
-  createUser: (user: { userName: string; password?: string; roleId?: number; deptId?: number | null; isLock?: string }) => Promise<number>;
+  createUser: (user: { userName: string; password?: string; roleId?: number; deptId?: number | null; isLock?: LockStatus }) => Promise<number>;
   /** A company row of its own (data-scope tests need a second one); answers its deptId. */
   createCompany: (deptName: string, deptNo: string) => Promise<number>;
   close: () => Promise<void>;
@@ -67,16 +67,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       return body.data.token as string;
     },
     createUser: async ({ userName, password = 'User@12345', roleId = RoleId.ordinaryUser, deptId = 1, isLock = 'N' }) => {
-      const now = Date.now();
-      const row = await built.ctx.db
-        .insertInto('sys_user')
-        .values({
-          userName, userRealName: userName, passwordHash: await hashPassword(password), userSex: '男', userMobile: '',
-          userEmail: '', isLock, deptId, roleId, systemNo: 'huiyun', addUser: 'test', editUser: 'test', addTime: now, editTime: now,
-        })
-        .returning('userId')
-        .executeTakeFirstOrThrow();
-      return row.userId;
+      return createAccount(built.ctx.db, {
+        userName, userRealName: userName, password, userSex: '男', isLock, deptId, roleId, addUser: 'test', now: Date.now(),
+      });
     },
     createCompany: async (deptName, deptNo) => {
       const now = Date.now();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TaskNumberState } from '@huiyun/contract';
-import { insertTask, useDatabaseBefore } from './migration-test-support.ts';
+import { insertTask, useDatabaseBefore } from '../../test/migration-test-support.ts';
 
 describe('migration 0006_task_done_count', () => {
   const schema = useDatabaseBefore('0005_number_order');

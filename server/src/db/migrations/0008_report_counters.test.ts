@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { testDbKind } from '../../test/test-database.ts';
-import { insertTask, useDatabaseBefore } from './migration-test-support.ts';
+import { insertTask, useDatabaseBefore } from '../../test/migration-test-support.ts';
 
 describe.runIf(testDbKind() === 'postgres')('migration 0008_report_counters', () => {
   const schema = useDatabaseBefore('0007_number_batches');

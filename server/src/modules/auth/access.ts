@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { consoleRoutes, LockStatus, RoleId, type MenuNode } from '@huiyun/contract';
+import { LockStatus, RoleId, type MenuNode } from '@huiyun/contract';
 import type { Access } from '../../http/caller.ts';
 import type { Database } from '../../db/schema.ts';
 import type { DeptScope } from '../../db/scope.ts';
@@ -66,7 +66,7 @@ async function loadDeptScope(db: Kysely<Database>, userId: number, ownDeptId: nu
 type ModuleRow = { moduleId: number; parentId: number; moduleName: string; moduleIcon: string; moduleUrl: string; moduleOrder: number };
 
 /** Granted modules as a tree, ordered; a group whose parent is not granted still shows at the top. */
-export function buildMenuTree(rows: ModuleRow[]): MenuNode[] {
+function buildMenuTree(rows: ModuleRow[]): MenuNode[] {
   const nodes = new Map<number, MenuNode>(
     rows.map((r) => [r.moduleId, { moduleId: r.moduleId, parentId: r.parentId, moduleName: r.moduleName, moduleIcon: r.moduleIcon, moduleUrl: r.moduleUrl, moduleOrder: r.moduleOrder, children: [] }]),
   );
@@ -87,5 +87,3 @@ export function buildMenuTree(rows: ModuleRow[]): MenuNode[] {
 export function menuUrls(menus: MenuNode[]): string[] {
   return menus.flatMap((m) => (m.children.length ? menuUrls(m.children) : [m.moduleUrl]));
 }
-
-export const knownScreenUrls = new Set(consoleRoutes.map((r) => r.url));

@@ -17,9 +17,9 @@ function visibleCodes(db: Kysely<Database>, caller: Access) {
 export async function listAuthCodes(db: Kysely<Database>, caller: Access, query: AuthCodeListQuery) {
   let filtered = visibleCodes(db, caller);
   if (query.authCode) filtered = filtered.where(contains('c.authCode', query.authCode));
-  const { rows, total } = await listPage<AuthCodeRow>(
+  const { rows, total } = await listPage(
     filtered,
-    (qb) => qb.select(['c.id', 'u.userName', 'c.authCode', 'c.useStatus', 'c.machineCode', 'c.machineName', 'c.dueNum', 'c.dueDate', 'c.dueDateNum', 'c.authUserId']),
+    (qb) => qb.select(['c.id', 'u.userName', 'c.authCode', 'c.useStatus', 'c.machineCode', 'c.machineName', 'c.dueNum', 'c.dueDate', 'c.dueDateNum', 'c.authUserId']).$castTo<AuthCodeRow>(),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
     { sortColumns: {}, defaultSort: ['c.id', 'desc'], tieBreaker: 'c.id' },
   );
@@ -61,10 +61,6 @@ export async function findAuthCode(db: Kysely<Database>, id: number) {
     .select(['c.id', 'c.authCode', 'c.authUserId', 'c.useStatus', 'c.machineCode', 'c.dueNum', 'c.dueDate', 'c.dueDateNum', 'u.deptId as ownerDeptId'])
     .where('c.id', '=', id)
     .executeTakeFirst();
-}
-
-export async function findAccount(db: Kysely<Database>, userId: number) {
-  return db.selectFrom('sys_user').select(['userId', 'userName', 'deptId', 'roleId']).where('userId', '=', userId).executeTakeFirst();
 }
 
 /** The owner choices of the add dialog: the accounts of the caller's scope, or just the caller. */

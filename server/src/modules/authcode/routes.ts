@@ -6,9 +6,10 @@ import {
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
-import { ok, page } from '../../http/envelope.ts';
+import { ok } from '../../http/envelope.ts';
+import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
-import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from '../../http/xlsx.ts';
+import type { XlsxColumn } from '../../http/xlsx.ts';
 import { listAuthCodes, taskUserChoices } from './queries.ts';
 import { deleteAuthCode, rechargeAuthCode, saveAuthCode, userDevices } from './service.ts';
 
@@ -29,16 +30,15 @@ const exportColumns: XlsxColumn<ExportRow>[] = [
 // 授权码列表 (SPEC §2.15, §7.8). Task-area calls accept POST with JSON or form bodies.
 export function authCodeRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.post('/sync/queryAuthCodeList', { config: { access: { permission: Perm.authCodeList } } }, async (request) => {
-      const { rows, total } = await listAuthCodes(ctx.db, callerOf(request), parse(authCodeListQuery, request.body));
-      return page(rows, total);
-    });
-
-    app.post('/sync/exportAuthCodeList', { config: { access: { permission: Perm.authCodeList } } }, async (request, reply) => {
-      const query = { ...parse(authCodeListQuery, request.body), pageNum: 1, pageSize: EXPORT_MAX_ROWS };
-      const { rows } = await listAuthCodes(ctx.db, callerOf(request), query);
-      const exported = rows.map((row) => ({ ...row, useStatusText: labelOf(authCodeUseStatusOptions, isAuthCodeUsed(row.useStatus) ? AuthCodeUseStatus.used : AuthCodeUseStatus.unused) }));
-      return sendXlsx(reply, m.title, exportColumns, exported);
+    registerList(app, {
+      permission: Perm.authCodeList,
+      query: authCodeListQuery,
+      list: '/sync/queryAuthCodeList',
+      load: (request, query) => listAuthCodes(ctx.db, callerOf(request), query),
+      export: {
+        url: '/sync/exportAuthCodeList', fileName: m.title, columns: exportColumns,
+        row: (row): ExportRow => ({ ...row, useStatusText: labelOf(authCodeUseStatusOptions, isAuthCodeUsed(row.useStatus) ? AuthCodeUseStatus.used : AuthCodeUseStatus.unused) }),
+      },
     });
 
     app.post('/sync/queryTaskUserList', { config: { access: { permission: Perm.authCodeList } } }, async (request) =>

@@ -4,7 +4,8 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { assertDeptInScope, deptInScope } from '../../db/scope.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import type { Access } from '../auth/access.ts';
-import { devicesOf, findAccount, findAuthCode } from './queries.ts';
+import { findAccount } from '../accounts/find.ts';
+import { devicesOf, findAuthCode } from './queries.ts';
 
 const m = messages.authcode;
 const DAY_MS = 24 * 60 * 60 * 1000;

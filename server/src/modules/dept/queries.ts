@@ -1,17 +1,17 @@
 import type { Kysely, Selectable } from 'kysely';
-import { formatDateTime, type Dept, type DeptListQuery } from '@huiyun/contract';
+import { deptSortFields, formatDateTime, type Dept, type DeptListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage } from '../../db/list-query.ts';
+import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 
-const sortColumns = { deptName: 'deptName', deptNo: 'deptNo', editUser: 'editUser', editTime: 'editTime' };
+const sortColumns = sortColumnsOf(deptSortFields);
 
 /** The companies of the caller's data scope matching the filters, one page. */
 export async function listDepts(db: Kysely<Database>, scope: DeptScope, query: DeptListQuery) {
   let filtered = db.selectFrom('sys_dept').where(inDeptScope('deptId', scope));
   if (query.deptName) filtered = filtered.where(contains('deptName', query.deptName));
   if (query.deptNo) filtered = filtered.where(contains('deptNo', query.deptNo));
-  const { rows, total } = await listPage<DeptRow>(filtered, (qb) => qb.selectAll(), query, {
+  const { rows, total } = await listPage(filtered, (qb) => qb.selectAll().$castTo<DeptRow>(), query, {
     sortColumns, defaultSort: ['editTime', 'desc'], tieBreaker: 'deptId',
   });
   return { rows: rows.map(toDept), total };
@@ -19,7 +19,7 @@ export async function listDepts(db: Kysely<Database>, scope: DeptScope, query: D
 
 type DeptRow = Selectable<Database['sys_dept']>;
 
-export function toDept(row: DeptRow): Dept {
+function toDept(row: DeptRow): Dept {
   return { ...row, addTime: formatDateTime(row.addTime), editTime: formatDateTime(row.editTime) };
 }
 

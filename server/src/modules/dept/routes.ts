@@ -3,9 +3,10 @@ import { deptListQuery, deptSave, idsRequest, messages, Perm, type Dept } from '
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
-import { ok, page } from '../../http/envelope.ts';
+import { ok } from '../../http/envelope.ts';
+import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
-import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from '../../http/xlsx.ts';
+import type { XlsxColumn } from '../../http/xlsx.ts';
 import { listDepts } from './queries.ts';
 import { deleteDepts, saveDept } from './service.ts';
 
@@ -22,15 +23,12 @@ const exportColumns: XlsxColumn<Dept>[] = [
 /** 公司管理 (SPEC §2.4, §7.2): list, export, save, delete; all within the caller's data scope. */
 export function deptRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.post('/api/Dept/list', { config: { access: { permission: Perm.deptList } } }, async (request) => {
-      const { rows, total } = await listDepts(ctx.db, callerOf(request).deptScope, parse(deptListQuery, request.body));
-      return page(rows, total);
-    });
-
-    app.post('/api/Dept/export', { config: { access: { permission: Perm.deptList } } }, async (request, reply) => {
-      const query = { ...parse(deptListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS };
-      const { rows } = await listDepts(ctx.db, callerOf(request).deptScope, query);
-      return sendXlsx(reply, m.title, exportColumns, rows);
+    registerList(app, {
+      permission: Perm.deptList,
+      query: deptListQuery,
+      list: '/api/Dept/list',
+      load: (request, query) => listDepts(ctx.db, callerOf(request).deptScope, query),
+      export: { url: '/api/Dept/export', fileName: m.title, columns: exportColumns },
     });
 
     app.post('/api/Dept/save', { config: { access: { permission: Perm.deptSave }, audit: audit(messages.common.actionSave) } }, async (request) => {

@@ -20,7 +20,7 @@ export async function listDevices(db: Kysely<Database>, caller: Access, query: D
   let filtered = visibleDevices(db, caller);
   if (query.machineName) filtered = filtered.where(contains('c.machineName', query.machineName));
   const today = shanghaiDay(now);
-  const { rows, total } = await listPage<DeviceListRow>(
+  const { rows, total } = await listPage(
     filtered,
     (qb) => qb
       .leftJoin('sync_device_daily as dd', (join) => join.onRef('dd.machineCode', '=', 'c.machineCode').on('dd.day', '=', today))
@@ -28,7 +28,7 @@ export async function listDevices(db: Kysely<Database>, caller: Access, query: D
         'c.id', 'c.authCode', 'c.machineCode', 'c.machineName', 'u.userName', 'c.lastSeenAt', 'c.activatedAt', 'c.battery', 'c.signalLevel',
         'c.appVersion', 'c.dueNum', 'c.dueDate', 'dd.sendCount',
         heldByDevice(eb, eb.ref('c.machineCode'), now).as('leased'),
-      ]),
+      ]).$castTo<DeviceListRow>(),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
     { sortColumns: {}, defaultSort: ['c.id', 'desc'], tieBreaker: 'c.id' },
   );

@@ -1,13 +1,13 @@
-import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import {
-  describeUserAgent, formatDateTime, shanghaiDayRange,
+  describeUserAgent, formatDateTime, loginLogSortFields, operLogSortFields, shanghaiDayRange,
   type LoginLog, type LoginLogListQuery, type LogResult, type OperLog, type OperLogListQuery,
 } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage } from '../../db/list-query.ts';
+import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 
-const operSortColumns = { operTime: 'operTime', userName: 'userName', module: 'module', action: 'action', costMs: 'costMs' };
+const operSortColumns = sortColumnsOf(operLogSortFields);
 
 /** 操作日志 in the caller's scope: entries written by accounts of the companies it may see. */
 export async function listOperLogs(db: Kysely<Database>, scope: DeptScope, query: OperLogListQuery) {
@@ -18,9 +18,9 @@ export async function listOperLogs(db: Kysely<Database>, scope: DeptScope, query
   const { from, before } = shanghaiDayRange(query.beginTime, query.endTime);
   if (from !== undefined) filtered = filtered.where('operTime', '>=', from);
   if (before !== undefined) filtered = filtered.where('operTime', '<', before);
-  const { rows, total } = await listPage<OperLogRow>(
+  const { rows, total } = await listPage(
     filtered,
-    (qb) => qb.select(['operId', 'userName', 'module', 'action', 'target', 'method', 'url', 'ip', 'success', 'message', 'costMs', 'operTime']),
+    (qb) => qb.select(['operId', 'userName', 'module', 'action', 'target', 'method', 'url', 'ip', 'success', 'message', 'costMs', 'operTime']).$castTo<OperLogRow>(),
     query,
     { sortColumns: operSortColumns, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId' },
   );
@@ -33,19 +33,17 @@ function toOperLog(row: OperLogRow): OperLog {
   return { ...row, success: row.success as LogResult, costMs: Number(row.costMs), operTime: formatDateTime(Number(row.operTime)) };
 }
 
-const loginSortColumns = { loginTime: 'l.loginTime', userName: 'l.userName', ip: 'l.ip' };
+const loginSortColumns = sortColumnsOf(loginLogSortFields, { table: 'l' });
 
 /**
  * A login attempt belongs to the company of its account. Failed attempts are written without one
  * (the password was not checked against an account), so the account is looked up by name; attempts
  * on names no account has belong to nobody and only the super administrator sees them.
  */
-function loginInScope(scope: DeptScope) {
-  return (eb: ExpressionBuilder<any, any>) => {
-    if (scope === 'all') return sql<SqlBool>`1 = 1`;
-    if (scope.length === 0) return sql<SqlBool>`1 = 0`;
-    return eb(eb.fn.coalesce(eb.ref('l.deptId'), eb.ref('u.deptId')), 'in', scope);
-  };
+function loginInScope(scope: DeptScope): Expression<SqlBool> {
+  if (scope === 'all') return sql<SqlBool>`1 = 1`;
+  if (scope.length === 0) return sql<SqlBool>`1 = 0`;
+  return sql<SqlBool>`coalesce(${sql.ref('l.deptId')}, ${sql.ref('u.deptId')}) in (${sql.join(scope)})`;
 }
 
 /** 登录日志 in the caller's scope. */
@@ -60,9 +58,9 @@ export async function listLoginLogs(db: Kysely<Database>, scope: DeptScope, quer
   const { from, before } = shanghaiDayRange(query.beginTime, query.endTime);
   if (from !== undefined) filtered = filtered.where('l.loginTime', '>=', from);
   if (before !== undefined) filtered = filtered.where('l.loginTime', '<', before);
-  const { rows, total } = await listPage<LoginLogRow>(
+  const { rows, total } = await listPage(
     filtered,
-    (qb) => qb.select(['l.infoId', 'l.userName', 'l.ip', 'l.userAgent', 'l.success', 'l.message', 'l.loginTime']),
+    (qb) => qb.select(['l.infoId', 'l.userName', 'l.ip', 'l.userAgent', 'l.success', 'l.message', 'l.loginTime']).$castTo<LoginLogRow>(),
     query,
     { sortColumns: loginSortColumns, defaultSort: ['l.loginTime', 'desc'], tieBreaker: 'l.infoId' },
   );

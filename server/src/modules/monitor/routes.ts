@@ -6,9 +6,10 @@ import {
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
-import { ok, page } from '../../http/envelope.ts';
+import { ok } from '../../http/envelope.ts';
+import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
-import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from '../../http/xlsx.ts';
+import type { XlsxColumn } from '../../http/xlsx.ts';
 import { listLoginLogs, listOperLogs } from './queries.ts';
 import { forceLogout, listOnline } from './service.ts';
 
@@ -57,37 +58,28 @@ const onlineColumns: XlsxColumn<OnlineSession>[] = [
 
 export function monitorRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.post('/api/OperLog/list', { config: { access: { permission: Perm.operLogList } } }, async (request) => {
-      const { rows, total } = await listOperLogs(ctx.db, callerOf(request).deptScope, parse(operLogListQuery, request.body));
-      return page(rows, total);
+    registerList(app, {
+      permission: Perm.operLogList,
+      query: operLogListQuery,
+      list: '/api/OperLog/list',
+      load: (request, query) => listOperLogs(ctx.db, callerOf(request).deptScope, query),
+      export: { url: '/api/OperLog/export', fileName: m.operLogTitle, columns: operLogColumns, row: withResultLabel },
     });
 
-    app.post('/api/OperLog/export', { config: { access: { permission: Perm.operLogList } } }, async (request, reply) => {
-      const query = { ...parse(operLogListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS };
-      const { rows } = await listOperLogs(ctx.db, callerOf(request).deptScope, query);
-      return sendXlsx(reply, m.operLogTitle, operLogColumns, rows.map(withResultLabel));
+    registerList(app, {
+      permission: Perm.loginLogList,
+      query: loginLogListQuery,
+      list: '/api/LoginLog/list',
+      load: (request, query) => listLoginLogs(ctx.db, callerOf(request).deptScope, query),
+      export: { url: '/api/LoginLog/export', fileName: m.loginLogTitle, columns: loginLogColumns, row: withResultLabel },
     });
 
-    app.post('/api/LoginLog/list', { config: { access: { permission: Perm.loginLogList } } }, async (request) => {
-      const { rows, total } = await listLoginLogs(ctx.db, callerOf(request).deptScope, parse(loginLogListQuery, request.body));
-      return page(rows, total);
-    });
-
-    app.post('/api/LoginLog/export', { config: { access: { permission: Perm.loginLogList } } }, async (request, reply) => {
-      const query = { ...parse(loginLogListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS };
-      const { rows } = await listLoginLogs(ctx.db, callerOf(request).deptScope, query);
-      return sendXlsx(reply, m.loginLogTitle, loginLogColumns, rows.map(withResultLabel));
-    });
-
-    app.post('/api/Online/list', { config: { access: { permission: Perm.onlineList } } }, async (request) => {
-      const { rows, total } = await listOnline(ctx, callerOf(request), parse(onlineListQuery, request.body), request.sessionTokenHash);
-      return page(rows, total);
-    });
-
-    app.post('/api/Online/export', { config: { access: { permission: Perm.onlineList } } }, async (request, reply) => {
-      const query = { ...parse(onlineListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS };
-      const { rows } = await listOnline(ctx, callerOf(request), query, request.sessionTokenHash);
-      return sendXlsx(reply, m.onlineTitle, onlineColumns, rows);
+    registerList(app, {
+      permission: Perm.onlineList,
+      query: onlineListQuery,
+      list: '/api/Online/list',
+      load: (request, query) => listOnline(ctx, callerOf(request), query, request.sessionTokenHash),
+      export: { url: '/api/Online/export', fileName: m.onlineTitle, columns: onlineColumns },
     });
 
     app.post('/api/Online/forceLogout', { config: { access: { permission: Perm.onlineForceLogout }, audit: { module: m.onlineTitle, action: messages.common.actionForceOffline } } }, async (request) => {

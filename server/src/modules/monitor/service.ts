@@ -1,6 +1,6 @@
 import {
-  describeUserAgent, formatDateTime, messages, RoleId,
-  type OnlineListQuery, type OnlineSession,
+  describeUserAgent, formatDateTime, messages, onlineSortFields, RoleId,
+  type OnlineListQuery, type OnlineSession, type OnlineSortField,
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { assertDeptInScope, deptInScope } from '../../db/scope.ts';
@@ -26,7 +26,8 @@ async function usersOf(ctx: AppContext, sessions: SessionRecord[]): Promise<Map<
 
 const includes = (value: string, part: string) => value.toLowerCase().includes(part.toLowerCase());
 
-const sorters: Record<string, (a: OnlineSession & { lastSeenMs: number; createdMs: number }, b: typeof a) => number> = {
+// One comparator per sortable field of the contract's list (onlineSortFields): the compiler keeps them in step.
+const sorters: Record<OnlineSortField, (a: OnlineSession & { lastSeenMs: number; createdMs: number }, b: typeof a) => number> = {
   userName: (a, b) => a.userName.localeCompare(b.userName),
   ip: (a, b) => a.ip.localeCompare(b.ip),
   loginTime: (a, b) => a.createdMs - b.createdMs,
@@ -63,7 +64,7 @@ export async function listOnline(ctx: AppContext, caller: Access, query: OnlineL
       createdMs: s.createdAt,
     }];
   });
-  const sorter = sorters[query.sortField];
+  const sorter = (onlineSortFields as readonly string[]).includes(query.sortField) ? sorters[query.sortField as OnlineSortField] : undefined;
   if (sorter && query.sortOrder) {
     const sign = query.sortOrder === 'ascend' ? 1 : -1;
     rows.sort((a, b) => sign * sorter(a, b) || sign * a.sessionId.localeCompare(b.sessionId));

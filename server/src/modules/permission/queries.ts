@@ -1,9 +1,9 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
-import { permissionTable, RoleId, type Permission, type PermissionListQuery } from '@huiyun/contract';
+import { permissionSortFields, permissionTable, RoleId, type Permission, type PermissionListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage } from '../../db/list-query.ts';
+import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
 
-const sortColumns = { permissionName: 'permissionName', permission: 'permission' };
+const sortColumns = sortColumnsOf(permissionSortFields, { table: 'p' });
 
 /** Codes the server declares on its routes (contract permissionTable). */
 export function isBuiltInCode(code: string): boolean {
@@ -18,13 +18,13 @@ export async function listPermissions(db: Kysely<Database>, query: PermissionLis
   if (query.permissionName) filtered = filtered.where(contains('p.permissionName', query.permissionName));
   if (query.permission) filtered = filtered.where(contains('p.permission', query.permission));
   const roleId = query.roleId;
-  const { rows, total } = await listPage<PermissionRow>(
+  const { rows, total } = await listPage(
     filtered,
     (qb) => {
       const base = qb.select(['p.permissionId', 'p.permissionName', 'p.permission']);
-      if (roleId === undefined) return base;
+      if (roleId === undefined) return base.$castTo<PermissionRow>();
       // The super administrator holds every code whatever its grant rows say (modules/auth/access.ts).
-      if (roleId === RoleId.superAdmin) return base.select(sql<SqlBool>`1 = 1`.as('granted'));
+      if (roleId === RoleId.superAdmin) return base.select(sql<SqlBool>`1 = 1`.as('granted')).$castTo<PermissionRow>();
       return base.select((eb) =>
         eb
           .exists(
@@ -35,16 +35,12 @@ export async function listPermissions(db: Kysely<Database>, query: PermissionLis
               .where('rp.roleId', '=', roleId),
           )
           .as('granted'),
-      );
+      ).$castTo<PermissionRow>();
     },
     query,
-    { sortColumns: prefixed(sortColumns), defaultSort: ['p.permission', 'asc'], tieBreaker: 'p.permissionId' },
+    { sortColumns, defaultSort: ['p.permission', 'asc'], tieBreaker: 'p.permissionId' },
   );
   return { rows: rows.map((row) => toPermission(row, roleId !== undefined)), total };
-}
-
-function prefixed(columns: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(columns).map(([field, column]) => [field, `p.${column}`]));
 }
 
 function toPermission(row: PermissionRow, withGranted: boolean): Permission {

@@ -5,9 +5,10 @@ import {
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
-import { ok, page } from '../../http/envelope.ts';
+import { ok } from '../../http/envelope.ts';
+import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
-import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from '../../http/xlsx.ts';
+import type { XlsxColumn } from '../../http/xlsx.ts';
 import { listPermissions } from './queries.ts';
 import { deletePermissions, rolePermissionIds, savePermission, saveRolePermissions } from './service.ts';
 
@@ -22,15 +23,13 @@ const exportColumns: XlsxColumn<Permission>[] = [
 /** 权限管理 (SPEC §2.10, §7.6): permission codes and which role holds which. */
 export function permissionRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.post('/api/Permission/list', { config: { access: { permission: Perm.permissionList } } }, async (request) => {
-      const { rows, total } = await listPermissions(ctx.db, parse(permissionListQuery, request.body));
-      return page(rows, total);
-    });
-
-    app.post('/api/Permission/export', { config: { access: { permission: Perm.permissionList } } }, async (request, reply) => {
-      const query = { ...parse(permissionListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS, roleId: undefined };
-      const { rows } = await listPermissions(ctx.db, query);
-      return sendXlsx(reply, m.title, exportColumns, rows);
+    registerList(app, {
+      permission: Perm.permissionList,
+      query: permissionListQuery,
+      list: '/api/Permission/list',
+      load: (_request, query) => listPermissions(ctx.db, query),
+      // The sheet lists the codes only, never a role's grants.
+      export: { url: '/api/Permission/export', fileName: m.title, columns: exportColumns, query: (query) => ({ ...query, roleId: undefined }) },
     });
 
     app.post('/api/Permission/save', { config: { access: { permission: Perm.permissionSave }, audit: audit(messages.common.actionSave) } }, async (request) => {

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { formatDateTime, RoleId, type Role, type RoleListQuery, type RoleOption, type RoleRightNode } from '@huiyun/contract';
+import { formatDateTime, RoleId, roleSortFields, type Role, type RoleListQuery, type RoleOption, type RoleRightNode } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage } from '../../db/list-query.ts';
+import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
 import { inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../auth/access.ts';
 
-const sortColumns = { roleId: 'r.roleId', systemNo: 'r.systemNo', roleNo: 'r.roleNo', roleName: 'r.roleName', editTime: 'r.editTime' };
+const sortColumns = sortColumnsOf(roleSortFields, { table: 'r' });
 
 /** The roles a caller may see and manage: everybody but the super administrator does not get 超级管理员. */
 function visibleRoles(db: Kysely<Database>, caller: Access) {
@@ -17,7 +17,7 @@ export async function listRoles(db: Kysely<Database>, caller: Access, query: Rol
   if (query.roleName) filtered = filtered.where(contains('r.roleName', query.roleName));
   if (query.roleNo) filtered = filtered.where(contains('r.roleNo', query.roleNo));
   const scope = caller.deptScope;
-  const { rows, total } = await listPage<RoleRow>(
+  const { rows, total } = await listPage(
     filtered,
     (qb) =>
       qb.select((eb) => [
@@ -28,7 +28,7 @@ export async function listRoles(db: Kysely<Database>, caller: Access, query: Rol
           .whereRef('u.roleId', '=', 'r.roleId')
           .where(inDeptScope('u.deptId', scope))
           .as('userCount'),
-      ]),
+      ]).$castTo<RoleRow>(),
     query,
     { sortColumns, defaultSort: ['r.roleId', 'asc'], tieBreaker: 'r.roleId' },
   );

@@ -3,10 +3,10 @@ import { idsRequest, messages, Perm, roleIdParams, roleListQuery, roleRightSave,
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
-import { ok, page } from '../../http/envelope.ts';
-import { forbidden } from '../../http/errors.ts';
+import { ok } from '../../http/envelope.ts';
+import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
-import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from '../../http/xlsx.ts';
+import type { XlsxColumn } from '../../http/xlsx.ts';
 import { listRoles, roleOptions, roleRightTree } from './queries.ts';
 import { assertRoleExists, deleteRoles, saveRole, saveRoleRights } from './service.ts';
 
@@ -26,15 +26,15 @@ const exportColumns: XlsxColumn<RoleExportRow>[] = [
 
 export function roleRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.post('/api/Role/list', { config: { access: { permission: Perm.roleList } } }, async (request) => {
-      const { rows, total } = await listRoles(ctx.db, callerOf(request), parse(roleListQuery, request.body));
-      return page(rows, total);
-    });
-
-    app.post('/api/Role/export', { config: { access: { permission: Perm.roleList } } }, async (request, reply) => {
-      const query = { ...parse(roleListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS };
-      const { rows } = await listRoles(ctx.db, callerOf(request), query);
-      return sendXlsx(reply, m.title, exportColumns, rows.map((r) => ({ ...r, isAdmin: r.isAdmin ? m.yes : m.no })));
+    registerList(app, {
+      permission: Perm.roleList,
+      query: roleListQuery,
+      list: '/api/Role/list',
+      load: (request, query) => listRoles(ctx.db, callerOf(request), query),
+      export: {
+        url: '/api/Role/export', fileName: m.title, columns: exportColumns,
+        row: (r): RoleExportRow => ({ ...r, isAdmin: r.isAdmin ? m.yes : m.no }),
+      },
     });
 
     app.post('/api/Role/save', { config: { access: { permission: Perm.roleSave }, audit: audit(messages.common.actionSave) } }, async (request) => {

@@ -11,7 +11,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * The accounts whose counters a caller sees (SPEC §2.16, PRODUCT §3): an administrator the accounts
  * of its data scope, anyone else only itself.
  */
-export function visibleAccounts(db: Kysely<Database>, caller: Access) {
+function visibleAccounts(db: Kysely<Database>, caller: Access) {
   const base = db.selectFrom('sys_user as u');
   return caller.isAdmin ? base.where(inDeptScope('u.deptId', caller.deptScope)) : base.where('u.userId', '=', caller.userId);
 }
@@ -42,9 +42,9 @@ export async function statisticsTotals(db: Kysely<Database>, caller: Access, now
 export async function listTaskUserStatistics(db: Kysely<Database>, caller: Access, query: TaskUserStatisticsQuery) {
   let filtered = visibleAccounts(db, caller);
   if (query.userName) filtered = filtered.where(contains('u.userName', query.userName));
-  const { rows, total } = await listPage<TaskUserStatistics>(
+  const { rows, total } = await listPage(
     filtered,
-    (qb) => qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum']),
+    (qb) => qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum']).$castTo<TaskUserStatistics>(),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
     { sortColumns: {}, defaultSort: ['u.userId', 'asc'], tieBreaker: 'u.userId' },
   );
@@ -55,8 +55,4 @@ export async function listTaskUserStatistics(db: Kysely<Database>, caller: Acces
     })),
     total,
   };
-}
-
-export async function findAccount(db: Kysely<Database>, userId: number) {
-  return db.selectFrom('sys_user').select(['userId', 'userName', 'deptId', 'roleId']).where('userId', '=', userId).executeTakeFirst();
 }

@@ -3,9 +3,10 @@ import { Carrier, carrierLabel, messages, Perm, taskUserIdRequest, taskUserSave,
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
-import { ok, page } from '../../http/envelope.ts';
+import { ok } from '../../http/envelope.ts';
+import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
-import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from '../../http/xlsx.ts';
+import type { XlsxColumn } from '../../http/xlsx.ts';
 import { listTaskUserStatistics, statisticsTotals } from './queries.ts';
 import { clearHistoryTotals, clearSendNum, clearTotalSendNum, deleteTaskUser, saveTaskUser } from './service.ts';
 
@@ -30,15 +31,12 @@ export function statisticsRoutes(ctx: AppContext) {
       ok('', await statisticsTotals(ctx.db, callerOf(request), ctx.now())),
     );
 
-    app.post('/sync/queryTaskUserStatisticsList', { config: { access: { permission: Perm.statisticsList } } }, async (request) => {
-      const { rows, total } = await listTaskUserStatistics(ctx.db, callerOf(request), parse(taskUserStatisticsQuery, request.body));
-      return page(rows, total);
-    });
-
-    app.post('/sync/exportTaskUserStatisticsList', { config: { access: { permission: Perm.statisticsList } } }, async (request, reply) => {
-      const query = { ...parse(taskUserStatisticsQuery, request.body), pageNum: 1, pageSize: EXPORT_MAX_ROWS };
-      const { rows } = await listTaskUserStatistics(ctx.db, callerOf(request), query);
-      return sendXlsx(reply, m.title, exportColumns, rows);
+    registerList(app, {
+      permission: Perm.statisticsList,
+      query: taskUserStatisticsQuery,
+      list: '/sync/queryTaskUserStatisticsList',
+      load: (request, query) => listTaskUserStatistics(ctx.db, callerOf(request), query),
+      export: { url: '/sync/exportTaskUserStatisticsList', fileName: m.title, columns: exportColumns },
     });
 
     app.post('/sync/saveTaskUser', { config: { access: { permission: Perm.taskUserSave }, audit: audit(m.actionSave) } }, async (request) => {

@@ -1,11 +1,10 @@
-import { LockStatus, messages, RoleId, SUPER_ADMIN_USER_ID, type TaskUserSave } from '@huiyun/contract';
+import { messages, RoleId, SUPER_ADMIN_USER_ID, type TaskUserSave } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
-import { assertDeptInScope, inDeptScope } from '../../db/scope.ts';
-import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import { inDeptScope } from '../../db/scope.ts';
+import { AppError, forbidden } from '../../http/errors.ts';
+import { assertUserNameFree, createAccount } from '../accounts/create.ts';
+import { manageableAccount as accountToManage } from '../accounts/may-manage.ts';
 import type { Access } from '../auth/access.ts';
-import { hashPassword } from '../auth/password.ts';
-import { findAccount } from './queries.ts';
 
 const m = messages.statistics;
 
@@ -14,38 +13,20 @@ function assertAdmin(caller: Access): void {
   if (!caller.isAdmin) throw forbidden();
 }
 
-/** The account, refused (changing nothing) outside the caller's scope; only a super administrator touches another. */
+/** The account, refused (changing nothing) outside the caller's scope; only a super administrator touches another (accounts/may-manage.ts). */
 async function manageableAccount(ctx: AppContext, caller: Access, userId: number) {
   assertAdmin(caller);
-  const account = await findAccount(ctx.db, userId);
-  if (!account) throw notFound(m.notFound);
-  assertDeptInScope(caller.deptScope, account.deptId);
-  if (account.roleId === RoleId.superAdmin && !caller.isSuperAdmin) throw forbidden(m.superAdminProtected);
-  return account;
+  return accountToManage(ctx.db, caller, userId, m.notFound);
 }
 
 /** A task sub-account: an ordinary user (普通用户) of the creator's company (PRODUCT §3). */
 export async function saveTaskUser(ctx: AppContext, caller: Access, input: TaskUserSave): Promise<number> {
   assertAdmin(caller);
-  const taken = await ctx.db.selectFrom('sys_user').select('userId').where('userName', '=', input.userName).executeTakeFirst();
-  if (taken) throw new AppError(m.userNameTaken);
-  const role = await ctx.db.selectFrom('sys_role').select('systemNo').where('roleId', '=', RoleId.ordinaryUser).executeTakeFirstOrThrow();
-  const now = ctx.now();
-  try {
-    const row = await ctx.db
-      .insertInto('sys_user')
-      .values({
-        userName: input.userName, userRealName: input.userName, passwordHash: await hashPassword(input.passwd), userSex: '',
-        userMobile: '', userEmail: '', isLock: LockStatus.normal, deptId: caller.deptId, roleId: RoleId.ordinaryUser,
-        systemNo: role.systemNo, addUser: caller.userName, editUser: caller.userName, addTime: now, editTime: now,
-      })
-      .returning('userId')
-      .executeTakeFirstOrThrow();
-    return row.userId;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError(m.userNameTaken);
-    throw error;
-  }
+  await assertUserNameFree(ctx.db, input.userName);
+  return createAccount(ctx.db, {
+    userName: input.userName, userRealName: input.userName, password: input.passwd, deptId: caller.deptId, roleId: RoleId.ordinaryUser,
+    addUser: caller.userName, now: ctx.now(),
+  });
 }
 
 /** 清除总数: the all-time sent count and its carrier split. */

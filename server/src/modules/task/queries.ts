@@ -11,9 +11,9 @@ type TaskRow = Selectable<Database['sync_task']> & { userName: string | null };
 export async function listTasks(db: Kysely<Database>, caller: Access, query: TaskListQuery) {
   let filtered = db.selectFrom('sync_task').leftJoin('sys_user', 'sys_user.userId', 'sync_task.userId').where(visibleTasks(caller));
   if (query.taskName) filtered = filtered.where(contains('sync_task.taskName', query.taskName));
-  const { rows, total } = await listPage<TaskRow>(
+  const { rows, total } = await listPage(
     filtered,
-    (qb) => qb.selectAll('sync_task').select('sys_user.userName'),
+    (qb) => qb.selectAll('sync_task').select('sys_user.userName').$castTo<TaskRow>(),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
     { sortColumns: {}, defaultSort: ['sync_task.taskId', 'desc'], tieBreaker: 'sync_task.taskId' },
   );

@@ -1,14 +1,10 @@
 import type { Kysely } from 'kysely';
-import { formatDateTime, type LockStatus, type User, type UserDeptNode, type UserListQuery } from '@huiyun/contract';
+import { formatDateTime, userSortFields, type LockStatus, type User, type UserDeptNode, type UserListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage } from '../../db/list-query.ts';
+import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 
-// Client sort names → columns (a whitelist: nothing the client sends reaches the SQL as text).
-const sortColumns = {
-  userName: 'u.userName', userRealName: 'u.userRealName', userMobile: 'u.userMobile', isLock: 'u.isLock',
-  deptName: 'd.deptName', roleName: 'r.roleName', editUser: 'u.editUser', editTime: 'u.editTime', addTime: 'u.addTime',
-};
+const sortColumns = sortColumnsOf(userSortFields, { table: 'u', columns: { deptName: 'd.deptName', roleName: 'r.roleName' } });
 
 /** 用户管理 list: the users of the companies in the caller's data scope, never the password hash. */
 export async function listUsers(db: Kysely<Database>, scope: DeptScope, query: UserListQuery) {
@@ -20,12 +16,12 @@ export async function listUsers(db: Kysely<Database>, scope: DeptScope, query: U
   if (query.isLock) filtered = filtered.where('u.isLock', '=', query.isLock);
   if (query.userName) filtered = filtered.where(contains('u.userName', query.userName));
   if (query.userMobile) filtered = filtered.where(contains('u.userMobile', query.userMobile));
-  const { rows, total } = await listPage<UserRow>(
+  const { rows, total } = await listPage(
     filtered,
     (qb) => qb.select([
       'u.userId', 'u.userName', 'u.userRealName', 'u.userSex', 'u.userMobile', 'u.userEmail', 'u.isLock', 'u.deptId',
       'd.deptName', 'u.roleId', 'r.roleName', 'u.systemNo', 'u.addUser', 'u.editUser', 'u.addTime', 'u.editTime',
-    ]),
+    ]).$castTo<UserRow>(),
     query,
     { sortColumns, defaultSort: ['u.addTime', 'desc'], tieBreaker: 'u.userId' },
   );
@@ -43,17 +39,6 @@ function toUser(row: UserRow): User {
     editTime: formatDateTime(Number(row.editTime)),
   };
 }
-
-/** The account a write is about: enough to check scope and the protections. */
-export async function findUser(db: Kysely<Database>, userId: number) {
-  return db.selectFrom('sys_user').select(['userId', 'userName', 'deptId', 'roleId']).where('userId', '=', userId).executeTakeFirst();
-}
-
-export async function findUserByName(db: Kysely<Database>, userName: string) {
-  return db.selectFrom('sys_user').select(['userId', 'userName', 'deptId', 'roleId']).where('userName', '=', userName).executeTakeFirst();
-}
-
-export type TargetUser = NonNullable<Awaited<ReturnType<typeof findUser>>>;
 
 /** The companies in the scope as flat tree items (id, pId, name, open, checked). */
 export async function companiesInScope(db: Kysely<Database>, scope: DeptScope): Promise<UserDeptNode[]> {

@@ -7,9 +7,10 @@ import {
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
-import { ok, page } from '../../http/envelope.ts';
+import { ok } from '../../http/envelope.ts';
+import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
-import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from '../../http/xlsx.ts';
+import type { XlsxColumn } from '../../http/xlsx.ts';
 import { listUsers } from './queries.ts';
 import {
   changeDept, deleteUsers, deptTree, forceOffline, lockUser, refreshAccessCache, resetPassword, saveUser, saveUserDepts, userDeptTree,
@@ -19,7 +20,9 @@ const m = messages.user;
 const audit = (action: string) => ({ module: m.title, action });
 const userNameParams = z.object({ userName: z.string({ error: m.notFound }).trim().min(1, m.notFound) });
 
-const exportColumns: XlsxColumn<User>[] = [
+// The sheet shows 正常 / 锁定 rather than N / Y.
+type UserExportRow = Omit<User, 'isLock'> & { isLock: string };
+const exportColumns: XlsxColumn<UserExportRow>[] = [
   { header: m.userName, key: 'userName' },
   { header: m.userRealName, key: 'userRealName' },
   { header: m.userSex, key: 'userSex', width: 8 },
@@ -34,16 +37,15 @@ const exportColumns: XlsxColumn<User>[] = [
 
 export function userRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.post('/api/User/list', { config: { access: { permission: Perm.userList } } }, async (request) => {
-      const { rows, total } = await listUsers(ctx.db, callerOf(request).deptScope, parse(userListQuery, request.body));
-      return page(rows, total);
-    });
-
-    app.post('/api/User/export', { config: { access: { permission: Perm.userList } } }, async (request, reply) => {
-      const query = { ...parse(userListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS };
-      const { rows } = await listUsers(ctx.db, callerOf(request).deptScope, query);
-      const labelled = rows.map((row) => ({ ...row, isLock: labelOf(lockStatusOptions, row.isLock) as User['isLock'] }));
-      return sendXlsx(reply, m.title, exportColumns, labelled);
+    registerList(app, {
+      permission: Perm.userList,
+      query: userListQuery,
+      list: '/api/User/list',
+      load: (request, query) => listUsers(ctx.db, callerOf(request).deptScope, query),
+      export: {
+        url: '/api/User/export', fileName: m.title, columns: exportColumns,
+        row: (row): UserExportRow => ({ ...row, isLock: labelOf(lockStatusOptions, row.isLock) }),
+      },
     });
 
     app.post('/api/User/save', { config: { access: { permission: Perm.userSave }, audit: audit(messages.common.actionSave) } }, async (request) => {

@@ -6,34 +6,18 @@ import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { assertDeptInScope } from '../../db/scope.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import { assertUserNameFree, createAccount } from '../accounts/create.ts';
+import type { Account } from '../accounts/find.ts';
+import { assertMayManage, manageableAccount, manageableAccountByName } from '../accounts/may-manage.ts';
 import type { Access } from '../auth/access.ts';
 import { hashPassword, randomPassword } from '../auth/password.ts';
-import { companiesInScope, findUser, findUserByName, grantedDeptIds, type TargetUser } from './queries.ts';
+import { companiesInScope, grantedDeptIds } from './queries.ts';
 
 const m = messages.user;
 
-/**
- * May the caller change this account? Only inside its data scope (PRODUCT §3), and only the super
- * administrator touches a super administrator. Refuses with 403, changing nothing.
- */
-function assertMayManage(caller: Access, target: TargetUser): void {
-  assertDeptInScope(caller.deptScope, target.deptId);
-  if (target.roleId === RoleId.superAdmin && !caller.isSuperAdmin) throw forbidden(m.superAdminProtected);
-}
-
-async function manageableUser(ctx: AppContext, caller: Access, userId: number): Promise<TargetUser> {
-  const target = await findUser(ctx.db, userId);
-  if (!target) throw notFound(m.notFound);
-  assertMayManage(caller, target);
-  return target;
-}
-
-async function manageableUserByName(ctx: AppContext, caller: Access, userName: string): Promise<TargetUser> {
-  const target = await findUserByName(ctx.db, userName);
-  if (!target) throw notFound(m.notFound);
-  assertMayManage(caller, target);
-  return target;
-}
+// Who may change which account: modules/accounts/may-manage.ts.
+const manageableUser = (ctx: AppContext, caller: Access, userId: number) => manageableAccount(ctx.db, caller, userId, m.notFound);
+const manageableUserByName = (ctx: AppContext, caller: Access, userName: string) => manageableAccountByName(ctx.db, caller, userName, m.notFound);
 
 async function assertDeptExists(ctx: AppContext, deptId: number): Promise<void> {
   const found = await ctx.db.selectFrom('sys_dept').select('deptId').where('deptId', '=', deptId).executeTakeFirst();
@@ -43,7 +27,7 @@ async function assertDeptExists(ctx: AppContext, deptId: number): Promise<void> 
 /** Adds or edits an account. A new one gets a random temporary password, answered once. */
 export async function saveUser(ctx: AppContext, caller: Access, input: UserSave): Promise<UserSaveAnswer> {
   if (input.roleId === RoleId.superAdmin && !caller.isSuperAdmin) throw forbidden(m.cannotGrantSuperAdmin);
-  const role = await ctx.db.selectFrom('sys_role').select(['roleId', 'systemNo']).where('roleId', '=', input.roleId).executeTakeFirst();
+  const role = await ctx.db.selectFrom('sys_role').select('roleId').where('roleId', '=', input.roleId).executeTakeFirst();
   if (!role) throw new AppError(m.roleNotFound);
 
   const existing = input.userId === undefined ? undefined : await manageableUser(ctx, caller, input.userId);
@@ -53,33 +37,20 @@ export async function saveUser(ctx: AppContext, caller: Access, input: UserSave)
   const deptId = input.deptId ?? (existing ? existing.deptId : caller.deptId);
   assertDeptInScope(caller.deptScope, deptId);
 
-  const taken = await ctx.db
-    .selectFrom('sys_user')
-    .select('userId')
-    .where('userName', '=', input.userName)
-    .$if(existing !== undefined, (qb) => qb.where('userId', '!=', existing!.userId))
-    .executeTakeFirst();
-  if (taken) throw new AppError(m.userNameTaken);
+  await assertUserNameFree(ctx.db, input.userName, existing?.userId);
 
   const now = ctx.now();
   const fields = {
     userName: input.userName, userRealName: input.userRealName, roleId: input.roleId, userSex: input.userSex,
-    userMobile: input.userMobile, userEmail: input.userEmail, deptId, editUser: caller.userName, editTime: now,
+    userMobile: input.userMobile, userEmail: input.userEmail, deptId,
   };
+  if (!existing) {
+    const initialPassword = randomPassword();
+    const userId = await createAccount(ctx.db, { ...fields, password: initialPassword, addUser: caller.userName, now });
+    return { userId, initialPassword };
+  }
   try {
-    if (!existing) {
-      const initialPassword = randomPassword();
-      const row = await ctx.db
-        .insertInto('sys_user')
-        .values({
-          ...fields, passwordHash: await hashPassword(initialPassword), isLock: LockStatus.normal, systemNo: role.systemNo,
-          addUser: caller.userName, addTime: now,
-        })
-        .returning('userId')
-        .executeTakeFirstOrThrow();
-      return { userId: row.userId, initialPassword };
-    }
-    await ctx.db.updateTable('sys_user').set(fields).where('userId', '=', existing.userId).execute();
+    await ctx.db.updateTable('sys_user').set({ ...fields, editUser: caller.userName, editTime: now }).where('userId', '=', existing.userId).execute();
   } catch (error) {
     // Two saves of the same name at once: the unique index decides, the loser gets the same message.
     if (isUniqueViolation(error)) throw new AppError(m.userNameTaken);
@@ -112,7 +83,7 @@ export async function deleteUsers(ctx: AppContext, caller: Access, ids: number[]
 }
 
 /** The lock switch: Y ends the account's sessions at once; never account 1 nor the caller. */
-export async function lockUser(ctx: AppContext, caller: Access, userId: number, lock: LockStatus): Promise<TargetUser> {
+export async function lockUser(ctx: AppContext, caller: Access, userId: number, lock: LockStatus): Promise<Account> {
   const target = await manageableUser(ctx, caller, userId);
   if (target.userId === SUPER_ADMIN_USER_ID) throw new AppError(m.cannotLockAdmin);
   if (target.userId === caller.userId) throw new AppError(m.cannotLockSelf);

@@ -1,15 +1,15 @@
 import type { Kysely, Selectable } from 'kysely';
-import { formatDateTime, type Variable, type VariableListQuery } from '@huiyun/contract';
+import { formatDateTime, variableSortFields, type Variable, type VariableListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage } from '../../db/list-query.ts';
+import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
 
-const sortColumns = { varLable: 'varLable', varName: 'varName', varValue: 'varValue', editUser: 'editUser', editTime: 'editTime' };
+const sortColumns = sortColumnsOf(variableSortFields);
 
 export async function listVariables(db: Kysely<Database>, query: VariableListQuery) {
   let filtered = db.selectFrom('sys_variable');
   if (query.varLable) filtered = filtered.where(contains('varLable', query.varLable));
   if (query.varName) filtered = filtered.where(contains('varName', query.varName));
-  const { rows, total } = await listPage<VariableRow>(filtered, (qb) => qb.selectAll(), query, {
+  const { rows, total } = await listPage(filtered, (qb) => qb.selectAll().$castTo<VariableRow>(), query, {
     sortColumns, defaultSort: ['editTime', 'desc'], tieBreaker: 'varId',
   });
   return { rows: rows.map(toVariable), total };
@@ -17,6 +17,6 @@ export async function listVariables(db: Kysely<Database>, query: VariableListQue
 
 type VariableRow = Selectable<Database['sys_variable']>;
 
-export function toVariable(row: VariableRow): Variable {
+function toVariable(row: VariableRow): Variable {
   return { ...row, addTime: formatDateTime(row.addTime), editTime: formatDateTime(row.editTime) };
 }

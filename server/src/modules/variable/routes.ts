@@ -3,9 +3,10 @@ import { idsRequest, messages, Perm, variableListQuery, variableSave, type Varia
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
-import { ok, page } from '../../http/envelope.ts';
+import { ok } from '../../http/envelope.ts';
+import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
-import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from '../../http/xlsx.ts';
+import type { XlsxColumn } from '../../http/xlsx.ts';
 import { listVariables } from './queries.ts';
 import { deleteVariables, saveVariable } from './service.ts';
 
@@ -21,15 +22,12 @@ const exportColumns: XlsxColumn<Variable>[] = [
 
 export function variableRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.post('/api/Variable/list', { config: { access: { permission: Perm.variableList } } }, async (request) => {
-      const { rows, total } = await listVariables(ctx.db, parse(variableListQuery, request.body));
-      return page(rows, total);
-    });
-
-    app.post('/api/Variable/export', { config: { access: { permission: Perm.variableList } } }, async (request, reply) => {
-      const query = { ...parse(variableListQuery, request.body), page: 1, limit: EXPORT_MAX_ROWS };
-      const { rows } = await listVariables(ctx.db, query);
-      return sendXlsx(reply, messages.variable.title, exportColumns, rows);
+    registerList(app, {
+      permission: Perm.variableList,
+      query: variableListQuery,
+      list: '/api/Variable/list',
+      load: (_request, query) => listVariables(ctx.db, query),
+      export: { url: '/api/Variable/export', fileName: messages.variable.title, columns: exportColumns },
     });
 
     app.post('/api/Variable/save', { config: { access: { permission: Perm.variableSave }, audit: audit(messages.common.actionSave) } }, async (request) => {

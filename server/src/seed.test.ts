@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { consoleRoutes, menuGroups, permissionTable, RoleId } from '@huiyun/contract';
 import { seed } from './seed.ts';
-import { startTestApp, type TestApp } from '../test/harness.ts';
+import { startTestApp, type TestApp } from './test/harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {

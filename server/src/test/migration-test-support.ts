@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll } from 'vitest';
-import { useTestDatabase } from '../../test/use-test-database.ts';
-import { migrateTo } from '../migrate.ts';
+import { useTestDatabase } from './use-test-database.ts';
+import { migrateTo } from '../db/migrate.ts';
 import { seed } from '../seed.ts';
 
 /**

@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { PermissionCode } from '@huiyun/contract';
+import { page } from './envelope.ts';
+import { parse } from './validate.ts';
+import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from './xlsx.ts';
+
+// A list screen's routes from one query: the paged list (`{ success, data, total }`) and, when the
+// screen has 导出, its .xlsx export of the same filters (at most EXPORT_MAX_ROWS rows). Every list
+// route is registered here and reads its page through db/list-query.ts `listPage`, so the list
+// machinery changes in one place for all lists.
+//
+// Use (modules/variable/routes.ts):
+//
+//   registerList(app, {
+//     permission: Perm.variableList,
+//     query: variableListQuery,                       // the contract's list query (page/limit or pageNum/pageSize)
+//     list: '/api/Variable/list',
+//     load: (request, query) => listVariables(ctx.db, query),   // the module's query, built on listPage
+//     export: { url: '/api/Variable/export', fileName: messages.variable.title, columns: exportColumns },
+//   });
+//
+// Options: `methods: ['GET', 'POST']` for a list the public API also offers as GET (a GET reads the
+// query string); `export.row` turns a row into what the sheet shows (labels instead of numbers; needed
+// when the columns are of another type than the rows); `export.query` adjusts the parsed query of an
+// export (e.g. drops a filter the sheet ignores).
+
+type Paged = { page: number; limit: number } | { pageNum: number; pageSize: number };
+type Listed<Row> = { rows: Row[]; total: number };
+
+type ExportSpec<Q, Row, Out> = {
+  url: string;
+  /** The sheet's and the file's name (导出 of 变量管理 → 变量管理.xlsx). */
+  fileName: string;
+  columns: XlsxColumn<Out>[];
+  query?: (query: Q) => Q;
+  row?: (row: Row) => Out;
+};
+
+export type ListRoutes<S extends z.ZodType<Paged>, Row, Out extends Record<string, unknown>> = {
+  permission: PermissionCode;
+  query: S;
+  list: string;
+  methods?: ('GET' | 'POST')[];
+  load: (request: FastifyRequest, query: z.output<S>) => Promise<Listed<Row>>;
+  export?: ExportSpec<z.output<S>, Row, Out>;
+};
+
+/** Registers the list route and, when given, its export route, both under the list's permission. */
+export function registerList<S extends z.ZodType<Paged>, Row, Out extends Record<string, unknown>>(
+  app: FastifyInstance,
+  spec: ListRoutes<S, Row, Out>,
+): void {
+  const config = { access: { permission: spec.permission } };
+  const methods = spec.methods ?? ['POST'];
+  const input = (request: FastifyRequest) => (request.method === 'GET' ? request.query : request.body);
+
+  app.route({
+    method: methods,
+    url: spec.list,
+    config,
+    handler: async (request) => {
+      const { rows, total } = await spec.load(request, parse(spec.query, input(request)));
+      return page(rows, total);
+    },
+  });
+
+  const exported = spec.export;
+  if (!exported) return;
+  app.route({
+    method: methods,
+    url: exported.url,
+    config,
+    handler: async (request, reply) => {
+      const parsed = exportAll(parse(spec.query, input(request)));
+      const { rows } = await spec.load(request, exported.query ? exported.query(parsed) : parsed);
+      const toOut = exported.row ?? ((row: Row) => row as unknown as Out);
+      return sendXlsx(reply, exported.fileName, exported.columns, rows.map(toOut));
+    },
+  });
+}
+
+/** The same filters and sort, every row (up to EXPORT_MAX_ROWS) on one page. */
+function exportAll<Q extends Paged>(query: Q): Q {
+  return 'pageNum' in query ? { ...query, pageNum: 1, pageSize: EXPORT_MAX_ROWS } : { ...query, page: 1, limit: EXPORT_MAX_ROWS };
+}

@@ -1,0 +1,18 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './db/schema.ts';
+import { seedReferenceData } from './db/seed.ts';
+import { seedAccounts } from './modules/accounts/seed.ts';
+
+export type SeedOptions = {
+  adminPassword?: string;
+  dataDir: string;
+  e2eSeed?: boolean;
+  log: (message: string) => void;
+  now?: number;
+};
+
+/** Run at every start (app.ts), idempotent: the reference data (db/seed.ts), then the first accounts. */
+export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<void> {
+  const { demoDeptId } = await seedReferenceData(db, options.now);
+  await seedAccounts(db, { ...options, deptId: demoDeptId });
+}
