@@ -23,6 +23,7 @@ const schema = z.object({
   LOGIN_SLOWDOWN_AFTER: intIn(1, 1000).default(5),
   LOGIN_LOCKOUT_AFTER: intIn(1, 1000).default(10),
   LOGIN_IP_LOCKOUT_AFTER: intIn(1, 100000).default(50),
+  LOGIN_ACCOUNT_LOCKOUT_AFTER: intIn(1, 100000).default(100),
   LOGIN_LOCKOUT_MINUTES: intIn(1, 24 * 60).default(15),
   LOGIN_SLOWDOWN_MS: intIn(0, 60000).default(1000),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
@@ -47,7 +48,7 @@ export type Config = {
   logLevel: string;
   sessionIdleMs: number;
   sessionRememberMs: number;
-  login: { slowdownAfter: number; lockoutAfter: number; ipLockoutAfter: number; lockoutMs: number; slowdownMs: number };
+  login: { slowdownAfter: number; lockoutAfter: number; ipLockoutAfter: number; accountLockoutAfter: number; lockoutMs: number; slowdownMs: number };
   trustProxy: boolean;
   webDist: string;
   e2eSeed: boolean;
@@ -85,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       slowdownAfter: e.LOGIN_SLOWDOWN_AFTER,
       lockoutAfter: e.LOGIN_LOCKOUT_AFTER,
       ipLockoutAfter: e.LOGIN_IP_LOCKOUT_AFTER,
+      accountLockoutAfter: e.LOGIN_ACCOUNT_LOCKOUT_AFTER,
       lockoutMs: e.LOGIN_LOCKOUT_MINUTES * 60_000,
       slowdownMs: e.LOGIN_SLOWDOWN_MS,
     },
