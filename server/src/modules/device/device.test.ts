@@ -337,12 +337,40 @@ describe('report', () => {
     await expectCountersMatchRows(t.ctx.db, taskId);
   });
 
+  // Issue 12, D2: on PostgreSQL one NUL in a reason failed the whole report (500 on every retry), so
+  // none of its results counted and the numbers went to another device when the lease ended.
+  it('counts every result of a report whose failure reasons hold control characters or run long', async () => {
+    const d = await newDevice();
+    const taskId = await insertSendingTask(t, ownerId, [d.machineCode], phoneNumbers(12, 9500), { batchSendNum: 12, batchSendMaxNum: 12 });
+    const batch = (await pull(t, d.token)).body.data.batch;
+    const ids = batch.items.map((i: { id: number }) => i.id) as number[];
+    const reasons: unknown[] = ['bad\u0000radio', '\u0001\u001f\u007f\u0085', 'line\r\nbreak\tand\u0000', '长'.repeat(300), '\ud800lone', 42];
+    const results = ids.map((id, k) => (k < reasons.length ? { id, status: 'failed', reason: reasons[k] } : { id, status: 'sent' }));
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const answer = await t.call('POST', '/device/v1/report', { token: d.token, body: { batchId: batch.batchId, results } });
+      expect([answer.status, answer.body.success], answer.body.msg).toEqual([200, true]);
+      expect(answer.body.data).toEqual(attempt === 0
+        ? { sent: 6, failed: 0, retrying: 6, ignored: 0, taskCompleted: false }
+        : { sent: 0, failed: 0, retrying: 0, ignored: 12, taskCompleted: false }); // a repeat changes nothing
+    }
+    const stored = await t.ctx.db.selectFrom('sync_task_number').select(['id', 'failReason']).where('id', 'in', ids.slice(0, reasons.length)).orderBy('id').execute();
+    expect(stored.map((r) => r.failReason)).toEqual(['badradio', null, 'line break and', '长'.repeat(200), '\ufffdlone', null]);
+    await expectCountersMatchRows(t.ctx.db, taskId);
+
+    // the heartbeat's app version likewise
+    const beat = await t.call('POST', '/device/v1/heartbeat', { token: d.token, body: { appVersion: 'v\u00001.0\u0007' } });
+    expect(beat.body.success).toBe(true);
+    const code = await t.ctx.db.selectFrom('sync_auth_code').select('appVersion').where('authCode', '=', d.code).executeTakeFirstOrThrow();
+    expect(code.appVersion).toBe('v1.0');
+  });
+
   it('refuses malformed reports with Chinese messages', async () => {
     const d = await newDevice();
     const cases: [unknown, string][] = [
       [{ results: [{ id: 1, status: 'sent' }] }, m.batchIdRequired],
       [{ batchId: 'b', results: [] }, m.resultsRequired],
       [{ batchId: 'b', results: [{ id: 1, status: 'maybe' }] }, m.resultStatusInvalid],
+      [{ batchId: 'b\u0000', results: [{ id: 1, status: 'sent' }] }, m.batchIdRequired],
       [{ batchId: 'b', results: Array.from({ length: 1001 }, (_, i) => ({ id: i + 1, status: 'sent' })) }, '一次最多上报1000条结果'],
     ];
     for (const [body, message] of cases) {
