@@ -38,8 +38,10 @@ export const deviceActivateRequest = z.object({
     .string({ error: m.authCodeRequired })
     .trim()
     .min(1, m.authCodeRequired)
-    .max(32, m.authCodeUnknown)
-    .transform((v) => v.toUpperCase()),
+    .max(32, m.authCodeInvalid)
+    .transform((v) => v.toUpperCase())
+    // What a code can be (authcode.ts); anything else is no code (and no control character reaches the database).
+    .pipe(z.string().regex(/^[A-Z0-9-]+$/, m.authCodeInvalid)),
   machineCode: z.string({ error: m.machineCodeRequired }).trim().min(1, m.machineCodeRequired).regex(MACHINE_CODE_PATTERN, m.machineCodeFormat),
   machineName: z
     .string({ error: m.machineNameRequired })

@@ -7,7 +7,7 @@ import { loadAccess, type Access } from '../modules/auth/access.ts';
 import { authenticateDevice } from '../modules/device/device-auth.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import { isApiPath } from './error-handler.ts';
-import { extractToken } from './token.ts';
+import { extractDeviceToken, extractToken } from './token.ts';
 
 /**
  * What a route needs, declared on the route itself (`config: { access }`):
@@ -65,11 +65,12 @@ export function registerAccessCheck(app: FastifyInstance, ctx: AppContext): void
   app.addHook('preHandler', async (request) => {
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return;
-    const token = extractToken(request);
     if (access === 'device') {
-      request.device = await authenticateDevice(ctx, token, { rechecked: request.routeOptions.config.deviceTokenRechecked === true });
+      const rechecked = request.routeOptions.config.deviceTokenRechecked === true;
+      request.device = await authenticateDevice(ctx, extractDeviceToken(request), { rechecked });
       return;
     }
+    const token = extractToken(request);
     if (!token) throw unauthorized(messages.common.loginRequired);
     const tokenHash = hashToken(token);
     const now = ctx.now();
