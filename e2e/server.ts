@@ -24,6 +24,7 @@ function main(): void {
       LOGIN_SLOWDOWN_MS: '0',
       LOGIN_LOCKOUT_AFTER: '1000',
       LOGIN_IP_LOCKOUT_AFTER: '100000',
+      LOGIN_ACCOUNT_LOCKOUT_AFTER: '100000',
     },
   });
 

@@ -12,8 +12,13 @@ export const pageNumQuery = z.object({
 });
 
 
-export const AUTH_CODE_PATTERN = /^[A-Z0-9-]{4,32}$/;
+export const AUTH_CODE_PATTERN = /^[A-Z0-9-]{1,32}$/;
 export const AUTH_CODE_RANDOM_LENGTH = 12;
+/**
+ * The shortest code an administrator may type: as long as a generated one (issue 12, D8: 4-character
+ * codes could all be tried in under an hour, and a code grabbed binds the guesser's device to the account).
+ */
+export const AUTH_CODE_MIN_LENGTH = 12;
 /** The most a code's quota may hold (the column is a 32-bit integer). */
 export const AUTH_CODE_MAX_DUE_NUM = 2_000_000_000;
 const MAX_GRANT_NUM = 100_000_000;
@@ -48,7 +53,7 @@ const authCodeText = z
   .trim()
   .min(1, m.authCodeRequired)
   .transform((v) => v.toUpperCase())
-  .pipe(z.string().regex(AUTH_CODE_PATTERN, m.authCodeFormat));
+  .pipe(z.string().regex(AUTH_CODE_PATTERN, m.authCodeFormat).min(AUTH_CODE_MIN_LENGTH, m.authCodeTooShort));
 
 export const authCodeSave = z.object({
   authCode: authCodeText,

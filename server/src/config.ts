@@ -23,6 +23,7 @@ const schema = z.object({
   LOGIN_SLOWDOWN_AFTER: intIn(1, 1000).default(5),
   LOGIN_LOCKOUT_AFTER: intIn(1, 1000).default(10),
   LOGIN_IP_LOCKOUT_AFTER: intIn(1, 100000).default(50),
+  LOGIN_ACCOUNT_LOCKOUT_AFTER: intIn(1, 100000).default(100),
   LOGIN_LOCKOUT_MINUTES: intIn(1, 24 * 60).default(15),
   LOGIN_SLOWDOWN_MS: intIn(0, 60000).default(1000),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
@@ -31,6 +32,9 @@ const schema = z.object({
   E2E_SEED: z.enum(['0', '1']).default('0'),
   DEVICE_LEASE_SECONDS: intIn(1, 24 * 60 * 60).default(300),
   DEVICE_MAX_ATTEMPTS: intIn(1, 100).default(3),
+  DEVICE_ACTIVATE_IP_LIMIT: intIn(1, 100000).default(20),
+  DEVICE_ACTIVATE_CODE_LIMIT: intIn(1, 100000).default(10),
+  DEVICE_ACTIVATE_LOCKOUT_MINUTES: intIn(1, 24 * 60).default(15),
 });
 
 export type Config = {
@@ -47,14 +51,21 @@ export type Config = {
   logLevel: string;
   sessionIdleMs: number;
   sessionRememberMs: number;
-  login: { slowdownAfter: number; lockoutAfter: number; ipLockoutAfter: number; lockoutMs: number; slowdownMs: number };
+  login: { slowdownAfter: number; lockoutAfter: number; ipLockoutAfter: number; accountLockoutAfter: number; lockoutMs: number; slowdownMs: number };
   trustProxy: boolean;
   webDist: string;
   e2eSeed: boolean;
   /** Largest file /upload/files takes. */
   uploadMaxMb: number;
   /** The sending engine: how long a pulled batch stays leased, how often a number may fail before it is final. */
-  device: { leaseMs: number; maxAttempts: number };
+  device: {
+    leaseMs: number;
+    maxAttempts: number;
+    /** Failed activations allowed per address and per code in a window of activateWindowMs (issue 12, D8). */
+    activateIpLimit: number;
+    activateCodeLimit: number;
+    activateWindowMs: number;
+  };
   /** Tests pass a ready database name; otherwise SQLite under dataDir or DATABASE_URL. */
   sqliteFile?: string;
 };
@@ -85,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       slowdownAfter: e.LOGIN_SLOWDOWN_AFTER,
       lockoutAfter: e.LOGIN_LOCKOUT_AFTER,
       ipLockoutAfter: e.LOGIN_IP_LOCKOUT_AFTER,
+      accountLockoutAfter: e.LOGIN_ACCOUNT_LOCKOUT_AFTER,
       lockoutMs: e.LOGIN_LOCKOUT_MINUTES * 60_000,
       slowdownMs: e.LOGIN_SLOWDOWN_MS,
     },
@@ -92,6 +104,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'web/dist')),
     e2eSeed: e.E2E_SEED === '1',
     uploadMaxMb: e.UPLOAD_MAX_MB,
-    device: { leaseMs: e.DEVICE_LEASE_SECONDS * 1000, maxAttempts: e.DEVICE_MAX_ATTEMPTS },
+    device: {
+      leaseMs: e.DEVICE_LEASE_SECONDS * 1000,
+      maxAttempts: e.DEVICE_MAX_ATTEMPTS,
+      activateIpLimit: e.DEVICE_ACTIVATE_IP_LIMIT,
+      activateCodeLimit: e.DEVICE_ACTIVATE_CODE_LIMIT,
+      activateWindowMs: e.DEVICE_ACTIVATE_LOCKOUT_MINUTES * 60_000,
+    },
   };
 }

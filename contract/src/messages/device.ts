@@ -24,8 +24,10 @@ export const device = {
 
   // activation
   authCodeRequired: '请输入授权码',
-  authCodeUnknown: '授权码不存在',
-  authCodeTakenByOther: '授权码已被其他设备使用',
+  /** One answer for a code that does not exist and one bound to another device, so guesses learn nothing. */
+  authCodeInvalid: '授权码无效或已被其他设备使用',
+  activateThrottled: '激活失败次数过多，请{minutes}分钟后再试',
+  activateBusy: '激活请求过多，请稍后重试',
   authCodeExpired: '授权码已过期',
   machineCodeRequired: '设备编号不能为空',
   machineCodeFormat: '设备编号只能包含字母、数字和 ._:-，最长64位',

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { Access } from './caller.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import { isApiPath } from './error-handler.ts';
-import { extractToken, hashToken } from './token.ts';
+import { extractDeviceToken, extractToken, hashToken } from './token.ts';
 
 /**
  * What a route needs, declared on the route itself (`config: { access }`):
@@ -71,11 +71,11 @@ export function registerAccessCheck(app: FastifyInstance, ctx: AppContext, resol
   app.addHook('preHandler', async (request) => {
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return;
-    const token = extractToken(request);
     if (access === 'device') {
-      await resolvers.authenticateDevice(request, token, request.routeOptions.config.deviceTokenRechecked === true);
+      await resolvers.authenticateDevice(request, extractDeviceToken(request), request.routeOptions.config.deviceTokenRechecked === true);
       return;
     }
+    const token = extractToken(request);
     if (!token) throw unauthorized(messages.common.loginRequired);
     const tokenHash = hashToken(token);
     const now = ctx.now();

@@ -18,3 +18,12 @@ export function extractToken(request: FastifyRequest): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * A device token: only from `Authorization: Bearer` (docs/device-protocol.md). Never from the query,
+ * where it would be written to access logs, proxies and browser history, nor the body or `token` header.
+ */
+export function extractDeviceToken(request: FastifyRequest): string | undefined {
+  const authorization = request.headers.authorization;
+  return authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() || undefined : undefined;
+}

@@ -1,10 +1,15 @@
 import type { Redis } from 'ioredis';
 
-// Windowed counters for login throttling: in process by default, in Redis when several instances
-// must agree on how many attempts an account or address has made.
+// Windowed counters for throttling (login, device activation): in process by default, in Redis when
+// several instances must agree on how many attempts an account or address has made. A throttle takes
+// its attempt with `increment` BEFORE the work it guards (the answer counts every attempt in flight, so
+// a burst sent at once cannot all read the same old count) and gives it back with `release` when the
+// attempt turned out not to count (it succeeded, or was refused without being tried).
 export interface CounterStore {
   /** Adds one and answers the count in the current window (the window starts at the first hit). */
   increment(key: string, windowMs: number, now: number): Promise<number>;
+  /** Takes one back from a live window (never below zero); the window keeps its end. */
+  release(key: string, now: number): Promise<void>;
   get(key: string, now: number): Promise<number>;
   reset(key: string): Promise<void>;
 }
@@ -21,6 +26,11 @@ export class MemoryCounterStore implements CounterStore {
     }
     current.count += 1;
     return current.count;
+  }
+
+  async release(key: string, now: number): Promise<void> {
+    const current = this.counters.get(key);
+    if (current && current.expiresAt > now && current.count > 0) current.count -= 1;
   }
 
   async get(key: string, now: number): Promise<number> {
@@ -49,6 +59,13 @@ if (not v[1]) or tonumber(v[2]) <= tonumber(ARGV[1]) then
 end
 return redis.call('HINCRBY', KEYS[1], 'count', 1)`;
 
+const RELEASE_SCRIPT = `
+local v = redis.call('HMGET', KEYS[1], 'count', 'expiresAt')
+if v[1] and tonumber(v[2]) > tonumber(ARGV[1]) and tonumber(v[1]) > 0 then
+  redis.call('HINCRBY', KEYS[1], 'count', -1)
+end
+return 0`;
+
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis;
   private readonly prefix: string;
@@ -59,6 +76,10 @@ export class RedisCounterStore implements CounterStore {
 
   async increment(key: string, windowMs: number, now: number): Promise<number> {
     return Number(await this.redis.eval(INCREMENT_SCRIPT, 1, this.prefix + key, now, windowMs));
+  }
+
+  async release(key: string, now: number): Promise<void> {
+    await this.redis.eval(RELEASE_SCRIPT, 1, this.prefix + key, now);
   }
 
   async get(key: string, now: number): Promise<number> {

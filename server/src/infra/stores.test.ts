@@ -87,6 +87,22 @@ describe.each(counterStores)('%s counter store', (_name, make) => {
     await Promise.all(Array.from({ length: 50 }, () => store.increment(key, 60_000, now)));
     expect(await store.get(key, now)).toBe(50);
   });
+
+  it('gives back released hits, concurrently, never below zero and never into an ended window', async () => {
+    const store = make();
+    const now = Date.now();
+    const key = `r-${_name}-${now}`;
+    await Promise.all(Array.from({ length: 30 }, () => store.increment(key, 60_000, now)));
+    await Promise.all(Array.from({ length: 20 }, () => store.release(key, now + 1)));
+    expect(await store.get(key, now + 2)).toBe(10);
+    await Promise.all(Array.from({ length: 15 }, () => store.release(key, now + 3)));
+    expect(await store.get(key, now + 4)).toBe(0);
+    expect(await store.increment(key, 60_000, now + 5)).toBe(1);
+    await store.release(key, now + 60_001);
+    expect(await store.increment(key, 1000, now + 60_001)).toBe(1); // the old window ended: a new one
+    await store.release('never-counted', now);
+    expect(await store.get('never-counted', now)).toBe(0);
+  });
 });
 
 describe.runIf(redisUrl)('access cache across instances', () => {

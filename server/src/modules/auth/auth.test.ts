@@ -5,7 +5,7 @@ import { menuUrls } from './access.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_SLOWDOWN_AFTER: '3', LOGIN_LOCKOUT_AFTER: '5', SESSION_IDLE_MINUTES: '30' });
+  t = await startTestApp({ LOGIN_SLOWDOWN_AFTER: '3', LOGIN_LOCKOUT_AFTER: '5', LOGIN_ACCOUNT_LOCKOUT_AFTER: '20', SESSION_IDLE_MINUTES: '30' });
 });
 afterAll(async () => t?.close());
 
@@ -63,6 +63,55 @@ describe('POST /sync/login', () => {
     t.clock.advance(16 * 60_000);
     const after = await t.call('POST', '/sync/login', { body: { userName: 'throttled', passwd: 'User@12345' } });
     expect(after.body.success).toBe(true);
+  });
+});
+
+// The attacks of issue 12 (D4), in parallel as an attacker sends them; on the memory store here and on
+// Redis in the PostgreSQL project (TEST_REDIS_URL). Limits of this file: 5 per (account, address), 20 per account.
+describe('the login throttle under parallel requests', () => {
+  const loginFrom = async (ip: string, userName: string, passwd: string) => {
+    const raw = await t.app.inject({ method: 'POST', url: '/sync/login', remoteAddress: ip, payload: { userName, passwd } });
+    return { status: raw.statusCode, msg: raw.json().msg as string };
+  };
+  const tally = (answers: { status: number; msg: string }[]) => ({
+    checked: answers.filter((a) => a.msg === messages.login.badCredentials).length,
+    refused: answers.filter((a) => a.status === 429).length,
+    loggedIn: answers.filter((a) => a.msg === messages.login.success).length,
+  });
+
+  it('checks no more passwords of a burst than the limit, and lets no right password hidden in it through', async () => {
+    await t.createUser({ userName: 'burst' });
+    const burst = await Promise.all(Array.from({ length: 40 }, () => loginFrom('10.9.0.1', 'burst', 'bad-password')));
+    expect(tally(burst)).toEqual({ checked: 5, refused: 35, loggedIn: 0 });
+
+    await t.createUser({ userName: 'hidden' });
+    const attempts = [...Array.from({ length: 39 }, () => 'bad-password'), 'User@12345'];
+    const hidden = await Promise.all(attempts.map((passwd) => loginFrom('10.9.0.2', 'hidden', passwd)));
+    expect(tally(hidden)).toEqual({ checked: 5, refused: 35, loggedIn: 0 });
+  });
+
+  it('keeps admin usable from elsewhere while one address hammers it', async () => {
+    const hammer = await Promise.all(Array.from({ length: 40 }, () => loginFrom('10.9.1.66', 'admin', 'guess-guess')));
+    expect(tally(hammer)).toEqual({ checked: 5, refused: 35, loggedIn: 0 });
+    expect((await loginFrom('10.9.1.66', 'admin', ADMIN_PASSWORD)).status).toBe(429); // the attacker's address stays refused
+    expect((await loginFrom('10.9.1.1', 'admin', ADMIN_PASSWORD)).msg).toBe(messages.login.success);
+  });
+
+  it('locks an account attacked from many addresses for new addresses only', async () => {
+    await t.createUser({ userName: 'spread' });
+    expect((await loginFrom('10.9.2.1', 'spread', 'User@12345')).msg).toBe(messages.login.success); // a known address
+    const attackers = Array.from({ length: 8 }, (_, i) => `10.9.3.${i + 1}`);
+    const spread = await Promise.all(attackers.flatMap((ip) => Array.from({ length: 5 }, () => loginFrom(ip, 'spread', 'bad-password'))));
+    // 40 attempts, each address under its limit of 5: the account takes 20 failures, then refuses new addresses
+    expect(tally(spread)).toEqual({ checked: 20, refused: 20, loggedIn: 0 });
+    expect((await loginFrom('10.9.3.200', 'spread', 'User@12345')).status).toBe(429);
+    expect((await loginFrom('10.9.2.1', 'spread', 'User@12345')).msg).toBe(messages.login.success);
+  });
+
+  it('refuses an address that fails on many accounts', async () => {
+    const burst = await Promise.all(Array.from({ length: 60 }, (_, i) => loginFrom('10.9.4.1', `nobody${i}`, 'bad-password')));
+    expect(tally(burst)).toEqual({ checked: 50, refused: 10, loggedIn: 0 });
+    expect((await loginFrom('10.9.4.1', 'admin', ADMIN_PASSWORD)).status).toBe(429);
   });
 });
 

@@ -5,7 +5,7 @@ import { AppError } from '../../http/errors.ts';
 import { hashToken } from '../../http/token.ts';
 import type { Access } from './access.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.ts';
-import { checkLoginThrottle, recordLoginFailure, recordLoginSuccess } from './login-throttle.ts';
+import { beginLoginAttempt, loginSucceeded, releaseLoginAttempt } from './login-throttle.ts';
 import { recordLogin, type ClientInfo } from './login-log.ts';
 
 /** Logs the attempt (登录日志) whatever its outcome, then answers or refuses. */
@@ -21,7 +21,7 @@ export async function login(ctx: AppContext, input: LoginRequest, client: Client
 }
 
 async function attemptLogin(ctx: AppContext, input: LoginRequest, client: ClientInfo): Promise<LoginAnswer & { deptId: number | null }> {
-  await checkLoginThrottle(ctx, input.userName, client.ip);
+  const attempt = await beginLoginAttempt(ctx, input.userName, client.ip);
   const user = await ctx.db
     .selectFrom('sys_user as u')
     .innerJoin('sys_role as r', 'r.roleId', 'u.roleId')
@@ -30,13 +30,14 @@ async function attemptLogin(ctx: AppContext, input: LoginRequest, client: Client
     .executeTakeFirst();
   // Verify against a dummy hash when the account is unknown, so timing does not tell which it was.
   const passwordOk = await verifyPassword(input.passwd, user?.passwordHash ?? DUMMY_HASH);
-  if (!user || !passwordOk) {
-    await recordLoginFailure(ctx, input.userName, client.ip);
-    throw new AppError(messages.login.badCredentials);
-  }
+  // A failure stays counted (the attempt took its place before the check).
+  if (!user || !passwordOk) throw new AppError(messages.login.badCredentials);
   // Told only to someone who knows the password, so the lock does not confirm that an account exists.
-  if (user.isLock === LockStatus.locked) throw new AppError(messages.login.locked);
-  await recordLoginSuccess(ctx, input.userName);
+  if (user.isLock === LockStatus.locked) {
+    await releaseLoginAttempt(ctx, attempt);
+    throw new AppError(messages.login.locked);
+  }
+  await loginSucceeded(ctx, attempt);
 
   const token = randomBytes(32).toString('base64url');
   const now = ctx.now();

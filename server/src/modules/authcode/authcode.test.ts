@@ -107,11 +107,12 @@ describe('authorization codes', () => {
 
   it('answers each field its own message and writes nothing', async () => {
     const before = (await list()).body.total;
-    const good = { authCode: 'GOOD-CODE', authUserId: user1Id, dueNum: 1, dueDateNum: 1 };
+    const good = { authCode: 'GOOD-CODE-123', authUserId: user1Id, dueNum: 1, dueDateNum: 1 };
     const cases: [Record<string, unknown>, string][] = [
       [{ ...good, authCode: undefined }, m.authCodeRequired],
       [{ ...good, authCode: '   ' }, m.authCodeRequired],
-      [{ ...good, authCode: 'abc' }, m.authCodeFormat],
+      [{ ...good, authCode: 'abc' }, m.authCodeTooShort],
+      [{ ...good, authCode: 'ABCD-1234-X' }, m.authCodeTooShort], // 11: typed codes are at least as long as generated ones
       [{ ...good, authCode: 'AB CD' }, m.authCodeFormat],
       [{ ...good, authCode: '授权码一二三四' }, m.authCodeFormat],
       [{ ...good, authCode: 'A'.repeat(33) }, m.authCodeFormat],
@@ -147,7 +148,7 @@ describe('authorization codes', () => {
     expect(outside.status).toBe(403);
     expect(outside.body.msg).toBe(messages.common.outOfScope);
     expect(await t.ctx.db.selectFrom('sync_auth_code').select('id').where('authCode', '=', 'OUT-OF-SCOPE').executeTakeFirst()).toBeUndefined();
-    const inside = await save({ authCode: 'OTHER-OWN', authUserId: otherUserId, dueNum: 1, dueDateNum: 1 }, otherAdmin);
+    const inside = await save({ authCode: 'OTHER-OWN-123', authUserId: otherUserId, dueNum: 1, dueDateNum: 1 }, otherAdmin);
     expect(inside.body.success).toBe(true);
   });
 
@@ -168,14 +169,14 @@ describe('authorization codes', () => {
 
   it('pages by pageNum / pageSize, newest first', async () => {
     const owner = await t.createUser({ userName: 'pager', deptId: demoDeptId });
-    const prefix = 'PAGE-';
+    const prefix = 'PAGE-OF-CODES-';
     for (let i = 0; i < 12; i++) await save({ authCode: `${prefix}${String(i).padStart(2, '0')}`, authUserId: owner, dueNum: i, dueDateNum: 1 });
     const first = await list({ authCode: prefix, pageNum: 1, pageSize: 10 });
     expect(first.body.total).toBe(12);
     expect(first.body.data).toHaveLength(10);
-    expect(first.body.data[0].authCode).toBe('PAGE-11');
+    expect(first.body.data[0].authCode).toBe('PAGE-OF-CODES-11');
     const second = await list({ authCode: prefix, pageNum: '2', pageSize: '10' });
-    expect(second.body.data.map((r: { authCode: string }) => r.authCode)).toEqual(['PAGE-01', 'PAGE-00']);
+    expect(second.body.data.map((r: { authCode: string }) => r.authCode)).toEqual(['PAGE-OF-CODES-01', 'PAGE-OF-CODES-00']);
     expect((await list({ authCode: prefix, pageNum: 'x', pageSize: 'y' })).body.data).toHaveLength(10);
   });
 
@@ -242,7 +243,7 @@ describe('authorization codes', () => {
     const { id } = await addCode(user1Id);
     const before = await codeRow(id);
     for (const [url, body] of [
-      ['/sync/saveAuthCode', { authCode: 'USER-MADE', authUserId: user1Id, dueNum: 1, dueDateNum: 1 }],
+      ['/sync/saveAuthCode', { authCode: 'USER-MADE-123', authUserId: user1Id, dueNum: 1, dueDateNum: 1 }],
       ['/sync/recAuthCode', { id, dueNum: 1, dueDateNum: 1 }],
       ['/sync/deleteAuthCode', { id }],
     ] as const) {
@@ -256,7 +257,7 @@ describe('authorization codes', () => {
       expect(outside.body.msg).toBe(messages.common.outOfScope);
     }
     expect(await codeRow(id)).toEqual(before);
-    expect(await t.ctx.db.selectFrom('sync_auth_code').select('id').where('authCode', '=', 'USER-MADE').executeTakeFirst()).toBeUndefined();
+    expect(await t.ctx.db.selectFrom('sync_auth_code').select('id').where('authCode', '=', 'USER-MADE-123').executeTakeFirst()).toBeUndefined();
     expect((await call('/sync/queryAuthCodeList', '')).status).toBe(401);
   });
 

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { hashToken } from '../../http/token.ts';
 import { AppError } from '../../http/errors.ts';
+import { activationFailed, beginActivation, releaseActivation, type ActivationAttempt } from './activate-throttle.ts';
 import { newDeviceToken } from './device-auth.ts';
 
 const m = messages.device;
@@ -10,9 +11,24 @@ const m = messages.device;
 /**
  * Binds a device to an authorization code and answers a fresh token (docs/device-protocol.md §1).
  * Same code + same device again: a new token, nothing else changes. A device bound to an older code
- * moves to the new one; the old code stays used and keeps no device.
+ * moves to the new one; the old code stays used and keeps no device. Throttled per address and per
+ * code (activate-throttle.ts); an unknown code and one bound to another device answer the same.
  */
-export async function activateDevice(ctx: AppContext, input: DeviceActivateRequest): Promise<DeviceActivation> {
+export async function activateDevice(ctx: AppContext, input: DeviceActivateRequest, ip: string): Promise<DeviceActivation> {
+  const attempt = await beginActivation(ctx, input.authCode, ip);
+  try {
+    const activation = await bind(ctx, input, attempt);
+    await releaseActivation(ctx, attempt);
+    return activation;
+  } catch (error) {
+    // A refusal of the throttle is no failure; a wrong code is (anything else thrown is a bug: given back too).
+    if (error instanceof AppError && error.statusCode === 400) await activationFailed(ctx, attempt);
+    else await releaseActivation(ctx, attempt);
+    throw error;
+  }
+}
+
+async function bind(ctx: AppContext, input: DeviceActivateRequest, attempt: ActivationAttempt): Promise<DeviceActivation> {
   const now = ctx.now();
   const token = newDeviceToken();
   try {
@@ -23,8 +39,9 @@ export async function activateDevice(ctx: AppContext, input: DeviceActivateReque
         .select(['c.id', 'c.machineCode', 'c.dueNum', 'c.dueDate', 'u.userName'])
         .where('c.authCode', '=', input.authCode)
         .executeTakeFirst();
-      if (!code) throw new AppError(m.authCodeUnknown);
-      if (code.machineCode && code.machineCode !== input.machineCode) throw new AppError(m.authCodeTakenByOther);
+      // A code guessed at too often answers only the device it is bound to.
+      if (attempt.codeRefused && (!code || code.machineCode !== input.machineCode)) throw attempt.codeRefused;
+      if (!code || (code.machineCode && code.machineCode !== input.machineCode)) throw new AppError(m.authCodeInvalid);
       if (Number(code.dueDate) <= now) throw new AppError(m.authCodeExpired);
 
       // The device's earlier code (a new purchase) lets it go before the unique index sees it twice.
@@ -48,7 +65,7 @@ export async function activateDevice(ctx: AppContext, input: DeviceActivateReque
         // A concurrent activation of the same code by another device must not overwrite the winner.
         .where((eb) => eb.or([eb('machineCode', 'is', null), eb('machineCode', '=', input.machineCode)]))
         .executeTakeFirst();
-      if (Number(bound.numUpdatedRows) === 0) throw new AppError(m.authCodeTakenByOther);
+      if (Number(bound.numUpdatedRows) === 0) throw new AppError(m.authCodeInvalid);
       return {
         deviceToken: token, machineCode: input.machineCode, machineName: input.machineName, userName: code.userName,
         dueNum: Number(code.dueNum), dueDateStr: formatDateTime(Number(code.dueDate)),
@@ -56,7 +73,7 @@ export async function activateDevice(ctx: AppContext, input: DeviceActivateReque
     });
   } catch (error) {
     // Two codes activating the same machineCode at once: the unique index lets one through.
-    if (isUniqueViolation(error)) throw new AppError(m.authCodeTakenByOther);
+    if (isUniqueViolation(error)) throw new AppError(m.authCodeInvalid);
     throw error;
   }
 }

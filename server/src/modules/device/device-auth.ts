@@ -51,7 +51,7 @@ export function forgetDevice(ctx: AppContext, device: DeviceIdentity): void {
 }
 
 /**
- * Resolves a device token (any of the places a token may ride); refuses unknown tokens and locked
+ * Resolves a device token (from the Authorization header only); refuses unknown tokens and locked
  * owners. With `rechecked`, a remembered identity is answered without a query: the route checks the
  * token and the owner again itself.
  */

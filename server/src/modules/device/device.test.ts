@@ -3,7 +3,7 @@ import { DeviceWaitReason, messages, RoleId, shanghaiDay, TaskNumberState, TaskS
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { uploadVia } from '../files/test-support.ts';
 import { downloadUrlOf } from '../files/storage.ts';
-import { activate, expectCountersMatchRows, insertAuthCode, insertSendingTask, phoneNumbers, pull, report } from './test-support.ts';
+import { activate, bearer, expectCountersMatchRows, insertAuthCode, insertSendingTask, phoneNumbers, pull, report } from './test-support.ts';
 
 const m = messages.device;
 const LEASE_MS = 60_000;
@@ -44,7 +44,7 @@ describe('activation', () => {
     expect(row.tokenHash).not.toContain(first.body.data.deviceToken);
 
     const other = await t.call('POST', '/device/v1/activate', { body: { authCode: code, machineCode: 'act-2', machineName: '二号机' } });
-    expect([other.status, other.body.msg]).toEqual([400, m.authCodeTakenByOther]);
+    expect([other.status, other.body.msg]).toEqual([400, m.authCodeInvalid]); // the same answer as an unknown code
 
     // The owner now sees the device in its device choice.
     const devices = await t.call('POST', '/sync/queryUserCodeList', { token: ownerToken, body: {} });
@@ -77,7 +77,9 @@ describe('activation', () => {
   it('refuses unknown and expired codes and bad fields with clear messages', async () => {
     const expired = await insertAuthCode(t, ownerId, { days: 0 });
     const cases: [unknown, string][] = [
-      [{ authCode: 'NOPE00000000', machineCode: 'x', machineName: 'x' }, m.authCodeUnknown],
+      [{ authCode: 'NOPE00000000', machineCode: 'x', machineName: 'x' }, m.authCodeInvalid],
+      [{ authCode: 'NOPE\u00000000', machineCode: 'x', machineName: 'x' }, m.authCodeInvalid],
+      [{ authCode: 'A'.repeat(33), machineCode: 'x', machineName: 'x' }, m.authCodeInvalid],
       [{ authCode: expired, machineCode: 'x', machineName: 'x' }, m.authCodeExpired],
       [{ machineCode: 'x', machineName: 'x' }, m.authCodeRequired],
       [{ authCode: 'A', machineCode: 'bad code/../', machineName: 'x' }, m.machineCodeFormat],
@@ -87,6 +89,51 @@ describe('activation', () => {
       const answer = await t.call('POST', '/device/v1/activate', { body });
       expect([answer.status, answer.body.msg]).toEqual([400, message]);
     }
+  });
+});
+
+// Issue 12, D8: activation took ~600 guesses per second from one address and told which codes exist.
+describe('activation throttle', () => {
+  const activateFrom = async (ip: string, body: Record<string, string>) => {
+    const raw = await t.app.inject({ method: 'POST', url: '/device/v1/activate', remoteAddress: ip, payload: body });
+    return { status: raw.statusCode, msg: raw.json().msg as string };
+  };
+  const throttled = '激活失败次数过多，请15分钟后再试';
+  const guess = (i: number) => `GUESS${String(i).padStart(7, '0')}`;
+
+  // Refused unchecked: 429 once the failures reach the limit, 503 (busy: a device retries it) while the
+  // places are held by attempts still in flight.
+  const refusedUnchecked = (a: { status: number; msg: string }) => (a.status === 429 && a.msg === throttled) || (a.status === 503 && a.msg === m.activateBusy);
+
+  it('checks no more than 20 guesses from an address, even a burst sent at once, and never counts its successes', async () => {
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => activateFrom('10.8.0.1', { authCode: guess(i), machineCode: `g-${i}`, machineName: 'g' })));
+    expect(answers.filter((a) => a.status === 400 && a.msg === m.authCodeInvalid)).toHaveLength(20);
+    expect(answers.filter(refusedUnchecked)).toHaveLength(10);
+    const good = await insertAuthCode(t, ownerId);
+    expect(await activateFrom('10.8.0.1', { authCode: good, machineCode: 'g-good', machineName: 'g' })).toEqual({ status: 429, msg: throttled });
+    expect((await activateFrom('10.8.0.2', { authCode: good, machineCode: 'g-good', machineName: 'g' })).status).toBe(200);
+
+    // a fleet behind one address activating 30 devices at once: busy at worst, then all through, and
+    // its successes count nothing
+    const fleet = await Promise.all(Array.from({ length: 30 }, () => insertAuthCode(t, ownerId)));
+    const seat = (i: number) => ({ authCode: fleet[i], machineCode: `fleet-${i}`, machineName: 'f' });
+    const first = await Promise.all(fleet.map((_, i) => activateFrom('10.8.0.3', seat(i))));
+    expect(first.filter((a) => a.status !== 200 && !(a.status === 503 && a.msg === m.activateBusy))).toEqual([]);
+    for (const [i, answer] of first.entries()) if (answer.status === 503) expect((await activateFrom('10.8.0.3', seat(i))).status).toBe(200);
+    expect((await activateFrom('10.8.0.3', { authCode: guess(99), machineCode: 'fleet-x', machineName: 'f' })).msg).toBe(m.authCodeInvalid);
+  });
+
+  it('checks no more than 10 tries at one code, and still activates the device it is bound to', async () => {
+    const code = await insertAuthCode(t, ownerId);
+    expect((await activateFrom('10.8.1.1', { authCode: code, machineCode: 'owned-1', machineName: 'o' })).status).toBe(200);
+    const grabs = await Promise.all(Array.from({ length: 12 }, (_, i) => activateFrom(`10.8.2.${i + 1}`, { authCode: code.toLowerCase(), machineCode: `grab-${i}`, machineName: 'x' })));
+    expect(grabs.filter((a) => a.status === 400 && a.msg === m.authCodeInvalid)).toHaveLength(10);
+    expect(grabs.filter(refusedUnchecked)).toHaveLength(2);
+    expect(await activateFrom('10.8.2.100', { authCode: code, machineCode: 'grab-x', machineName: 'x' })).toEqual({ status: 429, msg: throttled });
+    // the device the code is bound to activates again (a reinstalled app)
+    expect((await activateFrom('10.8.1.1', { authCode: code, machineCode: 'owned-1', machineName: 'o' })).status).toBe(200);
+    t.clock.advance(15 * 60_000 + 1);
+    expect((await activateFrom('10.8.2.100', { authCode: code, machineCode: 'grab-x', machineName: 'x' })).msg).toBe(m.authCodeInvalid);
   });
 });
 
@@ -101,6 +148,20 @@ describe('device token', () => {
     }
     const asConsole = await t.call('POST', '/sync/queryTaskInfoList', { token, body: {} });
     expect(asConsole.status).toBe(401);
+    const consoleAsBearer = await t.call('POST', '/device/v1/pull', { headers: bearer(ownerToken), body: {} });
+    expect(consoleAsBearer.status).toBe(401);
+  });
+
+  it('is read from the Authorization header only, never the query, the body or the token header', async () => {
+    const { token } = await newDevice();
+    expect((await t.call('POST', '/device/v1/heartbeat', { headers: bearer(token), body: {} })).status).toBe(200);
+    const elsewhere = [
+      await t.call('POST', `/device/v1/heartbeat?token=${token}`, { body: {} }),
+      await t.call('POST', '/device/v1/heartbeat', { body: { token } }),
+      await t.call('POST', '/device/v1/heartbeat', { headers: { token }, body: {} }),
+      await t.call('GET', `/device/v1/file?filePath=x&token=${token}`),
+    ];
+    for (const answer of elsewhere) expect([answer.status, answer.body.msg]).toEqual([401, m.tokenInvalid]);
   });
 
   it('stops working when the owner is locked or the code deleted', async () => {
@@ -337,16 +398,44 @@ describe('report', () => {
     await expectCountersMatchRows(t.ctx.db, taskId);
   });
 
+  // Issue 12, D2: on PostgreSQL one NUL in a reason failed the whole report (500 on every retry), so
+  // none of its results counted and the numbers went to another device when the lease ended.
+  it('counts every result of a report whose failure reasons hold control characters or run long', async () => {
+    const d = await newDevice();
+    const taskId = await insertSendingTask(t, ownerId, [d.machineCode], phoneNumbers(12, 9500), { batchSendNum: 12, batchSendMaxNum: 12 });
+    const batch = (await pull(t, d.token)).body.data.batch;
+    const ids = batch.items.map((i: { id: number }) => i.id) as number[];
+    const reasons: unknown[] = ['bad\u0000radio', '\u0001\u001f\u007f\u0085', 'line\r\nbreak\tand\u0000', '长'.repeat(300), '\ud800lone', 42];
+    const results = ids.map((id, k) => (k < reasons.length ? { id, status: 'failed', reason: reasons[k] } : { id, status: 'sent' }));
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const answer = await t.call('POST', '/device/v1/report', { headers: bearer(d.token), body: { batchId: batch.batchId, results } });
+      expect([answer.status, answer.body.success], answer.body.msg).toEqual([200, true]);
+      expect(answer.body.data).toEqual(attempt === 0
+        ? { sent: 6, failed: 0, retrying: 6, ignored: 0, taskCompleted: false }
+        : { sent: 0, failed: 0, retrying: 0, ignored: 12, taskCompleted: false }); // a repeat changes nothing
+    }
+    const stored = await t.ctx.db.selectFrom('sync_task_number').select(['id', 'failReason']).where('id', 'in', ids.slice(0, reasons.length)).orderBy('id').execute();
+    expect(stored.map((r) => r.failReason)).toEqual(['badradio', null, 'line break and', '长'.repeat(200), '\ufffdlone', null]);
+    await expectCountersMatchRows(t.ctx.db, taskId);
+
+    // the heartbeat's app version likewise
+    const beat = await t.call('POST', '/device/v1/heartbeat', { headers: bearer(d.token), body: { appVersion: 'v\u00001.0\u0007' } });
+    expect(beat.body.success).toBe(true);
+    const code = await t.ctx.db.selectFrom('sync_auth_code').select('appVersion').where('authCode', '=', d.code).executeTakeFirstOrThrow();
+    expect(code.appVersion).toBe('v1.0');
+  });
+
   it('refuses malformed reports with Chinese messages', async () => {
     const d = await newDevice();
     const cases: [unknown, string][] = [
       [{ results: [{ id: 1, status: 'sent' }] }, m.batchIdRequired],
       [{ batchId: 'b', results: [] }, m.resultsRequired],
       [{ batchId: 'b', results: [{ id: 1, status: 'maybe' }] }, m.resultStatusInvalid],
+      [{ batchId: 'b\u0000', results: [{ id: 1, status: 'sent' }] }, m.batchIdRequired],
       [{ batchId: 'b', results: Array.from({ length: 1001 }, (_, i) => ({ id: i + 1, status: 'sent' })) }, '一次最多上报1000条结果'],
     ];
     for (const [body, message] of cases) {
-      const answer = await t.call('POST', '/device/v1/report', { token: d.token, body });
+      const answer = await t.call('POST', '/device/v1/report', { headers: bearer(d.token), body });
       expect([answer.status, answer.body.msg]).toEqual([400, message]);
     }
   });
@@ -362,15 +451,15 @@ describe('task files', () => {
     await insertSendingTask(t, ownerId, [d.machineCode], phoneNumbers(3, 8000), { showType: 2, imgUrl: downloadUrlOf(image.filePath) });
     const batch = (await pull(t, d.token)).body.data.batch;
     expect(batch.fileUrl).toBe(`/device/v1/file?filePath=${encodeURIComponent(image.filePath)}`);
-    const got = await t.call('GET', batch.fileUrl, { token: d.token });
+    const got = await t.call('GET', batch.fileUrl, { headers: bearer(d.token) });
     expect(got.status).toBe(200);
     expect(got.raw.headers['content-type']).toBe('image/png');
     expect(got.raw.rawPayload.equals(PNG)).toBe(true);
 
-    const refused = await t.call('GET', batch.fileUrl, { token: stranger.token });
+    const refused = await t.call('GET', batch.fileUrl, { headers: bearer(stranger.token) });
     expect([refused.status, refused.body.msg]).toEqual([403, m.fileNotAssigned]);
     for (const filePath of ['../huiyun.db', '/etc/passwd', '']) {
-      expect((await t.call('GET', `/device/v1/file?filePath=${encodeURIComponent(filePath)}`, { token: d.token })).status).toBe(404);
+      expect((await t.call('GET', `/device/v1/file?filePath=${encodeURIComponent(filePath)}`, { headers: bearer(d.token) })).status).toBe(404);
     }
     expect((await t.call('GET', batch.fileUrl)).status).toBe(401);
   });
@@ -393,7 +482,7 @@ describe('paused tasks', () => {
 describe('console device list and heartbeat', () => {
   it('shows status, last seen, sent today and held numbers, to the owner and administrators only', async () => {
     const d = await newDevice();
-    await t.call('POST', '/device/v1/heartbeat', { token: d.token, body: { battery: 77, signal: 3, appVersion: '1.2.0' } });
+    await t.call('POST', '/device/v1/heartbeat', { headers: bearer(d.token), body: { battery: 77, signal: 3, appVersion: '1.2.0' } });
     await insertSendingTask(t, ownerId, [d.machineCode], phoneNumbers(5, 7000), { batchSendNum: 3, batchSendMaxNum: 3 });
     const batch = (await pull(t, d.token)).body.data.batch;
     await report(t, d.token, batch.batchId, [{ id: batch.items[0].id, status: 'sent' }]);

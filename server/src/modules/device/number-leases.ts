@@ -104,37 +104,61 @@ const endLeases = (qc: QueryCreator<Database>, v: LapseValues) => qc
   .where('leaseUntil', '<=', v.now)
   .returning(['batchId', 'machineCode', 'fromId', 'toId', 'leaseUntil']);
 
-/** PostgreSQL: both in one round trip; the batches' numbers are given back by statements of their own (rare), whose explicit id ranges the planner reads from the index. */
-const lapseStatement = compiledOnce((db, v: LapseValues) => db
+/**
+ * PostgreSQL, every pull: the cursor made sure of, and whether any open batch of the task has a lease
+ * that ended — one round trip that writes nothing in the usual case (no batch ended).
+ */
+const lapseCheckStatement = compiledOnce((db, v: LapseValues) => db
   .with('ensured', (qc) => ensureCursor(qc as never, v).returning('taskId'))
-  .with('lapsed', (qc) => endLeases(qc as never, v))
-  .selectNoFrom((eb) => jsonArrayFrom(eb.selectFrom('lapsed').select(['lapsed.batchId', 'lapsed.machineCode', 'lapsed.fromId', 'lapsed.toId', 'lapsed.leaseUntil'])).as('lapsed')));
+  .selectNoFrom((eb) => eb.exists(eb
+    .selectFrom('sync_batch')
+    .select('batchId')
+    .where('taskId', '=', v.taskId)
+    .where('state', '=', OPEN)
+    .where('leaseUntil', '<=', v.now)).as('ended')));
+
+/**
+ * Fault injection for the crash-window test (issue 12, D5): runs between the lapse of the batches and
+ * the give-back of their numbers. Set only by tests.
+ */
+export const leaseFaults: { afterLapse?: () => void } = {};
 
 /**
  * Makes sure the task has its claim cursor, and ends its open batches whose lease has passed: their
  * unreported fresh numbers become leased one by one to the same batch and device with the ended lease
  * (given back), for the claim that follows.
+ *
+ * The lapse and the give-back commit together or not at all (issue 12, D5: the lapse used to commit on
+ * its own, and numbers of a process that died before the give-back stayed pending with no batch below
+ * the cursor, never handed out again, the task never completed). On SQLite the pull's transaction holds
+ * both; on PostgreSQL a transaction of their own, opened only when a batch ended (rare), so the pull's
+ * usual path stays one statement. The give-back is one UPDATE per batch with its explicit id range
+ * (read from the index; one `UPDATE … FROM` the lapsed batches had the planner scan the task's pending
+ * numbers, docs/performance.md).
  */
 async function lapseEndedBatches(db: Queryable, taskId: number, now: number): Promise<void> {
-  let lapsed: LapsedBatch[];
   if (dialectOf(db) === 'postgres') {
-    const [row] = await lapseStatement(db, { taskId, now });
-    lapsed = row.lapsed.map((b) => ({ ...b, fromId: Number(b.fromId), toId: Number(b.toId), leaseUntil: Number(b.leaseUntil) }));
+    const [row] = await lapseCheckStatement(db, { taskId, now });
+    if (!row.ended) return;
   } else {
     await ensureCursor(db, { taskId, now }).execute();
-    lapsed = await endLeases(db, { taskId, now }).execute();
   }
-  for (const batch of lapsed) {
-    await db
-      .updateTable('sync_task_number')
-      .set({ state: TaskNumberState.leased, batchId: batch.batchId, machineCode: batch.machineCode, leaseUntil: batch.leaseUntil })
-      .where('taskId', '=', taskId)
-      .where('state', '=', PENDING)
-      .where('id', '>=', batch.fromId)
-      .where('id', '<=', batch.toId)
-      .where('batchId', 'is', null)
-      .execute();
-  }
+  const lapseAndGiveBack = async (trx: Queryable) => {
+    const lapsed: LapsedBatch[] = await endLeases(trx, { taskId, now }).execute();
+    if (lapsed.length > 0) leaseFaults.afterLapse?.();
+    for (const batch of lapsed) {
+      await trx
+        .updateTable('sync_task_number')
+        .set({ state: TaskNumberState.leased, batchId: batch.batchId, machineCode: batch.machineCode, leaseUntil: batch.leaseUntil })
+        .where('taskId', '=', taskId)
+        .where('state', '=', PENDING)
+        .where('id', '>=', Number(batch.fromId))
+        .where('id', '<=', Number(batch.toId))
+        .where('batchId', 'is', null)
+        .execute();
+    }
+  };
+  await (db.isTransaction ? lapseAndGiveBack(db) : db.transaction().execute(lapseAndGiveBack));
 }
 
 const toClaimed = (rows: { id: number; phone: number; carrier: number }[], fresh: boolean): ClaimedNumber[] =>

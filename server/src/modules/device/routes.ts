@@ -24,7 +24,7 @@ const m = messages.device;
 export function deviceRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     app.post(`${DEVICE_API_PREFIX}/activate`, { config: { access: 'public' } }, async (request) =>
-      ok(m.activated, await activateDevice(ctx, parse(deviceActivateRequest, request.body ?? {}))),
+      ok(m.activated, await activateDevice(ctx, parse(deviceActivateRequest, request.body ?? {}), request.ip)),
     );
 
     app.post(`${DEVICE_API_PREFIX}/pull`, { config: { access: 'device', deviceTokenRechecked: true } }, async (request) =>

@@ -55,9 +55,12 @@ export async function insertSendingTask(
 /** `count` distinct valid mobile numbers starting at 138 00000000 + start. */
 export const phoneNumbers = (count: number, start = 0) => Array.from({ length: count }, (_, i) => String(13_800_000_000 + start + i));
 
-export const pull = (t: TestApp, token: string) => t.call('POST', '/device/v1/pull', { token, body: {} });
+/** The device token where devices send it, the only place it is read: `Authorization: Bearer`. */
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export const pull = (t: TestApp, token: string) => t.call('POST', '/device/v1/pull', { headers: bearer(token), body: {} });
 export const report = (t: TestApp, token: string, batchId: string, results: { id: number; status: 'sent' | 'failed'; reason?: string }[]) =>
-  t.call('POST', '/device/v1/report', { token, body: { batchId, results } });
+  t.call('POST', '/device/v1/report', { headers: bearer(token), body: { batchId, results } });
 
 /**
  * The invariant of the engine: every counter equals a recount from the number rows. Checks the
