@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { device as m } from './messages.ts';
+import { common, device as m } from './messages.ts';
 import { pageNumQuery } from './authcode.ts';
-import { optionalText } from './fields.ts';
+import { deviceText, idOf, optionalText, typedText } from './fields.ts';
 
 // The device protocol (docs/device-protocol.md): what a sending device sends to /device/v1/* and
 // what it gets back, inside the product's one envelope ({ success, msg, errorInfo, data }).
@@ -15,14 +15,13 @@ export const DEVICE_REPORT_MAX = 1000;
 const MACHINE_CODE_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export const deviceActivateRequest = z.object({
-  authCode: z
-    .string({ error: m.authCodeRequired })
+  authCode: typedText(m.authCodeRequired, { invalid: m.authCodeUnknown })
     .trim()
     .min(1, m.authCodeRequired)
     .max(32, m.authCodeUnknown)
     .transform((v) => v.toUpperCase()),
-  machineCode: z.string({ error: m.machineCodeRequired }).trim().min(1, m.machineCodeRequired).regex(MACHINE_CODE_PATTERN, m.machineCodeFormat),
-  machineName: z.string({ error: m.machineNameRequired }).trim().min(1, m.machineNameRequired).max(100, m.machineNameTooLong),
+  machineCode: typedText(m.machineCodeRequired, { invalid: m.machineCodeFormat }).trim().min(1, m.machineCodeRequired).regex(MACHINE_CODE_PATTERN, m.machineCodeFormat),
+  machineName: typedText(m.machineNameRequired).trim().min(1, m.machineNameRequired).max(100, m.machineNameTooLong),
 });
 export type DeviceActivateRequest = z.infer<typeof deviceActivateRequest>;
 
@@ -82,13 +81,13 @@ export type DevicePull =
 export const DeviceResultStatus = { sent: 'sent', failed: 'failed' } as const;
 
 export const deviceReportRequest = z.object({
-  batchId: z.string({ error: m.batchIdRequired }).trim().min(1, m.batchIdRequired).max(40, m.batchIdRequired),
+  batchId: typedText(m.batchIdRequired).trim().min(1, m.batchIdRequired).max(40, m.batchIdRequired),
   results: z
     .array(
       z.object({
-        id: z.coerce.number({ error: m.resultsRequired }).int(m.resultsRequired).positive(m.resultsRequired),
+        id: idOf(m.resultsRequired),
         status: z.enum([DeviceResultStatus.sent, DeviceResultStatus.failed], { error: m.resultStatusInvalid }),
-        reason: optionalText(200, m.resultsRequired),
+        reason: deviceText(200),
       }),
       { error: m.resultsRequired },
     )
@@ -103,11 +102,11 @@ export type DeviceReportResult = { sent: number; failed: number; retrying: numbe
 export const deviceHeartbeatRequest = z.object({
   battery: z.coerce.number().int().min(0).max(100).optional().catch(undefined),
   signal: z.coerce.number().int().min(0).max(5).optional().catch(undefined),
-  appVersion: optionalText(32).catch(''),
+  appVersion: deviceText(32).catch(''),
 });
 export type DeviceHeartbeatRequest = z.infer<typeof deviceHeartbeatRequest>;
 
-export const deviceFileQuery = z.object({ filePath: z.string().min(1).max(500) });
+export const deviceFileQuery = z.object({ filePath: typedText(common.badParameter).min(1, common.badParameter).max(500, common.badParameter) });
 
 // The console's device list (reachable from 授权码列表).
 export const deviceListQuery = pageNumQuery.extend({ machineName: optionalText(100) });

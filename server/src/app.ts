@@ -1,7 +1,8 @@
 import path from 'node:path';
 import fastifyFormbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
+import { messages } from '@huiyun/contract';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { connectDatabase } from './db/connect.ts';
@@ -11,6 +12,7 @@ import { seed } from './db/seed.ts';
 import { registerAccessCheck } from './http/access-check.ts';
 import { registerAudit } from './http/audit.ts';
 import { registerConsole } from './http/console-static.ts';
+import { fail } from './http/envelope.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { AccessCache } from './infra/access-cache.ts';
 import { MemoryCounterStore, RedisCounterStore } from './infra/counter-store.ts';
@@ -42,6 +44,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
+    // A malformed URL or a path parameter past maxParamLength answers in the envelope like any refusal.
+    frameworkErrors: (error, _request, reply) => void (reply as unknown as FastifyReply).status(error.statusCode ?? 400).send(fail(messages.common.badParameter)),
     logger: options.logger === false ? false : {
       level: config.logLevel,
       redact: ['req.headers.token', 'req.headers.authorization', 'req.headers.cookie'],
