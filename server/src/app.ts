@@ -14,6 +14,7 @@ import { registerAudit } from './http/audit.ts';
 import { registerConsole } from './http/console-static.ts';
 import { fail } from './http/envelope.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { AccessCache } from './infra/access-cache.ts';
 import { MemoryCounterStore, RedisCounterStore } from './infra/counter-store.ts';
 import { closeRedis, connectRedis, type RedisConnections } from './infra/redis.ts';
@@ -76,6 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await ctx.accessCache.start();
 
     registerErrorHandler(app);
+    await registerSecurityHeaders(app);
     registerAccessCheck(app, ctx);
     registerAudit(app, ctx);
     await app.register(fastifyFormbody);
