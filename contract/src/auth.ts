@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { typedText } from './fields.ts';
 import { login, password } from './messages.ts';
 
 export const loginRequest = z.object({
-  userName: z.string({ error: login.accountRequired }).trim().min(1, login.accountRequired).max(64, login.badCredentials),
+  userName: typedText(login.accountRequired, { invalid: login.badCredentials }).trim().min(1, login.accountRequired).max(64, login.badCredentials),
   passwd: z.string({ error: login.passwordRequired }).min(1, login.passwordRequired).max(128, login.badCredentials),
   /** 记住密码: keep the session across browser restarts (longer idle timeout); never the password. */
   remember: z.preprocess((v) => v === true || v === 'true' || v === 1 || v === '1', z.boolean()).default(false),

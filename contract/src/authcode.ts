@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { authcode as m, common } from './messages.ts';
-import { optionalText, requiredId } from './fields.ts';
+import { idOf, optionalIdOf, optionalText, pageNumber, pageSizeOf, requiredId, typedText } from './fields.ts';
 
 // 授权码 (SPEC §2.15, §3; PRODUCT §4 "Devices"): an administrator makes a code for an owner; a device
 // activating it binds itself to the code (useStatus used) and to the owner.
 
 /** pageNum / pageSize paging of the task-area lists (SPEC §3 "Paged responses"). */
 export const pageNumQuery = z.object({
-  pageNum: z.coerce.number({ error: common.badParameter }).int().min(1).catch(1).default(1),
-  pageSize: z.coerce.number({ error: common.badParameter }).int().min(1).max(200).catch(10).default(10),
+  pageNum: pageNumber,
+  pageSize: pageSizeOf(10),
 });
 
 
@@ -48,8 +48,7 @@ function wholeNumber(requiredMessage: string, formatMessage: string, min: number
   );
 }
 
-const authCodeText = z
-  .string({ error: m.authCodeRequired })
+const authCodeText = typedText(m.authCodeRequired, { invalid: m.authCodeFormat })
   .trim()
   .min(1, m.authCodeRequired)
   .transform((v) => v.toUpperCase())
@@ -57,10 +56,7 @@ const authCodeText = z
 
 export const authCodeSave = z.object({
   authCode: authCodeText,
-  authUserId: z.preprocess(
-    (v) => (v === '' || v === null ? undefined : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
-    z.number({ error: m.ownerRequired }).int(m.ownerRequired).positive(m.ownerRequired),
-  ),
+  authUserId: idOf(m.ownerRequired),
   dueNum: wholeNumber(m.quantityRequired, m.quantityFormat, 0, MAX_GRANT_NUM),
   dueDateNum: wholeNumber(m.validDaysRequired, m.validDaysFormat, 1, MAX_GRANT_DAYS),
 });
@@ -83,10 +79,7 @@ export type AuthCodeListQuery = z.infer<typeof authCodeListQuery>;
 
 /** queryUserCodeList: the caller's devices, or (administrators) those of an account in scope. */
 export const userCodeListQuery = z.object({
-  userId: z.preprocess(
-    (v) => (v === '' || v === null ? undefined : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
-    z.number({ error: common.badParameter }).int(common.badParameter).positive(common.badParameter).optional(),
-  ),
+  userId: optionalIdOf(common.badParameter),
 });
 
 export type AuthCode = {

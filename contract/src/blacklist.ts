@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageNumQuery } from './authcode.ts';
 import { isSendableNumber } from './carriers.ts';
-import { optionalId } from './fields.ts';
+import { MAX_INT_COLUMN, optionalId, typedText } from './fields.ts';
 import { blacklist as m, common, fill } from './messages.ts';
 import { numberFileFields, type InvalidLine } from './upload.ts';
 
@@ -24,7 +24,7 @@ export const blacklistListQuery = pageNumQuery.extend({
   /** Part of a number: digits, spaces, dashes and a leading + typed as written; only the digits are matched. */
   phone: z.preprocess(
     (v) => (v == null ? '' : typeof v === 'number' ? String(v) : v),
-    z.string({ error: m.phoneSearchInvalid }).trim().max(20, m.phoneSearchInvalid)
+    typedText(m.phoneSearchInvalid).trim().max(20, m.phoneSearchInvalid)
       .regex(/^\+?[\d\s-]*$/, m.phoneSearchInvalid)
       .transform((v) => v.replace(/\D/g, '')),
   ),
@@ -34,7 +34,7 @@ export const blacklistListQuery = pageNumQuery.extend({
 export type BlacklistListQuery = z.infer<typeof blacklistListQuery>;
 
 export const blacklistAdd = z.object({
-  phones: z.string({ error: m.phonesRequired }).trim().min(1, m.phonesRequired)
+  phones: typedText(m.phonesRequired, { multiline: true, invalid: common.controlCharacters }).trim().min(1, m.phonesRequired)
     .max(BLACKLIST_PHONES_MAX_CHARS, fill(m.phonesTooLong, { max: BLACKLIST_PHONES_MAX_CHARS })),
   /** The company whose list it is; absent: the caller's own. */
   deptId: optionalId,
@@ -51,7 +51,7 @@ export type BlacklistEntryKey = { deptId: number; phone: number };
 function readKey(v: unknown): BlacklistEntryKey | null {
   const text = typeof v === 'string' ? v.trim() : v && typeof v === 'object' ? `${(v as BlacklistEntryKey).deptId}:${(v as BlacklistEntryKey).phone}` : '';
   const match = /^(\d{1,10}):(\d{11})$/.exec(text);
-  if (!match || !isSendableNumber(match[2]) || Number(match[1]) < 1) return null;
+  if (!match || !isSendableNumber(match[2]) || Number(match[1]) < 1 || Number(match[1]) > MAX_INT_COLUMN) return null;
   return { deptId: Number(match[1]), phone: Number(match[2]) };
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { device as m } from './messages.ts';
+import { common, device as m } from './messages.ts';
 import { pageNumQuery } from './authcode.ts';
-import { optionalText } from './fields.ts';
+import { cleanDeviceText, deviceText, idOf, optionalText, typedText } from './fields.ts';
 
 // The device protocol (docs/device-protocol.md): what a sending device sends to /device/v1/* and
 // what it gets back, inside the product's one envelope ({ success, msg, errorInfo, data }).
@@ -14,35 +14,15 @@ export const DEVICE_REPORT_MAX = 1000;
 
 const MACHINE_CODE_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 
-// Control characters: NUL (which PostgreSQL cannot store in text) and the rest of C0, DEL, C1. Tab and
-// line breaks read as a space; a lone surrogate as U+FFFD (what the driver would write anyway).
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
-const LINE_BREAKS = /[\t\n\r]+/g;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** A device's text made storable: control characters dropped, trimmed, cut to `max` characters (code points, as the column counts). */
-export function cleanDeviceText(text: string, max: number): string {
-  const clean = text.replace(LINE_BREAKS, ' ').replace(CONTROL, '').replace(LONE_SURROGATE, '\uFFFD').trim();
-  return clean.length <= max ? clean : Array.from(clean).slice(0, max).join('').trim();
-}
-
-/**
- * A device's free text (a failure reason, an app version): never a reason to refuse the call it rides
- * in — a report refused for its reason would leave every other result uncounted and the numbers sent
- * again by another device (issue 12, D2). Cleaned (cleanDeviceText); anything but a string is empty.
- */
-const deviceFreeText = (max: number) => z.preprocess((v) => (typeof v === 'string' ? cleanDeviceText(v, max) : ''), z.string());
-
 export const deviceActivateRequest = z.object({
-  authCode: z
-    .string({ error: m.authCodeRequired })
+  authCode: typedText(m.authCodeRequired, { invalid: m.authCodeInvalid })
     .trim()
     .min(1, m.authCodeRequired)
     .max(32, m.authCodeInvalid)
     .transform((v) => v.toUpperCase())
     // What a code can be (authcode.ts); anything else is no code (and no control character reaches the database).
     .pipe(z.string().regex(/^[A-Z0-9-]+$/, m.authCodeInvalid)),
-  machineCode: z.string({ error: m.machineCodeRequired }).trim().min(1, m.machineCodeRequired).regex(MACHINE_CODE_PATTERN, m.machineCodeFormat),
+  machineCode: typedText(m.machineCodeRequired, { invalid: m.machineCodeFormat }).trim().min(1, m.machineCodeRequired).regex(MACHINE_CODE_PATTERN, m.machineCodeFormat),
   machineName: z
     .string({ error: m.machineNameRequired })
     .transform((v) => cleanDeviceText(v, Infinity))
@@ -111,10 +91,10 @@ export const deviceReportRequest = z.object({
   results: z
     .array(
       z.object({
-        id: z.coerce.number({ error: m.resultsRequired }).int(m.resultsRequired).positive(m.resultsRequired),
+        id: idOf(m.resultsRequired),
         status: z.enum([DeviceResultStatus.sent, DeviceResultStatus.failed], { error: m.resultStatusInvalid }),
         /** sync_task_number.failReason is varchar(200). */
-        reason: deviceFreeText(200),
+        reason: deviceText(200),
       }),
       { error: m.resultsRequired },
     )
@@ -129,11 +109,11 @@ export type DeviceReportResult = { sent: number; failed: number; retrying: numbe
 export const deviceHeartbeatRequest = z.object({
   battery: z.coerce.number().int().min(0).max(100).optional().catch(undefined),
   signal: z.coerce.number().int().min(0).max(5).optional().catch(undefined),
-  appVersion: deviceFreeText(32),
+  appVersion: deviceText(32),
 });
 export type DeviceHeartbeatRequest = z.infer<typeof deviceHeartbeatRequest>;
 
-export const deviceFileQuery = z.object({ filePath: z.string().min(1).max(500).refine((v) => !/[\u0000-\u001F\u007F-\u009F]/.test(v)) });
+export const deviceFileQuery = z.object({ filePath: typedText(common.badParameter).min(1, common.badParameter).max(500, common.badParameter) });
 
 // The console's device list (reachable from 授权码列表).
 export const deviceListQuery = pageNumQuery.extend({ machineName: optionalText(100) });

@@ -1,3 +1,5 @@
+// First: configures zod before any schema below is built.
+import './zod-config.ts';
 export * as messages from './messages.ts';
 export { fill } from './messages.ts';
 export * from './enums.ts';

@@ -1,25 +1,17 @@
 import { z } from 'zod';
-import { common, menu as m } from './messages.ts';
-import { optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
-
-/** A number that may come as a numeric string (form bodies); absent / '' / null give `message`. */
-function requiredNumber(message: string) {
-  return z.preprocess(
-    (v) => (v === '' || v === null ? undefined : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v),
-    z.number({ error: message }),
-  );
-}
+import { menu as m } from './messages.ts';
+import { levelOf, optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
 
 // Menus have two levels: top-level groups (parentId 0) and the screens under them, which is what the
 // side menu shows. A new menu under a group is a screen; one with parentId 0 is a group.
 export const moduleSave = z.object({
   moduleId: optionalId,
-  parentId: requiredNumber(m.parentRequired).pipe(z.number().int(common.badParameter).min(0, m.parentRequired)),
+  parentId: levelOf(m.parentRequired),
   moduleName: requiredText(m.moduleNameRequired, 64, m.tooLong),
   moduleIcon: requiredText(m.moduleIconRequired, 64, m.tooLong),
   moduleUrl: requiredText(m.moduleUrlRequired, 255, m.tooLong).regex(/^\/\S*$/, m.moduleUrlFormat),
-  moduleOrder: requiredNumber(m.moduleOrderRequired).pipe(z.number().int(m.moduleOrderFormat).min(0, m.moduleOrderFormat).max(9999, m.moduleOrderFormat)),
-  moduleNotes: optionalText(255, m.tooLong),
+  moduleOrder: levelOf(m.moduleOrderRequired, m.moduleOrderFormat).pipe(z.number().max(9999, m.moduleOrderFormat)),
+  moduleNotes: optionalText(255, m.tooLong, { multiline: true }),
 });
 export type ModuleSave = z.infer<typeof moduleSave>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { common, monitor as m } from './messages.ts';
-import { optionalText, pageQuery } from './fields.ts';
+import { optionalText, pageQuery, typedText } from './fields.ts';
 import { LogResult } from './enums.ts';
 
 // 系统监控: 在线用户, 操作日志 and 登录日志 — their filters, rows and the helpers both sides share.
@@ -34,7 +34,7 @@ export function shanghaiDayRange(beginDay: string, endDay: string): { from?: num
 
 const dayFilter = z.preprocess(
   (v) => (v == null ? '' : v),
-  z.string({ error: m.badDate }).trim().refine((v) => v === '' || shanghaiDayStart(v) !== undefined, m.badDate),
+  typedText(m.badDate).trim().refine((v) => v === '' || shanghaiDayStart(v) !== undefined, m.badDate),
 );
 
 /** '' (all), 1 (成功) or 0 (失败); form bodies send them as strings. */
@@ -74,7 +74,7 @@ export const onlineListQuery = pageQuery.extend({
 export type OnlineListQuery = z.infer<typeof onlineListQuery>;
 
 export const forceLogoutRequest = z.object({
-  sessionId: z.string({ error: m.sessionIdRequired }).trim().min(1, m.sessionIdRequired).regex(/^[0-9a-f]{64}$/, m.sessionGone),
+  sessionId: typedText(m.sessionIdRequired, { invalid: m.sessionGone }).trim().min(1, m.sessionIdRequired).regex(/^[0-9a-f]{64}$/, m.sessionGone),
 });
 
 export const operLogSortFields = ['operTime', 'userName', 'module', 'action', 'costMs'] as const;

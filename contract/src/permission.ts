@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { permission as m } from './messages.ts';
-import { grantIdList, optionalId, optionalText, pageQuery, requiredText } from './fields.ts';
+import { grantIdList, idOf, optionalId, optionalText, pageQuery, requiredText } from './fields.ts';
 
 /** A permission code is three segments like system:User:list (SPEC §3). */
 export const permissionCodePattern = /^[A-Za-z][A-Za-z0-9_]*:[A-Za-z][A-Za-z0-9_]*:[A-Za-z][A-Za-z0-9_]*$/;
@@ -33,10 +33,7 @@ export type Permission = {
 export const permissionSortFields = ['permissionName', 'permission'] as const;
 
 /** The role a grant edit is for; missing → 请选择角色 (SPEC §5). */
-export const grantRoleId = z.preprocess(
-  (v) => (v === '' || v === null ? undefined : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
-  z.number({ error: m.roleRequired }).int(m.roleRequired).positive(m.roleRequired),
-);
+export const grantRoleId = idOf(m.roleRequired);
 
 export const rolePermissionSave = z.object({
   roleId: grantRoleId,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { common, role as m } from './messages.ts';
-import { grantIdList, optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
+import { grantIdList, idOf, optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
 
 /** Checkbox values as forms and JSON send them: true / 'true' / 1 / '1' / 'Y' mean yes. */
 const flag = z.preprocess(
@@ -46,10 +46,7 @@ export type RoleRightNode = { id: number; pId: number; name: string; open: boole
 
 /** moduleIds as SPEC sends them (a JSON array string), or an array, or a comma list; empty revokes all. */
 export const roleRightSave = z.object({
-  roleId: z.preprocess(
-    (v) => (v === '' || v === null ? undefined : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
-    z.number({ error: m.roleRequired }).int(m.roleRequired).positive(m.roleRequired),
-  ),
+  roleId: idOf(m.roleRequired),
   moduleIds: grantIdList,
 });
 export type RoleRightSave = z.infer<typeof roleRightSave>;

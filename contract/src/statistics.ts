@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { statistics as m } from './messages.ts';
-import { optionalText, requiredId } from './fields.ts';
+import { optionalText, requiredId, typedText } from './fields.ts';
 import { pageNumQuery } from './authcode.ts';
 import { AccountCode } from './enums.ts';
 
@@ -10,8 +10,7 @@ import { AccountCode } from './enums.ts';
 export const TASK_USER_PASSWORD_MIN = 6;
 
 export const taskUserSave = z.object({
-  userName: z
-    .string({ error: m.userNameRequired })
+  userName: typedText(m.userNameRequired, { invalid: m.userNameFormat })
     .trim()
     .min(1, m.userNameRequired)
     .max(64, m.userNameTooLong)

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { isSendableNumber } from './carriers.ts';
 import { RandomNum, RandomPosition, ShowType, TaskStatus } from './enums.ts';
-import { optionalId, optionalText } from './fields.ts';
-import { task as m } from './messages.ts';
+import { idOf, optionalId, optionalText, pageNumber, pageSizeOf, typedText } from './fields.ts';
+import { common, task as m } from './messages.ts';
 
 // 任务列表 (SPEC §2.14, §3 Task, §4, §7.8): requests of /sync/queryTaskInfoList, saveTaskInfo,
 // pauseStartTaskInfo, deleteTaskInfo, saveTest and generateQRCodeImage. Bodies may be JSON or forms,
@@ -57,14 +57,14 @@ const machineCodeList = z.preprocess(
     return v;
   },
   z
-    .array(z.string({ error: m.machineCodeInvalid }).trim().max(64, m.machineCodeInvalid), { error: m.machineCodeInvalid })
+    .array(typedText(m.machineCodeInvalid).trim().max(64, m.machineCodeInvalid), { error: m.machineCodeInvalid })
     .max(500, m.machineCodeInvalid)
     .transform((codes) => [...new Set(codes.filter(Boolean))]),
 );
 
 export const taskListQuery = z.object({
-  pageNum: z.coerce.number().int().min(1).catch(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).catch(TASK_PAGE_SIZE).default(TASK_PAGE_SIZE),
+  pageNum: pageNumber,
+  pageSize: pageSizeOf(TASK_PAGE_SIZE),
   taskName: optionalText(100),
 });
 export type TaskListQuery = z.infer<typeof taskListQuery>;
@@ -72,9 +72,9 @@ export type TaskListQuery = z.infer<typeof taskListQuery>;
 export const taskSave = z
   .object({
     taskId: optionalId,
-    taskName: z.string({ error: m.taskNameRequired }).trim().min(1, m.taskNameRequired).max(100, m.taskNameTooLong),
+    taskName: typedText(m.taskNameRequired, { invalid: common.controlCharacters }).trim().min(1, m.taskNameRequired).max(100, m.taskNameTooLong),
     showType: intField(m.showTypeInvalid, ShowType.text, ShowType.schedule, ShowType.text),
-    content: optionalText(4000, m.contentTooLong),
+    content: optionalText(4000, m.contentTooLong, { multiline: true }),
     imgUrl: optionalText(500, m.imgUrlInvalid),
     fileNo: optionalText(64, m.fileUnknown),
     fileName: optionalText(255, m.fileUnknown),
@@ -94,10 +94,7 @@ export const taskSave = z
 export type TaskSave = z.infer<typeof taskSave>;
 
 export const taskIdRequest = z.object({
-  taskId: z.preprocess(
-    (v) => (v === undefined || v === null || v === '' ? 0 : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
-    z.number({ error: m.taskIdRequired }).int(m.taskIdRequired).positive(m.taskIdRequired),
-  ),
+  taskId: idOf(m.taskIdRequired),
 });
 
 export const taskStatusChange = taskIdRequest.extend({
@@ -113,7 +110,7 @@ export const taskTestSave = taskIdRequest.extend({
 export type TaskTestSave = z.infer<typeof taskTestSave>;
 
 export const taskQrRequest = z.object({
-  qrUrl: z.string({ error: m.qrUrlInvalid }).trim().max(500, m.qrUrlInvalid).refine(isQrUrl, m.qrUrlInvalid),
+  qrUrl: typedText(m.qrUrlInvalid).trim().max(500, m.qrUrlInvalid).refine(isQrUrl, m.qrUrlInvalid),
 });
 
 export type Task = {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { common, task as taskTexts, upload as m } from './messages.ts';
+import { task as taskTexts, upload as m } from './messages.ts';
 import { TaskExportType } from './enums.ts';
 import type { CarrierKey } from './carriers.ts';
+import { idOf, optionalText, typedText } from './fields.ts';
 
 // Files (SPEC §7.1) and the number upload / export of the task list (SPEC §7.8, PRODUCT §4).
 
@@ -26,19 +27,16 @@ export type UploadResultItem = { fileNo: string; fileName: string; filePath: str
 
 /** /download/file?filePath= */
 export const downloadFileQuery = z.object({
-  filePath: z.string({ error: m.fileNotFound }).trim().min(1, m.fileNotFound).max(255, m.fileNotFound),
+  filePath: typedText(m.fileNotFound).trim().min(1, m.fileNotFound).max(255, m.fileNotFound),
 });
 
-const taskIdField = z.preprocess(
-  (v) => (typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v === '' || v === null ? undefined : v),
-  z.number({ error: m.taskRequired }).int(m.taskRequired).positive(m.taskRequired),
-);
+const taskIdField = idOf(m.taskRequired);
 
 /** A stored number file named in a request: fileNo names the upload; fileName and fileUrl are informative. */
 export const numberFileFields = z.object({
-  fileNo: z.string({ error: m.fileNoRequired }).trim().min(1, m.fileNoRequired).max(40, m.fileNoRequired),
-  fileName: z.preprocess((v) => (v == null ? '' : v), z.string({ error: common.badParameter }).max(255, common.badParameter)),
-  fileUrl: z.preprocess((v) => (v == null ? '' : v), z.string({ error: common.badParameter }).max(500, common.badParameter)),
+  fileNo: typedText(m.fileNoRequired).trim().min(1, m.fileNoRequired).max(40, m.fileNoRequired),
+  fileName: optionalText(255),
+  fileUrl: optionalText(500),
 });
 
 /** /sync/uploadTaskData {taskId, fileNo, fileName, fileUrl}. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { common, user as m } from './messages.ts';
 import { LockStatus, sexOptions } from './enums.ts';
-import { grantIdList, idListOf, optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
+import { grantIdList, idListOf, idOf, levelOf, optionalId, optionalText, pageQuery, requiredId, requiredText, typedText } from './fields.ts';
 
 /**
  * Mainland mobile numbers as the user form checks them (SPEC §5, this form only): 11 digits starting
@@ -12,14 +12,12 @@ export const userEmailPattern = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9
 /** Account names travel in URL paths (强制下线 / 刷新缓存), so no spaces, slashes or other specials. */
 export const userNamePattern = /^[A-Za-z0-9_.@-]+$/;
 
-const idOrEmpty = (v: unknown) => (v === '' || v === null ? undefined : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v);
-
 export const userSave = z.object({
   userId: optionalId,
   userName: requiredText(m.userNameRequired, 64, m.tooLong).regex(userNamePattern, m.userNameFormat),
   userRealName: requiredText(m.userRealNameRequired, 64, m.tooLong),
-  roleId: z.preprocess(idOrEmpty, z.number({ error: m.roleRequired }).int(m.roleRequired).positive(m.roleRequired)),
-  userSex: z.string({ error: m.sexRequired }).refine((v) => sexOptions.some((o) => o.value === v), m.sexRequired),
+  roleId: idOf(m.roleRequired),
+  userSex: typedText(m.sexRequired).refine((v) => sexOptions.some((o) => o.value === v), m.sexRequired),
   userMobile: requiredText(m.mobileRequired, 20, m.mobileFormat).regex(userMobilePattern, m.mobileFormat),
   userEmail: requiredText(m.emailRequired, 128, m.tooLong).regex(userEmailPattern, m.emailFormat),
   /** New users default to the caller's company; 部门设置 moves them later. */
@@ -43,7 +41,7 @@ export const userIdRequest = z.object({ userId: requiredId });
 
 export const userChangeDeptRequest = z.object({
   userIds: idListOf(m.usersRequired),
-  deptId: z.preprocess(idOrEmpty, z.number({ error: m.deptRequired }).int(m.deptRequired).positive(m.deptRequired)),
+  deptId: idOf(m.deptRequired),
   /** Sent by the original screen; the server names the company from its own table. */
   deptName: optionalText(100),
 });
@@ -56,8 +54,11 @@ export const userDeptSaveRequest = z.object({
 
 /** GET /api/UserDept/deptTree/{parentId}: 0 for every company the caller may see. */
 export const userDeptTreeParams = z.object({
-  parentId: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number({ error: common.badParameter }).int().min(0, common.badParameter)),
+  parentId: levelOf(common.badParameter),
 });
+
+/** GET /api/User/expireToken/{userName} and flashCache/{userName}: the account named in the path. */
+export const userNameParams = z.object({ userName: typedText(m.notFound).trim().min(1, m.notFound).max(64, m.notFound) });
 
 export type User = {
   userId: number;

@@ -6,7 +6,7 @@ export const variableSave = z.object({
   varId: optionalId,
   varLable: requiredText(m.varLableRequired, 100, m.tooLong),
   varName: requiredText(m.varNameRequired, 100, m.tooLong).regex(/^[A-Za-z0-9_.\-]+$/, m.varNameFormat),
-  varValue: requiredText(m.varValueRequired, 2000, m.tooLong),
+  varValue: requiredText(m.varValueRequired, 2000, m.tooLong, { multiline: true }),
 });
 export type VariableSave = z.infer<typeof variableSave>;
 

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import fastifyFormbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
+import { messages } from '@huiyun/contract';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { connectDatabase } from './db/connect.ts';
@@ -11,7 +12,9 @@ import { seed } from './seed.ts';
 import { registerAccessCheck } from './http/access-check.ts';
 import { registerAudit } from './http/audit.ts';
 import { registerConsole } from './http/console-static.ts';
+import { fail } from './http/envelope.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { AccessCache } from './infra/access-cache.ts';
 import { MemoryCounterStore, RedisCounterStore } from './infra/counter-store.ts';
 import { closeRedis, connectRedis, type RedisConnections } from './infra/redis.ts';
@@ -42,6 +45,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
+    // A malformed URL or a path parameter past maxParamLength answers in the envelope like any refusal.
+    frameworkErrors: (error, _request, reply) => void (reply as unknown as FastifyReply).status(error.statusCode ?? 400).send(fail(messages.common.badParameter)),
     logger: options.logger === false ? false : {
       level: config.logLevel,
       redact: ['req.headers.token', 'req.headers.authorization', 'req.headers.cookie'],
@@ -72,6 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await ctx.accessCache.start();
 
     registerErrorHandler(app);
+    await registerSecurityHeaders(app);
     registerAccessCheck(app, ctx, callerResolvers(ctx));
     registerAudit(app, ctx);
     await app.register(fastifyFormbody);

@@ -39,6 +39,7 @@ export const common = {
   unsupportedMediaType: '不支持的请求数据类型',
   bodyTooLarge: '请求数据过大',
   badParameter: '参数格式错误',
+  controlCharacters: '输入内容不能包含不可见的控制字符',
   idsRequired: '请选择要删除的数据',
   notFoundApi: '请求的接口不存在',
   notFoundRecord: '数据不存在或已被删除',

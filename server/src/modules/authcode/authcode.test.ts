@@ -252,9 +252,11 @@ describe('authorization codes', () => {
       expect(asUser.body.msg).toBe(messages.common.forbidden);
     }
     for (const [url, body] of [['/sync/recAuthCode', { id, dueNum: 1, dueDateNum: 1 }], ['/sync/deleteAuthCode', { id }]] as const) {
+      // Another company's code answers like a missing one (issue 12): its existence is not told.
       const outside = await call(url, otherAdmin, body);
-      expect(outside.status, url).toBe(403);
-      expect(outside.body.msg).toBe(messages.common.outOfScope);
+      const missing = await call(url, otherAdmin, { ...body, id: 999_999 });
+      expect([outside.status, outside.body], url).toEqual([404, { success: false, msg: messages.authcode.notFound, errorInfo: messages.authcode.notFound }]);
+      expect(missing.body, url).toEqual(outside.body);
     }
     expect(await codeRow(id)).toEqual(before);
     expect(await t.ctx.db.selectFrom('sync_auth_code').select('id').where('authCode', '=', 'USER-MADE-123').executeTakeFirst()).toBeUndefined();

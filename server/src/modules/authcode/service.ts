@@ -15,11 +15,13 @@ function assertAdmin(caller: Access): void {
   if (!caller.isAdmin) throw forbidden();
 }
 
-/** The code, refused (changing nothing) when its owner lies outside the caller's data scope. */
+/**
+ * The code, refused (changing nothing) when its owner lies outside the caller's data scope — with the
+ * answer of a missing code, so another company's ids cannot be probed for existence.
+ */
 async function manageableCode(ctx: AppContext, caller: Access, id: number) {
   const code = await findAuthCode(ctx.db, id);
-  if (!code) throw notFound(m.notFound);
-  assertDeptInScope(caller.deptScope, code.ownerDeptId);
+  if (!code || !deptInScope(caller.deptScope, code.ownerDeptId)) throw notFound(m.notFound);
   return code;
 }
 

@@ -2,7 +2,7 @@ import { type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { messages } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { deptInScope, inDeptScope } from '../../db/scope.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import type { Access } from '../auth/access.ts';
 
 // Who sees which task (PRODUCT §3): an administrator the tasks of the companies in its scope (the
@@ -20,11 +20,13 @@ export function canSeeTask(caller: Access, task: { userId: number; deptId: numbe
   return caller.isAdmin ? deptInScope(caller.deptScope, task.deptId) : task.userId === caller.userId;
 }
 
-/** The task, or a refusal that reveals nothing about tasks the caller may not see. */
+/**
+ * The task, or a refusal that reveals nothing about tasks the caller may not see: another company's
+ * task answers exactly like a missing one (404), so ids cannot be probed for existence.
+ */
 export async function loadVisibleTask(ctx: AppContext, caller: Access, taskId: number) {
   const task = await ctx.db.selectFrom('sync_task').selectAll().where('taskId', '=', taskId).executeTakeFirst();
-  if (!task) throw notFound(messages.common.notFoundRecord);
-  if (!canSeeTask(caller, task)) throw forbidden();
+  if (!task || !canSeeTask(caller, task)) throw notFound(messages.common.notFoundRecord);
   return task;
 }
 

@@ -223,9 +223,10 @@ describe('saving a task', () => {
     expect(await taskRow(taskId)).toMatchObject({ taskName: 'edit_me2', batchSendNum: 3, batchSendMaxNum: 9, totalNum: 7, mcount: 7, userId: user1Id });
 
     const byOther = await save(user2, textTask('stolen', { taskId }));
-    expect(byOther.status).toBe(403);
+    // Another's task answers like a missing one (issue 12): its existence is not told.
+    expect([byOther.status, byOther.body.msg]).toEqual([404, messages.common.notFoundRecord]);
     const byOtherCompany = await save(adminB, textTask('stolen', { taskId }));
-    expect(byOtherCompany.status).toBe(403);
+    expect([byOtherCompany.status, byOtherCompany.body.msg]).toEqual([404, messages.common.notFoundRecord]);
     expect((await save(user1, textTask('ghost', { taskId: 999_999 }))).body.msg).toBe(messages.common.notFoundRecord);
     expect((await taskRow(taskId)).taskName).toBe('edit_me2');
 
@@ -262,8 +263,8 @@ describe('pause, start and delete', () => {
     expect((await call(user1, '/sync/pauseStartTaskInfo', { taskId, taskStatus: TaskStatus.completed })).body.msg).toBe(m.statusInvalid);
     expect((await call(user1, '/sync/pauseStartTaskInfo', { taskId })).body.msg).toBe(m.statusInvalid);
     expect((await call(user1, '/sync/pauseStartTaskInfo', { taskStatus: 1 })).body.msg).toBe(m.taskIdRequired);
-    expect((await call(user2, '/sync/pauseStartTaskInfo', { taskId, taskStatus: 1 })).status).toBe(403);
-    expect((await call(adminB, '/sync/pauseStartTaskInfo', { taskId, taskStatus: 1 })).status).toBe(403);
+    expect((await call(user2, '/sync/pauseStartTaskInfo', { taskId, taskStatus: 1 })).status).toBe(404);
+    expect((await call(adminB, '/sync/pauseStartTaskInfo', { taskId, taskStatus: 1 })).status).toBe(404);
     expect((await taskRow(taskId)).taskStatus).toBe(TaskStatus.running);
     expect((await call(adminA, '/sync/pauseStartTaskInfo', { taskId, taskStatus: 1 })).body.success).toBe(true);
 
@@ -285,8 +286,13 @@ describe('pause, start and delete', () => {
     expect(await taskRow(taskId)).toBeTruthy();
 
     await setStatus(taskId, TaskStatus.paused);
-    expect((await call(user2, '/sync/deleteTaskInfo', { taskId })).status).toBe(403);
-    expect((await call(adminB, '/sync/deleteTaskInfo', { taskId })).status).toBe(403);
+    // Another's task and a missing one answer the same (issue 12), so ids cannot be probed.
+    const missing = await call(user1, '/sync/deleteTaskInfo', { taskId: 999_999 });
+    for (const other of [user2, adminB]) {
+      const answer = await call(other, '/sync/deleteTaskInfo', { taskId });
+      expect([answer.status, answer.body]).toEqual([missing.status, missing.body]);
+    }
+    expect(missing.status).toBe(404);
     expect((await call(user1, '/sync/deleteTaskInfo', {})).body.msg).toBe(m.taskIdRequired);
 
     const deleted = await call(user1, '/sync/deleteTaskInfo', { taskId, taskName: 'delete_me' });
@@ -344,7 +350,7 @@ describe('insert test number', () => {
     }
     const byUser = await call(user1, '/sync/saveTest', { taskId, testNum: 10, testPhone: '13900139000' });
     expect(byUser.status).toBe(403);
-    expect((await call(adminB, '/sync/saveTest', { taskId, testNum: 10, testPhone: '13900139000' })).status).toBe(403);
+    expect((await call(adminB, '/sync/saveTest', { taskId, testNum: 10, testPhone: '13900139000' })).status).toBe(404);
     expect(await taskRow(taskId)).toMatchObject({ testNum: 0, testPhone: '' });
 
     await setStatus(taskId, TaskStatus.completed);

@@ -187,7 +187,7 @@ describe('POST /sync/uploadTaskData', () => {
       [admin, { taskId: open, fileNo: mine }, 403, messages.common.forbidden],
       [user1, { taskId: open, fileNo: image }, 400, m.notNumberFile],
       [user1, { taskId: open, fileNo: 'nosuchfile' }, 404, m.fileNotFound],
-      [user1, { taskId: user2Task, fileNo: mine }, 403, messages.common.forbidden],
+      [user1, { taskId: user2Task, fileNo: mine }, 404, messages.common.notFoundRecord],
       [user1, { taskId: 999999, fileNo: mine }, 404, messages.common.notFoundRecord],
       [user1, { fileNo: mine }, 400, m.taskRequired],
       [user1, { taskId: 'abc', fileNo: mine }, 400, m.taskRequired],

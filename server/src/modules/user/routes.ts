@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import {
   fill, idsRequest, labelOf, lockStatusOptions, messages, Perm, userChangeDeptRequest, userDeptSaveRequest,
-  userDeptTreeParams, userIdRequest, userListQuery, userLockRequest, userSave, type User,
+  userDeptTreeParams, userIdRequest, userListQuery, userLockRequest, userNameParams, userSave, type User,
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
@@ -18,7 +17,6 @@ import {
 
 const m = messages.user;
 const audit = (action: string) => ({ module: m.title, action });
-const userNameParams = z.object({ userName: z.string({ error: m.notFound }).trim().min(1, m.notFound) });
 
 // The sheet shows 正常 / 锁定 rather than N / Y.
 type UserExportRow = Omit<User, 'isLock'> & { isLock: string };

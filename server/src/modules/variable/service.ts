@@ -33,9 +33,13 @@ export async function saveVariable(ctx: AppContext, caller: Access, input: Varia
   }
 }
 
+/** All or none, like users and companies: one id that does not exist refuses the whole request, deleting nothing. */
 export async function deleteVariables(ctx: AppContext, ids: number[]): Promise<number> {
-  const result = await ctx.db.deleteFrom('sys_variable').where('varId', 'in', ids).executeTakeFirst();
-  const deleted = Number(result.numDeletedRows);
-  if (deleted === 0) throw notFound();
-  return deleted;
+  const unique = [...new Set(ids)];
+  return ctx.db.transaction().execute(async (trx) => {
+    const result = await trx.deleteFrom('sys_variable').where('varId', 'in', unique).executeTakeFirst();
+    // Throwing inside the transaction rolls the delete back.
+    if (Number(result.numDeletedRows) !== unique.length) throw notFound();
+    return unique.length;
+  });
 }

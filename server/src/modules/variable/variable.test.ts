@@ -88,4 +88,15 @@ describe('system environment variables', () => {
     expect((await t.call('DELETE', `/api/Variable/delete?ids=${ids.join(',')}`, { token })).body.success).toBe(true);
     expect((await list({ varName: 'multi.' })).body.total).toBe(0);
   });
+
+  it('deletes all or none: one missing id refuses the request and keeps the others', async () => {
+    const ids = [];
+    for (const name of ['allornone.a', 'allornone.b']) ids.push((await save({ varLable: name, varName: name, varValue: '1' })).body.data.varId);
+    const refused = await t.call('DELETE', `/api/Variable/delete?ids=${ids.join(',')},999999`, { token });
+    expect([refused.status, refused.body.msg]).toEqual([404, messages.common.notFoundRecord]);
+    expect((await list({ varName: 'allornone.' })).body.total).toBe(2);
+    // The same id twice is one variable, not a missing one.
+    expect((await t.call('DELETE', `/api/Variable/delete?ids=${ids.join(',')},${ids[0]}`, { token })).body.success).toBe(true);
+    expect((await list({ varName: 'allornone.' })).body.total).toBe(0);
+  });
 });
