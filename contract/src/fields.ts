@@ -43,11 +43,11 @@ export function cleanDeviceText(text: string, max: number): string {
 /**
  * Free text a device sends (a failure reason, an app version): never a reason to refuse the call it
  * rides in — a report refused for its reason would leave every other result uncounted and the numbers
- * sent again by another device (issue 12, D2). Cleaned (cleanDeviceText); a number reads as its digits,
- * anything else but a string as empty.
+ * sent again by another device (issue 12, D2). Cleaned (cleanDeviceText); anything but a string reads as
+ * empty.
  */
 export function deviceText(max: number) {
-  return z.preprocess((v) => (typeof v === 'string' ? cleanDeviceText(v, max) : typeof v === 'number' ? String(v).slice(0, max) : ''), z.string());
+  return z.preprocess((v) => (typeof v === 'string' ? cleanDeviceText(v, max) : ''), z.string());
 }
 
 /** Required trimmed text with the screen's own message for empty / wrong-typed input. */
