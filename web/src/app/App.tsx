@@ -1,4 +1,5 @@
 import { App as AntApp, ConfigProvider } from 'antd';
+import { LoadingOutlined } from '@ant-design/icons';
 import zhCN from 'antd/locale/zh_CN';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
@@ -11,10 +12,18 @@ const queryClient = new QueryClient({
   },
 });
 
+/**
+ * Every button's loading spinner: given here, antd shows it exactly while `loading` is true. Its default
+ * spinner leaves with a CSS transition and is removed only on `transitionend`; when a quick answer
+ * interrupts the entering transition (a busy machine), that event never comes and the spinner stays in
+ * the button for good ('loading 登录' after a wrong password).
+ */
+const buttonConfig = { autoInsertSpace: false, loadingIcon: <LoadingOutlined /> };
+
 /** Providers: Chinese locale, antd App (message / modal hooks), TanStack Query, the router. */
 export function App() {
   return (
-    <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }} theme={{ token: { colorPrimary: '#1668dc' } }}>
+    <ConfigProvider locale={zhCN} button={buttonConfig} theme={{ token: { colorPrimary: '#1668dc' } }}>
       <AntApp>
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
