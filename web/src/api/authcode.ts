@@ -1,6 +1,6 @@
 import { messages, type AuthCode, type AuthCodeRecharge, type AuthCodeSave, type Page, type TaskUserChoice, type UserDevice } from '@huiyun/contract';
 import { download, request } from './client.ts';
-import type { ListParams } from '../components/ListPage/index.ts';
+import type { ListParams } from './types.ts';
 
 const m = messages.authcode;
 

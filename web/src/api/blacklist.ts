@@ -1,8 +1,7 @@
 import {
   messages, type BlacklistAdd, type BlacklistAddResult, type BlacklistDeptChoice, type BlacklistEntry, type Page,
 } from '@huiyun/contract';
-import type { ListParams } from '../components/ListPage/index.ts';
-import type { StoredNumberFile } from '../components/NumberUpload/index.ts';
+import type { ListParams, StoredNumberFile } from './types.ts';
 import { download, request } from './client.ts';
 
 const m = messages.blacklist;

@@ -54,28 +54,46 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   if (body !== undefined) headers['Content-Type'] = 'application/json';
 
   let response: Response;
-  let envelope: Envelope<T>;
+  let envelope: unknown;
   try {
     response = await fetch(buildUrl(path, query), {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    envelope = (await response.json()) as Envelope<T>;
+    envelope = await response.json();
   } catch {
     throw new ApiError(failText, 0);
   }
-  if (typeof envelope !== 'object' || envelope === null || typeof envelope.success !== 'boolean') {
-    throw new ApiError(failText, response.status);
-  }
+  return readEnvelope<T>(response.status, envelope, { failText, token, skipSessionExpiry: options.skipSessionExpiry });
+}
+
+type ReadContext = {
+  failText: string;
+  /** The token the call was sent with: a 401 ends the session only when there was one. */
+  token: string | null;
+  skipSessionExpiry?: boolean;
+};
+
+/**
+ * The one reader of an answer envelope, for request(), download() and uploadFile() alike: a non-envelope
+ * is the screen's failure text; HTTP 401 is the session-expiry rule (SPEC §4: tell once, log out);
+ * success false is the server's text (or the screen's). Answers the data of a success envelope.
+ */
+export function readEnvelope<T>(status: number, envelope: unknown, context: ReadContext): Answer<T> {
+  if (!isEnvelope<T>(envelope)) throw new ApiError(context.failText, status);
   const text = envelope.msg || envelope.errorInfo || '';
-  if (response.status === 401 && !options.skipSessionExpiry) {
-    const handled = onSessionExpired !== null && token !== null;
+  if (status === 401 && !context.skipSessionExpiry) {
+    const handled = onSessionExpired !== null && context.token !== null;
     if (handled) onSessionExpired?.(text || messages.common.sessionExpired);
     throw new ApiError(text || messages.common.sessionExpired, 401, handled);
   }
-  if (!envelope.success) throw new ApiError(text || failText, response.status);
+  if (!envelope.success) throw new ApiError(text || context.failText, status);
   return { data: envelope.data as T, total: envelope.total ?? 0, msg: text };
+}
+
+function isEnvelope<T>(value: unknown): value is Envelope<T> {
+  return typeof value === 'object' && value !== null && typeof (value as Envelope<T>).success === 'boolean';
 }
 
 /** The text to show for a failed call, or null when the client already told the user. */
@@ -109,13 +127,10 @@ export async function download(path: string, options: RequestOptions & { fileNam
     throw new ApiError(failText, 0);
   }
   if ((response.headers.get('content-type') ?? '').includes('application/json')) {
-    const envelope = (await response.json().catch(() => null)) as Envelope<unknown> | null;
-    const text = envelope?.msg || envelope?.errorInfo || failText;
-    if (response.status === 401 && token !== null && onSessionExpired) {
-      onSessionExpired(text);
-      throw new ApiError(text, 401, true);
-    }
-    throw new ApiError(text, response.status);
+    // A file never comes as JSON: this is a refusal (or, oddly, a success without a file).
+    const envelope: unknown = await response.json().catch(() => null);
+    const answer = readEnvelope(response.status, envelope, { failText, token });
+    throw new ApiError(answer.msg || failText, response.status);
   }
   if (!response.ok) throw new ApiError(failText, response.status);
   const blob = await response.blob();

@@ -1,6 +1,6 @@
 import { messages, type DeviceRow, type Page } from '@huiyun/contract';
 import { request } from './client.ts';
-import type { ListParams } from '../components/ListPage/index.ts';
+import type { ListParams } from './types.ts';
 
 export type DeviceFilters = { machineName?: string };
 

@@ -1,7 +1,7 @@
 // Stored files (SPEC §7.1): /upload/files with progress, and the links /download/file serves.
-import type { Envelope, UploadKind, UploadResultItem } from '@huiyun/contract';
+import type { UploadKind, UploadResultItem } from '@huiyun/contract';
 import { getToken } from '../app/session.ts';
-import { ApiError } from './client.ts';
+import { ApiError, readEnvelope } from './client.ts';
 
 /** The link /download/file serves a stored file under (what the server keeps in imgUrl). */
 export const storedFileUrl = (filePath: string) => `/download/file?filePath=${encodeURIComponent(filePath)}`;
@@ -29,15 +29,17 @@ export function uploadFile(file: Blob & { name?: string }, kind: UploadKind, onP
     };
     xhr.onerror = () => reject(new ApiError(failText, 0));
     xhr.onload = () => {
-      let envelope: Envelope<UploadResultItem[]> | null = null;
+      let envelope: unknown = null;
       try {
-        envelope = JSON.parse(xhr.responseText) as Envelope<UploadResultItem[]>;
+        envelope = JSON.parse(xhr.responseText);
       } catch {
         envelope = null;
       }
-      if (!envelope || typeof envelope.success !== 'boolean') return reject(new ApiError(failText, xhr.status));
-      if (!envelope.success) return reject(new ApiError(envelope.msg || envelope.errorInfo || failText, xhr.status));
-      resolve(envelope.data ?? []);
+      try {
+        resolve(readEnvelope<UploadResultItem[] | null>(xhr.status, envelope, { failText, token }).data ?? []);
+      } catch (error) {
+        reject(error);
+      }
     };
     const form = new FormData();
     form.append('kind', kind);

@@ -1,6 +1,6 @@
 import { fill, messages, type LoginLog, type OnlineSession, type OperLog, type Page } from '@huiyun/contract';
 import { download, request } from './client.ts';
-import type { ListParams } from '../components/ListPage/index.ts';
+import type { ListParams } from './types.ts';
 
 const m = messages.monitor;
 

@@ -1,6 +1,6 @@
 import { messages, type Page, type StatisticsTotals, type TaskUserSave, type TaskUserStatistics } from '@huiyun/contract';
 import { download, request } from './client.ts';
-import type { ListParams } from '../components/ListPage/index.ts';
+import type { ListParams } from './types.ts';
 
 const m = messages.statistics;
 

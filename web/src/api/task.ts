@@ -1,6 +1,6 @@
 import { messages, type Page, type Task, type TaskSave, type UploadTaskDataResult, type UserDevice } from '@huiyun/contract';
 import { getSession, getToken } from '../app/session.ts';
-import type { ListParams } from '../components/ListPage/index.ts';
+import type { ListParams } from './types.ts';
 import { request } from './client.ts';
 
 const m = messages.task;

@@ -3,7 +3,7 @@ import {
   type Page, type User, type UserDeptNode, type UserPasswordReset, type UserSave, type UserSaveAnswer,
 } from '@huiyun/contract';
 import { download, request } from './client.ts';
-import type { ListParams } from '../components/ListPage/index.ts';
+import type { ListParams } from './types.ts';
 
 const m = messages.user;
 

@@ -1,6 +1,6 @@
 import { messages, type Page, type Variable, type VariableSave } from '@huiyun/contract';
 import { download, request } from './client.ts';
-import type { ListParams } from '../components/ListPage/index.ts';
+import type { ListParams } from './types.ts';
 
 const m = messages.variable;
 

@@ -11,6 +11,8 @@ export function useCurrentUser() {
     queryFn: fetchCurrentUser,
     enabled: token !== null,
     staleTime: 5 * 60 * 1000,
+    // The layout shows a failed load as its error page.
+    meta: { silent: true },
   });
 }
 

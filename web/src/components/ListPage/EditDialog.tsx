@@ -1,9 +1,7 @@
-import { useEffect } from 'react';
-import { Form, Modal } from 'antd';
 import { fill, messages } from '@huiyun/contract';
+import { FormDialog, SchemaField } from '../FormDialog/index.ts';
 import { FieldInput } from './FieldInput.tsx';
 import { useServerAction } from './useServerAction.ts';
-import { isRequired, zodRule } from './zodRule.ts';
 import type { EditConfig } from './types.ts';
 
 type Props<Row> = {
@@ -17,57 +15,26 @@ type Props<Row> = {
 
 /** The add / edit dialog: fields and rules from the config, save → server text → close + reload. */
 export function EditDialog<Row extends object>({ name, queryKey, config, open, editing, onClose }: Props<Row>) {
-  const [form] = Form.useForm();
   const saver = useServerAction(queryKey, (input: { values: Record<string, unknown>; editing: Row | null }) =>
     config.save(input.values, input.editing),
   );
+  const values = editing ? (config.toFormValues?.(editing) ?? { ...editing }) : (config.initialValues ?? {});
 
-  useEffect(() => {
-    if (!open) return;
-    form.resetFields();
-    form.setFieldsValue(editing ? (config.toFormValues?.(editing) ?? { ...editing }) : (config.initialValues ?? {}));
-    // config is rebuilt by every render of the screen; only opening the dialog resets the form.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, editing, form]);
-
-  const submit = async () => {
-    let values: Record<string, unknown>;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return; // the field messages are showing
-    }
-    if (await saver.run({ values, editing }, config.failText)) onClose();
-  };
-
-  const title = fill(editing ? messages.common.editTitle : messages.common.addTitle, { name: config.entityName });
   return (
-    <Modal
+    <FormDialog<Record<string, unknown>>
       open={open}
-      title={title}
-      okText={messages.common.save}
-      cancelText={messages.common.cancel}
-      confirmLoading={saver.pending}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      forceRender
-      maskClosable={false}
+      title={fill(editing ? messages.common.editTitle : messages.common.addTitle, { name: config.entityName })}
+      name={name}
+      schema={config.schema}
+      values={values}
+      onFinish={(formValues) => saver.run({ values: formValues, editing }, config.failText)}
+      onClose={onClose}
     >
-      <Form form={form} name={name} layout="vertical" onFinish={() => void submit()}>
-        {config.fields.map((field) => (
-          <Form.Item
-            key={field.name}
-            name={field.name}
-            label={field.label}
-            required={isRequired(config.schema, field.name)}
-            rules={config.schema ? [zodRule(config.schema, field.name)] : undefined}
-            validateFirst
-          >
-            <FieldInput field={field} disabled={Boolean(editing && field.readOnlyOnEdit)} />
-          </Form.Item>
-        ))}
-        <button type="submit" hidden aria-hidden />
-      </Form>
-    </Modal>
+      {config.fields.map((field) => (
+        <SchemaField key={field.name} name={field.name} label={field.label}>
+          <FieldInput field={field} disabled={Boolean(editing && field.readOnlyOnEdit)} />
+        </SchemaField>
+      ))}
+    </FormDialog>
   );
 }

@@ -1,6 +1,5 @@
 export { ListPage } from './ListPage.tsx';
 export { useListPage } from './useListPage.ts';
-export { zodRule, isRequired, firstIssue } from './zodRule.ts';
 export type {
   EditConfig,
   FieldConfig,
@@ -9,7 +8,6 @@ export type {
   ListContext,
   ListPageProps,
   ListParams,
-  ObjectSchemaLike,
   RemoveConfig,
   RowAction,
   SortOrder,

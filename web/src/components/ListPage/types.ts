@@ -1,16 +1,10 @@
 import type { Key, ReactNode } from 'react';
 import type { TableColumnType as ColumnType } from 'antd';
 import type { Page } from '@huiyun/contract';
+import type { ListParams } from '../../api/types.ts';
+import type { ObjectSchemaLike } from '../FormDialog/zodRule.ts';
 
-export type SortOrder = 'ascend' | 'descend';
-
-/** What every list fetcher receives: paging and sort (SPEC §3 page/limit) plus the screen's filters. */
-export type ListParams<F extends object = Record<string, unknown>> = {
-  page: number;
-  limit: number;
-  sortField: string;
-  sortOrder: SortOrder | '';
-} & F;
+export type { ListParams, SortOrder } from '../../api/types.ts';
 
 export type FieldOption = { value: string | number; label: string };
 
@@ -28,11 +22,6 @@ export type FieldConfig = {
   readOnlyOnEdit?: boolean;
 };
 
-/** Structural type of a zod object schema (avoids a zod import in the web package). */
-export type FieldSchema = {
-  safeParse(value: unknown): { success: boolean; error?: { issues: { message: string }[] } };
-};
-export type ObjectSchemaLike = { shape: Record<string, FieldSchema> };
 
 export type ListColumn<Row> = Omit<ColumnType<Row>, 'sorter' | 'sortOrder' | 'key'> & {
   /** The row field shown; also the sortField sent to the fetcher. */

@@ -29,12 +29,6 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
     refetchInterval: props.refreshInterval ? (q) => props.refreshInterval!(q.state.data?.data ?? []) : undefined,
   });
 
-  useEffect(() => {
-    if (!query.error) return;
-    const text = errorText(query.error, messages.common.loadFailed);
-    if (text) void message.error(text);
-  }, [query.error, message]);
-
   // A delete can empty the last page: step back to the page that now is the last.
   const rows = query.data?.data ?? [];
   const total = query.data?.total ?? 0;

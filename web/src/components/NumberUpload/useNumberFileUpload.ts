@@ -5,8 +5,9 @@ import { UploadKind, type UploadResultItem } from '@huiyun/contract';
 import { errorText } from '../../api/client.ts';
 import { storedFileUrl, uploadFile } from '../../api/files.ts';
 
-/** The stored file as the calls that read it take it: {fileNo, fileName, fileUrl}. */
-export type StoredNumberFile = { fileNo: string; fileName: string; fileUrl: string };
+import type { StoredNumberFile } from '../../api/types.ts';
+
+export type { StoredNumberFile };
 
 type Options<R> = {
   /** The server call that reads the stored file; answers its result and success text. */

@@ -4,7 +4,7 @@ import { DeleteOutlined, DownloadOutlined, PlusOutlined, SaveOutlined } from '@a
 import { fill, messages, moduleSave, Perm, type ModuleTreeNode } from '@huiyun/contract';
 import { MenuIcon } from '../../../app/icons.tsx';
 import { usePermission } from '../../../app/useCurrentUser.ts';
-import { zodRule } from '../../../components/ListPage/index.ts';
+import { zodRule } from '../../../components/FormDialog/index.ts';
 import { useMenuEditor, type MenuForm } from './useMenuEditor.ts';
 
 const m = messages.menu;

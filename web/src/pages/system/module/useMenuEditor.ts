@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { App, Form } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { fill, messages, ModuleLeaf, TOP_LEVEL_PARENT_ID, type Module, type ModuleTreeNode } from '@huiyun/contract';
@@ -41,17 +41,8 @@ export function useMenuEditor() {
   const [editing, setEditing] = useState<Module | null>(null);
   const [busy, setBusy] = useState<'save' | 'delete' | 'detail' | 'export' | null>(null);
 
-  const tree = useQuery({ queryKey: ['menu-tree'], queryFn: fetchModuleTree });
-  const parents = useQuery({ queryKey: ['menu-nodes'], queryFn: fetchParentChoices });
-
-  useEffect(() => {
-    const text = tree.error ? errorText(tree.error, m.treeLoadFailed) : null;
-    if (text) void message.error(text);
-  }, [tree.error, message]);
-  useEffect(() => {
-    const text = parents.error ? errorText(parents.error, m.nodesLoadFailed) : null;
-    if (text) void message.error(text);
-  }, [parents.error, message]);
+  const tree = useQuery({ queryKey: ['menu-tree'], queryFn: fetchModuleTree, meta: { errorText: m.treeLoadFailed } });
+  const parents = useQuery({ queryKey: ['menu-nodes'], queryFn: fetchParentChoices, meta: { errorText: m.nodesLoadFailed } });
 
   const parentOptions = useMemo(
     () => [

@@ -18,12 +18,7 @@ export function useRoleGrants() {
   const [loadingTicks, setLoadingTicks] = useState(false);
   const [saving, setSaving] = useState(false);
 
-  const roles = useQuery({ queryKey: ['roleDropDown'], queryFn: roleDropDown, staleTime: 60_000 });
-  useEffect(() => {
-    if (!roles.error) return;
-    const text = errorText(roles.error, m.rolesLoadFailed);
-    if (text) void message.error(text);
-  }, [roles.error, message]);
+  const roles = useQuery({ queryKey: ['roleDropDown'], queryFn: roleDropDown, staleTime: 60_000, meta: { errorText: m.rolesLoadFailed } });
 
   useEffect(() => {
     setTicks(new Set());

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState, type Key } from 'react';
-import { App, Modal, Spin, Tree, type TreeDataNode } from 'antd';
+import { App, Spin, Tree, type TreeDataNode } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { fill, messages, type Role, type RoleRightNode } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';
 import { fetchRoleRights, saveRoleRights } from '../../../api/role.ts';
+import { FormDialog } from '../../../components/FormDialog/index.ts';
 
 const m = messages.role;
 
@@ -34,7 +35,6 @@ export function RoleRightDialog({ role, onClose }: Props) {
   const [nodes, setNodes] = useState<RoleRightNode[]>([]);
   const [checked, setChecked] = useState<Key[]>([]);
   const [loading, setLoading] = useState(false);
-  const [saving, setSaving] = useState(false);
 
   useEffect(() => {
     if (!role) return;
@@ -64,34 +64,28 @@ export function RoleRightDialog({ role, onClose }: Props) {
   const expanded = useMemo(() => nodes.filter((n) => n.open).map((n) => n.id), [nodes]);
 
   const save = async () => {
-    if (!role) return;
-    setSaving(true);
+    if (!role) return false;
     try {
       const text = await saveRoleRights(role.roleId, checked.map(Number));
       void message.success(text);
       // The caller's own side menu may have changed with it.
       await queryClient.invalidateQueries({ queryKey: ['currentUser'] });
-      onClose();
+      return true;
     } catch (error) {
       const text = errorText(error, m.rightsSaveFailed);
       if (text) void message.error(text);
-    } finally {
-      setSaving(false);
+      return false;
     }
   };
 
   return (
-    <Modal
+    <FormDialog
       open={role !== null}
       title={fill(m.menuRightsTitle, { roleName: role?.roleName ?? '' })}
-      okText={messages.common.save}
-      cancelText={messages.common.cancel}
       // Without a loaded tree a save would wipe the role's rights.
-      okButtonProps={{ disabled: loading || nodes.length === 0 }}
-      confirmLoading={saving}
-      onOk={() => void save()}
-      onCancel={onClose}
-      maskClosable={false}
+      okDisabled={loading || nodes.length === 0}
+      onFinish={save}
+      onClose={onClose}
       destroyOnHidden
     >
       <Spin spinning={loading}>
@@ -108,6 +102,6 @@ export function RoleRightDialog({ role, onClose }: Props) {
           )}
         </div>
       </Spin>
-    </Modal>
+    </FormDialog>
   );
 }

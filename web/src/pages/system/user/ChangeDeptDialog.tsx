@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App, Empty, Modal, Spin, Tree } from 'antd';
+import { App, Empty, Spin, Tree } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { fill, messages, type User } from '@huiyun/contract';
-import { errorText } from '../../../api/client.ts';
 import { changeDept, companyTree } from '../../../api/user.ts';
+import { FormDialog } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
 import { toTreeData } from './companyTree.ts';
 
@@ -22,36 +22,26 @@ export function ChangeDeptDialog({ users, onClose }: { users: User[] | null; onC
   useEffect(() => {
     if (open) setDeptId(null);
   }, [open]);
-  useEffect(() => {
-    if (!open || !query.error) return;
-    const text = errorText(query.error, messages.common.loadFailed);
-    if (text) void message.error(text);
-  }, [open, query.error, message]);
 
   const treeData = useMemo(() => toTreeData(query.data ?? []), [query.data]);
 
-  const submit = async () => {
-    if (!users) return;
+  const save = async () => {
+    if (!users) return false;
     if (deptId === null) {
       void message.warning(m.deptRequired);
-      return;
+      return false;
     }
     const deptName = query.data?.find((n) => n.id === deptId)?.name ?? '';
-    if (await saver.run({ userIds: users.map((u) => u.userId), deptId, deptName }, m.changeDeptFailed)) {
-      onClose();
-    }
+    return saver.run({ userIds: users.map((u) => u.userId), deptId, deptName }, m.changeDeptFailed);
   };
 
   return (
-    <Modal
+    <FormDialog
       open={open}
       title={fill(m.changeDeptTitle, { count: users?.length ?? 0 })}
       okText={messages.common.ok}
-      cancelText={messages.common.cancel}
-      confirmLoading={saver.pending}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      maskClosable={false}
+      onFinish={save}
+      onClose={onClose}
       destroyOnHidden
     >
       <Spin spinning={query.isFetching}>
@@ -67,6 +57,6 @@ export function ChangeDeptDialog({ users, onClose }: { users: User[] | null; onC
           !query.isFetching && <Empty description={m.noCompanies} />
         )}
       </Spin>
-    </Modal>
+    </FormDialog>
   );
 }

@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState, type Key } from 'react';
-import { App, Empty, Modal, Spin, Tree } from 'antd';
+import { Empty, Spin, Tree } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { fill, messages, type User } from '@huiyun/contract';
-import { errorText } from '../../../api/client.ts';
 import { saveUserDepts, userDeptTree } from '../../../api/user.ts';
+import { FormDialog } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
 import { toTreeData } from './companyTree.ts';
 
@@ -11,7 +11,6 @@ const m = messages.user;
 
 /** 数据权限: the caller's companies as a checkable tree; the ticked ones become the user's grants. */
 export function DataScopeDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
-  const { message } = App.useApp();
   const query = useQuery({
     queryKey: ['user-dept-tree', user?.userId],
     queryFn: () => userDeptTree(user!.userId),
@@ -19,6 +18,7 @@ export function DataScopeDialog({ user, onClose }: { user: User | null; onClose:
     gcTime: 0,
     staleTime: 0,
     retry: false,
+    meta: { errorText: m.dataScopeLoadFailed },
   });
   const [checked, setChecked] = useState<Key[]>([]);
   const saver = useServerAction('user', (input: { userId: number; deptIds: number[] }) => saveUserDepts(input.userId, input.deptIds));
@@ -26,30 +26,18 @@ export function DataScopeDialog({ user, onClose }: { user: User | null; onClose:
   useEffect(() => {
     if (query.data) setChecked(query.data.filter((n) => n.checked).map((n) => n.id));
   }, [query.data]);
-  useEffect(() => {
-    if (!query.error) return;
-    const text = errorText(query.error, m.dataScopeLoadFailed);
-    if (text) void message.error(text);
-  }, [query.error, message]);
 
   const treeData = useMemo(() => toTreeData(query.data ?? []), [query.data]);
 
-  const submit = async () => {
-    if (!user) return;
-    if (await saver.run({ userId: user.userId, deptIds: checked.map(Number) }, m.dataScopeSaveFailed)) onClose();
-  };
+  const save = async () => user !== null && saver.run({ userId: user.userId, deptIds: checked.map(Number) }, m.dataScopeSaveFailed);
 
   return (
-    <Modal
+    <FormDialog
       open={user !== null}
       title={fill(m.dataScopeTitle, { userName: user?.userName ?? '' })}
-      okText={messages.common.save}
-      cancelText={messages.common.cancel}
-      okButtonProps={{ disabled: !query.data }}
-      confirmLoading={saver.pending}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      maskClosable={false}
+      okDisabled={!query.data}
+      onFinish={save}
+      onClose={onClose}
       destroyOnHidden
     >
       <Spin spinning={query.isFetching}>
@@ -68,6 +56,6 @@ export function DataScopeDialog({ user, onClose }: { user: User | null; onClose:
           !query.isFetching && <Empty description={m.noCompanies} />
         )}
       </Spin>
-    </Modal>
+    </FormDialog>
   );
 }

@@ -25,8 +25,8 @@ export function UserPage() {
   const [dataScopeUser, setDataScopeUser] = useState<User | null>(null);
   const [deptUsers, setDeptUsers] = useState<User[] | null>(null);
 
-  const roles = useQuery({ queryKey: ['user-roles'], queryFn: roleChoices, staleTime: 60_000 });
-  const companies = useQuery({ queryKey: ['user-companies'], queryFn: companyTree, enabled: can(Perm.userDataScope), retry: false });
+  const roles = useQuery({ queryKey: ['user-roles'], queryFn: roleChoices, staleTime: 60_000, meta: { silent: true } });
+  const companies = useQuery({ queryKey: ['user-companies'], queryFn: companyTree, enabled: can(Perm.userDataScope), retry: false, meta: { silent: true } });
 
   const roleOptions = useMemo(
     () => (roles.data ?? [])

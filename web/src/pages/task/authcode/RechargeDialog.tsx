@@ -1,66 +1,51 @@
-import { useEffect } from 'react';
-import { Form, InputNumber, Modal, Typography } from 'antd';
+import { Form, InputNumber, Typography } from 'antd';
 import { authCodeRecharge, messages, type AuthCode } from '@huiyun/contract';
 import { rechargeAuthCode } from '../../../api/authcode.ts';
-import { firstIssue, zodRule } from '../../../components/ListPage/index.ts';
+import { FormDialog, SchemaField, firstIssue } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
 
 const m = messages.authcode;
 
+type RechargeForm = { dueNum: number; dueDateNum: number };
+
 /** 充值: adds a quantity and validity days to one code (the rule is stated in the dialog). */
 export function RechargeDialog({ code, onClose }: { code: AuthCode | null; onClose: () => void }) {
-  const [form] = Form.useForm();
+  const [form] = Form.useForm<RechargeForm>();
   const saver = useServerAction('authcode', rechargeAuthCode);
-  const open = code !== null;
 
-  useEffect(() => {
-    if (open) {
-      form.resetFields();
-      form.setFieldsValue({ dueNum: 0, dueDateNum: 0 });
-    }
-  }, [open, form]);
-
-  const submit = async () => {
-    if (!code) return;
-    try {
-      await form.validateFields();
-    } catch {
-      return;
-    }
-    const parsed = authCodeRecharge.safeParse({ id: code.id, ...form.getFieldsValue() });
+  const save = async (values: RechargeForm) => {
+    if (!code) return false;
+    const parsed = authCodeRecharge.safeParse({ id: code.id, ...values });
     if (!parsed.success) {
-      const text = firstIssue(authCodeRecharge, { id: code.id, ...form.getFieldsValue() });
+      // The object rule (at least one of the two above 0) belongs to no single field: shown under the first.
+      const text = firstIssue(authCodeRecharge, { id: code.id, ...values });
       form.setFields([{ name: 'dueNum', errors: text ? [text] : [] }]);
-      return;
+      return false;
     }
-    if (await saver.run(parsed.data, m.rechargeFailed)) onClose();
+    return saver.run(parsed.data, m.rechargeFailed);
   };
 
   return (
-    <Modal
-      open={open}
+    <FormDialog<RechargeForm>
+      open={code !== null}
       title={m.rechargeTitle}
-      okText={messages.common.save}
-      cancelText={messages.common.cancel}
-      confirmLoading={saver.pending}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      maskClosable={false}
-      forceRender
+      name="authcode-recharge"
+      form={form}
+      schema={authCodeRecharge}
+      values={{ dueNum: 0, dueDateNum: 0 }}
+      onFinish={save}
+      onClose={onClose}
     >
-      <Form form={form} name="authcode-recharge" layout="vertical" onFinish={() => void submit()}>
-        <Form.Item label={m.authCode}>
-          <Typography.Text strong>{code?.authCode}</Typography.Text>
-          <Typography.Text type="secondary">{` ${m.dueNum} ${code?.dueNum ?? ''} · ${m.dueDateStr} ${code?.dueDateStr ?? ''}`}</Typography.Text>
-        </Form.Item>
-        <Form.Item name="dueNum" label={m.rechargeNum} required rules={[zodRule(authCodeRecharge, 'dueNum')]}>
-          <InputNumber style={{ width: '100%' }} min={0} precision={0} />
-        </Form.Item>
-        <Form.Item name="dueDateNum" label={m.rechargeDays} required rules={[zodRule(authCodeRecharge, 'dueDateNum')]} extra={m.rechargeHint}>
-          <InputNumber style={{ width: '100%' }} min={0} precision={0} />
-        </Form.Item>
-        <button type="submit" hidden aria-hidden />
-      </Form>
-    </Modal>
+      <Form.Item label={m.authCode}>
+        <Typography.Text strong>{code?.authCode}</Typography.Text>
+        <Typography.Text type="secondary">{` ${m.dueNum} ${code?.dueNum ?? ''} · ${m.dueDateStr} ${code?.dueDateStr ?? ''}`}</Typography.Text>
+      </Form.Item>
+      <SchemaField name="dueNum" label={m.rechargeNum} required>
+        <InputNumber style={{ width: '100%' }} min={0} precision={0} />
+      </SchemaField>
+      <SchemaField name="dueDateNum" label={m.rechargeDays} required extra={m.rechargeHint}>
+        <InputNumber style={{ width: '100%' }} min={0} precision={0} />
+      </SchemaField>
+    </FormDialog>
   );
 }

@@ -9,7 +9,7 @@ export type CompanyChoices = { options: FieldOption[]; many: boolean };
  * company column or choice (the server takes the caller's own company).
  */
 export function useBlacklistDepts(): CompanyChoices {
-  const query = useQuery({ queryKey: ['blacklist-depts'], queryFn: listBlacklistDepts, staleTime: 60_000 });
+  const query = useQuery({ queryKey: ['blacklist-depts'], queryFn: listBlacklistDepts, staleTime: 60_000, meta: { silent: true } });
   const options = (query.data ?? []).map((d) => ({ value: d.deptId, label: d.deptName }));
   return { options, many: options.length > 1 };
 }

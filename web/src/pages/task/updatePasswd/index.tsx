@@ -1,6 +1,6 @@
 import { Button, Card, Form, Input } from 'antd';
 import { messages, passwordChangeRequest } from '@huiyun/contract';
-import { zodRule } from '../../../components/ListPage/index.ts';
+import { zodRule } from '../../../components/FormDialog/index.ts';
 import { useUpdatePassword, type PasswordForm } from './useUpdatePassword.ts';
 
 const m = messages.password;

@@ -1,22 +1,14 @@
-import { useEffect } from 'react';
-import { App, Col, Row, Statistic } from 'antd';
+import { Col, Row, Statistic } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { messages } from '@huiyun/contract';
-import { errorText } from '../../../api/client.ts';
 import { fetchStatisticsTotals } from '../../../api/statistics.ts';
 
 const m = messages.statistics;
 
 /** The four totals (SPEC §2.16); the history total only for administrators (SPEC §6). */
 export function StatisticsTotals({ showHistory }: { showHistory: boolean }) {
-  const { message } = App.useApp();
   // Under the list's query key: every clear / delete on the screen reloads the totals too.
-  const totals = useQuery({ queryKey: ['statistics', 'totals'], queryFn: fetchStatisticsTotals, retry: false });
-  useEffect(() => {
-    if (!totals.error) return;
-    const text = errorText(totals.error, m.loadFailed);
-    if (text) void message.error(text);
-  }, [totals.error, message]);
+  const totals = useQuery({ queryKey: ['statistics', 'totals'], queryFn: fetchStatisticsTotals, retry: false, meta: { errorText: m.loadFailed } });
 
   const items = [
     ...(showHistory ? [{ key: 'hisTotalCount', title: m.hisTotalCount, value: totals.data?.hisTotalCount }] : []),

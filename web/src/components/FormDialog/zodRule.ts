@@ -1,5 +1,11 @@
 import type { FormRule as Rule } from 'antd';
-import type { FieldSchema, ObjectSchemaLike } from './types.ts';
+
+/** Structural type of a zod schema (avoids a zod import in the web package). */
+export type FieldSchema = {
+  safeParse(value: unknown): { success: boolean; error?: { issues: { message: string }[] } };
+};
+/** Structural type of a zod object schema. */
+export type ObjectSchemaLike = { shape: Record<string, FieldSchema> };
 
 /** The first issue message of the field's contract schema, or null when the value passes. */
 export function firstIssue(schema: FieldSchema, value: unknown): string | null {

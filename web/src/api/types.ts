@@ -1,0 +1,15 @@
+// Shapes the api functions take, owned here so that web/src/api never imports a component
+// (components import the api, not the other way round).
+
+export type SortOrder = 'ascend' | 'descend';
+
+/** What every list fetcher receives: paging and sort (SPEC §3 page/limit) plus the screen's filters. */
+export type ListParams<F extends object = Record<string, unknown>> = {
+  page: number;
+  limit: number;
+  sortField: string;
+  sortOrder: SortOrder | '';
+} & F;
+
+/** A stored number file as the calls that read it take it: {fileNo, fileName, fileUrl}. */
+export type StoredNumberFile = { fileNo: string; fileName: string; fileUrl: string };

@@ -1,0 +1,126 @@
+// The field groups of 新增任务 / 编辑任务, each a few inputs of one concern; rules from the contract's
+// taskSave (the schema of the surrounding FormDialog) plus the screen's own texts.
+import { Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space } from 'antd';
+import { QrcodeOutlined } from '@ant-design/icons';
+import { fill, messages, randomNumOptions, randomPositionOptions, ShowType, showTypeOptions } from '@huiyun/contract';
+import { SchemaField } from '../../../components/FormDialog/index.ts';
+import { MediaField } from './MediaField.tsx';
+import { batchRule, numberFields } from './taskForm.ts';
+
+const m = messages.task;
+const inputPlaceholder = (label: string) => fill(messages.common.inputPlaceholder, { label });
+
+/** 任务名称, 展示类型 and, where the type shows one, the text. */
+export function TaskBasicsFields({ showType, showsContent }: { showType: number; showsContent: boolean }) {
+  const contentRequired = showType !== ShowType.file;
+  return (
+    <>
+      <Row gutter={16}>
+        <Col span={12}>
+          <SchemaField name="taskName" label={m.taskName}>
+            <Input placeholder={inputPlaceholder(m.taskName)} allowClear />
+          </SchemaField>
+        </Col>
+        <Col span={12}>
+          <SchemaField name="showType" label={m.showType} required={false} validateFirst={false}>
+            <Select options={showTypeOptions} />
+          </SchemaField>
+        </Col>
+      </Row>
+      {showsContent && (
+        <SchemaField
+          name="content"
+          label={m.content}
+          required={contentRequired}
+          rulesAfter={[{ required: contentRequired, whitespace: true, message: m.contentRequired }]}
+        >
+          <Input.TextArea placeholder={inputPlaceholder(m.content)} autoSize={{ minRows: 3, maxRows: 8 }} />
+        </SchemaField>
+      )}
+    </>
+  );
+}
+
+type MediaGroupProps = { shown: boolean; isFile: boolean; percent: number | null; onPick: (file: File) => void };
+
+/** The image or file (uploaded at once) and where the server keeps it. */
+export function TaskMediaFields({ shown, isFile, percent, onPick }: MediaGroupProps) {
+  const imgUrl = Form.useWatch('imgUrl') as string | undefined;
+  const fileName = Form.useWatch('fileName') as string | undefined;
+  return (
+    <>
+      {shown && (
+        <Form.Item name="imgUrl" label={isFile ? m.file : m.image} required rules={[{ required: true, message: isFile ? m.fileRequired : m.imageRequired }]}>
+          <MediaField isFile={isFile} fileName={fileName} imgUrl={imgUrl} percent={percent} onPick={onPick} />
+        </Form.Item>
+      )}
+      <Form.Item name="fileNo" hidden>
+        <Input />
+      </Form.Item>
+      <Form.Item name="fileName" hidden>
+        <Input />
+      </Form.Item>
+    </>
+  );
+}
+
+/** 二维码链接 with 生成二维码 beside it. */
+export function TaskQrField({ pending, onGenerate }: { pending: boolean; onGenerate: () => void }) {
+  return (
+    <Form.Item label={m.qrUrl} required={false}>
+      <Space.Compact style={{ width: '100%' }}>
+        <SchemaField name="qrUrl" noStyle required={false} validateFirst={false}>
+          <Input placeholder={inputPlaceholder(m.qrUrl)} aria-label={m.qrUrl} />
+        </SchemaField>
+        <Button icon={<QrcodeOutlined />} loading={pending} onClick={onGenerate}>
+          {m.generateQr}
+        </Button>
+      </Space.Compact>
+    </Form.Item>
+  );
+}
+
+/** The sending numbers: per day, interval, batch minimum and maximum, clear count. */
+export function TaskNumberFields() {
+  return (
+    <Row gutter={16}>
+      {numberFields.map((field) => (
+        <Col span={12} key={field.name}>
+          <SchemaField
+            name={field.name}
+            label={field.label}
+            required
+            dependencies={field.name === 'batchSendMaxNum' ? ['batchSendNum'] : undefined}
+            rules={[{ required: true, message: field.invalid }]}
+            rulesAfter={field.name === 'batchSendMaxNum' ? [batchRule] : undefined}
+          >
+            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+          </SchemaField>
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+/** The devices that send, and the random-number options. */
+export function TaskDeviceFields({ options, loading }: { options: { value: string; label: string }[]; loading: boolean }) {
+  return (
+    <>
+      <Form.Item name="machineCodeList" label={m.machineCodeList}>
+        <Select mode="multiple" allowClear loading={loading} options={options} placeholder={fill(messages.common.selectPlaceholder, { label: m.machineCodeList })} />
+      </Form.Item>
+      <Row gutter={16}>
+        <Col span={12}>
+          <Form.Item name="isRandomNum" label={m.isRandomNum}>
+            <Radio.Group options={randomNumOptions} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="randomPosition" label={m.randomPosition}>
+            <Radio.Group options={randomPositionOptions} />
+          </Form.Item>
+        </Col>
+      </Row>
+    </>
+  );
+}

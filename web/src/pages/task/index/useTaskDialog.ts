@@ -1,0 +1,117 @@
+import { useEffect, useState } from 'react';
+import { App, Form } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { fill, messages, ShowType, showTypeFields, taskQrRequest, UploadKind, type Task, type TaskSave } from '@huiyun/contract';
+import { errorText } from '../../../api/client.ts';
+import { storedFileUrl, uploadFile } from '../../../api/files.ts';
+import { generateQrImage, listUserDevices, saveTask } from '../../../api/task.ts';
+import { firstIssue } from '../../../components/FormDialog/index.ts';
+import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { taskDefaults, toFormValues, toSaveInput, type TaskFormValues } from './taskForm.ts';
+
+const m = messages.task;
+
+export type TaskDialogOptions = {
+  open: boolean;
+  editing: Task | null;
+  /** The caller's own userId: another owner's task lists that owner's devices. */
+  currentUserId: number | undefined;
+  queryKey: string;
+};
+
+/** The state and rules of 新增任务 / 编辑任务: fields per showType, devices, media upload, QR preview, save. */
+export function useTaskDialog({ open, editing, currentUserId, queryKey }: TaskDialogOptions) {
+  const [form] = Form.useForm<TaskFormValues>();
+  const showType = (Form.useWatch('showType', form) as number | undefined) ?? ShowType.text;
+  const saver = useServerAction(queryKey, saveTask);
+  const devices = useTaskDevices(open, editing, currentUserId);
+  const media = useMediaUpload(open, showType === ShowType.file, form);
+  const qr = useQrPreview(() => String(form.getFieldValue('qrUrl') ?? '').trim());
+
+  const save = (values: TaskFormValues) => saver.run(toSaveInput(values, editing) as Partial<TaskSave>, m.saveFailed);
+
+  return {
+    form,
+    title: fill(editing ? messages.common.editTitle : messages.common.addTitle, { name: m.entityName }),
+    values: editing ? toFormValues(editing) : taskDefaults,
+    showType,
+    shows: showTypeFields(showType),
+    isFile: showType === ShowType.file,
+    devices,
+    media,
+    qr,
+    save,
+  };
+}
+
+/** The devices the task may use: the caller's, or (editing another owner's task) that owner's. */
+function useTaskDevices(open: boolean, editing: Task | null, currentUserId: number | undefined) {
+  const ownerId = editing && editing.userId !== currentUserId ? editing.userId : undefined;
+  const devices = useQuery({
+    queryKey: ['taskDevices', ownerId ?? 'me'],
+    queryFn: () => listUserDevices(ownerId),
+    enabled: open,
+    retry: false,
+    meta: { errorText: m.deviceLoadFailed },
+  });
+  const options = (devices.data ?? []).map((d) => ({ value: d.machineCode, label: d.machineName ? `${d.machineName} (${d.machineCode})` : d.machineCode }));
+  return { options, loading: devices.isFetching };
+}
+
+type FormLike = {
+  setFieldsValue: (values: Partial<TaskFormValues>) => void;
+  validateFields: (names: (keyof TaskFormValues)[]) => Promise<unknown>;
+};
+
+/** The task's image (showType 2, 3) or file (4): upload with progress, then the form holds where it is. */
+function useMediaUpload(open: boolean, isFile: boolean, form: FormLike) {
+  const { message } = App.useApp();
+  const [percent, setPercent] = useState<number | null>(null);
+  useEffect(() => {
+    if (open) setPercent(null);
+  }, [open]);
+
+  const upload = async (file: File) => {
+    setPercent(0);
+    try {
+      const [stored] = await uploadFile(file, isFile ? UploadKind.file : UploadKind.image, setPercent, m.uploadFailed);
+      if (!stored) throw new Error(m.uploadFailed);
+      form.setFieldsValue({ fileNo: stored.fileNo, fileName: stored.fileName, imgUrl: storedFileUrl(stored.filePath) });
+      void form.validateFields(['imgUrl']).catch(() => undefined);
+    } catch (error) {
+      const text = errorText(error, m.uploadFailed);
+      if (text) void message.error(text);
+    } finally {
+      setPercent(null);
+    }
+  };
+  return { percent, upload };
+}
+
+/** 生成二维码: checks the link, asks the server for the image, shows it in a dialog. */
+function useQrPreview(currentUrl: () => string) {
+  const { message } = App.useApp();
+  const [url, setUrl] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const generate = async () => {
+    const qrUrl = currentUrl();
+    const issue = firstIssue(taskQrRequest.shape.qrUrl, qrUrl);
+    if (issue) {
+      void message.warning(issue);
+      return;
+    }
+    setPending(true);
+    try {
+      const answer = await generateQrImage(qrUrl);
+      void message.success(answer.msg);
+      setUrl(answer.url);
+    } catch (error) {
+      const text = errorText(error, m.qrFailed);
+      if (text) void message.error(text);
+    } finally {
+      setPending(false);
+    }
+  };
+  return { url, pending, generate, close: () => setUrl(null) };
+}
