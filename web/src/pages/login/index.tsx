@@ -1,4 +1,4 @@
-import { Button, Card, Checkbox, Form, Input, Typography } from 'antd';
+import { Button, Checkbox, Form, Input, theme } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { messages } from '@huiyun/contract';
 import { useLogin, type LoginForm } from './useLogin.ts';
@@ -7,7 +7,8 @@ const m = messages.login;
 
 /** The sign-in screen (SPEC §2.2, §5). */
 export function LoginPage() {
-  const { loading, initialValues, submit, invalid } = useLogin();
+  const { loading, initialValues, submit, invalid, messageHolder } = useLogin();
+  const { token } = theme.useToken();
   return (
     <div
       style={{
@@ -18,12 +19,12 @@ export function LoginPage() {
         background: 'linear-gradient(135deg, #0b1f3a 0%, #163d73 55%, #1668dc 100%)',
       }}
     >
-      <Card style={{ width: 380, boxShadow: '0 12px 40px rgba(0,0,0,0.25)' }} styles={{ body: { padding: 32 } }}>
+      {messageHolder}
+      {/* Plain elements, not Card and Typography: the login page loads only the components it shows. */}
+      <main style={{ width: 380, padding: 32, background: token.colorBgContainer, borderRadius: token.borderRadiusLG, boxShadow: '0 12px 40px rgba(0,0,0,0.25)' }}>
         <div style={{ textAlign: 'center', marginBottom: 28 }}>
-          <Typography.Title level={2} style={{ marginBottom: 4 }}>
-            {m.title}
-          </Typography.Title>
-          <Typography.Text type="secondary">{m.subtitle}</Typography.Text>
+          <h1 style={{ margin: '0 0 4px', fontSize: token.fontSizeHeading2, fontWeight: 600, color: token.colorTextHeading }}>{m.title}</h1>
+          <span style={{ color: token.colorTextSecondary }}>{m.subtitle}</span>
         </div>
         <Form<LoginForm> name="login" size="large" initialValues={initialValues} onFinish={submit} onFinishFailed={invalid}>
           <Form.Item name="userName" rules={[{ required: true, whitespace: true, message: m.accountRequired }]}>
@@ -41,7 +42,7 @@ export function LoginPage() {
             </Button>
           </Form.Item>
         </Form>
-      </Card>
+      </main>
     </div>
   );
 }
