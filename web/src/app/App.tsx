@@ -1,5 +1,5 @@
 import { ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
+import zhCN from 'antd/es/locale/zh_CN';
 import { RouterProvider } from 'react-router';
 import { router } from './router.tsx';
 
