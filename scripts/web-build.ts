@@ -3,7 +3,7 @@ import path from 'node:path';
 
 // The console build is stale when any source it is made from is newer than its index.html.
 const root = path.resolve(import.meta.dirname, '..');
-const sources = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/package.json', 'contract/src'];
+const sources = ['web/src', 'web/index.html', 'web/public', 'web/vite.config.ts', 'web/build', 'web/package.json', 'contract/src'];
 
 function newestMtime(target: string): number {
   const full = path.join(root, target);

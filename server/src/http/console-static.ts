@@ -15,6 +15,8 @@ export async function registerConsole(app: FastifyInstance, webDist: string): Pr
       root: webDist,
       index: false,
       wildcard: true,
+      // The build writes .br and .gz beside each asset (web/build/precompress.ts): sent as they are.
+      preCompressed: true,
       setHeaders: (reply, filePath) => {
         // Vite puts a content hash in every asset name, so those never change; index.html always may.
         reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -22,10 +24,13 @@ export async function registerConsole(app: FastifyInstance, webDist: string): Pr
     });
     // The static handler refuses the bare directory '/' (index: false); the console's own router decides.
     app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+    // Browsers and tools still ask for /favicon.ico: answer with the console's SVG icon.
+    app.get('/favicon.ico', (_request, reply) => reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').sendFile('favicon.svg'));
   }
 
   app.setNotFoundHandler((request, reply) => {
-    if (isApiPath(request.url) || request.method !== 'GET') {
+    // HEAD is a GET without the body (link checkers, monitors): the same page, not a 404.
+    if (isApiPath(request.url) || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.status(404).send(fail(messages.common.notFoundApi));
     }
     // A missing file (a stale /assets/x.js after a deploy) must not come back as the HTML page.

@@ -1,10 +1,7 @@
-import { useState, type ReactNode } from 'react';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import { LoadingOutlined } from '@ant-design/icons';
-import zhCN from 'antd/locale/zh_CN';
-import { QueryClientProvider } from '@tanstack/react-query';
+import zhCN from 'antd/es/locale/zh_CN';
 import { RouterProvider } from 'react-router';
-import { createQueryClient } from './queryClient.ts';
 import { router } from './router.tsx';
 
 /**
@@ -15,22 +12,11 @@ import { router } from './router.tsx';
  */
 const buttonConfig = { autoInsertSpace: false, loadingIcon: <LoadingOutlined /> };
 
-/** TanStack Query, its failed loads told through the antd App's message (hence inside AntApp). */
-function QueryProvider({ children }: { children: ReactNode }) {
-  const { message } = AntApp.useApp();
-  const [client] = useState(() => createQueryClient((text) => void message.error(text)));
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
-}
-
-/** Providers: Chinese locale, antd App (message / modal hooks), TanStack Query, the router. */
+/** Providers: Chinese locale and theme, the router. antd App (message / modal hooks) and TanStack Query: ProtectedLayout. */
 export function App() {
   return (
     <ConfigProvider locale={zhCN} button={buttonConfig} theme={{ token: { colorPrimary: '#1668dc' } }}>
-      <AntApp>
-        <QueryProvider>
-          <RouterProvider router={router} />
-        </QueryProvider>
-      </AntApp>
+      <RouterProvider router={router} />
     </ConfigProvider>
   );
 }

@@ -2,9 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { consoleRoutes, HOME_URL, subScreenRoutes } from '@huiyun/contract';
 import { LoginPage } from '../pages/login/index.tsx';
-import { GuestOnly, RequireAuth } from './guards.tsx';
-import { MainLayout } from './layout/MainLayout.tsx';
-import { ComingSoonPage, NotFoundPage } from './ResultPages.tsx';
+import { GuestOnly } from './guards.tsx';
 import type { RouteHandle, ScreenRoute } from './routeMeta.ts';
 
 type Screen = { Component: ComponentType };
@@ -33,7 +31,8 @@ const screens: Record<string, () => Promise<Screen>> = {
 function screenRoute(route: ScreenRoute): RouteObject {
   const handle: RouteHandle = { route };
   const load = screens[route.url];
-  return load ? { path: route.url, handle, lazy: load } : { path: route.url, handle, element: <ComingSoonPage name={route.name} /> };
+  const comingSoon = () => import('./ResultPages.tsx').then((m) => ({ Component: () => <m.ComingSoonPage name={route.name} /> }));
+  return { path: route.url, handle, lazy: load ?? comingSoon };
 }
 
 const login = (
@@ -46,12 +45,9 @@ export const router = createBrowserRouter([
   { path: '/', element: login },
   { path: '/login', element: login },
   {
-    element: (
-      <RequireAuth>
-        <MainLayout />
-      </RequireAuth>
-    ),
+    // The layout (menu, top bar) is a chunk of its own too: the login page loads only what it shows.
+    lazy: () => import('./layout/ProtectedLayout.tsx').then((m) => ({ Component: m.ProtectedLayout })),
     children: [{ path: '/index', element: <Navigate to={HOME_URL} replace /> }, ...[...consoleRoutes, ...subScreenRoutes].map(screenRoute)],
   },
-  { path: '*', element: <NotFoundPage /> },
+  { path: '*', lazy: () => import('./ResultPages.tsx').then((m) => ({ Component: m.NotFoundPage })) },
 ]);

@@ -1,14 +1,16 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Button, Layout, Result, Spin, theme } from 'antd';
 import { Outlet } from 'react-router';
 import { alwaysAllowedUrls, consoleRoutes, menuGroups, menuUrlOf, messages, type MenuNode } from '@huiyun/contract';
 import { setSessionExpiredHandler } from '../../api/client.ts';
-import { ForbiddenPage } from '../ResultPages.tsx';
 import { useCurrentRoute, type ScreenRoute } from '../routeMeta.ts';
 import { menuUrls, useCurrentUser } from '../useCurrentUser.ts';
 import { useSessionExpiry } from '../useSignOut.ts';
 import { SideMenu } from './SideMenu.tsx';
 import { TopBar } from './TopBar.tsx';
+
+// Result pages carry large illustrations: loaded only when a screen is refused.
+const ForbiddenPage = lazy(() => import('../ResultPages.tsx').then((m) => ({ default: m.ForbiddenPage })));
 
 const m = messages.layout;
 
@@ -56,7 +58,11 @@ export function MainLayout() {
       />
     );
   } else {
-    content = allowed ? <Outlet /> : <ForbiddenPage />;
+    content = allowed ? <Outlet /> : (
+      <Suspense fallback={null}>
+        <ForbiddenPage />
+      </Suspense>
+    );
   }
 
   return (

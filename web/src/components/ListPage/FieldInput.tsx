@@ -1,5 +1,5 @@
-import { DatePicker, Input, InputNumber, Select } from 'antd';
-import dayjs from 'dayjs';
+import { lazy, Suspense } from 'react';
+import { Input, InputNumber, Select } from 'antd';
 import { fill, messages } from '@huiyun/contract';
 import type { FieldConfig } from './types.ts';
 
@@ -26,7 +26,11 @@ export function FieldInput({ field, disabled, ...control }: Props) {
     case 'textarea':
       return <Input.TextArea {...(control as object)} disabled={disabled} placeholder={placeholder} autoSize={{ minRows: 3, maxRows: 8 }} />;
     case 'dateRange':
-      return <DateRangeInput {...(control as object)} disabled={disabled} placeholder={field.rangePlaceholder} />;
+      return (
+        <Suspense fallback={<Input disabled placeholder={field.rangePlaceholder?.join(' ~ ')} />}>
+          <DateRangeInput {...(control as object)} disabled={disabled} placeholder={field.rangePlaceholder} />
+        </Suspense>
+      );
     case 'number':
       return <InputNumber {...(control as object)} disabled={disabled} placeholder={placeholder} style={{ width: '100%' }} />;
     default:
@@ -34,25 +38,5 @@ export function FieldInput({ field, disabled, ...control }: Props) {
   }
 }
 
-const DAY_FORMAT = 'YYYY-MM-DD';
-
-type DateRangeProps = { value?: unknown; onChange?: (value: unknown) => void; id?: string; disabled?: boolean; placeholder?: [string, string] };
-
-/** A day range kept in the form as two 'YYYY-MM-DD' strings, so filters stay plain JSON. */
-function DateRangeInput({ value, onChange, id, disabled, placeholder }: DateRangeProps) {
-  const days = Array.isArray(value) && value.length === 2 ? (value as [string, string]) : null;
-  return (
-    <DatePicker.RangePicker
-      id={id}
-      disabled={disabled}
-      allowClear
-      format={DAY_FORMAT}
-      placeholder={placeholder}
-      value={days ? [dayjs(days[0], DAY_FORMAT), dayjs(days[1], DAY_FORMAT)] : null}
-      onChange={(range) => {
-        const [start, end] = range ?? [];
-        onChange?.(start && end ? [start.format(DAY_FORMAT), end.format(DAY_FORMAT)] : undefined);
-      }}
-    />
-  );
-}
+// The date picker (with its calendar panels) is loaded when a screen first shows a day-range filter.
+const DateRangeInput = lazy(() => import('./DateRangeInput.tsx').then((m) => ({ default: m.DateRangeInput })));

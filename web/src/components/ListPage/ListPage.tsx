@@ -1,5 +1,6 @@
 import type { Key } from 'react';
-import { Card, Table, type TablePaginationConfig } from 'antd';
+import { Table, type TablePaginationConfig } from 'antd';
+import { Panel } from '../Panel.tsx';
 import { fill, messages, pageSizeOptions } from '@huiyun/contract';
 import { EditDialog } from './EditDialog.tsx';
 import { SearchForm } from './SearchForm.tsx';
@@ -42,7 +43,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
   };
 
   return (
-    <Card title={title} variant="borderless">
+    <Panel title={title}>
       {searchFields && searchFields.length > 0 && (
         <div style={{ marginBottom: 16 }}>
           <SearchForm name={`${queryKey}-search`} fields={searchFields} onSearch={list.search} />
@@ -83,6 +84,6 @@ export function ListPage<Row extends object, F extends object = Record<string, u
           onClose={list.closeDialog}
         />
       )}
-    </Card>
+    </Panel>
   );
 }

@@ -1,13 +1,20 @@
-import { Button, Card, Checkbox, Form, Input, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { Button, Checkbox, Input, theme } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { messages } from '@huiyun/contract';
-import { useLogin, type LoginForm } from './useLogin.ts';
+import { useLogin } from './useLogin.ts';
+import { useLoginForm } from './useLoginForm.ts';
 
 const m = messages.login;
 
-/** The sign-in screen (SPEC §2.2, §5). */
+/**
+ * The sign-in screen (SPEC §2.2, §5). Plain elements and a form hook instead of antd's Card, Typography
+ * and Form: the first page every visitor loads carries only the components it shows (docs/performance.md).
+ */
 export function LoginPage() {
-  const { loading, initialValues, submit, invalid } = useLogin();
+  const { loading, initialValues, submit, invalid, messageHolder } = useLogin();
+  const form = useLoginForm(initialValues, (values) => void submit(values), invalid);
+  const { token } = theme.useToken();
   return (
     <div
       style={{
@@ -18,30 +25,66 @@ export function LoginPage() {
         background: 'linear-gradient(135deg, #0b1f3a 0%, #163d73 55%, #1668dc 100%)',
       }}
     >
-      <Card style={{ width: 380, boxShadow: '0 12px 40px rgba(0,0,0,0.25)' }} styles={{ body: { padding: 32 } }}>
+      {messageHolder}
+      <main style={{ width: 380, padding: 32, background: token.colorBgContainer, borderRadius: token.borderRadiusLG, boxShadow: '0 12px 40px rgba(0,0,0,0.25)' }}>
         <div style={{ textAlign: 'center', marginBottom: 28 }}>
-          <Typography.Title level={2} style={{ marginBottom: 4 }}>
-            {m.title}
-          </Typography.Title>
-          <Typography.Text type="secondary">{m.subtitle}</Typography.Text>
+          <h1 style={{ margin: '0 0 4px', fontSize: token.fontSizeHeading2, fontWeight: 600, color: token.colorTextHeading }}>{m.title}</h1>
+          <span style={{ color: token.colorTextSecondary }}>{m.subtitle}</span>
         </div>
-        <Form<LoginForm> name="login" size="large" initialValues={initialValues} onFinish={submit} onFinishFailed={invalid}>
-          <Form.Item name="userName" rules={[{ required: true, whitespace: true, message: m.accountRequired }]}>
-            <Input prefix={<UserOutlined />} placeholder={m.accountPlaceholder} autoComplete="username" autoFocus={!initialValues.userName} />
-          </Form.Item>
-          <Form.Item name="passwd" rules={[{ required: true, message: m.passwordRequired }]}>
-            <Input.Password prefix={<LockOutlined />} placeholder={m.passwordPlaceholder} autoComplete="current-password" autoFocus={Boolean(initialValues.userName)} />
-          </Form.Item>
-          <Form.Item name="remember" valuePropName="checked">
-            <Checkbox>{m.remember}</Checkbox>
-          </Form.Item>
-          <Form.Item style={{ marginBottom: 0 }}>
-            <Button type="primary" htmlType="submit" block loading={loading}>
-              {m.submit}
-            </Button>
-          </Form.Item>
-        </Form>
-      </Card>
+        <form name="login" onSubmit={form.submit} noValidate>
+          <Field error={form.errors.userName}>
+            <Input
+              id="login_userName"
+              size="large"
+              prefix={<UserOutlined />}
+              placeholder={m.accountPlaceholder}
+              autoComplete="username"
+              autoFocus={!initialValues.userName}
+              value={form.values.userName}
+              status={form.errors.userName ? 'error' : undefined}
+              aria-invalid={Boolean(form.errors.userName)}
+              onChange={(event) => form.change('userName', event.target.value)}
+            />
+          </Field>
+          <Field error={form.errors.passwd}>
+            <Input.Password
+              id="login_passwd"
+              size="large"
+              prefix={<LockOutlined />}
+              placeholder={m.passwordPlaceholder}
+              autoComplete="current-password"
+              autoFocus={Boolean(initialValues.userName)}
+              value={form.values.passwd}
+              status={form.errors.passwd ? 'error' : undefined}
+              aria-invalid={Boolean(form.errors.passwd)}
+              onChange={(event) => form.change('passwd', event.target.value)}
+            />
+          </Field>
+          <Field>
+            <Checkbox checked={form.values.remember} onChange={(event) => form.change('remember', event.target.checked)}>
+              {m.remember}
+            </Checkbox>
+          </Field>
+          <Button type="primary" size="large" htmlType="submit" block loading={loading}>
+            {m.submit}
+          </Button>
+        </form>
+      </main>
+    </div>
+  );
+}
+
+/** One row of the form with room for its message, spaced like antd's large Form.Item. */
+function Field({ error, children }: { error?: string; children: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <div style={{ marginBottom: error ? 0 : 24 }}>
+      {children}
+      {error && (
+        <div role="alert" style={{ color: token.colorError, lineHeight: '24px', minHeight: 24 }}>
+          {error}
+        </div>
+      )}
     </div>
   );
 }

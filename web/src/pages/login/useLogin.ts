@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App } from 'antd';
+import { message as antMessage } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { HOME_URL, messages } from '@huiyun/contract';
 import { login } from '../../api/auth.ts';
@@ -13,7 +13,8 @@ export type LoginForm = { userName: string; passwd: string; remember: boolean };
 
 /** SPEC §2.2: sign in, store the session, say 登录成功, go to the redirect target a second later. */
 export function useLogin() {
-  const { message } = App.useApp();
+  // A message holder of its own, not antd's App: the login page does not load modal and notification.
+  const [message, messageHolder] = antMessage.useMessage();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [loading, setLoading] = useState(false);
@@ -38,5 +39,5 @@ export function useLogin() {
 
   const invalid = () => void message.warning(messages.login.formInvalid);
 
-  return { loading, initialValues, submit, invalid };
+  return { loading, initialValues, submit, invalid, messageHolder };
 }

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, type Key } from 'react';
-import { Button, Card, Col, Empty, Form, Input, InputNumber, Row, Select, Space, Spin, Tree, type TreeDataNode } from 'antd';
+import { Button, Col, Empty, Form, Input, InputNumber, Row, Select, Space, Spin, Tree, type TreeDataNode } from 'antd';
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, SaveOutlined } from '@ant-design/icons';
 import { fill, messages, moduleSave, Perm, type ModuleTreeNode } from '@huiyun/contract';
 import { MenuIcon } from '../../../app/icons.tsx';
+import { Panel } from '../../../components/Panel.tsx';
 import { usePermission } from '../../../app/useCurrentUser.ts';
 import { zodRule } from '../../../components/FormDialog/index.ts';
 import { useMenuEditor, type MenuForm } from './useMenuEditor.ts';
@@ -40,7 +41,7 @@ export function MenuPage() {
   return (
     <Row gutter={16}>
       <Col xs={24} md={9} xl={7}>
-        <Card title={m.tree} variant="borderless" className="menu-tree">
+        <Panel title={m.tree} className="menu-tree">
           <Spin spinning={tree.isFetching}>
             {tree.data && tree.data.length > 0 ? (
               <Tree
@@ -56,12 +57,11 @@ export function MenuPage() {
               <Empty />
             )}
           </Spin>
-        </Card>
+        </Panel>
       </Col>
       <Col xs={24} md={15} xl={17}>
-        <Card
+        <Panel
           title={editing ? fill(messages.common.editTitle, { name: m.entity }) : fill(messages.common.addTitle, { name: m.entity })}
-          variant="borderless"
           extra={
             <Space wrap className="menu-toolbar">
               {canSave && (
@@ -108,7 +108,7 @@ export function MenuPage() {
               <button type="submit" hidden aria-hidden />
             </Form>
           </Spin>
-        </Card>
+        </Panel>
       </Col>
     </Row>
   );

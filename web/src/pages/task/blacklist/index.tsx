@@ -1,12 +1,15 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { blacklistAdd, messages, Perm, type BlacklistEntry } from '@huiyun/contract';
 import { deleteBlacklist, exportBlacklist, listBlacklist, saveBlacklist, type BlacklistFilters } from '../../../api/blacklist.ts';
 import { ListPage, type FieldConfig, type ListColumn } from '../../../components/ListPage/index.ts';
 import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
-import { UploadBlacklistDialog } from './UploadBlacklistDialog.tsx';
+import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { useBlacklistDepts } from './useBlacklistDepts.ts';
+
+// The upload dialog (drop zone, progress, result) loads the first time it opens.
+const UploadBlacklistDialog = lazy(() => import('./UploadBlacklistDialog.tsx').then((m) => ({ default: m.UploadBlacklistDialog })));
 
 const m = messages.blacklist;
 const QUERY_KEY = 'blacklist';
@@ -21,6 +24,7 @@ export function BlacklistPage() {
   const { data: me } = useCurrentUser();
   const companies = useBlacklistDepts();
   const [uploading, setUploading] = useState(false);
+  const uploadOpened = useOpenedOnce(uploading);
   const canSave = can(Perm.blacklistSave);
 
   const deptField: FieldConfig = { name: 'deptId', label: m.dept, type: 'select', options: companies.options };
@@ -65,13 +69,17 @@ export function BlacklistPage() {
           ) : null
         }
       />
-      <UploadBlacklistDialog
-        open={uploading}
-        queryKey={QUERY_KEY}
-        companies={companies}
-        defaultDeptId={me?.deptId ?? undefined}
-        onClose={() => setUploading(false)}
-      />
+      {uploadOpened && (
+        <Suspense fallback={null}>
+          <UploadBlacklistDialog
+            open={uploading}
+            queryKey={QUERY_KEY}
+            companies={companies}
+            defaultDeptId={me?.deptId ?? undefined}
+            onClose={() => setUploading(false)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,14 +1,17 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { App, Button, Tag, Tooltip } from 'antd';
 import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import { fill, isAdministratorAccount, labelOf, messages, Perm, showTypeOptions, TaskStatus, taskStatusOptions, TASK_PAGE_SIZE, type Task } from '@huiyun/contract';
 import { deleteTask, listTasks, pauseStartTask, type TaskFilters } from '../../../api/task.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { ExportDialog } from './ExportDialog.tsx';
-import { TaskDialog } from './TaskDialog.tsx';
 import { TestDialog } from './TestDialog.tsx';
-import { UploadDialog } from './UploadDialog.tsx';
+
+// The task and number-upload dialogs (uploads, image preview, progress) load the first time they open.
+const TaskDialog = lazy(() => import('./TaskDialog.tsx').then((m) => ({ default: m.TaskDialog })));
+const UploadDialog = lazy(() => import('./UploadDialog.tsx').then((m) => ({ default: m.UploadDialog })));
 
 const m = messages.task;
 const QUERY_KEY = 'task';
@@ -50,6 +53,8 @@ export function TaskPage() {
   const can = usePermission();
   const { data: me } = useCurrentUser();
   const [dialog, setDialog] = useState<Dialog>(null);
+  const editOpened = useOpenedOnce(dialog?.kind === 'edit');
+  const uploadOpened = useOpenedOnce(dialog?.kind === 'upload');
   // Counters move while devices send: refresh the page in the background while a task runs.
   const refreshInterval = (rows: Task[]) => (rows.some((t) => t.taskStatus === TaskStatus.running) ? RUNNING_REFRESH_MS : false);
 
@@ -123,14 +128,22 @@ export function TaskPage() {
           </>
         )}
       />
-      <TaskDialog
-        open={dialog?.kind === 'edit'}
-        editing={dialog?.kind === 'edit' ? dialog.task : null}
-        currentUserId={me?.userId}
-        queryKey={QUERY_KEY}
-        onClose={close}
-      />
-      <UploadDialog task={dialog?.kind === 'upload' ? dialog.task : null} queryKey={QUERY_KEY} onClose={close} />
+      {editOpened && (
+        <Suspense fallback={null}>
+          <TaskDialog
+            open={dialog?.kind === 'edit'}
+            editing={dialog?.kind === 'edit' ? dialog.task : null}
+            currentUserId={me?.userId}
+            queryKey={QUERY_KEY}
+            onClose={close}
+          />
+        </Suspense>
+      )}
+      {uploadOpened && (
+        <Suspense fallback={null}>
+          <UploadDialog task={dialog?.kind === 'upload' ? dialog.task : null} queryKey={QUERY_KEY} onClose={close} />
+        </Suspense>
+      )}
       <ExportDialog task={dialog?.kind === 'export' ? dialog.task : null} onClose={close} />
       <TestDialog task={dialog?.kind === 'test' ? dialog.task : null} queryKey={QUERY_KEY} onClose={close} />
     </>

@@ -1,4 +1,5 @@
-import { Button, Card, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
+import { Panel } from '../../../components/Panel.tsx';
 import { messages, passwordChangeRequest } from '@huiyun/contract';
 import { zodRule } from '../../../components/FormDialog/index.ts';
 import { useUpdatePassword, type PasswordForm } from './useUpdatePassword.ts';
@@ -9,7 +10,7 @@ const m = messages.password;
 export function UpdatePasswordPage() {
   const { form, submit, saving } = useUpdatePassword();
   return (
-    <Card title={m.title} variant="borderless">
+    <Panel title={m.title}>
       <Form<PasswordForm> form={form} name="updatePasswd" layout="vertical" onFinish={submit} style={{ maxWidth: 420 }}>
         <Form.Item name="oldPasswd" label={m.oldLabel} rules={[{ required: true, message: m.oldRequired }]}>
           <Input.Password autoComplete="current-password" />
@@ -45,6 +46,6 @@ export function UpdatePasswordPage() {
           </Button>
         </Form.Item>
       </Form>
-    </Card>
+    </Panel>
   );
 }

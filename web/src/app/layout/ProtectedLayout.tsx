@@ -1,0 +1,34 @@
+import { useState, type ReactNode } from 'react';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { App as AntApp } from 'antd';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RequireAuth } from '../guards.tsx';
+import { createQueryClient } from '../queryClient.ts';
+import { MainLayout } from './MainLayout.tsx';
+
+// Dates in the screens (pickers, relative times) speak Chinese; the login page shows none.
+dayjs.locale('zh-cn');
+
+/** TanStack Query, its failed loads told through the antd App's message (hence inside AntApp); a new cache for each sign-in. */
+function QueryProvider({ children }: { children: ReactNode }) {
+  const { message } = AntApp.useApp();
+  const [client] = useState(() => createQueryClient((text) => void message.error(text)));
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}
+
+/**
+ * The console's frame for a signed-in user, with antd's App (message, modal, notification hooks) and the
+ * query cache: loaded after login, not with the login page, which carries only what it shows.
+ */
+export function ProtectedLayout() {
+  return (
+    <RequireAuth>
+      <AntApp>
+        <QueryProvider>
+          <MainLayout />
+        </QueryProvider>
+      </AntApp>
+    </RequireAuth>
+  );
+}
