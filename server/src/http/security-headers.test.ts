@@ -51,10 +51,12 @@ describe('security headers', () => {
     }
   });
 
-  it('a hashed asset keeps its year-long cache', async () => {
+  it('a hashed asset keeps its year-long cache, nosniff, and none of the page-only policies', async () => {
     const { raw } = await t.call('GET', '/assets/app-abc123.js');
     expect(raw.statusCode).toBe(200);
-    expectBaseline(raw.headers, 'asset');
+    expect(raw.headers['x-content-type-options']).toBe('nosniff');
+    expect(raw.headers['cross-origin-resource-policy']).toBe('same-origin');
+    for (const pageOnly of ['content-security-policy', 'x-frame-options', 'referrer-policy']) expect(raw.headers[pageOnly], pageOnly).toBeUndefined();
     expect(raw.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
