@@ -6,7 +6,7 @@ import { messages, RoleId, ShowType } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
 import { downloadUrlOf } from '../modules/files/storage.ts';
 import { uploadVia } from '../modules/files/test-support.ts';
-import { activate, insertAuthCode, insertSendingTask, phoneNumbers, pull } from '../modules/device/test-support.ts';
+import { activate, bearer, insertAuthCode, insertSendingTask, phoneNumbers, pull } from '../modules/device/test-support.ts';
 
 // Authorization suite: the cross-company file probe (issue 12 D3). A stored file is the business of its
 // uploader and its company's administrators; a task may show only a file its owner may see, and the link
@@ -85,7 +85,7 @@ describe('a task pointing at another company\'s file', () => {
     await insertSendingTask(t, userBId, ['D3-DEVICE-B'], phoneNumbers(2, 100), { deptId: companyB, showType: ShowType.image, imgUrl: downloadUrlOf(keyB) });
     for (const token of [adminB, userB]) expect((await download(token, keyA)).status).toBe(403);
     expect((await download(userB, keyB)).status).toBe(200); // the task's own company file, through the task
-    const deviceGet = (key: string) => t.call('GET', `/device/v1/file?filePath=${encodeURIComponent(key)}`, { token: deviceToken });
+    const deviceGet = (key: string) => t.call('GET', `/device/v1/file?filePath=${encodeURIComponent(key)}`, { headers: bearer(deviceToken) });
     const refused = await deviceGet(keyA);
     expect([refused.status, refused.body.msg]).toEqual([403, messages.device.fileNotAssigned]);
     expect((await deviceGet(keyB)).status).toBe(200);
