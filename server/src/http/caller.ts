@@ -2,7 +2,7 @@ import type { MenuNode } from '@huiyun/contract';
 import type { DeptScope } from '../db/scope.ts';
 
 // The caller the access check (access-check.ts) resolves for every console route. Loaded by the auth
-// module (modules/auth/access.ts), which the modules import it from.
+// module (modules/auth/access.ts); the modules import the type from here.
 
 /** Who a logged-in caller is and what it may do: loaded once, then cached (AccessCache). */
 export type Access = {

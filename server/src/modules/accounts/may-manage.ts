@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { messages, RoleId } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { assertDeptInScope } from '../../db/scope.ts';
+import type { Access } from '../../http/caller.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
-import type { Access } from '../auth/access.ts';
 import { findAccount, findAccountByName, type Account } from './find.ts';
 
 /**

@@ -1,12 +1,10 @@
 import type { Kysely } from 'kysely';
 import { LockStatus, RoleId, type MenuNode } from '@huiyun/contract';
-import type { Access } from '../../http/caller.ts';
 import type { Database } from '../../db/schema.ts';
 import type { DeptScope } from '../../db/scope.ts';
+import type { Access } from '../../http/caller.ts';
 
-/** Who a logged-in caller is: set on the request by the access check (http/caller.ts). */
-export type { Access } from '../../http/caller.ts';
-
+/** Loads who a logged-in caller is (the Access of http/caller.ts, which the access check sets on the request). */
 export async function loadAccess(db: Kysely<Database>, userId: number): Promise<Access | undefined> {
   const user = await db
     .selectFrom('sys_user as u')

@@ -1,3 +1,4 @@
+import { LogResult } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 
 /** Where a login attempt came from, as 登录日志 records it. */
@@ -17,7 +18,7 @@ export async function recordLogin(
       deptId: attempt.deptId ?? null,
       ip: client.ip.slice(0, 64),
       userAgent: client.userAgent.slice(0, 255),
-      success: attempt.success ? 1 : 0,
+      success: attempt.success ? LogResult.success : LogResult.failure,
       message: attempt.message.slice(0, 255),
       loginTime: ctx.now(),
     })

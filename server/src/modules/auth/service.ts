@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { LockStatus, messages, type CurrentUser, type LoginAnswer, type LoginRequest, type PasswordChangeRequest } from '@huiyun/contract';
+import { AccountCode, LockStatus, messages, type CurrentUser, type LoginAnswer, type LoginRequest, type PasswordChangeRequest } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken } from '../../http/token.ts';
-import type { Access } from './access.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.ts';
 import { beginLoginAttempt, loginSucceeded, releaseLoginAttempt } from './login-throttle.ts';
 import { recordLogin, type ClientInfo } from './login-log.ts';
@@ -50,7 +50,7 @@ async function attemptLogin(ctx: AppContext, input: LoginRequest, client: Client
     ip: client.ip.slice(0, 64),
     userAgent: client.userAgent.slice(0, 255),
   });
-  return { token, userId: user.userId, code: user.isAdmin === 1 ? 1 : 0, deptId: user.deptId };
+  return { token, userId: user.userId, code: user.isAdmin === 1 ? AccountCode.administrator : AccountCode.ordinary, deptId: user.deptId };
 }
 
 export async function logout(ctx: AppContext, token: string | undefined): Promise<void> {
@@ -62,7 +62,7 @@ export function describeCaller(caller: Access): CurrentUser {
     userId: caller.userId,
     userName: caller.userName,
     userRealName: caller.userRealName,
-    code: caller.isAdmin ? 1 : 0,
+    code: caller.isAdmin ? AccountCode.administrator : AccountCode.ordinary,
     roleId: caller.roleId,
     roleName: caller.roleName,
     deptId: caller.deptId,

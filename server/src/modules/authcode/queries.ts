@@ -3,7 +3,7 @@ import { AuthCodeUseStatus, formatDateTime, type AuthCode, type AuthCodeListQuer
 import type { Database } from '../../db/schema.ts';
 import { contains, listPage } from '../../db/list-query.ts';
 import { inDeptScope } from '../../db/scope.ts';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../../http/caller.ts';
 
 /**
  * The codes a caller sees (PRODUCT §3): an administrator those whose owner lies in its data scope,

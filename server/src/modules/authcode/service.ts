@@ -2,8 +2,8 @@ import { AUTH_CODE_MAX_DUE_NUM, messages, type AuthCodeRecharge, type AuthCodeSa
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { assertDeptInScope, deptInScope } from '../../db/scope.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
-import type { Access } from '../auth/access.ts';
 import { findAccount } from '../accounts/find.ts';
 import { devicesOf, findAuthCode } from './queries.ts';
 

@@ -3,7 +3,7 @@ import { blacklistKey, formatDateTime, type BlacklistDeptChoice, type BlacklistE
 import type { Database } from '../../db/schema.ts';
 import { listPage } from '../../db/list-query.ts';
 import { assertDeptInScope, inDeptScope } from '../../db/scope.ts';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../../http/caller.ts';
 
 // Who sees which list (PRODUCT §3): the companies of the caller's data scope — an ordinary account's
 // scope is its own company, an administrator's adds those granted to it, the super administrator's all.

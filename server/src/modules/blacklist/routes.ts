@@ -3,9 +3,10 @@ import { blacklistAdd, blacklistDelete, blacklistListQuery, blacklistUpload, fil
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
-import { ok, page } from '../../http/envelope.ts';
+import { ok } from '../../http/envelope.ts';
+import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
-import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from '../../http/xlsx.ts';
+import type { XlsxColumn } from '../../http/xlsx.ts';
 import { blacklistDeptChoices, listBlacklist } from './queries.ts';
 import { addToBlacklist, deleteFromBlacklist, uploadToBlacklist } from './service.ts';
 
@@ -23,15 +24,12 @@ const exportColumns: XlsxColumn<BlacklistEntry>[] = [
 // Task-area calls: POST with JSON or form bodies. Which company: service.ts targetDept.
 export function blacklistRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.post('/sync/queryBlacklist', { config: { access: { permission: Perm.blacklistList } } }, async (request) => {
-      const { rows, total } = await listBlacklist(ctx.db, callerOf(request), parse(blacklistListQuery, request.body));
-      return page(rows, total);
-    });
-
-    app.post('/sync/exportBlacklist', { config: { access: { permission: Perm.blacklistList } } }, async (request, reply) => {
-      const query = { ...parse(blacklistListQuery, request.body), pageNum: 1, pageSize: EXPORT_MAX_ROWS };
-      const { rows } = await listBlacklist(ctx.db, callerOf(request), query);
-      return sendXlsx(reply, m.title, exportColumns, rows);
+    registerList(app, {
+      permission: Perm.blacklistList,
+      query: blacklistListQuery,
+      list: '/sync/queryBlacklist',
+      load: (request, query) => listBlacklist(ctx.db, callerOf(request), query),
+      export: { url: '/sync/exportBlacklist', fileName: m.title, columns: exportColumns },
     });
 
     app.post('/sync/queryBlacklistDeptList', { config: { access: { permission: Perm.blacklistList } } }, async (request) =>

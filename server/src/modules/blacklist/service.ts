@@ -1,8 +1,8 @@
 import { fill, messages, type BlacklistAdd, type BlacklistAddResult, type BlacklistDelete, type BlacklistUpload } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { assertDeptInScope } from '../../db/scope.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import type { Access } from '../auth/access.ts';
 import { parseNumberFile, scanNumberText } from '../number-files/number-file.ts';
 import type { NumberFileSummary } from '../number-files/number-scanner.ts';
 import { openOwnNumberFile } from '../number-files/stored-number-file.ts';

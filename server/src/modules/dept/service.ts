@@ -2,8 +2,8 @@ import { fill, messages, type DeptSave } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { assertDeptInScope } from '../../db/scope.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
-import type { Access } from '../auth/access.ts';
 import { deptsWithUsers } from './queries.ts';
 
 const m = messages.dept;

@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type QueryCreator } from 'kysely';
+import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type QueryCreator } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { TaskNumberState, TaskStatus } from '@huiyun/contract';
 import type { Database, Queryable } from '../../db/schema.ts';
@@ -218,6 +218,12 @@ async function claimFreshStatementByStatement(db: Queryable, claim: Claim, size:
 type ClaimRow = { guarded: boolean; givenBack: ClaimedRow[]; fresh: ClaimedRow[] };
 type ClaimedRow = { id: number; phone: number; carrier: number };
 
+/** Within the claim statement, where its CTE `guard` is a table: whether the guard's update took a row. */
+function guardTook() {
+  const eb = expressionBuilder<{ guard: { id: number } }, never>();
+  return eb.exists(eb.selectFrom('guard').select('guard.id'));
+}
+
 /**
  * PostgreSQL: the whole claim as ONE statement that commits on its own, so the task's cursor row,
  * which claims of a task take turns on, is locked for this statement and its commit only — not for
@@ -233,7 +239,7 @@ type ClaimedRow = { id: number; phone: number; carrier: number };
  *   do-not-contact check comes after it (pull-batch.ts).
  */
 const claimStatement = compiledOnce<Claim, ClaimRow>((db, claim) => {
-  const guarded = (eb: ExpressionBuilder<any, any>) => eb.exists(eb.selectFrom('guard').select('guard.id'));
+  const guarded = guardTook();
   return db
     .with('guard', (qc) => qc
       .updateTable('sync_auth_code')
@@ -277,7 +283,7 @@ const claimStatement = compiledOnce<Claim, ClaimRow>((db, claim) => {
         .where('span.toId', 'is not', null))
       .returning('sync_batch.batchId'))
     .selectNoFrom((eb) => [
-      guarded(eb).as('guarded'),
+      guarded.as('guarded'),
       jsonArrayFrom(eb.selectFrom('taken').select(['taken.id', 'taken.phone', 'taken.carrier'])).as('givenBack'),
       jsonArrayFrom(eb.selectFrom('fresh').select(['fresh.id', 'fresh.phone', 'fresh.carrier'])).as('fresh'),
     ]);

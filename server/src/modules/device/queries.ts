@@ -3,7 +3,7 @@ import { DEVICE_ONLINE_SECONDS, formatDateTime, shanghaiDay, type DeviceListQuer
 import type { Database } from '../../db/schema.ts';
 import { contains, listPage } from '../../db/list-query.ts';
 import { inDeptScope } from '../../db/scope.ts';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../../http/caller.ts';
 import { heldByDevice } from './number-leases.ts';
 
 /** Activated devices the caller sees: an administrator those of owners in its scope, anyone else its own. */

@@ -4,8 +4,9 @@ import {
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
-import { ok, page } from '../../http/envelope.ts';
+import { ok } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
+import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
 import { sendStoredFile } from '../files/send-file.ts';
 import { activateDevice } from './activate.ts';
@@ -45,9 +46,11 @@ export function deviceRoutes(ctx: AppContext) {
       return sendStoredFile(reply, await loadDeviceFile(ctx, deviceOf(request), query.data.filePath));
     });
 
-    app.post('/sync/queryDeviceList', { config: { access: { permission: Perm.authCodeList } } }, async (request) => {
-      const { rows, total } = await listDevices(ctx.db, callerOf(request), parse(deviceListQuery, request.body ?? {}), ctx.now());
-      return page(rows, total);
+    registerList(app, {
+      permission: Perm.authCodeList,
+      query: deviceListQuery,
+      list: '/sync/queryDeviceList',
+      load: (request, query) => listDevices(ctx.db, callerOf(request), query, ctx.now()),
     });
   };
 }

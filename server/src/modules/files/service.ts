@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 import { imageExtensions, messages, numberFileExtensions, UploadKind, type UploadResultItem } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { deptInScope } from '../../db/scope.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
-import type { Access } from '../auth/access.ts';
 import { absolutePathOf, assertTextHead, extensionOf, storeFile } from './storage.ts';
 
 /** Kinds a client may upload, with what each accepts. */

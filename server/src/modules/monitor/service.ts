@@ -4,9 +4,9 @@ import {
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { assertDeptInScope, deptInScope } from '../../db/scope.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionRecord } from '../../infra/session-store.ts';
-import type { Access } from '../auth/access.ts';
 
 const m = messages.monitor;
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { messages, UploadKind } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
-import type { Access } from '../auth/access.ts';
 import { absolutePathOf } from '../files/storage.ts';
 
 // A number file stored by /upload/files (kind 'numbers', checked as text there), found again by the

@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
-import type { Access } from '../auth/access.ts';
 import { grantedPermissionIds, isBuiltInCode } from './queries.ts';
 
 const m = messages.permission;

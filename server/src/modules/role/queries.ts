@@ -3,7 +3,7 @@ import { formatDateTime, RoleId, roleSortFields, type Role, type RoleListQuery, 
 import type { Database } from '../../db/schema.ts';
 import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
 import { inDeptScope } from '../../db/scope.ts';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../../http/caller.ts';
 
 const sortColumns = sortColumnsOf(roleSortFields, { table: 'r' });
 

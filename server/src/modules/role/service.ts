@@ -1,8 +1,8 @@
 import { messages, RoleId, type RoleRightSave, type RoleSave } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
-import type { Access } from '../auth/access.ts';
 import { countUsersOfRoles, findRole } from './queries.ts';
 
 const m = messages.role;

@@ -3,7 +3,7 @@ import { shanghaiDay, type StatisticsTotals, type TaskUserStatistics, type TaskU
 import type { Database } from '../../db/schema.ts';
 import { contains, listPage } from '../../db/list-query.ts';
 import { inDeptScope } from '../../db/scope.ts';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../../http/caller.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

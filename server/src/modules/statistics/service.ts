@@ -1,10 +1,10 @@
 import { messages, RoleId, SUPER_ADMIN_USER_ID, type TaskUserSave } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { inDeptScope } from '../../db/scope.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import { assertUserNameFree, createAccount } from '../accounts/create.ts';
 import { manageableAccount as accountToManage } from '../accounts/may-manage.ts';
-import type { Access } from '../auth/access.ts';
 
 const m = messages.statistics;
 

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { exportTypeLabel, TaskExportType, TaskNumberState, type ExportTaskQuery } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../../http/caller.ts';
 import { sanitizeFileName } from '../files/storage.ts';
 import { loadVisibleTask } from './task-access.ts';
 

@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import { UploadKind } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../../http/caller.ts';
 import { downloadUrlOf, storeFile } from '../files/storage.ts';
 
 /**

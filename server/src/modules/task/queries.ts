@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { AuthCodeUseStatus, formatDateTime, type Task, type TaskListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { contains, listPage } from '../../db/list-query.ts';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../../http/caller.ts';
 import { visibleTasks } from './task-access.ts';
 
 type TaskRow = Selectable<Database['sync_task']> & { userName: string | null };

@@ -5,7 +5,8 @@ import {
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
-import { ok, page } from '../../http/envelope.ts';
+import { ok } from '../../http/envelope.ts';
+import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
 import { contentDisposition } from '../files/storage.ts';
 import { exportTaskNumbers } from './export-numbers.ts';
@@ -17,23 +18,19 @@ import { uploadTaskData } from './upload-numbers.ts';
 const m = messages.task;
 const audit = (action: string) => ({ module: m.title, action });
 
-/** Task-area calls take JSON or form bodies (PRODUCT §2); a GET reads the query instead. */
-const inputOf = (request: FastifyRequest) => (request.method === 'GET' ? request.query : request.body);
-
-// 任务列表 (SPEC §2.14, §7.8), with the task's number upload and export:
+// 任务列表 (SPEC §2.14, §7.8), with the task's number upload and export. Task-area calls take JSON or
+// form bodies (PRODUCT §2); the list is also offered as GET, which reads the query string.
 //   POST /sync/uploadTaskData     {taskId, fileNo, fileName, fileUrl}: the numbers of a stored number file into the task
 //   GET|POST /sync/exportTask     ?taskId&exportType(&token): the task's numbers as a streamed .txt
 // Who sees which task: task-access.ts.
 export function taskRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.route({
-      method: ['GET', 'POST'],
-      url: '/sync/queryTaskInfoList',
-      config: { access: { permission: Perm.taskList } },
-      handler: async (request) => {
-        const { rows, total } = await listTasks(ctx.db, callerOf(request), parse(taskListQuery, inputOf(request)));
-        return page(rows, total);
-      },
+    registerList(app, {
+      permission: Perm.taskList,
+      query: taskListQuery,
+      list: '/sync/queryTaskInfoList',
+      methods: ['GET', 'POST'],
+      load: (request, query) => listTasks(ctx.db, callerOf(request), query),
     });
 
     app.post('/sync/saveTaskInfo', { config: { access: { permission: Perm.taskSave }, audit: audit(messages.common.actionSave) } }, async (request) => {

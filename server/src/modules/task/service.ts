@@ -1,7 +1,7 @@
 import { fill, messages, Perm, showTypeFields, ShowType, TASK_QR_URL_DEFAULT, TaskStatus, type TaskSave, type TaskStatusChange, type TaskTestSave } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
-import type { Access } from '../auth/access.ts';
 import { activatedDevicesOf } from './queries.ts';
 import { loadVisibleTask } from './task-access.ts';
 import { resolveTaskMedia } from './task-files.ts';

@@ -1,18 +1,19 @@
 import { type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { messages } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
 import { deptInScope, inDeptScope } from '../../db/scope.ts';
+import type { Access } from '../../http/caller.ts';
 import { notFound } from '../../http/errors.ts';
-import type { Access } from '../auth/access.ts';
 
 // Who sees which task (PRODUCT §3): an administrator the tasks of the companies in its scope (the
 // super administrator all), anyone else only the tasks it created. Every task call goes through here.
 
-/** A condition on sync_task (aliased `alias`) selecting the tasks the caller may see. */
-export function visibleTasks(caller: Access, alias = 'sync_task') {
-  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
-    if (caller.isAdmin) return inDeptScope(`${alias}.deptId`, caller.deptScope)(eb);
-    return eb(eb.ref(`${alias}.userId`), '=', caller.userId);
+/** A condition on sync_task selecting the tasks the caller may see. */
+export function visibleTasks(caller: Access) {
+  return (eb: ExpressionBuilder<Database, 'sync_task'>): Expression<SqlBool> => {
+    if (caller.isAdmin) return inDeptScope('sync_task.deptId', caller.deptScope)();
+    return eb('sync_task.userId', '=', caller.userId);
   };
 }
 

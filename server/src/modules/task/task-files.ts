@@ -1,8 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { messages, type TaskSave } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError } from '../../http/errors.ts';
-import type { Access } from '../auth/access.ts';
 import { ownsOrAdministers, type StoredFileRow } from '../files/service.ts';
 import { downloadUrlOf } from '../files/storage.ts';
 import { visibleTasks } from './task-access.ts';

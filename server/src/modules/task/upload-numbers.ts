@@ -6,8 +6,8 @@ import {
 import type { AppContext } from '../../context.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import type { Access } from '../auth/access.ts';
 import { checkpointInBackground, deferAutoCheckpoint, sqliteFileOf } from '../../db/sqlite-checkpoint.ts';
 import { ownNumberFilePath } from '../number-files/stored-number-file.ts';
 import type { NumberSlice } from '../number-files/upload-slices.ts';

@@ -5,11 +5,11 @@ import {
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { assertDeptInScope } from '../../db/scope.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import { assertUserNameFree, createAccount } from '../accounts/create.ts';
 import type { Account } from '../accounts/find.ts';
 import { assertMayManage, manageableAccount, manageableAccountByName } from '../accounts/may-manage.ts';
-import type { Access } from '../auth/access.ts';
 import { hashPassword, randomPassword } from '../auth/password.ts';
 import { companiesInScope, grantedDeptIds } from './queries.ts';
 

@@ -1,8 +1,8 @@
 import { messages, type VariableSave } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import type { Access } from '../../http/caller.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import type { Access } from '../auth/access.ts';
 
 export async function saveVariable(ctx: AppContext, caller: Access, input: VariableSave): Promise<number> {
   const now = ctx.now();
