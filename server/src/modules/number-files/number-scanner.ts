@@ -20,6 +20,7 @@
 import {
   carrierKeys, carrierOfNumber, END_SENDABLE_NUMBER, MIN_SENDABLE_NUMBER, type Carrier, type CarrierKey,
 } from '@huiyun/contract/carriers';
+import type { InvalidLine } from '@huiyun/contract';
 import type { NumberSet } from './number-set.ts';
 
 export type NumberFileEncoding = 'utf-8' | 'gbk' | 'utf-16le' | 'utf-16be';
@@ -27,7 +28,8 @@ export type NumberFileEncoding = 'utf-8' | 'gbk' | 'utf-16le' | 'utf-16be';
 /** Distinct valid numbers in file order; `carriers[i]` is the carrier of `numbers[i]`. */
 export type NumberBatch = { numbers: number[]; carriers: Uint8Array };
 
-export type InvalidSample = { line: number; text: string };
+/** The answer's invalid line (a type only: nothing of the contract's schemas is loaded here). */
+export type InvalidSample = InvalidLine;
 
 export type NumberFileSummary = {
   encoding: NumberFileEncoding;
