@@ -3,6 +3,7 @@ import { LoadingOutlined } from '@ant-design/icons';
 import zhCN from 'antd/es/locale/zh_CN';
 import { RouterProvider } from 'react-router';
 import { router } from './router.tsx';
+import { ToastProvider } from './toast.tsx';
 
 /**
  * Every button's loading spinner: given here, antd shows it exactly while `loading` is true. Its default
@@ -12,11 +13,13 @@ import { router } from './router.tsx';
  */
 const buttonConfig = { autoInsertSpace: false, loadingIcon: <LoadingOutlined /> };
 
-/** Providers: Chinese locale and theme, the router. antd App (message / modal hooks) and TanStack Query: ProtectedLayout. */
+/** Providers: Chinese locale and theme, the one toast holder, the router. antd App (modal hooks) and TanStack Query: ProtectedLayout. */
 export function App() {
   return (
     <ConfigProvider locale={zhCN} button={buttonConfig} theme={{ token: { colorPrimary: '#1668dc' } }}>
-      <RouterProvider router={router} />
+      <ToastProvider>
+        <RouterProvider router={router} />
+      </ToastProvider>
     </ConfigProvider>
   );
 }

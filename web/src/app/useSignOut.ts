@@ -1,16 +1,16 @@
 import { useRef } from 'react';
-import { App } from 'antd';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { messages } from '@huiyun/contract';
 import { logout } from '../api/auth.ts';
 import { clearSession } from './session.ts';
+import { useToast } from './toast.tsx';
 
 const LEAVE_DELAY_MS = 1000;
 
 /** Shared end of a session: clear it, say 已退出登录!, go to loginUrl after delayMs. */
 function useLeave() {
-  const { message } = App.useApp();
+  const message = useToast();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return (loginUrl: string, delayMs: number) => {
@@ -38,7 +38,7 @@ export function useLogout() {
 
 /** SPEC §4 for HTTP 401: the server's text, then a second later the logged-out text and /login?redirect=. */
 export function useSessionExpiry() {
-  const { message } = App.useApp();
+  const message = useToast();
   const leave = useLeave();
   const leaving = useRef(false);
   return (serverMessage: string) => {

@@ -1,5 +1,6 @@
 import { App } from 'antd';
 import { messages } from '@huiyun/contract';
+import { useToast } from '../app/toast.tsx';
 
 export type ConfirmOptions = {
   content: string;
@@ -11,7 +12,8 @@ export type ConfirmOptions = {
 
 /** A confirmation dialog: OK runs the action (the dialog waits for it), cancel shows the cancelled text. */
 export function useConfirm(): (options: ConfirmOptions) => void {
-  const { modal, message } = App.useApp();
+  const { modal } = App.useApp();
+  const message = useToast();
   return ({ content, cancelledText = messages.common.cancelled, danger, onOk }) => {
     modal.confirm({
       title: messages.common.confirmTitle,

@@ -6,19 +6,20 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RequireAuth } from '../guards.tsx';
 import { createQueryClient } from '../queryClient.ts';
 import { MainLayout } from './MainLayout.tsx';
+import { useToast } from '../toast.tsx';
 
 // Dates in the screens (pickers, relative times) speak Chinese; the login page shows none.
 dayjs.locale('zh-cn');
 
-/** TanStack Query, its failed loads told through the antd App's message (hence inside AntApp); a new cache for each sign-in. */
+/** TanStack Query, its failed loads told as toasts; a new cache for each sign-in. */
 function QueryProvider({ children }: { children: ReactNode }) {
-  const { message } = AntApp.useApp();
+  const message = useToast();
   const [client] = useState(() => createQueryClient((text) => void message.error(text)));
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }
 
 /**
- * The console's frame for a signed-in user, with antd's App (message, modal, notification hooks) and the
+ * The console's frame for a signed-in user, with antd's App (modal hooks) and the
  * query cache: loaded after login, not with the login page, which carries only what it shows.
  */
 export function ProtectedLayout() {

@@ -1,11 +1,12 @@
 import { useEffect, useState, type Key } from 'react';
-import { App, type TablePaginationConfig } from 'antd';
+import { type TablePaginationConfig } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { messages } from '@huiyun/contract';
 import { errorText } from '../../api/client.ts';
 import { useConfirm } from '../useConfirm.ts';
 import { useServerAction } from './useServerAction.ts';
 import type { ListContext, ListPageProps, ListParams, RowAction, SortOrder } from './types.ts';
+import { useToast } from '../../app/toast.tsx';
 
 type Paging = { page: number; limit: number; sortField: string; sortOrder: SortOrder | '' };
 type Filters = Record<string, unknown>;
@@ -13,7 +14,7 @@ type Filters = Record<string, unknown>;
 /** All state and logic of a list page: paging, sort, filters, selection, dialog, delete and row actions. */
 export function useListPage<Row extends object, F extends object>(props: ListPageProps<Row, F>) {
   const { queryKey, rowKey, fetcher, defaultPageSize = 10, remove, exporter } = props;
-  const { message } = App.useApp();
+  const message = useToast();
   const confirm = useConfirm();
 
   const [paging, setPaging] = useState<Paging>({ page: 1, limit: defaultPageSize, sortField: '', sortOrder: '' });

@@ -1,13 +1,13 @@
-import { App } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { errorText } from '../../api/client.ts';
+import { useToast } from '../../app/toast.tsx';
 
 /**
  * A mutation that shows the server's success text, reloads the list under queryKey, and shows the
  * server's (or the screen's) failure text. Errors never escape: callers get a boolean.
  */
 export function useServerAction<Input>(queryKey: string, action: (input: Input) => Promise<string>) {
-  const { message } = App.useApp();
+  const message = useToast();
   const queryClient = useQueryClient();
   const mutation = useMutation({ mutationFn: action });
   const run = async (input: Input, failText: string): Promise<boolean> => {

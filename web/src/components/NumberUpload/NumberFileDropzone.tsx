@@ -1,12 +1,13 @@
-import { App, Progress, Upload } from 'antd';
+import { Progress, Upload } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
 import { messages } from '@huiyun/contract';
+import { useToast } from '../../app/toast.tsx';
 
 const m = messages.task;
 
 /** The .txt drop zone of a number upload, with the progress bar while `percent` is set. */
 export function NumberFileDropzone({ percent, onFile }: { percent: number | null; onFile: (file: File) => void }) {
-  const { message } = App.useApp();
+  const message = useToast();
   return (
     <>
       <Upload.Dragger

@@ -1,11 +1,11 @@
 import { useCallback, useState } from 'react';
-import { App } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { UploadKind, type UploadResultItem } from '@huiyun/contract';
 import { errorText } from '../../api/client.ts';
 import { storedFileUrl, uploadFile } from '../../api/files.ts';
 
 import type { StoredNumberFile } from '../../api/types.ts';
+import { useToast } from '../../app/toast.tsx';
 
 export type { StoredNumberFile };
 
@@ -22,7 +22,7 @@ type Options<R> = {
  * fileNo to the call that reads it. Shows the server's texts; keeps the last result to show.
  */
 export function useNumberFileUpload<R>({ submit, queryKey, failText }: Options<R>) {
-  const { message } = App.useApp();
+  const message = useToast();
   const queryClient = useQueryClient();
   const [percent, setPercent] = useState<number | null>(null);
   const [result, setResult] = useState<R | null>(null);

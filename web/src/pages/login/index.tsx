@@ -12,7 +12,7 @@ const m = messages.login;
  * and Form: the first page every visitor loads carries only the components it shows (docs/performance.md).
  */
 export function LoginPage() {
-  const { loading, initialValues, submit, invalid, messageHolder } = useLogin();
+  const { loading, initialValues, submit, invalid } = useLogin();
   const form = useLoginForm(initialValues, (values) => void submit(values), invalid);
   const { token } = theme.useToken();
   return (
@@ -25,7 +25,6 @@ export function LoginPage() {
         background: 'linear-gradient(135deg, #0b1f3a 0%, #163d73 55%, #1668dc 100%)',
       }}
     >
-      {messageHolder}
       <main style={{ width: 380, padding: 32, background: token.colorBgContainer, borderRadius: token.borderRadiusLG, boxShadow: '0 12px 40px rgba(0,0,0,0.25)' }}>
         <div style={{ textAlign: 'center', marginBottom: 28 }}>
           <h1 style={{ margin: '0 0 4px', fontSize: token.fontSizeHeading2, fontWeight: 600, color: token.colorTextHeading }}>{m.title}</h1>

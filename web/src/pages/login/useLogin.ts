@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { message as antMessage } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { HOME_URL, messages } from '@huiyun/contract';
 import { login } from '../../api/auth.ts';
 import { errorText } from '../../api/client.ts';
 import { safeRedirect } from '../../app/guards.tsx';
 import { getRememberedAccount, saveSession } from '../../app/session.ts';
+import { useToast } from '../../app/toast.tsx';
 
 const NAVIGATE_DELAY_MS = 1000;
 
@@ -13,8 +13,7 @@ export type LoginForm = { userName: string; passwd: string; remember: boolean };
 
 /** SPEC §2.2: sign in, store the session, say 登录成功, go to the redirect target a second later. */
 export function useLogin() {
-  // A message holder of its own, not antd's App: the login page does not load modal and notification.
-  const [message, messageHolder] = antMessage.useMessage();
+  const message = useToast();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [loading, setLoading] = useState(false);
@@ -39,5 +38,5 @@ export function useLogin() {
 
   const invalid = () => void message.warning(messages.login.formInvalid);
 
-  return { loading, initialValues, submit, invalid, messageHolder };
+  return { loading, initialValues, submit, invalid };
 }

@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
-import { App, Form } from 'antd';
+import { Form } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { fill, messages, ModuleLeaf, TOP_LEVEL_PARENT_ID, type Module, type ModuleTreeNode } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';
 import { deleteModules, exportModules, fetchModule, fetchModuleTree, fetchParentChoices, saveModule } from '../../../api/menu.ts';
 import { useConfirm } from '../../../components/useConfirm.ts';
+import { useToast } from '../../../app/toast.tsx';
 
 const m = messages.menu;
 
@@ -32,7 +33,7 @@ function findNode(nodes: ModuleTreeNode[], id: number): ModuleTreeNode | undefin
 
 /** State and calls of 菜单管理: the tree, the parent choices, the form of the selected or new menu. */
 export function useMenuEditor() {
-  const { message } = App.useApp();
+  const message = useToast();
   const confirm = useConfirm();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<MenuForm>();

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { App } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { messages } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';
 import { roleDropDown, rolePermissionIds, saveRolePermissions } from '../../../api/permission.ts';
+import { useToast } from '../../../app/toast.tsx';
 
 const m = messages.permission;
 
@@ -12,7 +12,7 @@ const m = messages.permission;
  * in the table, so they stay while the user pages, sorts or searches; 配置权限 saves exactly them.
  */
 export function useRoleGrants() {
-  const { message } = App.useApp();
+  const message = useToast();
   const [roleId, setRoleId] = useState<number | undefined>(undefined);
   const [ticks, setTicks] = useState<Set<number>>(new Set());
   const [loadingTicks, setLoadingTicks] = useState(false);

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useState, type Key } from 'react';
-import { App, Spin, Tree, type TreeDataNode } from 'antd';
+import { Spin, Tree, type TreeDataNode } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { fill, messages, type Role, type RoleRightNode } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';
 import { fetchRoleRights, saveRoleRights } from '../../../api/role.ts';
 import { FormDialog } from '../../../components/FormDialog/index.ts';
+import { useToast } from '../../../app/toast.tsx';
 
 const m = messages.role;
 
@@ -30,7 +31,7 @@ function toTreeData(nodes: RoleRightNode[]): TreeDataNode[] {
 
 /** 菜单权限: the role's menu rights as a checkable tree; saving replaces them. */
 export function RoleRightDialog({ role, onClose }: Props) {
-  const { message } = App.useApp();
+  const message = useToast();
   const queryClient = useQueryClient();
   const [nodes, setNodes] = useState<RoleRightNode[]>([]);
   const [checked, setChecked] = useState<Key[]>([]);

@@ -1,17 +1,18 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App, Empty, Spin, Tree } from 'antd';
+import { Empty, Spin, Tree } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { fill, messages, type User } from '@huiyun/contract';
 import { changeDept, companyTree } from '../../../api/user.ts';
 import { FormDialog } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
 import { toTreeData } from './companyTree.ts';
+import { useToast } from '../../../app/toast.tsx';
 
 const m = messages.user;
 
 /** 部门设置: moves the selected users to the company picked in the tree. */
 export function ChangeDeptDialog({ users, onClose }: { users: User[] | null; onClose: () => void }) {
-  const { message } = App.useApp();
+  const message = useToast();
   const open = users !== null;
   const query = useQuery({ queryKey: ['user-companies'], queryFn: companyTree, enabled: open, staleTime: 0, retry: false });
   const [deptId, setDeptId] = useState<number | null>(null);

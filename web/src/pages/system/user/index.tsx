@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { App, Button } from 'antd';
+import { Button } from 'antd';
 import { ApartmentOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { fill, lockStatusOptions, messages, Perm, RoleId, SUPER_ADMIN_USER_ID, type User } from '@huiyun/contract';
@@ -12,13 +12,14 @@ import { DataScopeDialog } from './DataScopeDialog.tsx';
 import { LockSwitch } from './LockSwitch.tsx';
 import { PasswordDialog, type ShownPassword } from './PasswordDialog.tsx';
 import { userDialog } from './userDialog.ts';
+import { useToast } from '../../../app/toast.tsx';
 
 const m = messages.user;
 
 /** 用户管理 (SPEC §2.6): search, add, edit, delete, lock, reset password, data permission, force offline, refresh cache, department. */
 export function UserPage() {
   const can = usePermission();
-  const { message } = App.useApp();
+  const message = useToast();
   const me = useCurrentUser().data;
   const isSuperAdmin = me?.roleId === RoleId.superAdmin;
   const [shownPassword, setShownPassword] = useState<ShownPassword | null>(null);

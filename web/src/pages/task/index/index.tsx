@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { App, Button, Tag, Tooltip } from 'antd';
+import { Button, Tag, Tooltip } from 'antd';
 import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import { fill, isAdministratorAccount, labelOf, messages, Perm, showTypeOptions, TaskStatus, taskStatusOptions, TASK_PAGE_SIZE, type Task } from '@huiyun/contract';
 import { deleteTask, listTasks, pauseStartTask, type TaskFilters } from '../../../api/task.ts';
@@ -8,6 +8,7 @@ import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { ExportDialog } from './ExportDialog.tsx';
 import { TestDialog } from './TestDialog.tsx';
+import { useToast } from '../../../app/toast.tsx';
 
 // The task and number-upload dialogs (uploads, image preview, progress) load the first time they open.
 const TaskDialog = lazy(() => import('./TaskDialog.tsx').then((m) => ({ default: m.TaskDialog })));
@@ -49,7 +50,7 @@ type Dialog = { kind: 'edit' | 'upload' | 'export' | 'test'; task: Task | null }
 
 /** 任务列表 (SPEC §2.14): search, add, export, upload numbers, pause / start, insert test number, edit, delete. */
 export function TaskPage() {
-  const { message } = App.useApp();
+  const message = useToast();
   const can = usePermission();
   const { data: me } = useCurrentUser();
   const [dialog, setDialog] = useState<Dialog>(null);

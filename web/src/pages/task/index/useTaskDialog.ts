@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { App, Form } from 'antd';
+import { Form } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { fill, messages, ShowType, showTypeFields, taskQrRequest, UploadKind, type Task, type TaskSave } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';
@@ -8,6 +8,7 @@ import { generateQrImage, listUserDevices, saveTask } from '../../../api/task.ts
 import { firstIssue } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
 import { taskDefaults, toFormValues, toSaveInput, type TaskFormValues } from './taskForm.ts';
+import { useToast } from '../../../app/toast.tsx';
 
 const m = messages.task;
 
@@ -65,7 +66,7 @@ type FormLike = {
 
 /** The task's image (showType 2, 3) or file (4): upload with progress, then the form holds where it is. */
 function useMediaUpload(open: boolean, isFile: boolean, form: FormLike) {
-  const { message } = App.useApp();
+  const message = useToast();
   const [percent, setPercent] = useState<number | null>(null);
   useEffect(() => {
     if (open) setPercent(null);
@@ -90,7 +91,7 @@ function useMediaUpload(open: boolean, isFile: boolean, form: FormLike) {
 
 /** 生成二维码: checks the link, asks the server for the image, shows it in a dialog. */
 function useQrPreview(currentUrl: () => string) {
-  const { message } = App.useApp();
+  const message = useToast();
   const [url, setUrl] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 

@@ -1,15 +1,16 @@
-import { App, Form } from 'antd';
+import { Form } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { messages } from '@huiyun/contract';
 import { updatePassword } from '../../../api/auth.ts';
 import { errorText } from '../../../api/client.ts';
 import { getSession } from '../../../app/session.ts';
+import { useToast } from '../../../app/toast.tsx';
 
 export type PasswordForm = { oldPasswd: string; passwd: string; confirmPasswd: string };
 
 /** SPEC §2.17: POST /sync/update/password; the server keeps this session and revokes the others. */
 export function useUpdatePassword() {
-  const { message } = App.useApp();
+  const message = useToast();
   const [form] = Form.useForm<PasswordForm>();
   const mutation = useMutation({ mutationFn: updatePassword });
 
