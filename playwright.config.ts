@@ -18,7 +18,10 @@ export default defineConfig({
     baseURL,
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
-    trace: 'retain-on-failure',
+    // The console honours prefers-reduced-motion (no antd animations): fewer frames to paint, no click lost
+    // in an opening animation. The animated console is the default for operators; these journeys test behaviour.
+    reducedMotion: 'reduce',
+    trace: { mode: 'retain-on-failure', screenshots: false },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
       args: [

@@ -17,6 +17,24 @@ test.describe('主布局', () => {
     await expect(page.getByTestId('account-menu')).toContainText('超级管理员');
   });
 
+  test('screens are styled by the static antd CSS, the date picker by its own chunk', async ({ adminPage: page }) => {
+    // The console renders antd without runtime styles (web/build/antd-css.ts): a component whose CSS was
+    // cut out would render bare. A few computed styles of what every screen shows, and the lazy picker.
+    await page.goto('/monitor/loginLog');
+    const styleOf = (selector: string, property: string) =>
+      page.locator(selector).first().evaluate((el, p) => el.ownerDocument.defaultView!.getComputedStyle(el).getPropertyValue(p), property);
+    await expect(page.locator('.ant-table-thead th').first()).toBeVisible();
+    expect(await styleOf('.ant-btn-primary', 'background-color')).toBe('rgb(22, 104, 220)');
+    expect(await styleOf('.ant-table-thead th', 'background-color')).not.toBe('rgba(0, 0, 0, 0)');
+    expect(await styleOf('.ant-layout-sider', 'background-color')).not.toBe('rgba(0, 0, 0, 0)');
+    expect(await styleOf('.ant-pagination-item-active', 'border-top-style')).toBe('solid');
+    await expect(page.locator('.ant-picker-range')).toBeVisible();
+    expect(await styleOf('.ant-picker-range', 'display')).toBe('inline-flex');
+    await page.locator('.ant-picker-range input').first().click();
+    await expect(page.locator('.ant-picker-dropdown .ant-picker-cell-in-view').first()).toBeVisible();
+    expect(await styleOf('.ant-picker-dropdown', 'position')).toBe('absolute');
+  });
+
   test('a placeholder screen says it comes later', async ({ adminPage: page }) => {
     await page.goto('/pay/Order');
     await expect(page.getByText('该页面将在后续版本中上线')).toBeVisible();

@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
+import { antdCss } from './build/antd-css.ts';
 
 // web/ whatever the working directory (the config is loaded from a file: URL).
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
@@ -8,7 +9,7 @@ const server = 'http://127.0.0.1:8080';
 
 export default defineConfig({
   root,
-  plugins: [react(), precompress()],
+  plugins: [react(), antdCss(), precompress()],
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
   server: {
     proxy: {

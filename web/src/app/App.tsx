@@ -4,6 +4,7 @@ import zhCN from 'antd/es/locale/zh_CN';
 import { RouterProvider } from 'react-router';
 import { router } from './router.tsx';
 import { ToastProvider } from './toast.tsx';
+import { prefersReducedMotion } from './motion.ts';
 
 /**
  * Every button's loading spinner: given here, antd shows it exactly while `loading` is true. Its default
@@ -12,11 +13,13 @@ import { ToastProvider } from './toast.tsx';
  * the button for good ('loading 登录' after a wrong password).
  */
 const buttonConfig = { autoInsertSpace: false, loadingIcon: <LoadingOutlined /> };
+const theme = { token: { colorPrimary: '#1668dc', motion: !prefersReducedMotion } };
+const wave = { disabled: prefersReducedMotion };
 
 /** Providers: Chinese locale and theme, the one toast holder, the router. antd App (modal hooks) and TanStack Query: ProtectedLayout. */
 export function App() {
   return (
-    <ConfigProvider locale={zhCN} button={buttonConfig} theme={{ token: { colorPrimary: '#1668dc' } }}>
+    <ConfigProvider locale={zhCN} button={buttonConfig} theme={theme} wave={wave}>
       <ToastProvider>
         <RouterProvider router={router} />
       </ToastProvider>

@@ -1,5 +1,7 @@
 import { DatePicker } from 'antd';
 import dayjs from 'dayjs';
+// The date picker's styles come with this chunk (the console renders antd without runtime styles).
+import 'virtual:antd-css/picker.css';
 
 const DAY_FORMAT = 'YYYY-MM-DD';
 
