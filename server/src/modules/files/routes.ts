@@ -33,8 +33,16 @@ declare module 'fastify' {
 /** `attached`: the rules by which other areas let a caller see a file it does not own (see loadDownloadable). */
 export function fileRoutes(ctx: AppContext, attached: readonly AttachedFileRule[]) {
   return async (app: FastifyInstance) => {
-    const swept = await sweepPartialUploads(ctx);
-    if (swept > 0) app.log.warn({ swept }, 'removed the partial files of uploads cut off by a stop');
+    // In the background once the server is up: the walk of uploads/ grows with the files kept and must not
+    // hold the start (a close waits for it).
+    let sweeping: Promise<void> = Promise.resolve();
+    app.addHook('onReady', async () => {
+      sweeping = sweepPartialUploads(ctx).then(
+        (swept) => { if (swept > 0) app.log.warn({ swept }, 'removed the partial files of uploads cut off by a stop'); },
+        (error: unknown) => app.log.error({ err: error }, 'sweeping partial uploads failed'),
+      );
+    });
+    app.addHook('onClose', async () => sweeping);
     // Registered in this plugin only: the other areas keep refusing multipart bodies.
     await app.register(fastifyMultipart, { throwFileSizeLimit: false });
 

@@ -139,7 +139,7 @@ export async function storeFile(ctx: AppContext, input: StoreFileInput): Promise
 }
 
 /**
- * Removes the partial files of uploads that died with their process (at start). A partial file written
+ * Removes the partial files of uploads that died with their process (after start, in the background). A partial file written
  * to within PARTIAL_ORPHAN_MS is left alone: another instance sharing DATA_DIR may be writing it.
  * Answers how many were removed.
  */
