@@ -1,7 +1,8 @@
 // Issue 13's console-size benchmark: the bytes a browser really transfers on a cold load of each
 // screen (cache disabled, fresh context, Accept-Encoding: br, gzip), read from Chromium's own
 // Network.loadingFinished encodedDataLength through CDP, beside the same load with no compression
-// (Accept-Encoding: identity) measured in the same run.   npm run bench -- bundle
+// (Accept-Encoding: identity) measured in the same run, and the main-thread work of each load (CDP
+// Performance.getMetrics TaskDuration / ScriptDuration).   npm run bench -- bundle
 import { chromium, type Browser } from '@playwright/test';
 import { consoleRoutes, type ConsoleRoute } from '@huiyun/contract';
 import { consoleBuildIsFresh } from '../scripts/web-build.ts';
@@ -15,7 +16,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 
 if (!consoleBuildIsFresh()) runOrExit('npm', ['run', 'build', '-w', 'web']);
 
-type Load = { bytes: number; requests: number; files: Map<string, number> };
+type Load = { bytes: number; requests: number; files: Map<string, number>; taskMs: number; scriptMs: number };
 
 /** One cold load of `path`: every response's encoded (on-the-wire) length until the network is idle. */
 async function coldLoad(browser: Browser, baseUrl: string, path: string, token: string | null, encoding: string): Promise<Load> {
@@ -29,7 +30,8 @@ async function coldLoad(browser: Browser, baseUrl: string, path: string, token: 
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': encoding } });
-  const load: Load = { bytes: 0, requests: 0, files: new Map() };
+  await cdp.send('Performance.enable');
+  const load: Load = { bytes: 0, requests: 0, files: new Map(), taskMs: 0, scriptMs: 0 };
   const urls = new Map<string, string>();
   let lastEvent = Date.now();
   cdp.on('Network.requestWillBeSent', (event) => {
@@ -46,6 +48,11 @@ async function coldLoad(browser: Browser, baseUrl: string, path: string, token: 
   // The screen's own chunk comes after the session check: wait for what the screen shows, then for quiet.
   await page.waitForSelector(token ? '.ant-layout-content > *' : 'button[type=submit]');
   while (Date.now() - lastEvent < QUIET_MS) await page.waitForTimeout(100);
+  // Main-thread work of the load (all tasks, and the script part of them), as Chromium counts it.
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const metric = (name: string) => Math.round((metrics.find((m) => m.name === name)?.value ?? 0) * 1000);
+  load.taskMs = metric('TaskDuration');
+  load.scriptMs = metric('ScriptDuration');
   await context.close();
   return load;
 }
@@ -70,15 +77,15 @@ if (detail) {
 }
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 console.log(`Cold loads in Chromium, cache disabled, on ${server.url}\n`);
-console.log('| screen | url | br/gzip KB | identity KB (baseline) | requests | target KB | met |');
-console.log('|---|---|---:|---:|---:|---:|---|');
+console.log('| screen | url | br/gzip KB | identity KB (baseline) | requests | target KB | met | main thread ms | script ms |');
+console.log('|---|---|---:|---:|---:|---:|---|---:|---:|');
 let heaviest = { name: '', bytes: 0 };
 for (const route of routes) {
   const compressed = await coldLoad(browser, server.url, route.url, route.login ? token : null, 'br, gzip');
   const identity = await coldLoad(browser, server.url, route.url, route.login ? token : null, 'identity');
   const target = route.login ? TARGET_SCREEN_KB : TARGET_LOGIN_KB;
   if (route.login && compressed.bytes > heaviest.bytes) heaviest = { name: route.name, bytes: compressed.bytes };
-  console.log(`| ${route.name} | ${route.url} | ${kb(compressed.bytes)} | ${kb(identity.bytes)} | ${compressed.requests} | ${target} | ${compressed.bytes <= target * 1024 ? 'yes' : 'NO'} |`);
+  console.log(`| ${route.name} | ${route.url} | ${kb(compressed.bytes)} | ${kb(identity.bytes)} | ${compressed.requests} | ${target} | ${compressed.bytes <= target * 1024 ? 'yes' : 'NO'} | ${compressed.taskMs} | ${compressed.scriptMs} |`);
 }
 console.log(`\nHeaviest screen: ${heaviest.name}, ${kb(heaviest.bytes)} KB (target ≤ ${TARGET_SCREEN_KB} KB).`);
 await browser.close();
