@@ -1,5 +1,5 @@
 import type { MenuNode } from '@huiyun/contract';
-import type { DeptScope } from '../db/scope.ts';
+import { deptInScope, type DeptScope } from '../db/scope.ts';
 
 // The caller the access check (access-check.ts) resolves for every console route. Loaded by the auth
 // module (modules/auth/access.ts); the modules import the type from here.
@@ -21,3 +21,9 @@ export type Access = {
   /** The companies this caller's data lives in or it was granted (see db/scope.ts). */
   deptScope: DeptScope;
 };
+
+/** The caller's own row (its userId), or one of a company under its administration (its data scope). */
+export function ownsOrAdministers(caller: Access, row: { userId: number | null; deptId: number | null }): boolean {
+  if (row.userId !== null && row.userId === caller.userId) return true;
+  return caller.isAdmin && deptInScope(caller.deptScope, row.deptId);
+}

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, RoleId, ShowType } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
-import { downloadUrlOf } from '../modules/files/storage.ts';
-import { uploadVia } from '../modules/files/test-support.ts';
+import { downloadUrlOf } from '../infra/file-storage.ts';
+import { uploadVia } from '../test/uploads.ts';
 import { activate, bearer, insertAuthCode, insertSendingTask, phoneNumbers, pull } from '../modules/device/test-support.ts';
 
 // Authorization suite: the cross-company file probe (issue 12 D3). A stored file is the business of its

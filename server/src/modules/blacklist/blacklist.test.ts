@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blacklistKey, fill, messages, Perm, RoleId } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { readXlsxExport } from '../../test/xlsx-export.ts';
-import { uploadNumbers, uploadVia } from '../files/test-support.ts';
+import { uploadNumbers, uploadVia } from '../../test/uploads.ts';
 import { insertTask } from '../../test/rows.ts';
 import { writeBlacklist } from './write-numbers.ts';
 

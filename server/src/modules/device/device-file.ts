@@ -2,7 +2,7 @@ import { messages, TaskStatus } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../http/errors.ts';
 import { loadStoredFile } from '../files/service.ts';
-import { downloadUrlOf } from '../files/storage.ts';
+import { downloadUrlOf } from '../../infra/file-storage.ts';
 import { ownerMaySeeFile } from '../task/task-files.ts';
 import type { DeviceIdentity } from './device-auth.ts';
 

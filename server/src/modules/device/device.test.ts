@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceWaitReason, messages, RoleId, shanghaiDay, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
-import { uploadVia } from '../files/test-support.ts';
-import { downloadUrlOf } from '../files/storage.ts';
+import { uploadVia } from '../../test/uploads.ts';
+import { downloadUrlOf } from '../../infra/file-storage.ts';
 import { activate, bearer, expectCountersMatchRows, insertAuthCode, insertSendingTask, phoneNumbers, pull, report } from './test-support.ts';
 
 const m = messages.device;

@@ -5,8 +5,8 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fill, messages, RoleId } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
-import { contentDisposition, looksBinary, sanitizeFileName, storeFile } from './storage.ts';
-import { multipart, uploadVia } from './test-support.ts';
+import { contentDisposition, looksBinary, sanitizeFileName, storeFile } from '../../infra/file-storage.ts';
+import { multipart, uploadVia } from '../../test/uploads.ts';
 import { insertCompany, insertTask } from '../../test/rows.ts';
 
 const m = messages.upload;

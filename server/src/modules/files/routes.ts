@@ -9,7 +9,7 @@ import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import { parse } from '../../http/validate.ts';
 import { sendStoredFile } from './send-file.ts';
 import { loadDownloadable, uploadFile, type AttachedFileRule } from './service.ts';
-import { sweepPartialUploads, uploadMaxBytes } from './storage.ts';
+import { sweepPartialUploads, uploadMaxBytes } from '../../infra/file-storage.ts';
 
 // Files (SPEC §7.1): generic uploads and downloads.
 //   POST /upload/files            multipart `file` (+ `kind`), stored → [{fileNo, fileName, filePath}]

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { FastifyReply } from 'fastify';
 import { UploadKind } from '@huiyun/contract';
 import type { StoredFile } from './service.ts';
-import { contentDisposition, contentTypeOf } from './storage.ts';
+import { contentDisposition, contentTypeOf } from '../../infra/file-storage.ts';
 
 /** Streams a stored file: images and QR codes inline, anything else as an attachment; never cached. */
 export function sendStoredFile(reply: FastifyReply, file: StoredFile) {

@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { imageExtensions, messages, numberFileExtensions, UploadKind, type UploadResultItem } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
-import { deptInScope } from '../../db/scope.ts';
-import type { Access } from '../../http/caller.ts';
+import { ownsOrAdministers, type Access } from '../../http/caller.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
-import { absolutePathOf, assertTextHead, extensionOf, storeFile } from './storage.ts';
+import { absolutePathOf, assertTextHead, extensionOf, storeFile, type StoredFileRow } from '../../infra/file-storage.ts';
 
 /** Kinds a client may upload, with what each accepts. */
 type ClientKind = typeof UploadKind.numbers | typeof UploadKind.image | typeof UploadKind.file;
@@ -44,8 +43,6 @@ function assertImageHead(head: Uint8Array): void {
   if (!image) throw new AppError(messages.upload.imageOnly);
 }
 
-/** A stored file's row (sys_upload), as the download rules read it. */
-export type StoredFileRow = { fileNo: string; filePath: string; kind: string; userId: number | null; deptId: number | null };
 
 /**
  * A rule of another area by which a caller may see a stored file it neither uploaded nor administers
@@ -57,7 +54,7 @@ export type AttachedFileRule = (ctx: AppContext, caller: Access, file: StoredFil
 /**
  * Who may download a stored file (GET /download/file):
  *   1. its owner (the account that uploaded or generated it);
- *   2. an administrator whose data scope holds the file's company (deptId);
+ *   2. an administrator whose data scope holds the file's company (deptId) — 1 and 2: ownsOrAdministers;
  *   3. anyone an attachment rule lets see it (a task's image / file, shown to whoever sees the task);
  *      never a number file.
  * Anything else — a path that is not a stored file's key ('../', absolute, made up) — is 404; a stored
@@ -67,12 +64,6 @@ export async function loadDownloadable(ctx: AppContext, caller: Access, filePath
   const file = await loadStoredFile(ctx, filePath);
   if (!(await maySee(ctx, caller, file, attached))) throw forbidden();
   return file;
-}
-
-/** Rules 1 and 2 of loadDownloadable: the caller's own file, or its company's under its administration. */
-export function ownsOrAdministers(caller: Access, file: Pick<StoredFileRow, 'userId' | 'deptId'>): boolean {
-  if (file.userId !== null && file.userId === caller.userId) return true;
-  return caller.isAdmin && deptInScope(caller.deptScope, file.deptId);
 }
 
 /** A file this product stored, by its storage key; anything else (../, absolute, unknown) is 404. */

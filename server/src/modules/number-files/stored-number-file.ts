@@ -3,7 +3,7 @@ import { messages, UploadKind } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { Access } from '../../http/caller.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
-import { absolutePathOf } from '../files/storage.ts';
+import { absolutePathOf } from '../../infra/file-storage.ts';
 
 // A number file stored by /upload/files (kind 'numbers', checked as text there), found again by the
 // calls that read one: /sync/uploadTaskData, /sync/uploadBlacklist. Only its uploader may use it.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, RoleId, TaskNumberState } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
-import { contentDisposition } from '../files/storage.ts';
+import { contentDisposition } from '../../infra/file-storage.ts';
 import { insertCompany, insertTask } from '../../test/rows.ts';
 
 const m = messages.upload;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { exportTypeLabel, TaskExportType, TaskNumberState, type ExportTaskQuery } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { Access } from '../../http/caller.ts';
-import { sanitizeFileName } from '../files/storage.ts';
+import { sanitizeFileName } from '../../infra/file-storage.ts';
 import { loadVisibleTask } from './task-access.ts';
 
 // /sync/exportTask (PRODUCT §4): a task's numbers as a streamed .txt, one number a line, CRLF (so

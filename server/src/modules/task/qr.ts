@@ -2,7 +2,7 @@ import QRCode from 'qrcode';
 import { UploadKind } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { Access } from '../../http/caller.ts';
-import { downloadUrlOf, storeFile } from '../files/storage.ts';
+import { downloadUrlOf, storeFile } from '../../infra/file-storage.ts';
 
 /**
  * 生成二维码: renders a QR code of `qrUrl` as a PNG, keeps it as a stored file of the caller

@@ -8,7 +8,7 @@ import { describeTarget } from '../../http/audit.ts';
 import { ok } from '../../http/envelope.ts';
 import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
-import { contentDisposition } from '../files/storage.ts';
+import { contentDisposition } from '../../infra/file-storage.ts';
 import { exportTaskNumbers } from './export-numbers.ts';
 import { generateQrImage } from './qr.ts';
 import { listTasks } from './queries.ts';

@@ -1,10 +1,9 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { messages, type TaskSave } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
-import type { Access } from '../../http/caller.ts';
+import { ownsOrAdministers, type Access } from '../../http/caller.ts';
 import { AppError } from '../../http/errors.ts';
-import { ownsOrAdministers, type StoredFileRow } from '../files/service.ts';
-import { downloadUrlOf } from '../files/storage.ts';
+import { downloadUrlOf, type StoredFileRow } from '../../infra/file-storage.ts';
 import { visibleTasks } from './task-access.ts';
 
 // The stored files a task shows (its image or file, sync_task.imgUrl / fileNo). A task references only a

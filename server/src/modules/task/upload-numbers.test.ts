@@ -7,7 +7,7 @@ import { Carrier, carrierKeys, classifyCarrier, messages, RoleId, TaskStatus, ty
 import { generateNumberFileWithCounts } from '../../../../bench/lib/number-file-fixture.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { testDbKind } from '../../test/test-database.ts';
-import { uploadNumbers, uploadVia } from '../files/test-support.ts';
+import { uploadNumbers, uploadVia } from '../../test/uploads.ts';
 import { insertCompany, insertTask } from '../../test/rows.ts';
 import { importNumbers } from './upload-numbers.ts';
 

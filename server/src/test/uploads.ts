@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { TestApp } from '../../test/harness.ts';
+import type { TestApp } from './harness.ts';
 
 // Helpers of the tests that upload files (not used by the server).
 

@@ -4,17 +4,21 @@ import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fill, messages, type UploadKind, type UploadResultItem } from '@huiyun/contract';
-import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../db/errors.ts';
 
-// Stored files (SPEC §7.1). Every file the console keeps lives under DATA_DIR/uploads/<storage key>
+// Stored files (SPEC §7.1), the storage every area uses (files' upload/download routes, a task's QR image,
+// the number files, the devices' downloads): infra, so that no area imports another for it. Every file the console keeps lives under DATA_DIR/uploads/<storage key>
 // and has a sys_upload row; the storage key (sys_upload.filePath) is made here — <yyyy>/<mm>/<fileNo><ext>,
 // fileNo a random 32-hex id — and never taken from a client. /download/file only serves keys that are a
 // sys_upload row, so a path the client makes up (../, absolute, anything not stored) is never opened.
 // A file is written under a partial name (<key>.part) and renamed to its key once whole, so a process
-// killed mid-upload leaves only a partial file, which the next start sweeps away (sweepPartialUploads).
+// killed mid-upload leaves only a partial file, which is swept after the next start (sweepPartialUploads).
 
 /** Largest upload in bytes (UPLOAD_MAX_MB, validated with the rest of the configuration). */
+/** A stored file's row (sys_upload), as the download rules read it. */
+export type StoredFileRow = { fileNo: string; filePath: string; kind: string; userId: number | null; deptId: number | null };
+
 export const uploadMaxBytes = (ctx: AppContext) => ctx.config.uploadMaxMb * 1024 * 1024;
 
 export const uploadsDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'uploads');
