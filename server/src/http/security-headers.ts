@@ -25,18 +25,13 @@ export const consoleCsp = {
   upgradeInsecureRequests: null,
 };
 
-const ASSETS_PREFIX = '/assets/';
-const DOCUMENT_ONLY_HEADERS = [
-  'content-security-policy', 'x-frame-options', 'cross-origin-opener-policy', 'origin-agent-cluster', 'referrer-policy',
-  'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection',
-];
 
 /**
  * Security headers on every answer (helmet: CSP, X-Frame-Options DENY, nosniff, Referrer-Policy,
  * cross-origin policies), and one rule for caching: an API answer (tokens, personal data, exports)
  * is never stored by a browser or proxy. The console's files keep their own cache headers
- * (console-static.ts: hashed assets immutable, index.html no-cache); hashed assets carry only the
- * headers a script or style reads (nosniff, cross-origin resource policy).
+ * (console-static.ts: hashed assets immutable, index.html no-cache); the hashed assets' route skips
+ * helmet and sets the two headers a script or style reads (nosniff, cross-origin resource policy).
  */
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   await app.register(fastifyHelmet, {
@@ -45,12 +40,6 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     strictTransportSecurity: false,
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.url.startsWith(ASSETS_PREFIX)) {
-      // A hashed script is never a document: policies that only a page reads would cost ~1 KB on
-      // each of the ~30 files of a cold load (the bundle targets of docs/performance.md).
-      for (const header of DOCUMENT_ONLY_HEADERS) reply.removeHeader(header);
-      return payload;
-    }
     if (!isApiPath(request.url)) return payload;
     const cacheControl = String(reply.getHeader('cache-control') ?? '');
     if (!cacheControl.includes('no-store')) reply.header('cache-control', 'no-store');
