@@ -13,7 +13,7 @@ export default defineConfig({
       { test: { name: 'contract', include: ['contract/src/**/*.test.ts'] } },
       { test: { name: 'web', include: ['web/src/**/*.test.ts', 'web/build/**/*.test.ts'] } },
       { test: { name: 'tools', include: ['tools/**/*.test.ts'], exclude: [simulatorRun] } },
-      { test: { name: 'server-sqlite', include: serverTests, env: { TEST_DB: 'sqlite' }, testTimeout: 20_000 } },
+      { test: { name: 'server-sqlite', include: serverTests, env: { TEST_DB: 'sqlite' }, testTimeout: 20_000, hookTimeout: 30_000 } },
       ...(postgres
         ? [{ test: { name: 'server-postgres', include: serverTests, env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 30_000 } }]
         : []),
