@@ -6,6 +6,15 @@ export type Envelope<T = unknown> = {
   errorInfo: string;
   data?: T;
   total?: number;
+  /** A list whose rows go past LIST_COUNT_BOUND answers total LIST_COUNT_BOUND + 1 and this flag (共 10,000+ 条). */
+  totalBounded?: true;
 };
+
+/**
+ * Lists count their rows up to this many (issue 14): beyond it a count would read the whole table on
+ * every page, so the answer says "more than 10,000" (total 10,001, totalBounded) and the pager offers
+ * the first 10,001 rows; a filter narrows the rest. Pages starting past it answer no rows.
+ */
+export const LIST_COUNT_BOUND = 10_000;
 
 export type Page<T> = { data: T[]; total: number };

@@ -12,13 +12,14 @@ const operSortColumns = sortColumnsOf(operLogSortFields);
 /** 操作日志 in the caller's scope: entries written by accounts of the companies it may see. */
 export async function listOperLogs(db: Kysely<Database>, scope: DeptScope, query: OperLogListQuery) {
   let filtered = db.selectFrom('sys_oper_log').where(inDeptScope('deptId', scope));
-  if (query.userName) filtered = filtered.where(contains('userName', query.userName));
-  if (query.module) filtered = filtered.where(contains('module', query.module));
+  if (query.userName) filtered = filtered.where(contains(db, 'sys_oper_log', 'userName', query.userName));
+  if (query.module) filtered = filtered.where(contains(db, 'sys_oper_log', 'module', query.module));
   if (query.success !== undefined) filtered = filtered.where('success', '=', query.success);
   const { from, before } = shanghaiDayRange(query.beginTime, query.endTime);
   if (from !== undefined) filtered = filtered.where('operTime', '>=', from);
   if (before !== undefined) filtered = filtered.where('operTime', '<', before);
   const { rows, total } = await listPage(
+    db,
     filtered,
     (qb) => qb.select(['operId', 'userName', 'module', 'action', 'target', 'method', 'url', 'ip', 'success', 'message', 'costMs', 'operTime']).$castTo<OperLogRow>(),
     query,
@@ -52,13 +53,14 @@ export async function listLoginLogs(db: Kysely<Database>, scope: DeptScope, quer
     .selectFrom('sys_login_log as l')
     .leftJoin('sys_user as u', 'u.userName', 'l.userName')
     .where(loginInScope(scope));
-  if (query.userName) filtered = filtered.where(contains('l.userName', query.userName));
-  if (query.ip) filtered = filtered.where(contains('l.ip', query.ip));
+  if (query.userName) filtered = filtered.where(contains(db, 'sys_login_log', 'l.userName', query.userName));
+  if (query.ip) filtered = filtered.where(contains(db, 'sys_login_log', 'l.ip', query.ip));
   if (query.success !== undefined) filtered = filtered.where('l.success', '=', query.success);
   const { from, before } = shanghaiDayRange(query.beginTime, query.endTime);
   if (from !== undefined) filtered = filtered.where('l.loginTime', '>=', from);
   if (before !== undefined) filtered = filtered.where('l.loginTime', '<', before);
   const { rows, total } = await listPage(
+    db,
     filtered,
     (qb) => qb.select(['l.infoId', 'l.userName', 'l.ip', 'l.userAgent', 'l.success', 'l.message', 'l.loginTime']).$castTo<LoginLogRow>(),
     query,

@@ -14,9 +14,10 @@ export async function listUsers(db: Kysely<Database>, scope: DeptScope, query: U
     .leftJoin('sys_dept as d', 'd.deptId', 'u.deptId')
     .where(inDeptScope('u.deptId', scope));
   if (query.isLock) filtered = filtered.where('u.isLock', '=', query.isLock);
-  if (query.userName) filtered = filtered.where(contains('u.userName', query.userName));
-  if (query.userMobile) filtered = filtered.where(contains('u.userMobile', query.userMobile));
+  if (query.userName) filtered = filtered.where(contains(db, 'sys_user', 'u.userName', query.userName));
+  if (query.userMobile) filtered = filtered.where(contains(db, 'sys_user', 'u.userMobile', query.userMobile));
   const { rows, total } = await listPage(
+    db,
     filtered,
     (qb) => qb.select([
       'u.userId', 'u.userName', 'u.userRealName', 'u.userSex', 'u.userMobile', 'u.userEmail', 'u.isLock', 'u.deptId',
