@@ -18,10 +18,10 @@ describe('log retention', () => {
     // 25 entries of each log a day old each: ages 0 … 24 days, oldest first.
     const ages = Array.from({ length: 25 }, (_, k) => 24 - k);
     await db.insertInto('sys_oper_log').values(ages.map((age) => ({
-      userName: `u${age}`, module: '用户管理', action: '新增', success: 1, operTime: now - age * DAY - 1,
+      userId: null, userName: `u${age}`, deptId: null, module: '用户管理', action: '新增', target: '', method: 'POST', url: '', ip: '', success: 1, message: '', costMs: 0, operTime: now - age * DAY - 1,
     }))).execute();
-    await db.insertInto('sys_login_log').values(ages.map((age) => ({ userName: `u${age}`, success: 1, loginTime: now - age * DAY - 1 }))).execute();
-    await db.insertInto('sys_variable').values({ varLable: '旧变量', varName: 'old_var', varValue: 'x', addTime: now - 400 * DAY, editTime: now - 400 * DAY }).execute();
+    await db.insertInto('sys_login_log').values(ages.map((age) => ({ userName: `u${age}`, userId: null, deptId: null, ip: '', userAgent: '', success: 1, message: '', loginTime: now - age * DAY - 1 }))).execute();
+    await db.insertInto('sys_variable').values({ varLable: '旧变量', varName: 'old_var', varValue: 'x', deptId: null, addUser: '', editUser: '', addTime: now - 400 * DAY, editTime: now - 400 * DAY }).execute();
   }
 
   it('deletes the entries older than the setting, in batches, keeps the newer ones and touches nothing else', async () => {
