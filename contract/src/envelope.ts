@@ -1,3 +1,6 @@
+import { fill } from './messages/fill.ts';
+import { common } from './messages/common.ts';
+
 // The one answer shape of every API call (PRODUCT §2). msg and errorInfo carry the same text so
 // readers of either field work.
 export type Envelope<T = unknown> = {
@@ -18,3 +21,10 @@ export type Envelope<T = unknown> = {
 export const LIST_COUNT_BOUND = 10_000;
 
 export type Page<T> = { data: T[]; total: number };
+
+/** 共 N 条 under a list (ListPage's pager): 共 10,000+ 条 when the server's count went past LIST_COUNT_BOUND. */
+export function listTotalText(total: number): string {
+  return total > LIST_COUNT_BOUND
+    ? fill(common.totalItemsBounded, { total: LIST_COUNT_BOUND.toLocaleString('en-US') })
+    : fill(common.totalItems, { total });
+}
