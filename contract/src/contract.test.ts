@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fill, formatDateTime, idList, pageQuery, secondsToNextShanghaiDay, shanghaiDay, variableSave } from './index.ts';
+import { fill, formatDateTime, idList, listTotalText, LIST_COUNT_BOUND, pageQuery, secondsToNextShanghaiDay, shanghaiDay, variableSave } from './index.ts';
 import { common, variable } from './messages.ts';
 
 describe('contract helpers', () => {
@@ -34,5 +34,13 @@ describe('contract helpers', () => {
     expect(variableSave.safeParse({}).error?.issues.map((i) => i.message)).toEqual([
       variable.varLableRequired, variable.varNameRequired, variable.varValueRequired,
     ]);
+  });
+});
+
+describe('listTotalText', () => {
+  it('counts exactly up to the bound and says 10,000+ past it', () => {
+    expect(listTotalText(0)).toBe('共 0 条');
+    expect(listTotalText(LIST_COUNT_BOUND)).toBe('共 10000 条');
+    expect(listTotalText(LIST_COUNT_BOUND + 1)).toBe('共 10,000+ 条');
   });
 });

@@ -20,6 +20,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
+  it('keeps 180 days of logs unless told otherwise', () => {
+    expect(loadConfig({}).logRetentionDays).toBe(180);
+    expect(loadConfig({ LOG_RETENTION_DAYS: '30' }).logRetentionDays).toBe(30);
+    expect(() => loadConfig({ LOG_RETENTION_DAYS: '0' })).toThrow(/LOG_RETENTION_DAYS/);
+  });
+
   it('names the variable of a bad value', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: '99999' })).toThrow(/PORT/);

@@ -35,6 +35,7 @@ const schema = z.object({
   DEVICE_ACTIVATE_IP_LIMIT: intIn(1, 100000).default(20),
   DEVICE_ACTIVATE_CODE_LIMIT: intIn(1, 100000).default(10),
   DEVICE_ACTIVATE_LOCKOUT_MINUTES: intIn(1, 24 * 60).default(15),
+  LOG_RETENTION_DAYS: intIn(1, 36_500).default(180),
 });
 
 export type Config = {
@@ -66,6 +67,8 @@ export type Config = {
     activateCodeLimit: number;
     activateWindowMs: number;
   };
+  /** 操作日志 and 登录日志 rows older than this many days are deleted (db/log-retention.ts, swept hourly). */
+  logRetentionDays: number;
   /** Tests pass a ready database name; otherwise SQLite under dataDir or DATABASE_URL. */
   sqliteFile?: string;
 };
@@ -111,5 +114,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       activateCodeLimit: e.DEVICE_ACTIVATE_CODE_LIMIT,
       activateWindowMs: e.DEVICE_ACTIVATE_LOCKOUT_MINUTES * 60_000,
     },
+    logRetentionDays: e.LOG_RETENTION_DAYS,
   };
 }

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
+import { startLogRetention } from './db/log-retention.ts';
 
 async function main() {
   let config;
@@ -12,15 +13,23 @@ async function main() {
     }
     throw error;
   }
-  const { app } = await buildApp(config);
+  const { app, ctx } = await buildApp(config);
+  let retention: { stop: () => Promise<void> } | undefined;
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: shutting down`);
+    await retention?.stop();
     await app.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  // In the background once the server answers: the first sweep of a long-unswept log may take a while.
+  retention = startLogRetention(ctx.db, {
+    days: config.logRetentionDays,
+    onSwept: (deleted) => { if (deleted.sys_oper_log + deleted.sys_login_log > 0) app.log.info({ deleted }, `log retention: deleted entries older than ${config.logRetentionDays} days`); },
+    onError: (error) => app.log.error({ err: error }, 'log retention sweep failed'),
+  });
   app.log.info(`汇云运营台 listening on http://${config.host}:${config.port} (database: ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}, sessions: ${config.redisUrl ? 'Redis' : 'database'})`);
 }
 

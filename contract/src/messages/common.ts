@@ -27,6 +27,8 @@ export const common = {
   cancel: '取消',
   save: '保存',
   totalItems: '共 {total} 条',
+  /** A bounded count (LIST_COUNT_BOUND): 共 10,000+ 条. */
+  totalItemsBounded: '共 {total}+ 条',
   addTitle: '新增{name}',
   editTitle: '编辑{name}',
   editUser: '修改人',

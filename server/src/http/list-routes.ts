@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { PermissionCode } from '@huiyun/contract';
+import { LIST_COUNT_BOUND, type PermissionCode } from '@huiyun/contract';
 import { page } from './envelope.ts';
 import { parse } from './validate.ts';
 import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from './xlsx.ts';
@@ -8,7 +8,8 @@ import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from './xlsx.ts';
 // A list screen's routes from one query: the paged list (`{ success, data, total }`) and, when the
 // screen has 导出, its .xlsx export of the same filters (at most EXPORT_MAX_ROWS rows). Every list
 // route is registered here and reads its page through db/list-query.ts `listPage`, so the list
-// machinery changes in one place for all lists.
+// machinery changes in one place for all lists. A list's total is exact up to LIST_COUNT_BOUND
+// (contract); beyond it the answer is `total: LIST_COUNT_BOUND + 1, totalBounded: true`.
 //
 // Use (modules/variable/routes.ts):
 //
@@ -46,6 +47,16 @@ export type ListRoutes<S extends z.ZodType<Paged>, Row, Out extends Record<strin
   export?: ExportSpec<z.output<S>, Row, Out>;
 };
 
+/**
+ * `METHOD url` of every route registerList has made: list-routes.test.ts checks every list route of
+ * the app is among them, so a list cannot bypass the machinery (and its bounded count, issue 14).
+ */
+const registeredListRoutes = new Set<string>();
+
+export function isRegisteredList(method: string, url: string): boolean {
+  return registeredListRoutes.has(`${method} ${url}`);
+}
+
 /** Registers the list route and, when given, its export route, both under the list's permission. */
 export function registerList<S extends z.ZodType<Paged>, Row, Out extends Record<string, unknown>>(
   app: FastifyInstance,
@@ -54,6 +65,10 @@ export function registerList<S extends z.ZodType<Paged>, Row, Out extends Record
   const config = { access: { permission: spec.permission } };
   const methods = spec.methods ?? ['POST'];
   const input = (request: FastifyRequest) => (request.method === 'GET' ? request.query : request.body);
+  for (const method of methods) {
+    registeredListRoutes.add(`${method} ${spec.list}`);
+    if (spec.export) registeredListRoutes.add(`${method} ${spec.export.url}`);
+  }
 
   app.route({
     method: methods,
@@ -61,7 +76,8 @@ export function registerList<S extends z.ZodType<Paged>, Row, Out extends Record
     config,
     handler: async (request) => {
       const { rows, total } = await spec.load(request, parse(spec.query, input(request)));
-      return page(rows, total);
+      // listPage counts up to LIST_COUNT_BOUND + 1 rows: past the bound the total says "more" (共 10,000+ 条).
+      return total > LIST_COUNT_BOUND ? { ...page(rows, LIST_COUNT_BOUND + 1), totalBounded: true as const } : page(rows, total);
     },
   });
 

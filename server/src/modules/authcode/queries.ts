@@ -16,8 +16,9 @@ function visibleCodes(db: Kysely<Database>, caller: Access) {
 
 export async function listAuthCodes(db: Kysely<Database>, caller: Access, query: AuthCodeListQuery) {
   let filtered = visibleCodes(db, caller);
-  if (query.authCode) filtered = filtered.where(contains('c.authCode', query.authCode));
+  if (query.authCode) filtered = filtered.where(contains(db, 'sync_auth_code', 'c.authCode', query.authCode));
   const { rows, total } = await listPage(
+    db,
     filtered,
     (qb) => qb.select(['c.id', 'u.userName', 'c.authCode', 'c.useStatus', 'c.machineCode', 'c.machineName', 'c.dueNum', 'c.dueDate', 'c.dueDateNum', 'c.authUserId']).$castTo<AuthCodeRow>(),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },

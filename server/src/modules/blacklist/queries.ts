@@ -21,6 +21,7 @@ export async function listBlacklist(db: Kysely<Database>, caller: Access, query:
   if (query.phone.length === 11) filtered = filtered.where('b.phone', '=', Number(query.phone));
   else if (query.phone) filtered = filtered.where(sql<SqlBool>`cast(${sql.ref('b.phone')} as varchar(20)) like ${`%${query.phone}%`}`);
   const { rows, total } = await listPage(
+    db,
     filtered,
     (qb) => qb.select(['b.deptId', 'd.deptName', 'b.phone', 'b.addUser', 'b.addTime']).$castTo<EntryRow>(),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },

@@ -9,9 +9,9 @@ const sortColumns = sortColumnsOf(deptSortFields);
 /** The companies of the caller's data scope matching the filters, one page. */
 export async function listDepts(db: Kysely<Database>, scope: DeptScope, query: DeptListQuery) {
   let filtered = db.selectFrom('sys_dept').where(inDeptScope('deptId', scope));
-  if (query.deptName) filtered = filtered.where(contains('deptName', query.deptName));
-  if (query.deptNo) filtered = filtered.where(contains('deptNo', query.deptNo));
-  const { rows, total } = await listPage(filtered, (qb) => qb.selectAll().$castTo<DeptRow>(), query, {
+  if (query.deptName) filtered = filtered.where(contains(db, 'sys_dept', 'deptName', query.deptName));
+  if (query.deptNo) filtered = filtered.where(contains(db, 'sys_dept', 'deptNo', query.deptNo));
+  const { rows, total } = await listPage(db, filtered, (qb) => qb.selectAll().$castTo<DeptRow>(), query, {
     sortColumns, defaultSort: ['editTime', 'desc'], tieBreaker: 'deptId',
   });
   return { rows: rows.map(toDept), total };

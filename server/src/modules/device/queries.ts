@@ -18,9 +18,10 @@ function visibleDevices(db: Kysely<Database>, caller: Access) {
 /** 设备列表: status from the last call, today's sends (Asia/Shanghai) and numbers held under a live lease. */
 export async function listDevices(db: Kysely<Database>, caller: Access, query: DeviceListQuery, now: number) {
   let filtered = visibleDevices(db, caller);
-  if (query.machineName) filtered = filtered.where(contains('c.machineName', query.machineName));
+  if (query.machineName) filtered = filtered.where(contains(db, 'sync_auth_code', 'c.machineName', query.machineName));
   const today = shanghaiDay(now);
   const { rows, total } = await listPage(
+    db,
     filtered,
     (qb) => qb
       .leftJoin('sync_device_daily as dd', (join) => join.onRef('dd.machineCode', '=', 'c.machineCode').on('dd.day', '=', today))

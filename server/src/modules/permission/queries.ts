@@ -15,10 +15,11 @@ type PermissionRow = { permissionId: number; permissionName: string; permission:
 /** One page of permissions; with a roleId each row says whether that role holds it. */
 export async function listPermissions(db: Kysely<Database>, query: PermissionListQuery) {
   let filtered = db.selectFrom('sys_permission as p');
-  if (query.permissionName) filtered = filtered.where(contains('p.permissionName', query.permissionName));
-  if (query.permission) filtered = filtered.where(contains('p.permission', query.permission));
+  if (query.permissionName) filtered = filtered.where(contains(db, 'sys_permission', 'p.permissionName', query.permissionName));
+  if (query.permission) filtered = filtered.where(contains(db, 'sys_permission', 'p.permission', query.permission));
   const roleId = query.roleId;
   const { rows, total } = await listPage(
+    db,
     filtered,
     (qb) => {
       const base = qb.select(['p.permissionId', 'p.permissionName', 'p.permission']);

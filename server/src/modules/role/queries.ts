@@ -14,10 +14,11 @@ function visibleRoles(db: Kysely<Database>, caller: Access) {
 
 export async function listRoles(db: Kysely<Database>, caller: Access, query: RoleListQuery) {
   let filtered = visibleRoles(db, caller);
-  if (query.roleName) filtered = filtered.where(contains('r.roleName', query.roleName));
-  if (query.roleNo) filtered = filtered.where(contains('r.roleNo', query.roleNo));
+  if (query.roleName) filtered = filtered.where(contains(db, 'sys_role', 'r.roleName', query.roleName));
+  if (query.roleNo) filtered = filtered.where(contains(db, 'sys_role', 'r.roleNo', query.roleNo));
   const scope = caller.deptScope;
   const { rows, total } = await listPage(
+    db,
     filtered,
     (qb) =>
       qb.select((eb) => [

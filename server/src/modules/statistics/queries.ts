@@ -41,8 +41,9 @@ export async function statisticsTotals(db: Kysely<Database>, caller: Access, now
 
 export async function listTaskUserStatistics(db: Kysely<Database>, caller: Access, query: TaskUserStatisticsQuery) {
   let filtered = visibleAccounts(db, caller);
-  if (query.userName) filtered = filtered.where(contains('u.userName', query.userName));
+  if (query.userName) filtered = filtered.where(contains(db, 'sys_user', 'u.userName', query.userName));
   const { rows, total } = await listPage(
+    db,
     filtered,
     (qb) => qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum']).$castTo<TaskUserStatistics>(),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },

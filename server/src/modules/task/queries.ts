@@ -9,11 +9,13 @@ type TaskRow = Selectable<Database['sync_task']> & { userName: string | null };
 
 /** One page of the tasks the caller may see, newest first, with their devices and creator. */
 export async function listTasks(db: Kysely<Database>, caller: Access, query: TaskListQuery) {
-  let filtered = db.selectFrom('sync_task').leftJoin('sys_user', 'sys_user.userId', 'sync_task.userId').where(visibleTasks(caller));
-  if (query.taskName) filtered = filtered.where(contains('sync_task.taskName', query.taskName));
+  // Filters on sync_task alone, so the count reads one table; the creator's name is joined to the page.
+  let filtered = db.selectFrom('sync_task').where(visibleTasks(caller));
+  if (query.taskName) filtered = filtered.where(contains(db, 'sync_task', 'sync_task.taskName', query.taskName));
   const { rows, total } = await listPage(
+    db,
     filtered,
-    (qb) => qb.selectAll('sync_task').select('sys_user.userName').$castTo<TaskRow>(),
+    (qb) => qb.leftJoin('sys_user', 'sys_user.userId', 'sync_task.userId').selectAll('sync_task').select('sys_user.userName').$castTo<TaskRow>(),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
     { sortColumns: {}, defaultSort: ['sync_task.taskId', 'desc'], tieBreaker: 'sync_task.taskId' },
   );

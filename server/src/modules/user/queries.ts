@@ -8,17 +8,18 @@ const sortColumns = sortColumnsOf(userSortFields, { table: 'u', columns: { deptN
 
 /** 用户管理 list: the users of the companies in the caller's data scope, never the password hash. */
 export async function listUsers(db: Kysely<Database>, scope: DeptScope, query: UserListQuery) {
-  let filtered = db
-    .selectFrom('sys_user as u')
-    .innerJoin('sys_role as r', 'r.roleId', 'u.roleId')
-    .leftJoin('sys_dept as d', 'd.deptId', 'u.deptId')
-    .where(inDeptScope('u.deptId', scope));
+  // Filters on sys_user alone, so the count reads one table; the role and company names are joined to the page.
+  let filtered = db.selectFrom('sys_user as u').where(inDeptScope('u.deptId', scope));
   if (query.isLock) filtered = filtered.where('u.isLock', '=', query.isLock);
-  if (query.userName) filtered = filtered.where(contains('u.userName', query.userName));
-  if (query.userMobile) filtered = filtered.where(contains('u.userMobile', query.userMobile));
+  if (query.userName) filtered = filtered.where(contains(db, 'sys_user', 'u.userName', query.userName));
+  if (query.userMobile) filtered = filtered.where(contains(db, 'sys_user', 'u.userMobile', query.userMobile));
   const { rows, total } = await listPage(
+    db,
     filtered,
-    (qb) => qb.select([
+    (qb) => qb
+      .innerJoin('sys_role as r', 'r.roleId', 'u.roleId') // never drops a user: roleId is a required foreign key
+      .leftJoin('sys_dept as d', 'd.deptId', 'u.deptId')
+      .select([
       'u.userId', 'u.userName', 'u.userRealName', 'u.userSex', 'u.userMobile', 'u.userEmail', 'u.isLock', 'u.deptId',
       'd.deptName', 'u.roleId', 'r.roleName', 'u.systemNo', 'u.addUser', 'u.editUser', 'u.addTime', 'u.editTime',
     ]).$castTo<UserRow>(),

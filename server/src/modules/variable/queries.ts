@@ -7,9 +7,9 @@ const sortColumns = sortColumnsOf(variableSortFields);
 
 export async function listVariables(db: Kysely<Database>, query: VariableListQuery) {
   let filtered = db.selectFrom('sys_variable');
-  if (query.varLable) filtered = filtered.where(contains('varLable', query.varLable));
-  if (query.varName) filtered = filtered.where(contains('varName', query.varName));
-  const { rows, total } = await listPage(filtered, (qb) => qb.selectAll().$castTo<VariableRow>(), query, {
+  if (query.varLable) filtered = filtered.where(contains(db, 'sys_variable', 'varLable', query.varLable));
+  if (query.varName) filtered = filtered.where(contains(db, 'sys_variable', 'varName', query.varName));
+  const { rows, total } = await listPage(db, filtered, (qb) => qb.selectAll().$castTo<VariableRow>(), query, {
     sortColumns, defaultSort: ['editTime', 'desc'], tieBreaker: 'varId',
   });
   return { rows: rows.map(toVariable), total };

@@ -1,7 +1,7 @@
 import type { Key } from 'react';
 import { Table, type TablePaginationConfig } from 'antd';
 import { Panel } from '../Panel.tsx';
-import { fill, messages, pageSizeOptions } from '@huiyun/contract';
+import { listTotalText, messages, pageSizeOptions } from '@huiyun/contract';
 import { EditDialog } from './EditDialog.tsx';
 import { SearchForm } from './SearchForm.tsx';
 import { Toolbar } from './Toolbar.tsx';
@@ -39,7 +39,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
     showSizeChanger: true,
     showQuickJumper: true,
     pageSizeOptions,
-    showTotal: (total) => fill(messages.common.totalItems, { total }),
+    showTotal: listTotalText,
   };
 
   return (

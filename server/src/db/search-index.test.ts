@@ -1,0 +1,56 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { dialectOf } from './dialect.ts';
+import { contains } from './list-query.ts';
+import { migrateToLatest } from './migrate.ts';
+import { searchIndexes, searchTableOf, trigramIndexOf } from './search-index.ts';
+import { useTestDatabase } from '../test/use-test-database.ts';
+
+describe('search indexes (contains filters)', () => {
+  const t = useTestDatabase();
+
+  it('exist for every searched column of db/search-index.ts', async () => {
+    const { db } = t();
+    await migrateToLatest(db);
+    for (const [table, spec] of Object.entries(searchIndexes)) {
+      if (dialectOf(db) === 'postgres') {
+        const { rows } = await sql<{ indexname: string }>`select indexname from pg_indexes where tablename = ${table}`.execute(db);
+        for (const column of spec.columns) expect(rows.map((r) => r.indexname), `${table}.${column}`).toContain(trigramIndexOf(table, column));
+      } else {
+        const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where name = ${searchTableOf(table)}`.execute(db);
+        for (const column of spec.columns) expect(rows[0]?.sql, `${table}.${column}`).toContain(`"${column}"`);
+      }
+    }
+  });
+
+  it('find what the column contains, case-insensitively, % and _ literally, short texts too, and follow inserts, updates and deletes', async () => {
+    const { db } = t();
+    await migrateToLatest(db);
+    const now = Date.now();
+    const variable = (varName: string, varLable: string) => ({ varName, varLable, varValue: '', deptId: null, addUser: '', editUser: '', addTime: now, editTime: now });
+    await db.insertInto('sys_variable').values([
+      variable('Alpha_Beta', '折扣100%'), variable('alphaXbeta', '折扣100元'), variable('gamma', '满减'),
+    ]).execute();
+    const find = async (column: 'varName' | 'varLable', text: string) =>
+      (await db.selectFrom('sys_variable').select('varName').where(contains(db as never, 'sys_variable', column, text)).orderBy('varName').execute()).map((r) => r.varName);
+    expect(await find('varName', 'ALPHA')).toEqual(['Alpha_Beta', 'alphaXbeta']);
+    expect(await find('varName', 'a_b')).toEqual(['Alpha_Beta']); // _ is a character, not a wildcard
+    expect(await find('varLable', '100%')).toEqual(['Alpha_Beta']); // % too
+    expect(await find('varLable', '折扣')).toEqual(['Alpha_Beta', 'alphaXbeta']); // two characters: no trigram, still found
+    expect(await find('varName', 'm')).toEqual(['gamma']);
+    expect(await find('varName', 'a"b')).toEqual([]); // a quote is a character of the text, not FTS syntax
+    await db.updateTable('sys_variable').set({ varName: 'delta' }).where('varName', '=', 'gamma').execute();
+    expect(await find('varName', 'gamma')).toEqual([]);
+    expect(await find('varName', 'elt')).toEqual(['delta']);
+    await db.deleteFrom('sys_variable').where('varName', '=', 'alphaXbeta').execute();
+    expect(await find('varName', 'alpha')).toEqual(['Alpha_Beta']);
+    // a counter update (not a searched column) leaves the index alone and the row findable
+    await db.updateTable('sys_variable').set({ varValue: 'x' }).where('varName', '=', 'delta').execute();
+    expect(await find('varName', 'delta')).toEqual(['delta']);
+  });
+
+  it('refuse a column without an index', () => {
+    const { db } = t();
+    expect(() => contains(db as never, 'sys_variable', 'varValue' as never, 'x')).toThrow(/no search index/);
+  });
+});

@@ -1,0 +1,67 @@
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from './dialect.ts';
+
+// The columns a list screen's contains filter (`contains` in list-query.ts) searches, and the index
+// that backs each of them (issue 14): a `lower(x) like '%…%'` filter can use no B-tree index, so
+// without one every filtered list scans its whole table, twice.
+//
+// - PostgreSQL: a GIN trigram index (`pg_trgm`) on `lower(column)`: the planner uses it for
+//   `lower(column) like '%abc%'` when the text has 3 characters or more.
+// - SQLite: one FTS5 table per searched table (`<table>_search`, tokenizer `trigram`, external content:
+//   it stores the index only, the text stays in the table), kept in step by three triggers. The filter
+//   asks it for the matching rowids (`match '<column> : "abc"'`). The update trigger fires only when a
+//   searched column changes, so the hot counter updates of tasks and devices never touch it.
+//
+// A text shorter than 3 characters has no trigram: both databases then test the column row by row,
+// which is fast for page 1 (short texts match many rows, found early in the sort order) and bounded
+// for the count (list-query.ts counts at most LIST_COUNT_BOUND + 1 rows).
+//
+// A new searched column: add it here AND create its index in a new migration (`createSearchIndex`
+// with the table's full column list; the search-index test checks every column here has one).
+
+/** The searched columns of each table, and the table's integer key (its SQLite rowid). */
+export const searchIndexes = {
+  sys_user: { key: 'userId', columns: ['userName', 'userMobile'] },
+  sys_dept: { key: 'deptId', columns: ['deptName', 'deptNo'] },
+  sys_role: { key: 'roleId', columns: ['roleName', 'roleNo'] },
+  sys_permission: { key: 'permissionId', columns: ['permissionName', 'permission'] },
+  sys_variable: { key: 'varId', columns: ['varLable', 'varName'] },
+  sys_oper_log: { key: 'operId', columns: ['userName', 'module'] },
+  sys_login_log: { key: 'infoId', columns: ['userName', 'ip'] },
+  sync_task: { key: 'taskId', columns: ['taskName'] },
+  sync_auth_code: { key: 'id', columns: ['authCode', 'machineName'] },
+} as const satisfies Record<string, { key: string; columns: readonly string[] }>;
+
+export type SearchedTable = keyof typeof searchIndexes;
+export type SearchedColumn<T extends SearchedTable> = (typeof searchIndexes)[T]['columns'][number];
+
+/** The SQLite FTS5 table of a searched table. */
+export const searchTableOf = (table: string) => `${table}_search`;
+
+/** The PostgreSQL trigram index of a searched column. */
+export const trigramIndexOf = (table: string, column: string) => `${table}_${column}_trgm`;
+
+/**
+ * Creates the index of `columns` of `table` (all of its searched columns: on SQLite they share one
+ * FTS5 table) and fills it from the rows already there. Used by migrations only.
+ */
+export async function createSearchIndex(db: Kysely<any>, table: string, key: string, columns: readonly string[]): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    await sql`create extension if not exists pg_trgm`.execute(db);
+    for (const column of columns) {
+      await sql`create index ${sql.id(trigramIndexOf(table, column))} on ${sql.table(table)} using gin (lower(${sql.ref(column)}) gin_trgm_ops)`.execute(db);
+    }
+    return;
+  }
+  const search = searchTableOf(table);
+  const cols = sql.join(columns.map((c) => sql.ref(c)));
+  const newValues = sql.join(columns.map((c) => sql.ref(`new.${c}`)));
+  const oldValues = sql.join(columns.map((c) => sql.ref(`old.${c}`)));
+  const deleteOld = sql`insert into ${sql.table(search)} (${sql.table(search)}, rowid, ${cols}) values ('delete', ${sql.ref(`old.${key}`)}, ${oldValues})`;
+  const insertNew = sql`insert into ${sql.table(search)} (rowid, ${cols}) values (${sql.ref(`new.${key}`)}, ${newValues})`;
+  await sql`create virtual table ${sql.table(search)} using fts5(${cols}, content=${sql.lit(table)}, content_rowid=${sql.lit(key)}, tokenize='trigram')`.execute(db);
+  await sql`create trigger ${sql.id(`${search}_insert`)} after insert on ${sql.table(table)} begin ${insertNew}; end`.execute(db);
+  await sql`create trigger ${sql.id(`${search}_delete`)} after delete on ${sql.table(table)} begin ${deleteOld}; end`.execute(db);
+  await sql`create trigger ${sql.id(`${search}_update`)} after update of ${cols} on ${sql.table(table)} begin ${deleteOld}; ${insertNew}; end`.execute(db);
+  await sql`insert into ${sql.table(search)} (${sql.table(search)}) values ('rebuild')`.execute(db);
+}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIST_COUNT_BOUND } from '@huiyun/contract';
+import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
+import { isRegisteredList } from './list-routes.ts';
+
+// Every list of the product is built on the one machinery (issue 14): registerList for the route,
+// listPage for the page (index-backed filters, a bounded count). A list route made any other way fails here.
+
+/** The list routes by name: …/list, and the task area's /sync/query…List and /sync/queryBlacklist. */
+const isListRoute = (url: string) => /\/list$/i.test(url) || /^\/sync\/query\w*List$/.test(url) || url === '/sync/queryBlacklist';
+
+/** Named like a list but not a paged one: whole trees and the choices of a dialog. They answer no total. */
+const notPaged = new Set([
+  '/api/Module/list', // the menu tree, whole (菜单管理 is a tree, not a table)
+  '/sync/queryBlacklistDeptList', // the companies a do-not-contact list may be kept for
+  '/sync/queryTaskUserList', // the owners the 授权码 dialog offers
+  '/sync/queryUserCodeList', // the caller's activated devices the task dialog offers
+]);
+
+let t: TestApp;
+let token: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  token = await t.login('admin', ADMIN_PASSWORD);
+});
+afterAll(async () => {
+  await t?.app.close();
+});
+
+describe('list routes', () => {
+  it('are all registered through registerList, but for the named lists that are not paged', () => {
+    const lists = t.app.declaredRoutes.filter((r) => isListRoute(r.url));
+    expect(lists.length).toBeGreaterThanOrEqual(13);
+    const bypassing = lists.filter((r) => !notPaged.has(r.url) && !isRegisteredList(r.method, r.url)).map((r) => `${r.method} ${r.url}`);
+    expect(bypassing).toEqual([]);
+  });
+
+  it('leave out only lists that are not paged: they answer no total', async () => {
+    for (const url of notPaged) {
+      const route = t.app.declaredRoutes.find((r) => r.url === url);
+      expect(route, url).toBeDefined();
+      const { body } = await t.call(route!.method, url, { token, body: route!.method === 'POST' ? {} : undefined });
+      expect(body.success, url).toBe(true);
+      expect(body.total, url).toBeUndefined();
+    }
+  });
+
+  it('count up to the bound: past it the answer is 共 10,000+ 条 and paging goes on', async () => {
+    const now = Date.now();
+    const rows = Array.from({ length: LIST_COUNT_BOUND + 5 }, (_, i) => ({
+      userId: null, userName: `bulk${i}`, deptId: null, module: '变量管理', action: '新增', target: '', method: 'POST', url: '', ip: '', success: 1, message: '', costMs: 0, operTime: now - i,
+    }));
+    for (let i = 0; i < rows.length; i += 500) await t.ctx.db.insertInto('sys_oper_log').values(rows.slice(i, i + 500)).execute();
+    const first = await t.call('POST', '/api/OperLog/list', { token, body: { page: 1, limit: 10, module: '变量管理' } });
+    expect(first.body).toMatchObject({ success: true, total: LIST_COUNT_BOUND + 1, totalBounded: true });
+    expect(first.body.data.map((r: { userName: string }) => r.userName)).toEqual(Array.from({ length: 10 }, (_, i) => `bulk${i}`));
+    // the last page the pager offers (rows 10,001 …) is read
+    const last = await t.call('POST', '/api/OperLog/list', { token, body: { page: LIST_COUNT_BOUND / 10 + 1, limit: 10, module: '变量管理' } });
+    expect(last.body.data.map((r: { userName: string }) => r.userName)).toEqual(['bulk10000', 'bulk10001', 'bulk10002', 'bulk10003', 'bulk10004']);
+    expect(last.body).toMatchObject({ total: LIST_COUNT_BOUND + 1, totalBounded: true });
+    // past the bound no page is read
+    const past = await t.call('POST', '/api/OperLog/list', { token, body: { page: LIST_COUNT_BOUND / 10 + 2, limit: 10, module: '变量管理' } });
+    expect(past.body).toMatchObject({ success: true, data: [], total: LIST_COUNT_BOUND + 1, totalBounded: true });
+    // under the bound the count is exact, with or without a full page
+    const narrow = await t.call('POST', '/api/OperLog/list', { token, body: { page: 1, limit: 10, userName: 'bulk1000' } });
+    expect(narrow.body).toMatchObject({ total: 6 }); // bulk1000 and bulk10000 … bulk10004
+    expect(narrow.body.totalBounded).toBeUndefined();
+    const exactFull = await t.call('POST', '/api/OperLog/list', { token, body: { page: 2, limit: 10, userName: 'bulk999' } });
+    expect(exactFull.body).toMatchObject({ total: 11 }); // bulk999, bulk9990 … bulk9999: page 2 holds 1, the count is exact
+  });
+});
