@@ -136,11 +136,16 @@ test.describe('权限管理', () => {
     await page.goto(URL);
     await searchByCode(page, segment);
     await expect(page.getByText('共 12 条')).toBeVisible();
-    // No role chosen: no tick column.
+    // No role chosen: no tick column; the row selection (for 删除) is the one checkbox column.
     await expect(tickOf(page, codes[0])).toHaveCount(0);
+    await expect(page.locator('.ant-table-thead .ant-table-selection-column')).toHaveCount(1);
 
     await chooseRole(page, role.roleName);
     await expect(tickOf(page, codes[0])).not.toBeChecked();
+    // A role chosen: 授权 is the one checkbox column, labelled; no row selection beside it.
+    await expect(page.locator('.ant-table-thead th').filter({ hasText: '授权' })).toBeVisible();
+    await expect(page.locator('.ant-table-selection-column')).toHaveCount(0);
+    await expect(page.locator('.list-toolbar').getByRole('button', { name: '删除' })).toHaveCount(0);
     await tickOf(page, codes[0]).check();
     await tickOf(page, codes[3]).check();
     await page.locator('.ant-pagination').getByTitle('2', { exact: true }).click();
@@ -170,6 +175,7 @@ test.describe('权限管理', () => {
     await page.locator('.role-grant-toolbar .ant-select').hover();
     await page.locator('.role-grant-toolbar .ant-select-clear').click();
     await expect(tickOf(page, codes[11])).toHaveCount(0);
+    await expect(page.locator('.ant-table-thead .ant-table-selection-column')).toHaveCount(1);
   });
 
   test('the super administrator role cannot be configured', async ({ adminPage: page }) => {

@@ -1,6 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
-import { type Account, answerConfirm, expect as baseExpect, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
+import { type Account, answerConfirm, expect as baseExpect, loginThroughUi, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
 import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
+import { BASE_URL } from './env.ts';
 
 // The suite shares two cores with other work: give the slow steps (logins, trees) room.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -32,6 +33,12 @@ async function createUserWithRole(page: Page, userName: string, roleId: number):
   ).json();
   expect(answer.success, answer.msg).toBe(true);
   return answer.data.initialPassword as string;
+}
+
+/** The id of a role found by its code (for one made through the dialog). */
+async function roleIdOf(page: Page, roleNo: string): Promise<number> {
+  const answer = await (await page.request.post('/api/Role/list', { headers: { token: await tokenOf(page) }, data: { page: 1, limit: 10, roleNo } })).json();
+  return answer.data[0].roleId as number;
 }
 
 /** Logs the account in on a fresh browser and checks the links of its side menu (every group opened). */
@@ -184,5 +191,53 @@ test.describe('角色管理', () => {
     await expect(toast(page, '权限保存成功')).toBeVisible();
 
     await expectSideMenu(browser, { userName, password }, ['任务列表', '修改密码']);
+  });
+
+  test('one act: a role made here with only 黑名单 ticked logs in and uses that screen', async ({ adminPage: page, browser }) => {
+    const roleNo = uniqueName('e2e_one');
+    await page.goto(URL);
+    await page.locator('.list-toolbar').getByRole('button', { name: '新增' }).click();
+    const add = dialog(page, '新增角色');
+    await add.getByLabel('系统编码').fill('huiyun');
+    await add.getByLabel('角色代码').fill(roleNo);
+    await add.getByLabel('角色名称').fill(`黑名单${roleNo}`);
+    await add.getByRole('button', { name: '保存' }).click();
+    await expect(toast(page, '角色保存成功！')).toBeVisible();
+
+    await searchByCode(page, roleNo);
+    await rowOf(page, roleNo).getByRole('button', { name: '菜单权限' }).click();
+    const rights = dialog(page, `菜单权限 - 黑名单${roleNo}`);
+    const node = (name: string) => rights.locator('.ant-tree-treenode').filter({ has: page.getByText(name, { exact: true }) });
+    await node('黑名单').locator('.ant-tree-checkbox').click();
+    // Its actions hang under it, ticked with it; 查询 stays while any other is ticked.
+    await node('黑名单').locator('.ant-tree-switcher').click();
+    await expect(node('添加').locator('.ant-tree-checkbox')).toHaveClass(/ant-tree-checkbox-checked/);
+    await node('删除').locator('.ant-tree-checkbox').click();
+    await node('查询').locator('.ant-tree-checkbox').click();
+    await expect(node('查询').locator('.ant-tree-checkbox')).toHaveClass(/ant-tree-checkbox-checked/);
+    await expect(node('黑名单').locator('.ant-tree-checkbox')).toHaveClass(/ant-tree-checkbox-indeterminate/);
+    await rights.getByRole('button', { name: '保存' }).click();
+    await expect(toast(page, '权限保存成功')).toBeVisible();
+
+    const userName = uniqueName('e2e_one');
+    const password = await createUserWithRole(page, userName, await roleIdOf(page, roleNo));
+    const context = await browser.newContext({ baseURL: BASE_URL, locale: 'zh-CN' });
+    const user = await context.newPage();
+    await loginThroughUi(user, { userName, password });
+    const menu = user.locator('.ant-layout-sider .ant-menu');
+    await menu.getByText('任务管理', { exact: true }).click();
+    await menu.getByRole('link', { name: '黑名单' }).click();
+    const phone = String(16_600_000_000 + Math.floor(Math.random() * 90_000_000));
+    await user.getByRole('button', { name: '新增' }).click();
+    const addNumber = dialog(user, '新增黑名单号码');
+    await addNumber.getByLabel('号码').fill(phone);
+    await addNumber.getByRole('button', { name: '保存' }).click();
+    await expect(toast(user, '保存成功！新增1个号码，重复0个')).toBeVisible();
+    await searchList(user, 'blacklist', '号码', phone);
+    await expect(rowOf(user, phone)).toBeVisible();
+    // 删除 was not granted: no delete; nothing was refused.
+    await expect(user.getByRole('button', { name: '删除' })).toHaveCount(0);
+    await expect(toast(user, '没有权限执行此操作')).toHaveCount(0);
+    await context.close();
   });
 });

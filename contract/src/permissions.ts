@@ -1,7 +1,8 @@
 // Permission codes (SPEC §3: shaped like system:User:list). Every server route names one of these or
 // says it is public / needs only a login. The seed grants each code to the roles listed here when
 // the code is first created; 权限管理 edits the grants afterwards. The super administrator holds all.
-// Exporting a list needs the list's own code.
+// Exporting a list needs the list's own code. Every code belongs to one screen (permissionScreens): 角色管理 →
+// 菜单权限 shows it under that screen, so granting a screen and its actions is one act.
 
 export type GrantedRole = 'companyAdmin' | 'ordinaryUser' | 'demo';
 
@@ -58,6 +59,54 @@ const table = {
 
 export type PermissionCode = keyof typeof table;
 export const permissionTable: Record<PermissionCode, { name: string; roles: readonly GrantedRole[] }> = table;
+
+/** The first two segments of a code: 'system:User' of 'system:User:list'. */
+type AreaOf<C extends string> = C extends `${infer S}:${infer R}:${string}` ? `${S}:${R}` : never;
+export type PermissionArea = AreaOf<PermissionCode>;
+
+/**
+ * The screen (a consoleRoutes url) each area's codes belong to. Every area of the table must be here
+ * (the type says so): a new screen's codes need their line, or 菜单权限 could not grant them.
+ */
+export const permissionScreens: Record<PermissionArea, string> = {
+  'system:Dept': '/system/Dept',
+  'system:User': '/system/user',
+  'system:Role': '/system/Role',
+  'system:Module': '/system/Module',
+  'system:Permission': '/system/Permission',
+  'system:Variable': '/system/Variable',
+  'monitor:OperLog': '/monitor/operLog',
+  'monitor:LoginLog': '/monitor/loginLog',
+  'monitor:Online': '/monitor/online',
+  'task:Task': '/task/index',
+  'task:AuthCode': '/task/authcode',
+  'task:Blacklist': '/task/blacklist',
+  'task:Statistics': '/task/userStatistics',
+  'task:TaskUser': '/task/userStatistics',
+};
+
+/**
+ * The screen a code belongs to, by its area; a code added in 权限管理 to a known area (task:Blacklist:import)
+ * belongs to that area's screen. undefined: a code of no screen, granted in 权限管理 only.
+ */
+export function screenOfCode(code: string): string | undefined {
+  const area = code.split(':').slice(0, 2).join(':');
+  return Object.hasOwn(permissionScreens, area) ? permissionScreens[area as PermissionArea] : undefined;
+}
+
+/**
+ * A screen's 查询 code (the table's one `:list` code of that screen): whoever holds the screen holds at
+ * least this one, or its list would not load. undefined for a screen without codes (修改密码, 数据可视化).
+ */
+export function listCodeOf(screenUrl: string): PermissionCode | undefined {
+  return (Object.keys(permissionTable) as PermissionCode[]).find((code) => code.endsWith(':list') && screenOfCode(code) === screenUrl);
+}
+
+/** The action part of a code's name, shown under its screen: '查询' of '任务列表-查询'. */
+export function actionLabel(permissionName: string): string {
+  const dash = permissionName.indexOf('-');
+  return dash < 0 ? permissionName : permissionName.slice(dash + 1);
+}
 
 /** Named access to the codes: Perm.variableList === 'system:Variable:list'. */
 export const Perm = {

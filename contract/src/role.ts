@@ -44,10 +44,30 @@ export type RoleOption = { roleId: number; roleName: string };
 /** One node of the menu-permission tree (SPEC §3 permission tree node), flat: pId 0 at the top. */
 export type RoleRightNode = { id: number; pId: number; name: string; open: boolean; checked: boolean };
 
-/** moduleIds as SPEC sends them (a JSON array string), or an array, or a comma list; empty revokes all. */
+/** One permission code under its screen in the 菜单权限 tree (the screen is moduleId). */
+export type RoleGrantAction = {
+  permissionId: number;
+  permission: string;
+  permissionName: string;
+  /** The screen's module. */
+  moduleId: number;
+  /** The screen's 查询 code: held by whoever holds the screen. */
+  isList: boolean;
+  checked: boolean;
+};
+
+/** GET /api/RoleRight/grants/{roleId}: the menu tree (as /api/RoleRight/tree) and each screen's codes. */
+export type RoleGrantTree = { modules: RoleRightNode[]; actions: RoleGrantAction[] };
+
+/**
+ * moduleIds as SPEC sends them (a JSON array string), or an array, or a comma list; empty revokes all.
+ * permissionIds (the console's 菜单权限): the role's codes of every screen, saved with the menus in one
+ * act; codes of no screen keep their 权限管理 grants. Without it (SPEC's call) only the menus change.
+ */
 export const roleRightSave = z.object({
   roleId: idOf(m.roleRequired),
   moduleIds: grantIdList,
+  permissionIds: grantIdList.optional(),
 });
 export type RoleRightSave = z.infer<typeof roleRightSave>;
 

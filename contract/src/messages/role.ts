@@ -33,4 +33,7 @@ export const role = {
   rightsLoadFailed: '获取权限失败，请稍后再试！',
   rightsSaveFailed: '权限保存失败，请稍后再试！',
   actionGrantMenu: '菜单权限',
+  menuRightsHint: '勾选页面即授予其全部操作；可展开页面取消个别操作，查询随页面保留。',
+  codeOfNoScreen: '权限不属于所选页面：{codes}',
+  screenWithoutList: '页面需要保留“查询”权限：{screens}',
 } as const;

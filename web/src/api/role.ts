@@ -1,4 +1,4 @@
-import { messages, type Page, type Role, type RoleOption, type RoleRightNode, type RoleSave } from '@huiyun/contract';
+import { messages, type Page, type Role, type RoleGrantTree, type RoleOption, type RoleSave } from '@huiyun/contract';
 import { download, request } from './client.ts';
 import type { ListParams } from './types.ts';
 
@@ -32,14 +32,14 @@ export async function roleDropDown(): Promise<RoleOption[]> {
   return answer.data ?? [];
 }
 
-/** The menu-permission tree of a role: every module, flat, checked where the role holds it. */
-export async function fetchRoleRights(roleId: number): Promise<RoleRightNode[]> {
-  const answer = await request<RoleRightNode[]>(`/api/RoleRight/tree/${roleId}`, { failText: m.rightsLoadFailed });
-  return answer.data ?? [];
+/** 菜单权限: the menu tree with each screen's permission codes under it, ticked where the role holds them. */
+export async function fetchRoleGrants(roleId: number): Promise<RoleGrantTree> {
+  const answer = await request<RoleGrantTree>(`/api/RoleRight/grants/${roleId}`, { failText: m.rightsLoadFailed });
+  return answer.data ?? { modules: [], actions: [] };
 }
 
-/** Answers the server's success text ('权限保存成功'). moduleIds go as a JSON array, as SPEC §7.5 sends them. */
-export async function saveRoleRights(roleId: number, moduleIds: number[]): Promise<string> {
-  const answer = await request('/api/RoleRight/save', { body: { roleId, moduleIds: JSON.stringify(moduleIds) }, failText: m.rightsSaveFailed });
+/** Saves a role's screens and their codes in one call; answers the server's success text ('权限保存成功'). */
+export async function saveRoleGrants(roleId: number, moduleIds: number[], permissionIds: number[]): Promise<string> {
+  const answer = await request('/api/RoleRight/save', { body: { roleId, moduleIds, permissionIds }, failText: m.rightsSaveFailed });
   return answer.msg || m.rightsSaved;
 }

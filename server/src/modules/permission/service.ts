@@ -76,6 +76,38 @@ export async function rolePermissionIds(ctx: AppContext, roleId: number): Promis
   return grantedPermissionIds(ctx.db, roleId);
 }
 
+/** The codes a role holds, with their ids. */
+export function heldCodes(db: Kysely<Database>, roleId: number) {
+  return db
+    .selectFrom('sys_role_permission as rp')
+    .innerJoin('sys_permission as p', 'p.permissionId', 'rp.permissionId')
+    .select(['p.permissionId', 'p.permission'])
+    .where('rp.roleId', '=', roleId)
+    .execute();
+}
+
+/**
+ * The one rule against raising rights, for 配置权限 and 菜单权限 alike: anyone but the super
+ * administrator may neither change the codes of its own role nor grant or take away a code it does
+ * not hold itself. `next` is the role's whole set of codes after the change.
+ */
+export async function assertMayChangeGrants(
+  db: Kysely<Database>, caller: Access, roleId: number, next: { permissionId: number; permission: string }[],
+): Promise<void> {
+  if (caller.isSuperAdmin) return;
+  const current = await heldCodes(db, roleId);
+  const currentIds = new Set(current.map((p) => p.permissionId));
+  const nextIds = new Set(next.map((p) => p.permissionId));
+  const changed = [
+    ...next.filter((p) => !currentIds.has(p.permissionId)),
+    ...current.filter((p) => !nextIds.has(p.permissionId)),
+  ].map((p) => p.permission);
+  if (changed.length === 0) return;
+  if (caller.roleId === roleId) throw forbidden(m.ownRoleRefused);
+  const notHeld = changed.filter((code) => !caller.permissions.has(code));
+  if (notHeld.length > 0) throw forbidden(fill(m.notHeldRefused, { codes: notHeld.join(', ') }));
+}
+
 /**
  * Replaces a role's grants with exactly the given set, in one transaction. The super administrator
  * role always holds every code, so it is not configurable. Anyone but the super administrator may
@@ -96,21 +128,7 @@ export async function saveRolePermissions(ctx: AppContext, caller: Access, input
     const unknown = wanted.filter((id) => !knownIds.has(id));
     if (unknown.length > 0) throw new AppError(fill(m.unknownPermission, { ids: unknown.join(',') }));
 
-    if (!caller.isSuperAdmin) {
-      const current = await trx
-        .selectFrom('sys_role_permission as rp')
-        .innerJoin('sys_permission as p', 'p.permissionId', 'rp.permissionId')
-        .select(['p.permissionId', 'p.permission'])
-        .where('rp.roleId', '=', roleId)
-        .execute();
-      const currentIds = new Set(current.map((p) => p.permissionId));
-      const changed = [
-        ...known.filter((p) => !currentIds.has(p.permissionId)),
-        ...current.filter((p) => !knownIds.has(p.permissionId)),
-      ].map((p) => p.permission);
-      const notHeld = changed.filter((code) => !caller.permissions.has(code));
-      if (notHeld.length > 0) throw forbidden(fill(m.notHeldRefused, { codes: notHeld.join(', ') }));
-    }
+    await assertMayChangeGrants(trx, caller, roleId, known);
 
     await trx.deleteFrom('sys_role_permission').where('roleId', '=', roleId).execute();
     if (wanted.length > 0) {

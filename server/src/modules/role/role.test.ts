@@ -282,6 +282,7 @@ describe('authorization of every role route', () => {
     ['DELETE', '/api/Role/delete?ids=99999', undefined, 403],
     ['GET', '/api/Role/dropDown/all', undefined, 200],
     ['GET', `/api/RoleRight/tree/${RoleId.demo}`, undefined, 403],
+    ['GET', `/api/RoleRight/grants/${RoleId.demo}`, undefined, 403],
     ['POST', '/api/RoleRight/save', { roleId: RoleId.demo, moduleIds: [] }, 403],
   ];
   it.each(routes)('%s %s', async (method, url, body, companyAdminStatus) => {
@@ -296,7 +297,7 @@ describe('authorization of every role route', () => {
   it('covers every route the role area declares', () => {
     const declared = t.app.declaredRoutes.filter((r) => /^\/api\/(Role|RoleRight)\//.test(r.url)).map((r) => `${r.method} ${r.url}`);
     expect(declared.sort()).toEqual(
-      ['POST /api/Role/list', 'POST /api/Role/export', 'POST /api/Role/save', 'DELETE /api/Role/delete', 'GET /api/Role/dropDown/all', 'GET /api/RoleRight/tree/:roleId', 'POST /api/RoleRight/save'].sort(),
+      ['POST /api/Role/list', 'POST /api/Role/export', 'POST /api/Role/save', 'DELETE /api/Role/delete', 'GET /api/Role/dropDown/all', 'GET /api/RoleRight/tree/:roleId', 'GET /api/RoleRight/grants/:roleId', 'POST /api/RoleRight/save'].sort(),
     );
   });
 });

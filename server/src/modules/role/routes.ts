@@ -8,7 +8,8 @@ import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
 import type { XlsxColumn } from '../../http/xlsx.ts';
 import { listRoles, roleOptions, roleRightTree } from './queries.ts';
-import { assertRoleExists, deleteRoles, saveRole, saveRoleRights } from './service.ts';
+import { roleGrantTree, saveRoleRights } from './grants.ts';
+import { assertRoleExists, deleteRoles, saveRole } from './service.ts';
 
 const m = messages.role;
 const audit = (action: string) => ({ module: m.title, action });
@@ -51,7 +52,6 @@ export function roleRoutes(ctx: AppContext) {
       return ok(m.deleted);
     });
 
-    // The role choices of the user form and of 权限管理: any administrator who may open either screen.
     // The role choices of the user form and of 权限管理's role filter.
     app.get('/api/Role/dropDown/all', { config: { access: { anyOf: [Perm.userList, Perm.permissionList] } } }, async (request) => {
       return ok('', await roleOptions(ctx.db, callerOf(request)));
@@ -61,6 +61,13 @@ export function roleRoutes(ctx: AppContext) {
       const { roleId } = parse(roleIdParams, request.params);
       await assertRoleExists(ctx, callerOf(request), roleId);
       return ok('', await roleRightTree(ctx.db, roleId));
+    });
+
+    // The console's 菜单权限: the tree above with each screen's permission codes under it.
+    app.get('/api/RoleRight/grants/:roleId', { config: { access: { permission: Perm.roleGrantMenu } } }, async (request) => {
+      const { roleId } = parse(roleIdParams, request.params);
+      await assertRoleExists(ctx, callerOf(request), roleId);
+      return ok('', await roleGrantTree(ctx.db, roleId));
     });
 
     app.post('/api/RoleRight/save', { config: { access: { permission: Perm.roleGrantMenu }, audit: audit(m.actionGrantMenu) } }, async (request) => {

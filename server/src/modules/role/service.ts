@@ -1,4 +1,4 @@
-import { messages, RoleId, type RoleRightSave, type RoleSave } from '@huiyun/contract';
+import { messages, RoleId, type RoleSave } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Access } from '../../http/caller.ts';
@@ -64,33 +64,4 @@ export async function deleteRoles(ctx: AppContext, caller: Access, ids: number[]
 export async function assertRoleExists(ctx: AppContext, caller: Access, roleId: number): Promise<void> {
   assertMayManage(caller, roleId);
   if (!(await findRole(ctx.db, roleId))) throw notFound();
-}
-
-/**
- * Replaces the role's menu rights in one transaction. A granted screen brings its group along so the
- * side menu can show it; a group granted without any of its screens is dropped (it would show nothing).
- */
-export async function saveRoleRights(ctx: AppContext, caller: Access, input: RoleRightSave): Promise<void> {
-  if (input.roleId === RoleId.superAdmin) throw new AppError(m.superAdminAllMenus);
-  await assertRoleExists(ctx, caller, input.roleId);
-  const wanted = [...new Set(input.moduleIds)];
-  const modules = await ctx.db.selectFrom('sys_module').select(['moduleId', 'parentId']).execute();
-  const byId = new Map(modules.map((mod) => [mod.moduleId, mod]));
-  if (wanted.some((id) => !byId.has(id))) throw new AppError(messages.menu.moduleNotFound);
-  const parentsWithChildren = new Set(modules.map((mod) => mod.parentId));
-  const granted = new Set<number>();
-  for (const id of wanted) {
-    // Walk up so a granted screen's group (and that group's own parent, if any) is granted too.
-    let current = byId.get(id);
-    if (current && parentsWithChildren.has(current.moduleId)) continue; // a group: added through its screens
-    while (current && !granted.has(current.moduleId)) {
-      granted.add(current.moduleId);
-      current = byId.get(current.parentId);
-    }
-  }
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('sys_role_right').where('roleId', '=', input.roleId).execute();
-    if (granted.size) await trx.insertInto('sys_role_right').values([...granted].map((moduleId) => ({ roleId: input.roleId, moduleId }))).execute();
-  });
-  await ctx.accessCache.invalidate('all');
 }

@@ -17,7 +17,8 @@ const baseColumns: ListColumn<Permission>[] = [
 
 /**
  * 权限管理 (SPEC §2.10): search by name and code, add, edit, delete; choose a role in the toolbar,
- * tick its permissions (kept across pages) and save them with 配置权限.
+ * tick its permissions (kept across pages) and save them with 配置权限. The same grants as 角色管理 →
+ * 菜单权限, code by code.
  */
 export function PermissionPage() {
   const can = usePermission();
@@ -37,7 +38,10 @@ export function PermissionPage() {
       />
     ),
   };
-  const columns = grants.roleId === undefined ? baseColumns : [grantColumn, ...baseColumns];
+  // With a role chosen the 授权 ticks are the table's one checkbox column: delete, and with it the row
+  // selection, waits until the role is cleared (two checkbox columns side by side read as one).
+  const granting = grants.roleId !== undefined;
+  const columns = granting ? [grantColumn, ...baseColumns] : baseColumns;
 
   return (
     <ListPage<Permission, PermissionFilters>
@@ -58,7 +62,7 @@ export function PermissionPage() {
           return text;
         },
         failText: m.deleteFailed,
-        hidden: !can(Perm.permissionDelete),
+        hidden: granting || !can(Perm.permissionDelete),
       }}
       toolbarExtra={() => (
         <Space className="role-grant-toolbar">

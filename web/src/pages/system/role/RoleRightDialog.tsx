@@ -1,55 +1,41 @@
 import { useEffect, useMemo, useState, type Key } from 'react';
-import { Spin, Tree, type TreeDataNode } from 'antd';
+import { Spin, Tree, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { fill, messages, type Role, type RoleRightNode } from '@huiyun/contract';
+import { fill, messages, type Role, type RoleGrantTree } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';
-import { fetchRoleRights, saveRoleRights } from '../../../api/role.ts';
+import { fetchRoleGrants, saveRoleGrants } from '../../../api/role.ts';
 import { FormDialog } from '../../../components/FormDialog/index.ts';
 import { useToast } from '../../../app/toast.tsx';
+import { initialTicks, moduleKey, toGrants, toTreeData, withListTicks } from './menuRights.ts';
 
 const m = messages.role;
 
 type Props = { role: Role | null; onClose: () => void };
 
-/** The flat nodes (id, pId) as antd tree data. */
-function toTreeData(nodes: RoleRightNode[]): TreeDataNode[] {
-  const children = new Map<number, TreeDataNode[]>();
-  const ids = new Set(nodes.map((n) => n.id));
-  const roots: TreeDataNode[] = [];
-  for (const node of nodes) {
-    const item: TreeDataNode = { key: node.id, title: node.name };
-    const list = ids.has(node.pId) ? (children.get(node.pId) ?? children.set(node.pId, []).get(node.pId)!) : roots;
-    list.push(item);
-  }
-  const attach = (items: TreeDataNode[]): TreeDataNode[] =>
-    items.map((item) => {
-      const kids = children.get(item.key as number);
-      return kids ? { ...item, children: attach(kids) } : item;
-    });
-  return attach(roots);
-}
+const emptyTree: RoleGrantTree = { modules: [], actions: [] };
 
-/** 菜单权限: the role's menu rights as a checkable tree; saving replaces them. */
+/**
+ * 菜单权限: the role's screens and, under each, its actions (permission codes) as one checkable tree;
+ * saving writes both at once (权限管理 shows the same grants).
+ */
 export function RoleRightDialog({ role, onClose }: Props) {
   const message = useToast();
   const queryClient = useQueryClient();
-  const [nodes, setNodes] = useState<RoleRightNode[]>([]);
+  const [tree, setTree] = useState<RoleGrantTree>(emptyTree);
   const [checked, setChecked] = useState<Key[]>([]);
   const [loading, setLoading] = useState(false);
 
   useEffect(() => {
     if (!role) return;
     let current = true;
-    setNodes([]);
+    setTree(emptyTree);
     setChecked([]);
     setLoading(true);
-    fetchRoleRights(role.roleId)
+    fetchRoleGrants(role.roleId)
       .then((loaded) => {
         if (!current) return;
-        const parents = new Set(loaded.map((n) => n.pId));
-        setNodes(loaded);
-        // Only the screens: a group's own tick follows from its screens (a group key would tick them all).
-        setChecked(loaded.filter((n) => n.checked && !parents.has(n.id)).map((n) => n.id));
+        setTree(loaded);
+        setChecked(initialTicks(loaded));
       })
       .catch((error: unknown) => {
         const text = errorText(error, m.rightsLoadFailed);
@@ -61,14 +47,15 @@ export function RoleRightDialog({ role, onClose }: Props) {
     };
   }, [role, message]);
 
-  const treeData = useMemo(() => toTreeData(nodes), [nodes]);
-  const expanded = useMemo(() => nodes.filter((n) => n.open).map((n) => n.id), [nodes]);
+  const treeData = useMemo(() => toTreeData(tree), [tree]);
+  // Groups open; a screen's actions show when it is opened.
+  const expanded = useMemo(() => tree.modules.filter((n) => n.open).map((n) => moduleKey(n.id)), [tree]);
 
   const save = async () => {
     if (!role) return false;
     try {
-      const text = await saveRoleRights(role.roleId, checked.map(Number));
-      void message.success(text);
+      const { moduleIds, permissionIds } = toGrants(tree, checked);
+      void message.success(await saveRoleGrants(role.roleId, moduleIds, permissionIds));
       // The caller's own side menu may have changed with it.
       await queryClient.invalidateQueries({ queryKey: ['currentUser'] });
       return true;
@@ -84,11 +71,12 @@ export function RoleRightDialog({ role, onClose }: Props) {
       open={role !== null}
       title={fill(m.menuRightsTitle, { roleName: role?.roleName ?? '' })}
       // Without a loaded tree a save would wipe the role's rights.
-      okDisabled={loading || nodes.length === 0}
+      okDisabled={loading || tree.modules.length === 0}
       onFinish={save}
       onClose={onClose}
       destroyOnHidden
     >
+      <Typography.Paragraph type="secondary">{m.menuRightsHint}</Typography.Paragraph>
       <Spin spinning={loading}>
         <div style={{ maxHeight: 480, overflow: 'auto', minHeight: 80 }}>
           {treeData.length > 0 && (
@@ -98,7 +86,7 @@ export function RoleRightDialog({ role, onClose }: Props) {
               treeData={treeData}
               defaultExpandedKeys={expanded}
               checkedKeys={checked}
-              onCheck={(keys) => setChecked(Array.isArray(keys) ? keys : keys.checked)}
+              onCheck={(keys) => setChecked(withListTicks(tree, Array.isArray(keys) ? keys : keys.checked))}
             />
           )}
         </div>
