@@ -30,6 +30,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
     sortField: list.paging.sortField,
     sortOrder: list.paging.sortOrder,
     actions,
+    rows: list.rows,
     onAction: list.triggerRowAction,
     wide,
   });

@@ -10,13 +10,16 @@ type Options<Row> = {
   sortField: string;
   sortOrder: 'ascend' | 'descend' | '';
   actions: RowAction<Row>[];
+  /** The rows shown: the 操作 column is as wide as the widest of their cells. */
+  rows: Row[];
   onAction: (action: RowAction<Row>, row: Row) => void;
   /** The screen is wide (≥ 1600 px): the secondary columns show too. */
   wide: boolean;
 };
 
 /** antd columns: server-side sort state on sortable columns, the secondary ones only on wide screens, plus 操作. */
-export function buildColumns<Row extends object>({ columns, sortField, sortOrder, actions, onAction, wide }: Options<Row>) {
+export function buildColumns<Row extends object>({ columns, sortField, sortOrder, actions, rows, onAction, wide }: Options<Row>) {
+  const visibleActions = (row: Row) => actions.filter((action) => action.visible?.(row) ?? true);
   const result: TableColumnType<Row>[] = columns
     .filter((column) => wide || !column.secondary)
     .map(({ sortable, secondary: _secondary, ...column }) => ({
@@ -31,10 +34,8 @@ export function buildColumns<Row extends object>({ columns, sortField, sortOrder
       key: '__actions',
       title: messages.common.actions,
       fixed: 'right',
-      width: actionsColumnWidth(actions.map((a) => a.label), messages.common.moreActions),
-      render: (_value, row): ReactNode => (
-        <RowActions row={row} actions={actions.filter((action) => action.visible?.(row) ?? true)} onAction={onAction} />
-      ),
+      width: actionsColumnWidth(rows.map((row) => visibleActions(row).map((a) => a.label)), messages.common.moreActions, messages.common.actions),
+      render: (_value, row): ReactNode => <RowActions row={row} actions={visibleActions(row)} onAction={onAction} />,
     });
   }
   return result;

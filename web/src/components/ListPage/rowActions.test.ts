@@ -15,15 +15,18 @@ describe('splitRowActions', () => {
 });
 
 describe('actionsColumnWidth', () => {
-  it('fits every link of a short list', () => {
-    expect(actionsColumnWidth(['编辑', '删除'], '更多')).toBe(2 * (28 + 14) + 4 + 32);
+  it('fits every link of a row with up to three', () => {
+    expect(actionsColumnWidth([['编辑', '删除']], '更多', '操作')).toBe(2 * (28 + 14) + 4 + 32);
   });
 
-  it('grows no wider with more actions than the two widest and 更多', () => {
-    const five = actionsColumnWidth(['上传号码', '暂停', '插入测试号码', '编辑', '删除'], '更多');
-    const seven = actionsColumnWidth(['上传号码', '暂停', '插入测试号码', '编辑', '删除', '启动', '清零'], '更多');
-    expect(seven).toBe(five);
-    expect(five).toBe(6 * 14 + 14 + (4 * 14 + 14) + (2 * 14 + 14 + 16) + 2 * 4 + 32);
+  it('fits the widest row: its first two links and 更多', () => {
+    const five = ['上传号码', '暂停', '插入测试号码', '编辑', '删除'];
+    expect(actionsColumnWidth([['编辑', '删除'], five], '更多', '操作')).toBe((4 * 14 + 14) + (2 * 14 + 14) + (2 * 14 + 14 + 16) + 2 * 4 + 32);
+  });
+
+  it('leaves room for the title when no row shows an action', () => {
+    expect(actionsColumnWidth([], '更多', '操作')).toBe(2 * 14 + 32);
+    expect(actionsColumnWidth([[]], '更多', '操作')).toBe(2 * 14 + 32);
   });
 });
 

@@ -19,16 +19,17 @@ const CELL_PAD_PX = 32;
 const ARROW_PX = 16;
 const buttonPx = (label: string) => label.length * CHAR_PX + BUTTON_PAD_PX;
 
-/**
- * The 操作 column's width for the actions a screen declares: the widest cell any row can show (all of
- * them when there are three or fewer, else the two widest labels next to 更多).
- */
-export function actionsColumnWidth(labels: string[], moreLabel: string): number {
-  const widest = [...labels].sort((a, b) => b.length - a.length);
-  const shown = labels.length <= MAX_INLINE_ACTIONS
-    ? labels.map(buttonPx)
-    : [...widest.slice(0, INLINE_WHEN_GROUPED).map(buttonPx), buttonPx(moreLabel) + ARROW_PX];
-  return shown.reduce((sum, px) => sum + px, 0) + GAP_PX * (shown.length - 1) + CELL_PAD_PX;
+/** The width of one row's 操作 cell, from the labels of the actions that row shows. */
+export function actionsCellWidth(labels: string[], moreLabel: string): number {
+  const { inline, more } = splitRowActions(labels);
+  const shown = [...inline.map(buttonPx), ...(more.length > 0 ? [buttonPx(moreLabel) + ARROW_PX] : [])];
+  return shown.reduce((sum, px) => sum + px, 0) + GAP_PX * Math.max(0, shown.length - 1) + CELL_PAD_PX;
+}
+
+/** The 操作 column's width: the widest cell of the rows shown (at least room for its title). */
+export function actionsColumnWidth(rowsLabels: string[][], moreLabel: string, title: string): number {
+  const titlePx = title.length * CHAR_PX + CELL_PAD_PX;
+  return Math.max(titlePx, ...rowsLabels.map((labels) => actionsCellWidth(labels, moreLabel)));
 }
 
 /** A column without a width takes at least this much of the table's minimum width. */

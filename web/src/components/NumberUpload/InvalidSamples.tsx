@@ -19,12 +19,12 @@ function saveSamples(samples: InvalidLine[]) {
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
-/** The first invalid lines of an upload, 'line: text' one a row (each cut to one line), and a download of all. */
+/** The first invalid lines of an upload, 'line: text' one a row (shown whole, wrapped), and a download of all. */
 export function InvalidSamples({ samples }: { samples: InvalidLine[] }) {
   return (
     <div className="invalid-samples" style={{ minWidth: 0 }}>
       {samples.slice(0, SHOWN_INVALID_SAMPLES).map((s) => (
-        <Typography.Text key={`${s.line}-${s.text}`} code ellipsis={{ tooltip: lineOf(s) }} style={{ display: 'block', maxWidth: '100%' }}>
+        <Typography.Text key={`${s.line}-${s.text}`} code style={{ display: 'block', wordBreak: 'break-all' }}>
           {lineOf(s)}
         </Typography.Text>
       ))}
