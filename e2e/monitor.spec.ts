@@ -49,6 +49,8 @@ test.describe('操作日志', () => {
     expect((await saveVariable(page, { varLable: `日志${varName}`, varName, varValue: 'secret-value' })).success).toBe(true);
     expect((await saveVariable(page, { varLable: '', varName, varValue: '1' })).success).toBe(false);
 
+    // the request (method, url) is a secondary column of the log: shown on a wide screen
+    await page.setViewportSize({ width: 1920, height: 1080 });
     await page.goto('/monitor/operLog');
     const form = searchForm(page, 'operLog');
     await form.getByLabel('用户名').fill('admin');

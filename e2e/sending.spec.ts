@@ -63,7 +63,9 @@ test('a device sends a task: 设备列表, live counters, statistics, exports, �
   expect(device.activation.userName).toBe(owner.userName);
   await device.heartbeat({ battery: 87, signal: 4, appVersion: '1.3.0' });
 
-  // 设备列表 is opened from 授权码列表 and shows the device online.
+  // 设备列表 is opened from 授权码列表 and shows the device online; the code, lease and the phone's own
+  // figures (battery, signal, version) are the list's secondary columns, shown on a wide screen.
+  await admin.setViewportSize({ width: 1920, height: 1080 });
   await admin.getByRole('button', { name: '设备列表' }).click();
   await expect(admin).toHaveURL(/\/task\/devices$/);
   await expect(admin.locator('.ant-breadcrumb')).toContainText('授权码列表');

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { answerConfirm, confirmDialog, expect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { rowOf, rows, searchList } from './list-page.ts';
+import { clickRowAction, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/task/userStatistics';
 test.describe.configure({ timeout: 90_000 });
@@ -88,12 +88,12 @@ test.describe('用户发送统计', () => {
     await page.goto(URL);
     await searchByAccount(page, userName);
     const row = rowOf(page, userName);
-    await row.getByRole('button', { name: '删除账号' }).click();
+    await clickRowAction(page, row, '删除账号');
     await expect(confirmDialog(page)).toContainText('任务和授权码将一并删除');
     await answerConfirm(page, '取消');
     await expect(toast(page, '已取消删除')).toBeVisible();
     await expect(row).toBeVisible();
-    await row.getByRole('button', { name: '删除账号' }).click();
+    await clickRowAction(page, row, '删除账号');
     await answerConfirm(page, '确定');
     await expect(toast(page, '已删除!')).toBeVisible();
     await expect(rows(page)).toHaveCount(0);

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { answerConfirm, confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { dialog, rowOf, rows, searchList } from './list-page.ts';
+import { clickRowAction, dialog, rowActionNames, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/task/index';
 // A 1×1 transparent PNG: what /upload/files takes as a task image.
@@ -132,9 +132,11 @@ test.describe('任务列表', () => {
   test('edits a task', async ({ adminPage: page }) => {
     const taskName = uniqueName('e2e_edit');
     await createTasks(page, [taskName]);
+    // content and batch size are secondary columns: shown on a wide screen
+    await page.setViewportSize({ width: 1920, height: 1080 });
     await page.goto(URL);
     await searchByName(page, taskName);
-    await rowOf(page, taskName).getByRole('button', { name: '编辑' }).click();
+    await clickRowAction(page, rowOf(page, taskName), '编辑');
     const edit = dialog(page, '编辑任务');
     await expect(edit.getByLabel('任务名称')).toHaveValue(taskName);
     await expect(edit.getByLabel('内容', { exact: true })).toHaveValue('您好');
@@ -151,7 +153,7 @@ test.describe('任务列表', () => {
     await createTasks(page, [taskName]);
     await page.goto(URL);
     await searchByName(page, taskName);
-    await rowOf(page, taskName).getByRole('button', { name: '上传号码' }).click();
+    await clickRowAction(page, rowOf(page, taskName), '上传号码');
     const upload = dialog(page, '上传号码');
     const input = upload.locator('input[type=file]');
 
@@ -179,18 +181,18 @@ test.describe('任务列表', () => {
     const row = rowOf(page, taskName);
     await expect(row).toContainText('运行中');
 
-    await row.getByRole('button', { name: '暂停' }).click();
+    await clickRowAction(page, row, '暂停');
     await expect(confirmDialog(page)).toContainText(taskName);
     await answerConfirm(page, '取消');
     await expect(toast(page, '已取消')).toBeVisible();
     await expect(row).toContainText('运行中');
 
-    await row.getByRole('button', { name: '暂停' }).click();
+    await clickRowAction(page, row, '暂停');
     await answerConfirm(page, '确定');
     await expect(toast(page, '操作成功!')).toBeVisible();
     await expect(row).toContainText('已暂停');
 
-    await row.getByRole('button', { name: '启动' }).click();
+    await clickRowAction(page, row, '启动');
     await answerConfirm(page, '确定');
     await expect(row).toContainText('运行中');
     await expect(row.getByRole('button', { name: '暂停' })).toBeVisible();
@@ -203,7 +205,7 @@ test.describe('任务列表', () => {
     await searchByName(page, taskName);
     const row = rowOf(page, taskName);
 
-    await row.getByRole('button', { name: '删除' }).click();
+    await clickRowAction(page, row, '删除');
     await answerConfirm(page, '确定');
     await expect(toast(page, '请先暂停任务再删除')).toBeVisible();
     await expect(rows(page)).toHaveCount(1);
@@ -211,12 +213,12 @@ test.describe('任务列表', () => {
     await pauseThroughApi(page, taskId);
     await searchByName(page, taskName);
     await expect(row).toContainText('已暂停');
-    await row.getByRole('button', { name: '删除' }).click();
+    await clickRowAction(page, row, '删除');
     await answerConfirm(page, '取消');
     await expect(toast(page, '已取消删除')).toBeVisible();
     await expect(rows(page)).toHaveCount(1);
 
-    await row.getByRole('button', { name: '删除' }).click();
+    await clickRowAction(page, row, '删除');
     await answerConfirm(page, '确定');
     await expect(toast(page, '任务已删除!')).toBeVisible();
     await expect(rows(page)).toHaveCount(0);
@@ -275,7 +277,7 @@ test.describe('任务列表', () => {
     await createTasks(page, [taskName]);
     await page.goto(URL);
     await searchByName(page, taskName);
-    await rowOf(page, taskName).getByRole('button', { name: '插入测试号码' }).click();
+    await clickRowAction(page, rowOf(page, taskName), '插入测试号码');
     const tester = dialog(page, '插入测试号码');
     await tester.getByRole('button', { name: '保存' }).click();
     await expect(tester.getByText('测试间隔数量必须是1到1000000之间的整数')).toBeVisible();
@@ -288,7 +290,7 @@ test.describe('任务列表', () => {
     await expect(toast(page, '插入测试号码成功！')).toBeVisible();
     await expect(tester).toBeHidden();
 
-    await rowOf(page, taskName).getByRole('button', { name: '插入测试号码' }).click();
+    await clickRowAction(page, rowOf(page, taskName), '插入测试号码');
     await expect(tester.getByLabel('测试号码')).toHaveValue('13800138000');
   });
 
@@ -303,10 +305,8 @@ test.describe('任务列表', () => {
     await searchByName(page, taskName);
     const row = rowOf(page, taskName);
     await expect(row).toContainText('user1');
-    await expect(row.getByRole('button', { name: '上传号码' })).toBeVisible();
-    await expect(row.getByRole('button', { name: '暂停' })).toBeVisible();
-    await expect(row.getByRole('button', { name: '编辑' })).toBeVisible();
-    await expect(row.getByRole('button', { name: '插入测试号码' })).toHaveCount(0);
+    // four actions: 上传号码 and 暂停 in the row, 编辑 and 删除 under 更多; no 插入测试号码
+    expect(await rowActionNames(page, row)).toEqual(['上传号码', '暂停', '编辑', '删除']);
     // the administrator's tasks are not in an ordinary user's list
     await searchByName(page, 'e2e_test_');
     await expect(rows(page)).toHaveCount(0);

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { answerConfirm, confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { deleteRowCancelThenConfirm, dialog, pickOption, rowOf, rows, searchList } from './list-page.ts';
+import { clickRowAction, deleteRowCancelThenConfirm, dialog, pickOption, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/user';
 const VALID = { userRealName: '测试用户', roleId: 2, userSex: '男', userMobile: '13800138000', userEmail: 'e2e@example.com' };
@@ -80,7 +80,7 @@ test.describe('用户管理', () => {
     await expect(row).toContainText('普通用户');
     await expect(row).toContainText('汇云演示公司');
 
-    await row.getByRole('button', { name: '编辑' }).click();
+    await clickRowAction(page, row, '编辑');
     const edit = dialog(page, '编辑用户');
     await expect(edit.getByLabel('姓名')).toHaveValue('王五');
     await edit.getByLabel('姓名').fill('王六');
@@ -179,7 +179,7 @@ test.describe('用户管理', () => {
 
     await searchByName(page, 'admin');
     const adminRow = rows(page).filter({ has: page.getByRole('cell', { name: 'admin', exact: true }) });
-    await adminRow.getByRole('button', { name: '删除' }).click();
+    await clickRowAction(page, adminRow, '删除');
     await answerConfirm(page, '确定');
     await expect(toast(page, '系统管理员账号不能删除')).toBeVisible();
     await expect(adminRow).toBeVisible();
@@ -192,13 +192,13 @@ test.describe('用户管理', () => {
     await page.goto(URL);
     await searchByName(page, userName);
     const row = rowOf(page, userName);
-    await row.getByRole('button', { name: '重置密码' }).click();
+    await clickRowAction(page, row, '重置密码');
     await expect(confirmDialog(page)).toContainText(userName);
     await answerConfirm(page, '取消');
     await expect(toast(page, '已取消')).toBeVisible();
     expect(await isLive(page, session)).toBe(true);
 
-    await row.getByRole('button', { name: '重置密码' }).click();
+    await clickRowAction(page, row, '重置密码');
     await answerConfirm(page, '确定');
     await expect(toast(page, '重置密码成功！')).toBeVisible();
     const shown = dialog(page, '临时密码');
@@ -217,17 +217,17 @@ test.describe('用户管理', () => {
     await page.goto(URL);
     await searchByName(page, userName);
     const row = rowOf(page, userName);
-    await row.getByRole('button', { name: '强制下线' }).click();
+    await clickRowAction(page, row, '强制下线');
     await expect(confirmDialog(page)).toContainText(`确定将用户${userName}强制下线吗？`);
     await answerConfirm(page, '取消');
     await expect(toast(page, '已取消')).toBeVisible();
     expect(await isLive(page, session)).toBe(true);
-    await row.getByRole('button', { name: '强制下线' }).click();
+    await clickRowAction(page, row, '强制下线');
     await answerConfirm(page, '确定');
     await expect(toast(page, `用户${userName}强制下线成功！`)).toBeVisible();
     expect(await isLive(page, session)).toBe(false);
 
-    await row.getByRole('button', { name: '刷新缓存' }).click();
+    await clickRowAction(page, row, '刷新缓存');
     await expect(toast(page, '刷新成功！')).toBeVisible();
   });
 
@@ -243,7 +243,7 @@ test.describe('用户管理', () => {
     await expect(rows(page)).toHaveCount(3);
 
     // 数据权限: tick the new company, save, and find it ticked when the dialog opens again
-    await rowOf(page, `${tag}_a`).getByRole('button', { name: '数据权限' }).click();
+    await clickRowAction(page, rowOf(page, `${tag}_a`), '数据权限');
     const scope = dialog(page, `数据权限（${tag}_a）`);
     const node = scope.locator('.ant-tree-treenode').filter({ hasText: deptName });
     await expect(node).toBeVisible();
@@ -252,7 +252,7 @@ test.describe('用户管理', () => {
     await scope.getByRole('button', { name: '保存' }).click();
     await expect(toast(page, '权限保存成功')).toBeVisible();
     await expect(scope).toBeHidden();
-    await rowOf(page, `${tag}_a`).getByRole('button', { name: '数据权限' }).click();
+    await clickRowAction(page, rowOf(page, `${tag}_a`), '数据权限');
     await expect(scope.locator('.ant-tree-treenode').filter({ hasText: deptName }).locator('.ant-tree-checkbox')).toHaveClass(/ant-tree-checkbox-checked/);
     await expect(scope.locator('.ant-tree-treenode').filter({ hasText: '汇云演示公司' }).locator('.ant-tree-checkbox')).not.toHaveClass(/ant-tree-checkbox-checked/);
     await scope.getByRole('button', { name: '取消' }).click();

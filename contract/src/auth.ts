@@ -35,6 +35,23 @@ export type CurrentUser = {
   permissions: string[];
 };
 
+/**
+ * 个人中心 (GET /sync/profile): the caller's own account. The last login is the successful login
+ * before the latest one (登录日志), so an operator sees whether someone else used the account.
+ */
+export type UserProfile = {
+  userId: number;
+  userName: string;
+  userRealName: string;
+  userMobile: string;
+  userEmail: string;
+  deptName: string;
+  roleName: string;
+  /** 'YYYY-MM-DD HH:mm:ss' (Asia/Shanghai), '' when there was none. */
+  lastLoginTime: string;
+  lastLoginIp: string;
+};
+
 export const passwordChangeRequest = z
   .object({
     userId: z.unknown().optional(),

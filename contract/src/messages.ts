@@ -4,6 +4,7 @@
 export { common } from './messages/common.ts';
 export { login } from './messages/login.ts';
 export { layout } from './messages/layout.ts';
+export { profile } from './messages/profile.ts';
 export { password } from './messages/password.ts';
 export { user } from './messages/user.ts';
 export { variable } from './messages/variable.ts';

@@ -1,4 +1,5 @@
 import { device } from './messages/device.ts';
+import { profile } from './messages/profile.ts';
 
 // The console's screens (SPEC §2.1) in their menu groups. The server seeds the module (menu) tree from
 // this table; the web app maps each url to its page. A role sees a screen only if it holds its module.
@@ -57,8 +58,13 @@ export type SubScreenRoute = { url: string; name: string; group: MenuGroupKey; p
 /** 设备列表, opened from 授权码列表. */
 export const DEVICE_LIST_URL = '/task/devices';
 
+/** 个人中心, opened from the top bar's account menu; it hangs under 修改密码, which everyone may open. */
+export const PROFILE_URL = '/task/profile';
+export const PASSWORD_URL = '/task/updatePasswd';
+
 export const subScreenRoutes: SubScreenRoute[] = [
   { url: DEVICE_LIST_URL, name: device.title, group: 'task', parent: '/task/authcode' },
+  { url: PROFILE_URL, name: profile.title, group: 'task', parent: PASSWORD_URL },
 ];
 
 /** The menu screen whose right opens url: a sub-screen's parent, any other screen itself. */
@@ -69,4 +75,4 @@ export function menuUrlOf(url: string): string {
 /** Where the console lands after login (SPEC §2.1). */
 export const HOME_URL = '/task/index';
 /** Screens every logged-in user may open whatever the menu says. */
-export const alwaysAllowedUrls = ['/task/updatePasswd'];
+export const alwaysAllowedUrls = [PASSWORD_URL];

@@ -23,6 +23,7 @@ export const common = {
   export: '导出',
   exportFailed: '导出失败，请稍后再试！',
   actions: '操作',
+  moreActions: '更多',
   ok: '确定',
   cancel: '取消',
   save: '保存',

@@ -20,6 +20,9 @@ export const upload = {
   taskCompleted: '任务已完成，不能再上传号码',
   dataUploaded: '数据上传成功！',
   dataUploadFailed: '数据上传失败，请稍后再试！',
+  // the upload result's invalid-line samples (task and do-not-contact uploads)
+  invalidSamplesDownload: '下载全部示例（{count} 行）',
+  invalidSamplesFileName: '无效行示例.txt',
   // /sync/exportTask
   exportTypeInvalid: '导出类型错误：1 全部，2 未发送，3 已发送',
   // operation log

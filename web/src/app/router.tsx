@@ -15,6 +15,7 @@ const screens: Record<string, () => Promise<Screen>> = {
   '/task/devices': () => import('../pages/task/devices/index.tsx').then((m) => ({ Component: m.DevicesPage })),
   '/task/userStatistics': () => import('../pages/task/userStatistics/index.tsx').then((m) => ({ Component: m.UserStatisticsPage })),
   '/task/updatePasswd': () => import('../pages/task/updatePasswd/index.tsx').then((m) => ({ Component: m.UpdatePasswordPage })),
+  '/task/profile': () => import('../pages/task/profile/index.tsx').then((m) => ({ Component: m.ProfilePage })),
   '/task/blacklist': () => import('../pages/task/blacklist/index.tsx').then((m) => ({ Component: m.BlacklistPage })),
   '/system/user': () => import('../pages/system/user/index.tsx').then((m) => ({ Component: m.UserPage })),
   '/system/Dept': () => import('../pages/system/dept/index.tsx').then((m) => ({ Component: m.DeptPage })),

@@ -209,6 +209,29 @@ describe('GET /sync/currentUser', () => {
   });
 });
 
+describe('GET /sync/profile', () => {
+  it("answers the caller's own account and its login before this one", async () => {
+    const userId = await t.createUser({ userName: 'profiled', roleId: RoleId.ordinaryUser });
+    await t.ctx.db.updateTable('sys_user').set({ userMobile: '13800138000', userEmail: 'p@example.com' }).where('userId', '=', userId).execute();
+    const first = await t.login('profiled', 'User@12345');
+    const once = await t.call('GET', '/sync/profile', { token: first });
+    expect(once.status).toBe(200);
+    expect(once.body.data).toEqual({
+      userId, userName: 'profiled', userRealName: 'profiled', userMobile: '13800138000', userEmail: 'p@example.com',
+      deptName: expect.any(String), roleName: '普通用户', lastLoginTime: '', lastLoginIp: '',
+    });
+    await t.call('POST', '/sync/login', { body: { userName: 'profiled', passwd: 'wrong-password' } });
+    const second = await t.login('profiled', 'User@12345');
+    const { body } = await t.call('GET', '/sync/profile', { token: second });
+    expect(body.data.lastLoginTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(body.data.lastLoginIp).toBe('127.0.0.1');
+  });
+
+  it('needs a session', async () => {
+    expect((await t.call('GET', '/sync/profile')).status).toBe(401);
+  });
+});
+
 describe('permissions', () => {
   it('refuses a call whose code the role lacks, and 刷新缓存 picks up a new grant', async () => {
     await t.createUser({ userName: 'nogrant', roleId: RoleId.ordinaryUser });

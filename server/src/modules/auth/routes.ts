@@ -5,6 +5,7 @@ import { callerOf } from '../../http/access-check.ts';
 import { ok } from '../../http/envelope.ts';
 import { extractToken } from '../../http/token.ts';
 import { parse } from '../../http/validate.ts';
+import { loadProfile } from './profile.ts';
 import { changeOwnPassword, describeCaller, login, logout } from './service.ts';
 
 export function authRoutes(ctx: AppContext) {
@@ -21,6 +22,8 @@ export function authRoutes(ctx: AppContext) {
     });
 
     app.get('/sync/currentUser', { config: { access: 'login' } }, async (request) => ok('', describeCaller(callerOf(request))));
+
+    app.get('/sync/profile', { config: { access: 'login' } }, async (request) => ok('', await loadProfile(ctx, callerOf(request))));
 
     app.post('/sync/update/password', { config: { access: 'login' } }, async (request) => {
       const input = parse(passwordChangeRequest, request.body);

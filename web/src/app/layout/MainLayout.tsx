@@ -65,29 +65,39 @@ export function MainLayout() {
     );
   }
 
+  // The frame is the window's height: the side menu scrolls on its own and stays in place, the
+  // screen scrolls in the content area under a fixed top bar.
   return (
-    <Layout style={{ minHeight: '100vh' }}>
+    <Layout style={{ height: '100vh', overflow: 'hidden' }}>
       <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={220}>
-        <div
-          style={{
-            height: 56,
-            display: 'flex',
-            alignItems: 'center',
-            justifyContent: 'center',
-            color: '#fff',
-            fontWeight: 600,
-            fontSize: collapsed ? 14 : 18,
-            letterSpacing: 1,
-            whiteSpace: 'nowrap',
-            overflow: 'hidden',
-          }}
-        >
-          {collapsed ? messages.login.title.slice(0, 2) : messages.login.title}
+        <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+          <div
+            style={{
+              height: 56,
+              flex: 'none',
+              display: 'flex',
+              alignItems: 'center',
+              justifyContent: 'center',
+              color: '#fff',
+              fontWeight: 600,
+              fontSize: collapsed ? 14 : 18,
+              letterSpacing: 1,
+              whiteSpace: 'nowrap',
+              overflow: 'hidden',
+            }}
+          >
+            {collapsed ? messages.login.title.slice(0, 2) : messages.login.title}
+          </div>
+          <nav
+            className="side-menu"
+            style={{ flex: 'auto', minHeight: 0, overflowY: 'auto', overflowX: 'hidden', scrollbarWidth: 'thin', scrollbarColor: 'rgba(255,255,255,0.3) transparent' }}
+          >
+            <SideMenu menus={menus} currentUrl={menuUrl} collapsed={collapsed} />
+          </nav>
         </div>
-        <SideMenu menus={menus} currentUrl={menuUrl} collapsed={collapsed} />
       </Layout.Sider>
-      <Layout>
-        <Layout.Header style={{ padding: 0, height: 56, lineHeight: 'normal', background: token.colorBgContainer }}>
+      <Layout style={{ minWidth: 0 }}>
+        <Layout.Header style={{ flex: 'none', padding: 0, height: 56, lineHeight: 'normal', background: token.colorBgContainer }}>
           <TopBar
             collapsed={collapsed}
             onToggle={() => setCollapsed((c) => !c)}
@@ -95,7 +105,9 @@ export function MainLayout() {
             displayName={user.data?.userRealName || user.data?.userName || ''}
           />
         </Layout.Header>
-        <Layout.Content style={{ margin: 16 }}>{content}</Layout.Content>
+        <Layout.Content className="main-content" style={{ flex: 'auto', minHeight: 0, overflow: 'auto', padding: 16 }}>
+          {content}
+        </Layout.Content>
       </Layout>
     </Layout>
   );

@@ -1,12 +1,11 @@
 import { Breadcrumb, Button, Dropdown, Space, theme, type MenuProps } from 'antd';
 import { DownOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
-import { messages } from '@huiyun/contract';
+import { messages, PASSWORD_URL, PROFILE_URL } from '@huiyun/contract';
 import { useConfirm } from '../../components/useConfirm.ts';
 import { useLogout } from '../useSignOut.ts';
 
 const m = messages.layout;
-const PROFILE_URL = '/task/updatePasswd';
 
 type Props = {
   collapsed: boolean;
@@ -23,6 +22,7 @@ export function TopBar({ collapsed, onToggle, crumbs, displayName }: Props) {
   const { token } = theme.useToken();
 
   const items: MenuProps['items'] = [
+    // 设置 is where the operator changes the password; 个人中心 shows the account itself.
     { key: 'settings', icon: <SettingOutlined />, label: m.settings },
     { key: 'profile', icon: <UserOutlined />, label: m.profile },
     { type: 'divider' },
@@ -32,7 +32,7 @@ export function TopBar({ collapsed, onToggle, crumbs, displayName }: Props) {
     if (key === 'logout') {
       confirm({ content: messages.login.logoutConfirm, cancelledText: messages.common.cancelled, onOk: logout });
     } else {
-      navigate(PROFILE_URL);
+      navigate(key === 'profile' ? PROFILE_URL : PASSWORD_URL);
     }
   };
 

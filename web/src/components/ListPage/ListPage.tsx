@@ -1,11 +1,12 @@
 import type { Key } from 'react';
-import { Table, type TablePaginationConfig } from 'antd';
+import { Grid, Table, type TablePaginationConfig } from 'antd';
 import { Panel } from '../Panel.tsx';
 import { listTotalText, messages, pageSizeOptions } from '@huiyun/contract';
 import { EditDialog } from './EditDialog.tsx';
 import { SearchForm } from './SearchForm.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { buildColumns } from './columns.tsx';
+import { minimumTableWidth } from './rowActions.ts';
 import { useListPage } from './useListPage.ts';
 import type { ListPageProps, RowAction, SortOrder } from './types.ts';
 
@@ -13,6 +14,7 @@ import type { ListPageProps, RowAction, SortOrder } from './types.ts';
 export function ListPage<Row extends object, F extends object = Record<string, unknown>>(props: ListPageProps<Row, F>) {
   const { queryKey, rowKey, columns, searchFields, rowActions = [], toolbarExtra, edit, remove, title } = props;
   const list = useListPage(props);
+  const wide = Grid.useBreakpoint().xxl === true;
 
   const canEdit = Boolean(edit && edit.canEdit !== false);
   const canDelete = Boolean(remove && !remove.hidden);
@@ -28,9 +30,13 @@ export function ListPage<Row extends object, F extends object = Record<string, u
     sortField: list.paging.sortField,
     sortOrder: list.paging.sortOrder,
     actions,
+    rows: list.rows,
     onAction: list.triggerRowAction,
+    wide,
   });
   const selectable = props.selectable ?? canDelete;
+  // Fits the panel from 1366 px on (the screens choose their columns for it); narrower windows scroll.
+  const scrollX = minimumTableWidth(tableColumns.map((c) => c.width), selectable);
 
   const pagination: TablePaginationConfig = {
     current: list.paging.page,
@@ -63,7 +69,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
         dataSource={list.rows}
         loading={list.loading}
         pagination={pagination}
-        scroll={{ x: 'max-content' }}
+        scroll={{ x: scrollX }}
         rowSelection={
           selectable
             ? { selectedRowKeys: list.selected.keys, onChange: (keys, rows) => list.setSelected({ keys, rows }) }

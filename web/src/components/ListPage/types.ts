@@ -27,6 +27,11 @@ export type ListColumn<Row> = Omit<ColumnType<Row>, 'sorter' | 'sortOrder' | 'ke
   /** The row field shown; also the sortField sent to the fetcher. */
   key: string;
   sortable?: boolean;
+  /**
+   * Shown only on wide screens (≥ 1600 px, antd's xxl): a column an operator can do without at
+   * 1366 px, so the key columns and 操作 fit without a horizontal scroll.
+   */
+  secondary?: boolean;
 };
 
 /** What toolbar and row-action callbacks may use. */

@@ -7,13 +7,13 @@ import { ResultTag } from '../ResultTag.tsx';
 const m = messages.monitor;
 
 const columns: ListColumn<LoginLog>[] = [
-  { key: 'infoId', title: m.infoId, width: 90 },
+  { key: 'infoId', title: m.infoId, width: 90, secondary: true },
   { key: 'userName', title: m.userName, sortable: true },
   { key: 'ip', title: m.ip, sortable: true },
   { key: 'client', title: m.client, width: 220, render: (_value, row) => <ClientText client={row.client} userAgent={row.userAgent} /> },
-  { key: 'success', title: m.result, width: 80, render: (value: LoginLog['success']) => <ResultTag value={value} /> },
-  { key: 'message', title: m.message, width: 220 },
-  { key: 'loginTime', title: m.loginTime, sortable: true, width: 180 },
+  { key: 'success', title: m.result, width: 70, render: (value: LoginLog['success']) => <ResultTag value={value} /> },
+  { key: 'message', title: m.message, width: 200 },
+  { key: 'loginTime', title: m.loginTime, sortable: true, width: 170 },
 ];
 
 /** 登录日志: every login attempt, successful or not, with address and browser. */

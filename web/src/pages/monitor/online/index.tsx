@@ -19,13 +19,14 @@ const columns: ListColumn<OnlineSession>[] = [
       </Space>
     ),
   },
+  // At 1366 px: who, where from, with what, since when and last seen; company and expiry from 1600 px.
   { key: 'userRealName', title: m.userRealName },
-  { key: 'deptName', title: m.deptName },
+  { key: 'deptName', title: m.deptName, secondary: true },
   { key: 'ip', title: m.ip, sortable: true },
-  { key: 'client', title: m.client, width: 220, render: (_value, row) => <ClientText client={row.client} userAgent={row.userAgent} /> },
-  { key: 'loginTime', title: m.loginTime, sortable: true, width: 180 },
-  { key: 'lastSeenAt', title: m.lastSeenAt, sortable: true, width: 180 },
-  { key: 'expiresAt', title: m.expiresAt, width: 180 },
+  { key: 'client', title: m.client, width: 200, render: (_value, row) => <ClientText client={row.client} userAgent={row.userAgent} /> },
+  { key: 'loginTime', title: m.loginTime, sortable: true, width: 170 },
+  { key: 'lastSeenAt', title: m.lastSeenAt, sortable: true, width: 170 },
+  { key: 'expiresAt', title: m.expiresAt, width: 170, secondary: true },
 ];
 
 /** 在线用户: the live sessions in the caller's scope; 强制下线 ends one of them. */

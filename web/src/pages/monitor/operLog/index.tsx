@@ -5,19 +5,21 @@ import { ResultTag } from '../ResultTag.tsx';
 
 const m = messages.monitor;
 
+// At 1366 px: who did what to which target, from where, the result and when; id, request and
+// duration from 1600 px.
 const columns: ListColumn<OperLog>[] = [
-  { key: 'operId', title: m.operId, width: 90 },
-  { key: 'userName', title: m.userName, sortable: true },
-  { key: 'module', title: m.module, sortable: true },
-  { key: 'action', title: m.action, sortable: true },
-  { key: 'target', title: m.target, width: 200 },
-  { key: 'method', title: m.method, width: 90 },
-  { key: 'url', title: m.url, width: 220 },
+  { key: 'operId', title: m.operId, width: 90, secondary: true },
+  { key: 'userName', title: m.userName, sortable: true, width: 100 },
+  { key: 'module', title: m.module, sortable: true, width: 100 },
+  { key: 'action', title: m.action, sortable: true, width: 110 },
+  { key: 'target', title: m.target, width: 160 },
+  { key: 'method', title: m.method, width: 90, secondary: true },
+  { key: 'url', title: m.url, width: 220, secondary: true },
   { key: 'ip', title: m.ip },
-  { key: 'success', title: m.result, width: 80, render: (value: OperLog['success']) => <ResultTag value={value} /> },
-  { key: 'message', title: m.message, width: 220 },
-  { key: 'costMs', title: m.costMs, sortable: true, width: 110 },
-  { key: 'operTime', title: m.operTime, sortable: true, width: 180 },
+  { key: 'success', title: m.result, width: 70, render: (value: OperLog['success']) => <ResultTag value={value} /> },
+  { key: 'message', title: m.message, width: 180 },
+  { key: 'costMs', title: m.costMs, sortable: true, width: 110, secondary: true },
+  { key: 'operTime', title: m.operTime, sortable: true, width: 170 },
 ];
 
 /** 操作日志: every change made through the console, who, what, target, address, result. */

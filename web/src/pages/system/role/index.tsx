@@ -11,13 +11,13 @@ import { RoleRightDialog } from './RoleRightDialog.tsx';
 const m = messages.role;
 
 const columns: ListColumn<Role>[] = [
-  { key: 'roleId', title: m.roleId, sortable: true, width: 100 },
+  { key: 'roleId', title: m.roleId, sortable: true, width: 80 },
   { key: 'systemNo', title: m.systemNo, sortable: true },
   { key: 'roleNo', title: m.roleNo, sortable: true },
   { key: 'roleName', title: m.roleName, sortable: true },
-  { key: 'isAdmin', title: m.isAdmin, render: (isAdmin: boolean) => (isAdmin ? <Tag color="blue">{m.yes}</Tag> : <Tag>{m.no}</Tag>) },
-  { key: 'userCount', title: m.userCount },
-  { key: 'editTime', title: messages.common.editTime, sortable: true, width: 180 },
+  { key: 'isAdmin', title: m.isAdmin, width: 90, render: (isAdmin: boolean) => (isAdmin ? <Tag color="blue">{m.yes}</Tag> : <Tag>{m.no}</Tag>) },
+  { key: 'userCount', title: m.userCount, width: 90 },
+  { key: 'editTime', title: messages.common.editTime, sortable: true, width: 170 },
 ];
 
 /** 角色管理 (SPEC §2.8): search by name and code, add, edit, delete, menu-permission tree. */

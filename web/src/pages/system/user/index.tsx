@@ -40,20 +40,21 @@ export function UserPage() {
   /** Account 1 and the caller itself cannot be locked (the server refuses anyway). */
   const lockable = (user: User) => can(Perm.userLock) && user.userId !== SUPER_ADMIN_USER_ID && user.userId !== me?.userId;
 
+  // At 1366 px: account, name, mobile, company, role, lock; sex, e-mail and who / when edited from 1600 px.
   const columns: ListColumn<User>[] = [
     { key: 'userName', title: m.userName, sortable: true },
     { key: 'userRealName', title: m.userRealName, sortable: true },
-    { key: 'userSex', title: m.userSex, width: 70 },
+    { key: 'userSex', title: m.userSex, width: 70, secondary: true },
     { key: 'userMobile', title: m.userMobile, sortable: true },
-    { key: 'userEmail', title: m.userEmail },
+    { key: 'userEmail', title: m.userEmail, secondary: true },
     { key: 'deptName', title: m.deptName, sortable: true },
     { key: 'roleName', title: m.roleName, sortable: true },
     {
       key: 'isLock', title: m.isLock, sortable: true, width: 90, ellipsis: false,
       render: (_value, user) => <LockSwitch user={user} disabled={!lockable(user)} />,
     },
-    { key: 'editUser', title: messages.common.editUser, sortable: true },
-    { key: 'editTime', title: messages.common.editTime, sortable: true, width: 180 },
+    { key: 'editUser', title: messages.common.editUser, sortable: true, secondary: true },
+    { key: 'editTime', title: messages.common.editTime, sortable: true, width: 180, secondary: true },
   ];
 
   const askResetPassword = async (user: User) => {

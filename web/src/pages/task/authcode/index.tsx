@@ -15,14 +15,14 @@ const AUTH_CODE_PAGE_SIZE = 10; // SPEC §9
 const columns: ListColumn<AuthCode>[] = [
   { key: 'id', title: m.id, width: 80 },
   { key: 'userName', title: m.userName },
-  { key: 'authCode', title: m.authCode },
+  { key: 'authCode', title: m.authCode, width: 160 },
   {
-    key: 'useStatus', title: m.useStatus, width: 100,
+    key: 'useStatus', title: m.useStatus, width: 90,
     render: (useStatus: number) => (isAuthCodeUsed(useStatus) ? <Tag color="green">{m.used}</Tag> : <Tag>{m.unused}</Tag>),
   },
   { key: 'machineName', title: m.machineName },
-  { key: 'dueNum', title: m.dueNum, width: 110 },
-  { key: 'dueDateStr', title: m.dueDateStr, width: 180 },
+  { key: 'dueNum', title: m.dueNum, width: 100 },
+  { key: 'dueDateStr', title: m.dueDateStr, width: 170 },
 ];
 
 /** 授权码列表 (SPEC §2.15): search by code; add, recharge and delete for administrators only. */

@@ -11,23 +11,25 @@ const BACK_URL = menuUrlOf(DEVICE_LIST_URL);
 /** Devices report every minute or more often: the list follows in the background, status and counters move. */
 const DEVICE_REFRESH_MS = 10_000;
 
+// At 1366 px: the device, its owner, whether it is online and working, and its quota; code, lease
+// and the phone's own figures (battery, signal, app version) from 1600 px.
 const columns: ListColumn<DeviceRow>[] = [
-  { key: 'machineName', title: m.machineName, width: 160 },
-  { key: 'machineCode', title: m.machineCode, width: 180 },
-  { key: 'userName', title: m.userName, width: 120 },
-  { key: 'authCode', title: m.authCode, width: 150 },
+  { key: 'machineName', title: m.machineName, width: 150 },
+  { key: 'machineCode', title: m.machineCode, width: 160 },
+  { key: 'userName', title: m.userName, width: 110 },
+  { key: 'authCode', title: m.authCode, width: 150, secondary: true },
   {
-    key: 'online', title: m.status, width: 90,
+    key: 'online', title: m.status, width: 80,
     render: (_value, row) => <Badge {...deviceStatusBadges[deviceStatusOf(row)]} />,
   },
-  { key: 'lastSeenStr', title: m.lastSeen, width: 180, render: (value: string) => value || '-' },
+  { key: 'lastSeenStr', title: m.lastSeen, width: 170, render: (value: string) => value || '-' },
   { key: 'sentToday', title: m.sentToday, width: 90 },
-  { key: 'leased', title: m.leased, width: 90 },
-  { key: 'battery', title: m.battery, width: 80, render: batteryText },
-  { key: 'signal', title: m.signal, width: 80, render: signalText },
-  { key: 'appVersion', title: m.appVersion, width: 90, render: (value: string) => value || '-' },
-  { key: 'dueNum', title: m.dueNum, width: 110 },
-  { key: 'dueDateStr', title: m.dueDateStr, width: 180 },
+  { key: 'leased', title: m.leased, width: 90, secondary: true },
+  { key: 'battery', title: m.battery, width: 80, secondary: true, render: batteryText },
+  { key: 'signal', title: m.signal, width: 80, secondary: true, render: signalText },
+  { key: 'appVersion', title: m.appVersion, width: 90, secondary: true, render: (value: string) => value || '-' },
+  { key: 'dueNum', title: m.dueNum, width: 100 },
+  { key: 'dueDateStr', title: m.dueDateStr, width: 170 },
 ];
 
 /** 设备列表, opened from 授权码列表: the activated devices, their status and today's work, kept fresh. */

@@ -29,21 +29,22 @@ const split = (total: number, mobile: number, unicom: number, telecom: number, o
   <Tooltip title={m.carrierSplitTitle}>{fill(m.carrierSplit, { total, mobile, unicom, telecom, other })}</Tooltip>
 );
 
+// At 1366 px: name, status, the two counts, creator and 操作; type, content and batch size from 1600 px.
 const columns: ListColumn<Task>[] = [
-  { key: 'taskId', title: m.taskId, width: 90 },
-  { key: 'taskName', title: m.taskName, width: 180 },
-  { key: 'showType', title: m.showType, width: 100, render: (value: number) => labelOf(showTypeOptions, value) },
-  { key: 'content', title: m.content, width: 220, render: (value: string, row) => value || row.fileName },
+  { key: 'taskId', title: m.taskId, width: 80 },
+  { key: 'taskName', title: m.taskName, width: 160 },
+  { key: 'showType', title: m.showType, width: 100, secondary: true, render: (value: number) => labelOf(showTypeOptions, value) },
+  { key: 'content', title: m.content, width: 220, secondary: true, render: (value: string, row) => value || row.fileName },
   {
     key: 'taskStatus',
     title: m.taskStatus,
-    width: 100,
+    width: 90,
     render: (value: number) => <Tag color={statusColors[value]}>{labelOf(taskStatusOptions, value)}</Tag>,
   },
-  { key: 'totalNum', title: m.totalNum, width: 200, render: (_v, r) => split(r.totalNum, r.mcount, r.ucount, r.tcount, r.ocount) },
-  { key: 'totalSendNum', title: m.totalSendNum, width: 200, render: (_v, r) => split(r.totalSendNum, r.smcount, r.sucount, r.stcount, r.socount) },
-  { key: 'batchSendNum', title: m.batchCount, width: 100, render: (_v, r) => `${r.batchSendNum}-${r.batchSendMaxNum}` },
-  { key: 'userName', title: m.userName, width: 120 },
+  { key: 'totalNum', title: m.totalNum, width: 170, render: (_v, r) => split(r.totalNum, r.mcount, r.ucount, r.tcount, r.ocount) },
+  { key: 'totalSendNum', title: m.totalSendNum, width: 170, render: (_v, r) => split(r.totalSendNum, r.smcount, r.sucount, r.stcount, r.socount) },
+  { key: 'batchSendNum', title: m.batchCount, width: 100, secondary: true, render: (_v, r) => `${r.batchSendNum}-${r.batchSendMaxNum}` },
+  { key: 'userName', title: m.userName, width: 100 },
 ];
 
 type Dialog = { kind: 'edit' | 'upload' | 'export' | 'test'; task: Task | null } | null;
