@@ -2,6 +2,7 @@ import { Button, Form, Input, InputNumber, Select, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { authCodeSave, fill, messages, randomAuthCode } from '@huiyun/contract';
 import { listTaskUsers, saveAuthCode } from '../../../api/authcode.ts';
+import { queryKeys } from '../../../api/queryKeys.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
 
@@ -12,7 +13,7 @@ const FORM = 'authcode-add';
 export function AddAuthCodeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm();
   const owners = useQuery({
-    queryKey: ['authcode-owners'],
+    queryKey: queryKeys.options('user', 'taskUsers'),
     queryFn: listTaskUsers,
     enabled: open,
     staleTime: 0,

@@ -3,13 +3,14 @@ import { fill, messages, taskTestSave, type Task } from '@huiyun/contract';
 import { saveTestNumber } from '../../../api/task.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import type { Entity } from '../../../api/queryKeys.ts';
 
 const m = messages.task;
 
 type TestForm = { testNum: number; testPhone: string };
 
 /** 插入测试号码 (administrators): every testNum numbers the engine also sends to testPhone. */
-export function TestDialog({ task, queryKey, onClose }: { task: Task | null; queryKey: string; onClose: () => void }) {
+export function TestDialog({ task, queryKey, onClose }: { task: Task | null; queryKey: Entity; onClose: () => void }) {
   const saver = useServerAction(queryKey, saveTestNumber);
 
   const save = async (values: TestForm) =>
