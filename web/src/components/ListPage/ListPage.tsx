@@ -63,6 +63,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
         dataSource={list.rows}
         loading={list.loading}
         pagination={pagination}
+        locale={props.emptyState && !list.filtered ? { emptyText: props.emptyState } : undefined}
         scroll={{ x: 'max-content' }}
         rowSelection={
           selectable

@@ -106,4 +106,6 @@ export type ListPageProps<Row extends object, F extends object = Record<string, 
   exporter?: ExportConfig<F>;
   /** Shown above the search form. */
   title?: ReactNode;
+  /** Shown in place of the table's 暂无数据 while no search filter is set: what to do to get a first row. */
+  emptyState?: ReactNode;
 };

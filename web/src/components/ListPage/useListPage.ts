@@ -131,6 +131,7 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
   return {
     rows,
     total,
+    filtered: Object.values(filters).some((value) => value !== undefined && value !== null && value !== ''),
     exporting,
     exportList,
     // A spinner for a first load or new paging/filters, not for background refreshes of the same page.

@@ -5,13 +5,15 @@ import { listTaskUsers, saveAuthCode } from '../../../api/authcode.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useCurrentUser } from '../../../app/useCurrentUser.ts';
 
 const m = messages.authcode;
 const FORM = 'authcode-add';
 
-/** 新增授权码: owner, code (typed or 随机生成), quantity and validity days. */
+/** 新增授权码: owner (the operator, until another is picked), code (typed or 随机生成), quantity and validity days. */
 export function AddAuthCodeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm();
+  const me = useCurrentUser().data;
   const owners = useQuery({
     queryKey: queryKeys.options('user', 'taskUsers'),
     queryFn: listTaskUsers,
@@ -39,6 +41,7 @@ export function AddAuthCodeDialog({ open, onClose }: { open: boolean; onClose: (
       name={FORM}
       form={form}
       schema={authCodeSave}
+      values={me ? { authUserId: me.userId } : undefined}
       onFinish={save}
       onClose={onClose}
     >

@@ -1,6 +1,6 @@
 // The field groups of 新增任务 / 编辑任务, each a few inputs of one concern; rules from the contract's
 // taskSave (the schema of the surrounding FormDialog) plus the screen's own texts.
-import { Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space } from 'antd';
+import { Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Typography } from 'antd';
 import { QrcodeOutlined } from '@ant-design/icons';
 import { fill, messages, randomNumOptions, randomPositionOptions, ShowType, showTypeOptions } from '@huiyun/contract';
 import { SchemaField } from '../../../components/FormDialog/index.ts';
@@ -107,7 +107,14 @@ export function TaskDeviceFields({ options, loading }: { options: { value: strin
   return (
     <>
       <Form.Item name="machineCodeList" label={m.machineCodeList}>
-        <Select mode="multiple" allowClear loading={loading} options={options} placeholder={fill(messages.common.selectPlaceholder, { label: m.machineCodeList })} />
+        <Select
+          mode="multiple"
+          allowClear
+          loading={loading}
+          options={options}
+          placeholder={fill(messages.common.selectPlaceholder, { label: m.machineCodeList })}
+          notFoundContent={loading ? undefined : <Typography.Text type="secondary">{messages.device.pickerEmpty}</Typography.Text>}
+        />
       </Form.Item>
       <Row gutter={16}>
         <Col span={12}>
