@@ -7,6 +7,7 @@ import { SearchForm } from './SearchForm.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { buildColumns } from './columns.tsx';
 import { useListPage } from './useListPage.ts';
+import { pagerItemRender, selectionNames } from './accessibleNames.ts';
 import type { ListPageProps, RowAction, SortOrder } from './types.ts';
 
 /** The one list-page pattern: search form, toolbar, server-paged and -sorted table, add / edit dialog. */
@@ -40,6 +41,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
     showQuickJumper: true,
     pageSizeOptions,
     showTotal: (total) => fill(messages.common.totalItems, { total }),
+    itemRender: pagerItemRender,
   };
 
   return (
@@ -67,7 +69,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
         scroll={{ x: 'max-content' }}
         rowSelection={
           selectable
-            ? { selectedRowKeys: list.selected.keys, onChange: (keys, rows) => list.setSelected({ keys, rows }) }
+            ? { selectedRowKeys: list.selected.keys, onChange: (keys, rows) => list.setSelected({ keys, rows }), ...selectionNames(list.rows) }
             : undefined
         }
         onChange={(pager, _filters, sorter, extra) => {

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Button } from 'antd';
-import { ApartmentOutlined } from '@ant-design/icons';
+import { ApartmentOutlined } from '../../../app/icons.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { fill, lockStatusOptions, messages, Perm, RoleId, SUPER_ADMIN_USER_ID, type User } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';

@@ -62,10 +62,10 @@ export function AddAuthCodeDialog({ open, onClose }: { open: boolean; onClose: (
         </Space.Compact>
       </Form.Item>
       <SchemaField name="dueNum" label={m.quantity} required>
-        <InputNumber style={{ width: '100%' }} min={0} precision={0} placeholder={fill(messages.common.inputPlaceholder, { label: m.quantity })} />
+        <InputNumber controls={false} style={{ width: '100%' }} min={0} precision={0} placeholder={fill(messages.common.inputPlaceholder, { label: m.quantity })} />
       </SchemaField>
       <SchemaField name="dueDateNum" label={m.validDays} required>
-        <InputNumber style={{ width: '100%' }} min={1} precision={0} placeholder={fill(messages.common.inputPlaceholder, { label: m.validDays })} />
+        <InputNumber controls={false} style={{ width: '100%' }} min={1} precision={0} placeholder={fill(messages.common.inputPlaceholder, { label: m.validDays })} />
       </SchemaField>
     </FormDialog>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge, Divider } from 'antd';
-import { ArrowLeftOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined } from '../../../app/icons.tsx';
 import { Link } from 'react-router';
 import { DEVICE_LIST_URL, isAdministratorAccount, menuUrlOf, messages, Perm, type DeviceRow } from '@huiyun/contract';
 import { listDevices, type DeviceFilters } from '../../../api/device.ts';

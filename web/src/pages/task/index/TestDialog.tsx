@@ -28,7 +28,7 @@ export function TestDialog({ task, queryKey, onClose }: { task: Task | null; que
     >
       <Form.Item label={m.taskName}>{task?.taskName}</Form.Item>
       <SchemaField name="testNum" label={m.testNum}>
-        <InputNumber min={1} precision={0} style={{ width: '100%' }} placeholder={fill(messages.common.inputPlaceholder, { label: m.testNum })} />
+        <InputNumber controls={false} min={1} precision={0} style={{ width: '100%' }} placeholder={fill(messages.common.inputPlaceholder, { label: m.testNum })} />
       </SchemaField>
       <SchemaField name="testPhone" label={m.testPhone} required rules={[{ required: true, whitespace: true, message: m.testPhoneRequired }]}>
         <Input placeholder={fill(messages.common.inputPlaceholder, { label: m.testPhone })} allowClear maxLength={11} />
