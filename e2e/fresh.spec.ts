@@ -41,7 +41,7 @@ test.describe('fresh lists and next steps', () => {
     await page.goto('/system/user');
     await expect(rows(page).first()).toBeVisible();
     // Marks this document: a reload would lose the mark.
-    await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+    await page.evaluate(() => Object.assign(globalThis, { __sameDocument: true }));
 
     await openFromMenu(page, '角色管理');
     await expect(page).toHaveURL(/\/system\/Role$/);
@@ -63,7 +63,7 @@ test.describe('fresh lists and next steps', () => {
     const addUser = dialog(page, '新增用户');
     await addUser.getByLabel('角色', { exact: true }).click();
     await expect(page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: roleName })).toBeVisible();
-    expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    expect(await page.evaluate(() => (globalThis as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
   });
 
   test('accessible names are Chinese: buttons by their text alone, 全选, 选择第 1 行, the pager; 新增授权码 starts at the operator', async ({ adminPage: page }) => {
