@@ -5,6 +5,13 @@ export const common = {
   confirmTitle: '提示',
   confirmDelete: '确定删除选中的数据吗？',
   selectRowsFirst: '请先选择要操作的数据',
+  // accessible names antd gives in English (issue 13 §5)
+  selectAll: '全选',
+  selectRow: '选择第 {n} 行',
+  pagePrev: '上一页',
+  pageNext: '下一页',
+  pagePrev5: '向前 5 页',
+  pageNext5: '向后 5 页',
   dataSaved: '数据保存成功！',
   dataDeleted: '数据已删除!',
   saveFailed: '保存失败，请稍后再试！',

@@ -22,6 +22,17 @@ export const device = {
   backToAuthCodes: '返回授权码列表',
   loadFailed: '加载失败，请稍后再试！',
 
+  // empty list and empty device picker: how a device gets here (issue 13 §5)
+  emptyTitle: '还没有激活的设备',
+  emptyStepCode: '管理员在授权码列表生成授权码，一个授权码绑定一台设备。',
+  emptyStepApp: '在手机上打开发送端 App，填写服务器地址和授权码，点击激活。',
+  emptyStepDone: '激活成功后设备出现在这里，新增任务时即可在“发送设备”中选择它。',
+  emptyServer: '服务器地址：{url}',
+  emptyProtocol: '自制设备或对接其他终端：按设备协议（仓库 docs/device-protocol.md）调用 POST /device/v1/activate；没有手机时可用模拟器 npm run device。',
+  emptyAskAdmin: '还没有授权码？请联系管理员生成。',
+  makeCode: '生成授权码',
+  pickerEmpty: '暂无已激活的设备：在手机发送端 App 中输入授权码激活后即可选择（激活方法见 授权码列表 → 设备列表）。',
+
   // activation
   authCodeRequired: '请输入授权码',
   /** One answer for a code that does not exist and one bound to another device, so guesses learn nothing. */

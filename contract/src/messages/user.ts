@@ -77,8 +77,4 @@ export const user = {
   actionResetPwd: '重置密码',
   actionChangeDept: '部门设置',
   actionDataScope: '数据权限',
-  // role names when the role list cannot be read (the seeded roles, PRODUCT §3)
-  roleCompanyAdmin: '公司管理员',
-  roleOrdinaryUser: '普通用户',
-  roleSuperAdmin: '超级管理员',
 } as const;

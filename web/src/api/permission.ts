@@ -5,7 +5,6 @@ import type { ListParams } from './types.ts';
 const m = messages.permission;
 
 export type PermissionFilters = { permissionName?: string; permission?: string };
-export type RoleOption = { roleId: number; roleName: string };
 
 export async function listPermissions(params: ListParams<PermissionFilters>): Promise<Page<Permission>> {
   const answer = await request<Permission[]>('/api/Permission/list', { body: params, failText: m.loadFailed });
@@ -25,12 +24,6 @@ export async function deletePermissions(ids: number[]): Promise<string> {
 
 export function exportPermissions(params: Omit<ListParams<PermissionFilters>, 'page' | 'limit'>): Promise<void> {
   return download('/api/Permission/export', { body: params, fileName: `${m.title}.xlsx`, failText: messages.common.exportFailed });
-}
-
-/** The role choices of the toolbar (GET /api/Role/dropDown/all, SPEC §7.5). */
-export async function roleDropDown(): Promise<RoleOption[]> {
-  const answer = await request<RoleOption[]>('/api/Role/dropDown/all', { failText: m.rolesLoadFailed });
-  return answer.data ?? [];
 }
 
 /** The permission ids the role holds: the ticks to preselect. */

@@ -1,5 +1,7 @@
 import { messages, type Page, type Role, type RoleGrantTree, type RoleOption, type RoleSave } from '@huiyun/contract';
+import { queryOptions } from '@tanstack/react-query';
 import { download, request } from './client.ts';
+import { queryKeys } from './queryKeys.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.role;
@@ -31,6 +33,9 @@ export async function roleDropDown(): Promise<RoleOption[]> {
   const answer = await request<RoleOption[]>('/api/Role/dropDown/all', { failText: m.loadFailed });
   return answer.data ?? [];
 }
+
+/** The one role dropdown query of every screen: a role saved or deleted anywhere reloads it (api/queryKeys.ts). */
+export const roleOptionsQuery = queryOptions({ queryKey: queryKeys.options('role'), queryFn: roleDropDown, staleTime: 60_000 });
 
 /** 菜单权限: the menu tree with each screen's permission codes under it, ticked where the role holds them. */
 export async function fetchRoleGrants(roleId: number): Promise<RoleGrantTree> {

@@ -1,5 +1,5 @@
 import {
-  messages, RoleId,
+  messages,
   type Page, type User, type UserDeptNode, type UserPasswordReset, type UserSave, type UserSaveAnswer,
 } from '@huiyun/contract';
 import { download, request } from './client.ts';
@@ -69,24 +69,4 @@ export async function userDeptTree(userId: number): Promise<UserDeptNode[]> {
 export async function saveUserDepts(userId: number, deptIds: number[]): Promise<string> {
   const answer = await request('/api/UserDept/save', { body: { userId, deptIds: JSON.stringify(deptIds) }, failText: m.dataScopeSaveFailed });
   return answer.msg || m.dataScopeSaved;
-}
-
-export type RoleChoice = { roleId: number; roleName: string };
-
-/** The seeded roles, used only while the role list cannot be read. */
-const seededRoles: RoleChoice[] = [
-  { roleId: RoleId.companyAdmin, roleName: m.roleCompanyAdmin },
-  { roleId: RoleId.ordinaryUser, roleName: m.roleOrdinaryUser },
-  { roleId: RoleId.superAdmin, roleName: m.roleSuperAdmin },
-];
-
-/** Role choices of the user form (GET /api/Role/dropDown/all), falling back to the seeded roles. */
-export async function roleChoices(): Promise<RoleChoice[]> {
-  try {
-    const answer = await request<RoleChoice[]>('/api/Role/dropDown/all', { failText: m.roleLoadFailed });
-    if (Array.isArray(answer.data) && answer.data.length > 0) return answer.data;
-  } catch {
-    // the role screen's call may be missing or refused to this caller: the seeded roles still work
-  }
-  return seededRoles;
 }

@@ -10,9 +10,10 @@ import { prefersReducedMotion } from './motion.ts';
  * Every button's loading spinner: given here, antd shows it exactly while `loading` is true. Its default
  * spinner leaves with a CSS transition and is removed only on `transitionend`; when a quick answer
  * interrupts the entering transition (a busy machine), that event never comes and the spinner stays in
- * the button for good ('loading 登录' after a wrong password).
+ * the button for good ('loading 登录' after a wrong password). Hidden from assistive technology like
+ * every icon (icons.tsx): the button's own text names it.
  */
-const buttonConfig = { autoInsertSpace: false, loadingIcon: <LoadingOutlined /> };
+const buttonConfig = { autoInsertSpace: false, loadingIcon: <LoadingOutlined aria-hidden /> };
 const theme = { token: { colorPrimary: '#1668dc', motion: !prefersReducedMotion } };
 const wave = { disabled: prefersReducedMotion };
 

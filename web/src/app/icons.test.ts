@@ -1,10 +1,33 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { consoleRoutes, menuGroups } from '@huiyun/contract';
-import { hasIcon } from './icons.tsx';
+import { hasIcon, MenuIcon, PlusOutlined } from './icons.tsx';
+
+/** Every source file of the console (path from web/src → text). */
+const sources = import.meta.glob<string>(['../**/*.{ts,tsx}', '!../**/*.test.ts'], { query: '?raw', import: 'default', eager: true });
 
 describe('menu icons', () => {
   it('maps every icon the contract routes name', () => {
     const names = [...consoleRoutes, ...menuGroups].map((r) => r.icon);
     expect(names.filter((name) => !hasIcon(name))).toEqual([]);
+  });
+});
+
+describe('decorative icons', () => {
+  it('hide themselves from assistive technology: no English name read before a button label', () => {
+    for (const html of [renderToStaticMarkup(createElement(PlusOutlined)), renderToStaticMarkup(createElement(MenuIcon, { name: 'UserOutlined' }))]) {
+      expect(html).toContain('aria-hidden="true"');
+      expect(html).not.toContain('aria-label');
+    }
+  });
+
+  it('come from app/icons.tsx only (the login page and the entry mark their few icons themselves, to stay small)', () => {
+    const allowed = new Set(['app/icons.tsx', 'app/App.tsx', 'pages/login/index.tsx']);
+    // Keys are relative to this folder (./x in app/, ../y elsewhere): named from web/src here.
+    const files = Object.entries(sources).map(([key, text]) => ({ file: key.replace(/^\.\.\//, '').replace(/^\.\//, 'app/'), text }));
+    expect(files.map((f) => f.file)).toContain('components/ListPage/Toolbar.tsx');
+    const importers = files.filter((f) => f.text.includes("from '@ant-design/icons'")).map((f) => f.file);
+    expect(importers.filter((file) => !allowed.has(file))).toEqual([]);
   });
 });

@@ -116,6 +116,10 @@ describe('权限管理: permissions', () => {
 
   it('pages and sorts', async () => {
     for (let i = 1; i <= 12; i++) await addPermission(`分页权限${String(i).padStart(2, '0')}`, `page:Perm:p${String(i).padStart(2, '0')}`);
+    // Newest first, like every list (issue 13 §3): the code just added leads page 1, the oldest ends page 2.
+    expect((await list()).body.data[0].permission).toBe('page:Perm:p12');
+    const unsorted2 = await list({ permission: 'page:Perm:', page: 2 });
+    expect(unsorted2.body.data.map((p: Row) => p.permission)).toEqual(['page:Perm:p02', 'page:Perm:p01']);
     const page1 = await list({ permission: 'page:Perm:', sortField: 'permission', sortOrder: 'descend' });
     expect(page1.body.total).toBe(12);
     expect(page1.body.data[0].permission).toBe('page:Perm:p12');

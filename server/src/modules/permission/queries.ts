@@ -39,7 +39,7 @@ export async function listPermissions(db: Kysely<Database>, query: PermissionLis
       ).$castTo<PermissionRow>();
     },
     query,
-    { sortColumns, defaultSort: ['p.permission', 'asc'], tieBreaker: 'p.permissionId' },
+    { sortColumns, defaultSort: ['p.permissionId', 'desc'], tieBreaker: 'p.permissionId' },
   );
   return { rows: rows.map((row) => toPermission(row, roleId !== undefined)), total };
 }

@@ -31,7 +31,7 @@ export async function listRoles(db: Kysely<Database>, caller: Access, query: Rol
           .as('userCount'),
       ]).$castTo<RoleRow>(),
     query,
-    { sortColumns, defaultSort: ['r.roleId', 'asc'], tieBreaker: 'r.roleId' },
+    { sortColumns, defaultSort: ['r.roleId', 'desc'], tieBreaker: 'r.roleId' },
   );
   return { rows: rows.map(toRole), total };
 }

@@ -53,10 +53,11 @@ describe('role list', () => {
     const all = await list();
     expect(all.body.success).toBe(true);
     expect(all.body.total).toBe(4);
-    expect(all.body.data.map((r: { roleId: number }) => r.roleId)).toEqual([1, 2, 3, 4]);
-    expect(all.body.data[2]).toMatchObject({ roleId: RoleId.superAdmin, roleName: '超级管理员', isAdmin: true, userCount: 1, systemNo: 'huiyun' });
-    expect(all.body.data[1]).toMatchObject({ roleId: RoleId.ordinaryUser, isAdmin: false, userCount: 1 });
-    expect(all.body.data[0]).toMatchObject({ roleId: RoleId.companyAdmin, userCount: 1 });
+    // Newest first, like every list (issue 13 §3).
+    expect(all.body.data.map((r: { roleId: number }) => r.roleId)).toEqual([4, 3, 2, 1]);
+    expect(all.body.data[1]).toMatchObject({ roleId: RoleId.superAdmin, roleName: '超级管理员', isAdmin: true, userCount: 1, systemNo: 'huiyun' });
+    expect(all.body.data[2]).toMatchObject({ roleId: RoleId.ordinaryUser, isAdmin: false, userCount: 1 });
+    expect(all.body.data[3]).toMatchObject({ roleId: RoleId.companyAdmin, userCount: 1 });
     expect(all.body.data[0].editTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 
     expect((await list({ roleName: '管理员' })).body.total).toBe(2);
@@ -64,16 +65,16 @@ describe('role list', () => {
     const sorted = await list({ sortField: 'roleNo', sortOrder: 'descend' });
     expect(sorted.body.data.map((r: { roleNo: string }) => r.roleNo)).toEqual(['superAdmin', 'ordinaryUser', 'demo', 'companyAdmin']);
     const paged = await list({ page: 2, limit: 3 });
-    expect(paged.body).toMatchObject({ total: 4, data: [expect.objectContaining({ roleId: 4 })] });
+    expect(paged.body).toMatchObject({ total: 4, data: [expect.objectContaining({ roleId: 1 })] });
     expect((await list({ sortField: 'x; drop table sys_role', sortOrder: 'ascend' })).body.success).toBe(true);
   });
 
   it('shows a company administrator neither the super administrator role nor users outside its scope', async () => {
     const answer = await list({}, otherAdmin);
     expect(answer.body.total).toBe(3);
-    expect(answer.body.data.map((r: { roleId: number }) => r.roleId)).toEqual([1, 2, 4]);
+    expect(answer.body.data.map((r: { roleId: number }) => r.roleId)).toEqual([4, 2, 1]);
     // In its own company only itself holds a role.
-    expect(answer.body.data[0]).toMatchObject({ roleId: RoleId.companyAdmin, userCount: 1 });
+    expect(answer.body.data[2]).toMatchObject({ roleId: RoleId.companyAdmin, userCount: 1 });
     expect(answer.body.data[1]).toMatchObject({ roleId: RoleId.ordinaryUser, userCount: 0 });
   });
 
@@ -86,6 +87,16 @@ describe('role list', () => {
 });
 
 describe('role save', () => {
+  it('puts a newly saved role first on page 1, whatever how many roles came before', async () => {
+    const before = (await list()).body.total as number;
+    for (let i = 0; i < 11 - before; i++) await addRole(`older${i}`);
+    const newest = await addRole('newest');
+    const page1 = await list();
+    expect(page1.body.total).toBeGreaterThanOrEqual(12);
+    expect(page1.body.data[0]).toMatchObject({ roleId: newest, roleNo: 'newest' });
+    await remove([newest, ...(page1.body.data as { roleId: number; roleNo: string }[]).filter((r) => r.roleNo.startsWith('older')).map((r) => r.roleId)].join(','));
+  });
+
   it('adds and edits a role, keeping roleNo unique', async () => {
     const roleId = await addRole('auditor', { isAdmin: true });
     const row = (await list({ roleNo: 'auditor' })).body.data[0];

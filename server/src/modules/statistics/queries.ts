@@ -47,7 +47,7 @@ export async function listTaskUserStatistics(db: Kysely<Database>, caller: Acces
     filtered,
     (qb) => qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum']).$castTo<TaskUserStatistics>(),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
-    { sortColumns: {}, defaultSort: ['u.userId', 'asc'], tieBreaker: 'u.userId' },
+    { sortColumns: {}, defaultSort: ['u.userId', 'desc'], tieBreaker: 'u.userId' },
   );
   return {
     rows: rows.map((r) => ({

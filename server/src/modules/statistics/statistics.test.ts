@@ -93,8 +93,10 @@ describe('send statistics', () => {
     const first = await list(admin, { userName: 'pagesub', pageNum: 1, pageSize: 10 });
     expect(first.body.total).toBe(11);
     expect(first.body.data).toHaveLength(10);
+    // Newest first, like every list (issue 13 §3): the last account made leads page 1.
+    expect(first.body.data[0].userName).toBe('pagesub10');
     const second = await list(admin, { userName: 'pagesub', pageNum: 2, pageSize: 10 });
-    expect(second.body.data.map((r: { userName: string }) => r.userName)).toEqual(['pagesub10']);
+    expect(second.body.data.map((r: { userName: string }) => r.userName)).toEqual(['pagesub00']);
   });
 
   it('creates a sub-account: an ordinary user of the creator company who can log in and sees the task links', async () => {

@@ -3,10 +3,11 @@ import { FormDialog, SchemaField } from '../FormDialog/index.ts';
 import { FieldInput } from './FieldInput.tsx';
 import { useServerAction } from './useServerAction.ts';
 import type { EditConfig } from './types.ts';
+import type { Entity } from '../../api/queryKeys.ts';
 
 type Props<Row> = {
   name: string;
-  queryKey: string;
+  queryKey: Entity;
   config: EditConfig<Row>;
   open: boolean;
   editing: Row | null;

@@ -8,6 +8,7 @@ import { Toolbar } from './Toolbar.tsx';
 import { buildColumns } from './columns.tsx';
 import { minimumTableWidth } from './rowActions.ts';
 import { useListPage } from './useListPage.ts';
+import { pagerItemRender, selectionNames } from './accessibleNames.ts';
 import type { ListPageProps, RowAction, SortOrder } from './types.ts';
 
 /** The one list-page pattern: search form, toolbar, server-paged and -sorted table, add / edit dialog. */
@@ -46,6 +47,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
     showQuickJumper: true,
     pageSizeOptions,
     showTotal: listTotalText,
+    itemRender: pagerItemRender,
   };
 
   return (
@@ -69,10 +71,11 @@ export function ListPage<Row extends object, F extends object = Record<string, u
         dataSource={list.rows}
         loading={list.loading}
         pagination={pagination}
+        locale={props.emptyState && !list.filtered ? { emptyText: props.emptyState } : undefined}
         scroll={{ x: scrollX }}
         rowSelection={
           selectable
-            ? { selectedRowKeys: list.selected.keys, onChange: (keys, rows) => list.setSelected({ keys, rows }) }
+            ? { selectedRowKeys: list.selected.keys, onChange: (keys, rows) => list.setSelected({ keys, rows }), ...selectionNames(list.rows) }
             : undefined
         }
         onChange={(pager, _filters, sorter, extra) => {

@@ -2,6 +2,7 @@ import type { Key, ReactNode } from 'react';
 import type { TableColumnType as ColumnType } from 'antd';
 import type { Page } from '@huiyun/contract';
 import type { ListParams } from '../../api/types.ts';
+import type { Entity } from '../../api/queryKeys.ts';
 import type { ObjectSchemaLike } from '../FormDialog/zodRule.ts';
 
 export type { ListParams, SortOrder } from '../../api/types.ts';
@@ -90,8 +91,8 @@ export type ExportConfig<F extends object> = {
 };
 
 export type ListPageProps<Row extends object, F extends object = Record<string, unknown>> = {
-  /** Base of the TanStack Query key; params are appended. */
-  queryKey: string;
+  /** The entity listed (api/queryKeys.ts): its list key, and what a save or delete here invalidates. */
+  queryKey: Entity;
   rowKey: keyof Row & string;
   fetcher: (params: ListParams<F>) => Promise<Page<Row>>;
   /** The screen's load-failure text is the fetcher's business (client failText). */
@@ -110,4 +111,6 @@ export type ListPageProps<Row extends object, F extends object = Record<string, 
   exporter?: ExportConfig<F>;
   /** Shown above the search form. */
   title?: ReactNode;
+  /** Shown in place of the table's 暂无数据 while no search filter is set: what to do to get a first row. */
+  emptyState?: ReactNode;
 };

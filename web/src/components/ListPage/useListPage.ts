@@ -3,6 +3,7 @@ import { type TablePaginationConfig } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { messages } from '@huiyun/contract';
 import { errorText } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
 import { useConfirm } from '../useConfirm.ts';
 import { useServerAction } from './useServerAction.ts';
 import type { ListContext, ListPageProps, ListParams, RowAction, SortOrder } from './types.ts';
@@ -24,7 +25,7 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
 
   const params = { ...filters, ...paging } as ListParams<F>;
   const query = useQuery({
-    queryKey: [queryKey, params],
+    queryKey: queryKeys.list(queryKey, params),
     queryFn: () => fetcher(params),
     placeholderData: keepPreviousData,
     refetchInterval: props.refreshInterval ? (q) => props.refreshInterval!(q.state.data?.data ?? []) : undefined,
@@ -130,6 +131,7 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
   return {
     rows,
     total,
+    filtered: Object.values(filters).some((value) => value !== undefined && value !== null && value !== ''),
     exporting,
     exportList,
     // A spinner for a first load or new paging/filters, not for background refreshes of the same page.

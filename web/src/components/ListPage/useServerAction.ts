@@ -1,12 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { errorText } from '../../api/client.ts';
+import { invalidateEntity, type Entity } from '../../api/queryKeys.ts';
 import { useToast } from '../../app/toast.tsx';
 
 /**
- * A mutation that shows the server's success text, reloads the list under queryKey, and shows the
- * server's (or the screen's) failure text. Errors never escape: callers get a boolean.
+ * A mutation that shows the server's success text, reloads every list and dropdown that shows the
+ * entity (api/queryKeys.ts), and shows the server's (or the screen's) failure text. Errors never
+ * escape: callers get a boolean.
  */
-export function useServerAction<Input>(queryKey: string, action: (input: Input) => Promise<string>) {
+export function useServerAction<Input>(entity: Entity, action: (input: Input) => Promise<string>) {
   const message = useToast();
   const queryClient = useQueryClient();
   const mutation = useMutation({ mutationFn: action });
@@ -14,7 +16,7 @@ export function useServerAction<Input>(queryKey: string, action: (input: Input) 
     try {
       const text = await mutation.mutateAsync(input);
       void message.success(text);
-      await queryClient.invalidateQueries({ queryKey: [queryKey] });
+      await invalidateEntity(queryClient, entity);
       return true;
     } catch (error) {
       const text = errorText(error, failText);

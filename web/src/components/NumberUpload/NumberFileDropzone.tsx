@@ -1,5 +1,5 @@
 import { Progress, Upload } from 'antd';
-import { InboxOutlined } from '@ant-design/icons';
+import { InboxOutlined } from '../../app/icons.tsx';
 import { messages } from '@huiyun/contract';
 import { useToast } from '../../app/toast.tsx';
 

@@ -35,7 +35,7 @@ export function LoginPage() {
             <Input
               id="login_userName"
               size="large"
-              prefix={<UserOutlined />}
+              prefix={<UserOutlined aria-hidden />}
               placeholder={m.accountPlaceholder}
               autoComplete="username"
               autoFocus={!initialValues.userName}
@@ -49,7 +49,7 @@ export function LoginPage() {
             <Input.Password
               id="login_passwd"
               size="large"
-              prefix={<LockOutlined />}
+              prefix={<LockOutlined aria-hidden />}
               placeholder={m.passwordPlaceholder}
               autoComplete="current-password"
               autoFocus={Boolean(initialValues.userName)}

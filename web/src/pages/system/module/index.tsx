@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type Key } from 'react';
 import { Button, Col, Empty, Form, Input, InputNumber, Row, Select, Space, Spin, Tree, type TreeDataNode } from 'antd';
-import { DeleteOutlined, DownloadOutlined, PlusOutlined, SaveOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownloadOutlined, PlusOutlined, SaveOutlined } from '../../../app/icons.tsx';
 import { fill, messages, moduleSave, Perm, type ModuleTreeNode } from '@huiyun/contract';
 import { MenuIcon } from '../../../app/icons.tsx';
 import { Panel } from '../../../components/Panel.tsx';

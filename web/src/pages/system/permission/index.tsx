@@ -1,5 +1,5 @@
 import { Button, Checkbox, Select, Space, Tag, Typography } from 'antd';
-import { SafetyOutlined } from '@ant-design/icons';
+import { SafetyOutlined } from '../../../app/icons.tsx';
 import { messages, Perm, type Permission } from '@huiyun/contract';
 import { deletePermissions, exportPermissions, listPermissions, type PermissionFilters } from '../../../api/permission.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';

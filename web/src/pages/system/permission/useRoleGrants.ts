@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { messages } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';
-import { roleDropDown, rolePermissionIds, saveRolePermissions } from '../../../api/permission.ts';
+import { rolePermissionIds, saveRolePermissions } from '../../../api/permission.ts';
+import { roleOptionsQuery } from '../../../api/role.ts';
 import { useToast } from '../../../app/toast.tsx';
 
 const m = messages.permission;
@@ -18,7 +19,7 @@ export function useRoleGrants() {
   const [loadingTicks, setLoadingTicks] = useState(false);
   const [saving, setSaving] = useState(false);
 
-  const roles = useQuery({ queryKey: ['roleDropDown'], queryFn: roleDropDown, staleTime: 60_000, meta: { errorText: m.rolesLoadFailed } });
+  const roles = useQuery({ ...roleOptionsQuery, meta: { errorText: m.rolesLoadFailed } });
 
   useEffect(() => {
     setTicks(new Set());

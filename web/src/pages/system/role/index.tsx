@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Tag } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '../../../app/icons.tsx';
 import { messages, Perm, RoleId, type Role } from '@huiyun/contract';
 import { deleteRoles, exportRoles, listRoles, type RoleFilters } from '../../../api/role.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';

@@ -3,6 +3,7 @@ import { Empty, Spin, Tree } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { fill, messages, type User } from '@huiyun/contract';
 import { saveUserDepts, userDeptTree } from '../../../api/user.ts';
+import { queryKeys } from '../../../api/queryKeys.ts';
 import { FormDialog } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
 import { toTreeData } from './companyTree.ts';
@@ -12,7 +13,7 @@ const m = messages.user;
 /** 数据权限: the caller's companies as a checkable tree; the ticked ones become the user's grants. */
 export function DataScopeDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
   const query = useQuery({
-    queryKey: ['user-dept-tree', user?.userId],
+    queryKey: queryKeys.options('dept', 'grantsOf', user?.userId ?? 0),
     queryFn: () => userDeptTree(user!.userId),
     enabled: user !== null,
     gcTime: 0,

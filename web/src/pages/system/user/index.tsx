@@ -1,10 +1,12 @@
 import { useMemo, useState } from 'react';
 import { Button } from 'antd';
-import { ApartmentOutlined } from '@ant-design/icons';
+import { ApartmentOutlined } from '../../../app/icons.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { fill, lockStatusOptions, messages, Perm, RoleId, SUPER_ADMIN_USER_ID, type User } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';
-import { companyTree, deleteUsers, exportUsers, forceOffline, listUsers, refreshCache, resetPassword, roleChoices, type UserFilters } from '../../../api/user.ts';
+import { companyTree, deleteUsers, exportUsers, forceOffline, listUsers, refreshCache, resetPassword, type UserFilters } from '../../../api/user.ts';
+import { queryKeys } from '../../../api/queryKeys.ts';
+import { roleOptionsQuery } from '../../../api/role.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
 import { ChangeDeptDialog } from './ChangeDeptDialog.tsx';
@@ -26,8 +28,8 @@ export function UserPage() {
   const [dataScopeUser, setDataScopeUser] = useState<User | null>(null);
   const [deptUsers, setDeptUsers] = useState<User[] | null>(null);
 
-  const roles = useQuery({ queryKey: ['user-roles'], queryFn: roleChoices, staleTime: 60_000, meta: { silent: true } });
-  const companies = useQuery({ queryKey: ['user-companies'], queryFn: companyTree, enabled: can(Perm.userDataScope), retry: false, meta: { silent: true } });
+  const roles = useQuery({ ...roleOptionsQuery, meta: { errorText: m.roleLoadFailed } });
+  const companies = useQuery({ queryKey: queryKeys.options('dept', 'companyTree'), queryFn: companyTree, enabled: can(Perm.userDataScope), retry: false, meta: { silent: true } });
 
   const roleOptions = useMemo(
     () => (roles.data ?? [])

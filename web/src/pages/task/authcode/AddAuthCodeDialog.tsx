@@ -2,17 +2,20 @@ import { Button, Form, Input, InputNumber, Select, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { authCodeSave, fill, messages, randomAuthCode } from '@huiyun/contract';
 import { listTaskUsers, saveAuthCode } from '../../../api/authcode.ts';
+import { queryKeys } from '../../../api/queryKeys.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useCurrentUser } from '../../../app/useCurrentUser.ts';
 
 const m = messages.authcode;
 const FORM = 'authcode-add';
 
-/** 新增授权码: owner, code (typed or 随机生成), quantity and validity days. */
+/** 新增授权码: owner (the operator, until another is picked), code (typed or 随机生成), quantity and validity days. */
 export function AddAuthCodeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm();
+  const me = useCurrentUser().data;
   const owners = useQuery({
-    queryKey: ['authcode-owners'],
+    queryKey: queryKeys.options('user', 'taskUsers'),
     queryFn: listTaskUsers,
     enabled: open,
     staleTime: 0,
@@ -38,6 +41,7 @@ export function AddAuthCodeDialog({ open, onClose }: { open: boolean; onClose: (
       name={FORM}
       form={form}
       schema={authCodeSave}
+      values={me ? { authUserId: me.userId } : undefined}
       onFinish={save}
       onClose={onClose}
     >
@@ -58,10 +62,10 @@ export function AddAuthCodeDialog({ open, onClose }: { open: boolean; onClose: (
         </Space.Compact>
       </Form.Item>
       <SchemaField name="dueNum" label={m.quantity} required>
-        <InputNumber style={{ width: '100%' }} min={0} precision={0} placeholder={fill(messages.common.inputPlaceholder, { label: m.quantity })} />
+        <InputNumber controls={false} style={{ width: '100%' }} min={0} precision={0} placeholder={fill(messages.common.inputPlaceholder, { label: m.quantity })} />
       </SchemaField>
       <SchemaField name="dueDateNum" label={m.validDays} required>
-        <InputNumber style={{ width: '100%' }} min={1} precision={0} placeholder={fill(messages.common.inputPlaceholder, { label: m.validDays })} />
+        <InputNumber controls={false} style={{ width: '100%' }} min={1} precision={0} placeholder={fill(messages.common.inputPlaceholder, { label: m.validDays })} />
       </SchemaField>
     </FormDialog>
   );

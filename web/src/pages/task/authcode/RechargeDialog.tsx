@@ -41,10 +41,10 @@ export function RechargeDialog({ code, onClose }: { code: AuthCode | null; onClo
         <Typography.Text type="secondary">{` ${m.dueNum} ${code?.dueNum ?? ''} · ${m.dueDateStr} ${code?.dueDateStr ?? ''}`}</Typography.Text>
       </Form.Item>
       <SchemaField name="dueNum" label={m.rechargeNum} required>
-        <InputNumber style={{ width: '100%' }} min={0} precision={0} />
+        <InputNumber controls={false} style={{ width: '100%' }} min={0} precision={0} />
       </SchemaField>
       <SchemaField name="dueDateNum" label={m.rechargeDays} required extra={m.rechargeHint}>
-        <InputNumber style={{ width: '100%' }} min={0} precision={0} />
+        <InputNumber controls={false} style={{ width: '100%' }} min={0} precision={0} />
       </SchemaField>
     </FormDialog>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Tag } from 'antd';
-import { MobileOutlined, PlusOutlined } from '@ant-design/icons';
+import { MobileOutlined, PlusOutlined } from '../../../app/icons.tsx';
 import { useNavigate } from 'react-router';
 import { DEVICE_LIST_URL, fill, isAdministratorAccount, isAuthCodeUsed, messages, Perm, type AuthCode } from '@huiyun/contract';
 import { deleteAuthCode, exportAuthCodes, listAuthCodes, type AuthCodeFilters } from '../../../api/authcode.ts';

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button } from 'antd';
-import { UploadOutlined } from '@ant-design/icons';
+import { UploadOutlined } from '../../../app/icons.tsx';
 import { blacklistAdd, messages, Perm, type BlacklistEntry } from '@huiyun/contract';
 import { deleteBlacklist, exportBlacklist, listBlacklist, saveBlacklist, type BlacklistFilters } from '../../../api/blacklist.ts';
 import { ListPage, type FieldConfig, type ListColumn } from '../../../components/ListPage/index.ts';

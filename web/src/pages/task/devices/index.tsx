@@ -1,9 +1,13 @@
+import { useState } from 'react';
 import { Badge, Divider } from 'antd';
-import { ArrowLeftOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined } from '../../../app/icons.tsx';
 import { Link } from 'react-router';
-import { DEVICE_LIST_URL, menuUrlOf, messages, type DeviceRow } from '@huiyun/contract';
+import { DEVICE_LIST_URL, isAdministratorAccount, menuUrlOf, messages, Perm, type DeviceRow } from '@huiyun/contract';
 import { listDevices, type DeviceFilters } from '../../../api/device.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
+import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { AddAuthCodeDialog } from '../authcode/AddAuthCodeDialog.tsx';
+import { DeviceActivationHelp } from './DeviceActivationHelp.tsx';
 import { batteryText, deviceStatusBadges, deviceStatusOf, signalText } from './deviceStatus.ts';
 
 const m = messages.device;
@@ -34,23 +38,31 @@ const columns: ListColumn<DeviceRow>[] = [
 
 /** 设备列表, opened from 授权码列表: the activated devices, their status and today's work, kept fresh. */
 export function DevicesPage() {
+  const can = usePermission();
+  // Who may make codes: the same rule as 授权码列表's 新增.
+  const mayMakeCode = isAdministratorAccount(useCurrentUser().data) && can(Perm.authCodeSave);
+  const [adding, setAdding] = useState(false);
   return (
-    <ListPage<DeviceRow, DeviceFilters>
-      queryKey="device"
-      rowKey="authCodeId"
-      fetcher={listDevices}
-      columns={columns}
-      searchFields={[{ name: 'machineName', label: m.machineName }]}
-      refreshInterval={() => DEVICE_REFRESH_MS}
-      title={
-        <>
-          <Link to={BACK_URL}>
-            <ArrowLeftOutlined /> {m.backToAuthCodes}
-          </Link>
-          <Divider type="vertical" />
-          {m.title}
-        </>
-      }
-    />
+    <>
+      <ListPage<DeviceRow, DeviceFilters>
+        queryKey="device"
+        rowKey="authCodeId"
+        fetcher={listDevices}
+        columns={columns}
+        searchFields={[{ name: 'machineName', label: m.machineName }]}
+        refreshInterval={() => DEVICE_REFRESH_MS}
+        emptyState={<DeviceActivationHelp onMakeCode={mayMakeCode ? () => setAdding(true) : undefined} />}
+        title={
+          <>
+            <Link to={BACK_URL}>
+              <ArrowLeftOutlined /> {m.backToAuthCodes}
+            </Link>
+            <Divider type="vertical" />
+            {m.title}
+          </>
+        }
+      />
+      <AddAuthCodeDialog open={adding} onClose={() => setAdding(false)} />
+    </>
   );
 }

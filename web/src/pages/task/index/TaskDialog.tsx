@@ -4,13 +4,14 @@ import { QrDialog } from './QrDialog.tsx';
 import { TaskBasicsFields, TaskDeviceFields, TaskMediaFields, TaskNumberFields, TaskQrField } from './TaskFieldGroups.tsx';
 import type { TaskFormValues } from './taskForm.ts';
 import { useTaskDialog } from './useTaskDialog.ts';
+import type { Entity } from '../../../api/queryKeys.ts';
 
 type Props = {
   open: boolean;
   editing: Task | null;
   /** The caller's own userId: another owner's task lists that owner's devices. */
   currentUserId: number | undefined;
-  queryKey: string;
+  queryKey: Entity;
   onClose: () => void;
 };
 

@@ -1,7 +1,7 @@
 // The field groups of 新增任务 / 编辑任务, each a few inputs of one concern; rules from the contract's
 // taskSave (the schema of the surrounding FormDialog) plus the screen's own texts.
-import { Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space } from 'antd';
-import { QrcodeOutlined } from '@ant-design/icons';
+import { Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Typography } from 'antd';
+import { QrcodeOutlined } from '../../../app/icons.tsx';
 import { fill, messages, randomNumOptions, randomPositionOptions, ShowType, showTypeOptions } from '@huiyun/contract';
 import { SchemaField } from '../../../components/FormDialog/index.ts';
 import { MediaField } from './MediaField.tsx';
@@ -94,7 +94,7 @@ export function TaskNumberFields() {
             rules={[{ required: true, message: field.invalid }]}
             rulesAfter={field.name === 'batchSendMaxNum' ? [batchRule] : undefined}
           >
-            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+            <InputNumber controls={false} min={0} precision={0} style={{ width: '100%' }} />
           </SchemaField>
         </Col>
       ))}
@@ -107,7 +107,14 @@ export function TaskDeviceFields({ options, loading }: { options: { value: strin
   return (
     <>
       <Form.Item name="machineCodeList" label={m.machineCodeList}>
-        <Select mode="multiple" allowClear loading={loading} options={options} placeholder={fill(messages.common.selectPlaceholder, { label: m.machineCodeList })} />
+        <Select
+          mode="multiple"
+          allowClear
+          loading={loading}
+          options={options}
+          placeholder={fill(messages.common.selectPlaceholder, { label: m.machineCodeList })}
+          notFoundContent={loading ? undefined : <Typography.Text type="secondary">{messages.device.pickerEmpty}</Typography.Text>}
+        />
       </Form.Item>
       <Row gutter={16}>
         <Col span={12}>

@@ -3,11 +3,12 @@ import { Descriptions } from 'antd';
 import { carrierKeys, carrierOptions, messages, type Task, type UploadTaskDataResult } from '@huiyun/contract';
 import { uploadTaskData } from '../../../api/task.ts';
 import { InvalidSamples, NumberFileDropzone, NumberUploadModal, useNumberFileUpload } from '../../../components/NumberUpload/index.ts';
+import type { Entity } from '../../../api/queryKeys.ts';
 
 const m = messages.task;
 
 /** 上传号码: a .txt file goes up with a progress bar, then the server adds its numbers and reports the split. */
-export function UploadDialog({ task, queryKey, onClose }: { task: Task | null; queryKey: string; onClose: () => void }) {
+export function UploadDialog({ task, queryKey, onClose }: { task: Task | null; queryKey: Entity; onClose: () => void }) {
   const upload = useNumberFileUpload<UploadTaskDataResult>({
     submit: (file) => uploadTaskData({ taskId: task!.taskId, ...file }),
     queryKey,

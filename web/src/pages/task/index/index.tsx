@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Tag, Tooltip } from 'antd';
-import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
+import { DownloadOutlined, PlusOutlined } from '../../../app/icons.tsx';
 import { fill, isAdministratorAccount, labelOf, messages, Perm, showTypeOptions, TaskStatus, taskStatusOptions, TASK_PAGE_SIZE, type Task } from '@huiyun/contract';
 import { deleteTask, listTasks, pauseStartTask, type TaskFilters } from '../../../api/task.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';

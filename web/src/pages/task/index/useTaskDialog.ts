@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { fill, messages, ShowType, showTypeFields, taskQrRequest, UploadKind, type Task, type TaskSave } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';
 import { storedFileUrl, uploadFile } from '../../../api/files.ts';
+import { queryKeys, type Entity } from '../../../api/queryKeys.ts';
 import { generateQrImage, listUserDevices, saveTask } from '../../../api/task.ts';
 import { firstIssue } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
@@ -17,7 +18,7 @@ export type TaskDialogOptions = {
   editing: Task | null;
   /** The caller's own userId: another owner's task lists that owner's devices. */
   currentUserId: number | undefined;
-  queryKey: string;
+  queryKey: Entity;
 };
 
 /** The state and rules of 新增任务 / 编辑任务: fields per showType, devices, media upload, QR preview, save. */
@@ -49,7 +50,7 @@ export function useTaskDialog({ open, editing, currentUserId, queryKey }: TaskDi
 function useTaskDevices(open: boolean, editing: Task | null, currentUserId: number | undefined) {
   const ownerId = editing && editing.userId !== currentUserId ? editing.userId : undefined;
   const devices = useQuery({
-    queryKey: ['taskDevices', ownerId ?? 'me'],
+    queryKey: queryKeys.options('device', ownerId ?? 'me'),
     queryFn: () => listUserDevices(ownerId),
     enabled: open,
     retry: false,

@@ -1,5 +1,5 @@
 import { Button, Descriptions, Skeleton } from 'antd';
-import { LockOutlined } from '@ant-design/icons';
+import { LockOutlined } from '../../../app/icons.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { messages, PASSWORD_URL } from '@huiyun/contract';

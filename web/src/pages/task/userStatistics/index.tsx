@@ -1,5 +1,5 @@
 import { Button } from 'antd';
-import { ClearOutlined } from '@ant-design/icons';
+import { ClearOutlined } from '../../../app/icons.tsx';
 import {
   fill, isAdministratorAccount, messages, Perm, SUPER_ADMIN_USER_ID, type TaskUserStatistics,
 } from '@huiyun/contract';
