@@ -136,26 +136,27 @@ test.describe('权限管理', () => {
     await page.goto(URL);
     await searchByCode(page, segment);
     await expect(page.getByText('共 12 条')).toBeVisible();
+    // Newest first: page 1 holds p11 … p02, page 2 p01 and p00.
     // No role chosen: no tick column; the row selection (for 删除) is the one checkbox column.
-    await expect(tickOf(page, codes[0])).toHaveCount(0);
+    await expect(tickOf(page, codes[11])).toHaveCount(0);
     await expect(page.locator('.ant-table-thead .ant-table-selection-column')).toHaveCount(1);
 
     await chooseRole(page, role.roleName);
-    await expect(tickOf(page, codes[0])).not.toBeChecked();
+    await expect(tickOf(page, codes[11])).not.toBeChecked();
     // A role chosen: 授权 is the one checkbox column, labelled; no row selection beside it.
     await expect(page.locator('.ant-table-thead th').filter({ hasText: '授权' })).toBeVisible();
     await expect(page.locator('.ant-table-selection-column')).toHaveCount(0);
     await expect(page.locator('.list-toolbar').getByRole('button', { name: '删除' })).toHaveCount(0);
-    await tickOf(page, codes[0]).check();
-    await tickOf(page, codes[3]).check();
+    await tickOf(page, codes[11]).check();
+    await tickOf(page, codes[8]).check();
     await page.locator('.ant-pagination').getByTitle('2', { exact: true }).click();
     await expect(rows(page)).toHaveCount(2);
-    await tickOf(page, codes[11]).check();
+    await tickOf(page, codes[0]).check();
     await page.locator('.ant-pagination').getByTitle('1', { exact: true }).click();
     // Ticks stay across pages.
-    await expect(tickOf(page, codes[0])).toBeChecked();
-    await expect(tickOf(page, codes[3])).toBeChecked();
-    await tickOf(page, codes[3]).uncheck();
+    await expect(tickOf(page, codes[11])).toBeChecked();
+    await expect(tickOf(page, codes[8])).toBeChecked();
+    await tickOf(page, codes[8]).uncheck();
 
     await page.getByRole('button', { name: '配置权限' }).click();
     await expect(toast(page, '配置权限成功！')).toBeVisible();
@@ -166,10 +167,11 @@ test.describe('权限管理', () => {
     await page.reload();
     await searchByCode(page, segment);
     await chooseRole(page, role.roleName);
-    await expect(tickOf(page, codes[0])).toBeChecked();
-    await expect(tickOf(page, codes[1])).not.toBeChecked();
-    await page.locator('.ant-pagination').getByTitle('2', { exact: true }).click();
     await expect(tickOf(page, codes[11])).toBeChecked();
+    await expect(tickOf(page, codes[10])).not.toBeChecked();
+    await page.locator('.ant-pagination').getByTitle('2', { exact: true }).click();
+    await expect(tickOf(page, codes[0])).toBeChecked();
+    await page.locator('.ant-pagination').getByTitle('1', { exact: true }).click();
 
     // Clearing the role hides the ticks again.
     await page.locator('.role-grant-toolbar .ant-select').hover();

@@ -68,6 +68,8 @@ test.describe('任务列表', () => {
 
   test('creates a task of each content type', async ({ adminPage: page }) => {
     const prefix = uniqueName('e2e_show');
+    // the type column is secondary: shown on a wide screen
+    await page.setViewportSize({ width: 1920, height: 1080 });
     await page.goto(URL);
     const types: { label: string; content?: string; media?: 'image' | 'file' }[] = [
       { label: '文本', content: '文本内容' },
