@@ -85,6 +85,8 @@ test.describe('菜单管理', () => {
   });
 
   test('add under 系统管理, grant it to a role, see it after re-login, rename it, delete it', async ({ adminPage: page, browser }) => {
+    // Two sign-ins and a role grant between them: ~40 s on a quiet two-core machine.
+    test.slow();
     const tag = uniqueName('e2e_menu');
     const moduleUrl = `/system/${tag}`;
     await page.goto(URL);

@@ -52,6 +52,8 @@ async function exportNumbers(page: Page, taskName: string, kind: '已发送' | '
 }
 
 test('a device sends a task: 设备列表, live counters, statistics, exports, 已完成', async ({ browser, adminPage: admin }) => {
+  // Two browsers, a device and four screens: ~50 s on a quiet two-core machine.
+  test.slow();
   const owner = { userName: uniqueName('send'), password: 'Send@12345' };
   const machineName = uniqueName('手机');
   const taskName = uniqueName('e2e_send');
