@@ -5,16 +5,14 @@
 //   npm run bench -- lists   (BENCH_DB=postgres for PostgreSQL; BENCH_SECONDS per case, default 3;
 //   BENCH_CONNECTIONS, default 50; BENCH_LISTS=users,oper,login,tasks for a part)
 import { sql } from 'kysely';
-import pg from 'pg';
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { loginLogListQuery, operLogListQuery, shanghaiDay, taskListQuery, userListQuery } from '@huiyun/contract';
 import type { Access } from '../server/src/http/caller.ts';
 import { listLoginLogs, listOperLogs } from '../server/src/modules/monitor/queries.ts';
 import { listTasks } from '../server/src/modules/task/queries.ts';
 import { listUsers } from '../server/src/modules/user/queries.ts';
 import { bulkInsert } from './lib/bulk-insert.ts';
-import { captureQueries } from './lib/capture-sql.ts';
-import { measureHttp, measureLoop, printTable, type Figures } from './lib/measure.ts';
+import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
+import { measureHttp, printTable, type Figures } from './lib/measure.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './lib/server.ts';
 
 const COMPANIES = 1_000;
@@ -112,19 +110,7 @@ await server.close();
 async function measureRaw(server: BenchServer, c: Case): Promise<Figures> {
   const statements = await captureQueries(server, c.run);
   const label = `  raw driver, same ${statements.length} statement${statements.length > 1 ? 's' : ''}`;
-  if (server.dbKind === 'sqlite') {
-    const raw = new DatabaseSync(server.sqliteFile!, { readOnly: true });
-    const prepared = statements.map((s) => ({ statement: raw.prepare(s.sql), parameters: s.parameters as SQLInputValue[] }));
-    const figures = await measureLoop(label, () => prepared.map((p) => p.statement.all(...p.parameters)), { concurrency: CONNECTIONS, seconds: SECONDS });
-    raw.close();
-    return figures;
-  }
-  const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 20 });
-  const figures = await measureLoop(label, async () => {
-    for (const s of statements) await pool.query(s.sql, s.parameters as unknown[]);
-  }, { concurrency: CONNECTIONS, seconds: SECONDS });
-  await pool.end();
-  return figures;
+  return replayThroughDriver(server, statements, label, { concurrency: CONNECTIONS, seconds: SECONDS });
 }
 
 async function seed(server: BenchServer): Promise<void> {

@@ -2,11 +2,9 @@
 // /api/User/list with a name filter at 50 concurrent connections, beside the same SQL run raw
 // through the driver in the same run.  npm run bench -- users   (BENCH_DB=postgres for PostgreSQL)
 import { sql } from 'kysely';
-import pg from 'pg';
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { listUsers } from '../server/src/modules/user/queries.ts';
-import { captureQueries } from './lib/capture-sql.ts';
-import { measureHttp, measureLoop, printTable, type Figures } from './lib/measure.ts';
+import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
+import { measureHttp, printTable, type Figures } from './lib/measure.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer } from './lib/server.ts';
 
 const COMPANIES = 1_000;
@@ -66,17 +64,5 @@ async function measureRaw(pageNo: number): Promise<Figures> {
   const query = { page: pageNo, limit: 10, userName: FILTER, userMobile: '', isLock: '' as const, sortField: '', sortOrder: '' as const };
   const statements = await captureQueries(server, (capturing) => listUsers(capturing, 'all', query));
   const label = `raw driver, same SQL, page ${pageNo}`;
-  if (server.dbKind === 'sqlite') {
-    const raw = new DatabaseSync(server.sqliteFile!, { readOnly: true });
-    const prepared = statements.map((s) => ({ statement: raw.prepare(s.sql), parameters: s.parameters as SQLInputValue[] }));
-    const figures = await measureLoop(label, () => prepared.map((p) => p.statement.all(...p.parameters)), { concurrency: CONNECTIONS, seconds: SECONDS });
-    raw.close();
-    return figures;
-  }
-  const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 20 });
-  const figures = await measureLoop(label, async () => {
-    for (const s of statements) await pool.query(s.sql, s.parameters as unknown[]);
-  }, { concurrency: CONNECTIONS, seconds: SECONDS });
-  await pool.end();
-  return figures;
+  return replayThroughDriver(server, statements, label, { concurrency: CONNECTIONS, seconds: SECONDS });
 }

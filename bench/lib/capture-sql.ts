@@ -1,6 +1,9 @@
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { Kysely } from 'kysely';
+import pg from 'pg';
 import { connectDatabase } from '../../server/src/db/connect.ts';
 import type { Database } from '../../server/src/db/schema.ts';
+import { measureLoop, type Figures } from './measure.ts';
 import type { BenchServer } from './server.ts';
 
 export type CapturedQuery = { sql: string; parameters: readonly unknown[] };
@@ -23,4 +26,26 @@ export async function captureQueries(server: BenchServer, work: (db: Kysely<Data
     await db.destroy();
   }
   return captured;
+}
+
+/** The baseline of a list bench: the captured statements replayed straight through the bare driver, under the same load. */
+export async function replayThroughDriver(
+  server: BenchServer,
+  statements: readonly CapturedQuery[],
+  label: string,
+  load: { concurrency: number; seconds: number },
+): Promise<Figures> {
+  if (server.dbKind === 'sqlite') {
+    const raw = new DatabaseSync(server.sqliteFile!, { readOnly: true });
+    const prepared = statements.map((s) => ({ statement: raw.prepare(s.sql), parameters: s.parameters as SQLInputValue[] }));
+    const figures = await measureLoop(label, () => prepared.map((p) => p.statement.all(...p.parameters)), load);
+    raw.close();
+    return figures;
+  }
+  const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 20 });
+  const figures = await measureLoop(label, async () => {
+    for (const s of statements) await pool.query(s.sql, s.parameters as unknown[]);
+  }, load);
+  await pool.end();
+  return figures;
 }
