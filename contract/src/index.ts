@@ -23,3 +23,4 @@ export * from './statistics.ts';
 export * from './task.ts';
 export * from './upload.ts';
 export * from './device.ts';
+export * from './secrets.ts';

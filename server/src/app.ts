@@ -19,6 +19,7 @@ import { AccessCache } from './infra/access-cache.ts';
 import { MemoryCounterStore, RedisCounterStore } from './infra/counter-store.ts';
 import { closeRedis, connectRedis, type RedisConnections } from './infra/redis.ts';
 import { RedisSessionStore } from './infra/redis-session-store.ts';
+import { loadSecretBox } from './infra/secret-key.ts';
 import { SqlSessionStore } from './infra/sql-session-store.ts';
 import type { Access } from './http/caller.ts';
 import { callerResolvers, registerModules } from './modules/index.ts';
@@ -63,6 +64,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sessions: redis ? new RedisSessionStore(redis.client, redis.prefix) : new SqlSessionStore(db),
     counters: redis ? new RedisCounterStore(redis.client, redis.prefix) : new MemoryCounterStore(),
     accessCache: new AccessCache<Access>(redis ? { publisher: redis.client, subscriber: redis.subscriber, prefix: redis.prefix } : undefined),
+    secrets: loadSecretBox(config, (m) => app.log.warn(m)),
     now: options.now ?? Date.now,
   };
 

@@ -33,6 +33,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ADMIN_PASSWORD: '123' })).toThrow(/ADMIN_PASSWORD/);
   });
 
+  it('checks the payment secret key without ever echoing it', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ PAY_SECRET_KEY: key }).paySecretKey).toBe(key);
+    expect(loadConfig({ PAY_SECRET_PREVIOUS_KEYS: `${key},${key}` }).paySecretPreviousKeys).toEqual([key, key]);
+    const short = Buffer.alloc(16, 9).toString('base64');
+    expect(() => loadConfig({ PAY_SECRET_KEY: short })).toThrow(/PAY_SECRET_KEY: must be 32 bytes/);
+    try { loadConfig({ PAY_SECRET_KEY: short }); } catch (error) { expect(String(error)).not.toContain(short); }
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).databaseUrl).toBeUndefined();
   });

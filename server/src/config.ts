@@ -36,7 +36,16 @@ const schema = z.object({
   DEVICE_ACTIVATE_CODE_LIMIT: intIn(1, 100000).default(10),
   DEVICE_ACTIVATE_LOCKOUT_MINUTES: intIn(1, 24 * 60).default(15),
   LOG_RETENTION_DAYS: intIn(1, 36_500).default(180),
+  PAY_SECRET_KEY: z.string().refine(isKey32, 'must be 32 bytes in base64').optional(),
+  PAY_SECRET_PREVIOUS_KEYS: z.string().refine((v) => v.split(',').every(isKey32), 'must be a comma list of 32-byte base64 keys').optional(),
 });
+
+// Variables whose value is never echoed in an error (it is a key).
+const SECRET_VARIABLES = new Set(['PAY_SECRET_KEY', 'PAY_SECRET_PREVIOUS_KEYS']);
+
+function isKey32(value: string): boolean {
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(value.trim()) && Buffer.from(value.trim(), 'base64').length === 32;
+}
 
 export type Config = {
   port: number;
@@ -69,6 +78,12 @@ export type Config = {
   };
   /** 操作日志 and 登录日志 rows older than this many days are deleted (db/log-retention.ts, swept hourly). */
   logRetentionDays: number;
+  /**
+   * The key that seals payment secrets and terminal keys (infra/secret-key.ts): base64 of 32 bytes, or
+   * unset for a key file in dataDir. Previous keys still open what they sealed, until resealed.
+   */
+  paySecretKey?: string;
+  paySecretPreviousKeys: string[];
   /** Tests pass a ready database name; otherwise SQLite under dataDir or DATABASE_URL. */
   sqliteFile?: string;
 };
@@ -78,7 +93,10 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(env[String(i.path[0])])})`);
+    const lines = parsed.error.issues.map((i) => {
+      const name = String(i.path[0]);
+      return `  ${i.path.join('.')}: ${i.message}${SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(env[name])})`}`;
+    });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
@@ -115,5 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       activateWindowMs: e.DEVICE_ACTIVATE_LOCKOUT_MINUTES * 60_000,
     },
     logRetentionDays: e.LOG_RETENTION_DAYS,
+    paySecretKey: e.PAY_SECRET_KEY,
+    paySecretPreviousKeys: e.PAY_SECRET_PREVIOUS_KEYS?.split(',').map((k) => k.trim()) ?? [],
   };
 }
