@@ -275,6 +275,111 @@ export interface BlacklistTable {
   addTime: number;
 }
 
+/** 支付配置. Sealed columns hold `s1.…` values (infra/secret-box.ts) or '' when not set. */
+export interface PayConfigTable {
+  id: Generated<number>;
+  deptId: number;
+  name: string;
+  payType: number;
+  /** Which gateway serves it: 'simulator' | 'wechat_v2' | 'wechat_v3' | 'alipay' (contract). */
+  gateway: string;
+  partner: Generated<string>;
+  subMchId: Generated<string>;
+  appid: Generated<string>;
+  notifyUrl: Generated<string>;
+  signType: Generated<string>;
+  sellerUserId: Generated<string>;
+  certPath: Generated<string>;
+  certSerialNo: Generated<string>;
+  platformPubKeyId: Generated<string>;
+  platformPubKey: Generated<string>;
+  alipayPublicKey: Generated<string>;
+  partnerKey: Generated<string>;
+  certPassword: Generated<string>;
+  rsaKey: Generated<string>;
+  apiV3Key: Generated<string>;
+  appPrivateKey: Generated<string>;
+  addUser: Generated<string>;
+  editUser: Generated<string>;
+  addTime: number;
+  editTime: number;
+}
+
+/** 售货机. terminalKey is sealed. */
+export interface MachineTable {
+  machineId: Generated<number>;
+  machineNo: string;
+  machineName: string;
+  deptId: number;
+  address: Generated<string>;
+  status: Generated<number>;
+  terminalKey: string;
+  lastSeenAt: number | null;
+  addUser: Generated<string>;
+  editUser: Generated<string>;
+  addTime: number;
+  editTime: number;
+}
+
+/** 货道. price in fen; 0 ≤ stock ≤ capacity is a check constraint. */
+export interface AisleTable {
+  aisleId: Generated<number>;
+  machineId: number;
+  aisleNo: string;
+  layer: number;
+  aisleColumn: number;
+  goodsNo: Generated<string>;
+  goodsName: Generated<string>;
+  price: Generated<number>;
+  capacity: Generated<number>;
+  stock: Generated<number>;
+  status: Generated<number>;
+  addUser: Generated<string>;
+  editUser: Generated<string>;
+  addTime: number;
+  editTime: number;
+}
+
+/** 终端支付配置: one row per (machineNo, payType). */
+export interface TerminalConfigTable {
+  tcId: Generated<number>;
+  deptId: number;
+  machineNo: string;
+  payType: number;
+  configId: number;
+  configName: string;
+  payOpen: Generated<string>;
+  posNo: Generated<string>;
+  addUser: Generated<string>;
+  editUser: Generated<string>;
+  addTime: number;
+  editTime: number;
+}
+
+/** 交易订单 (SPEC §3 Order), amounts in fen; a refund row has a negative payAmount. */
+export interface OrderTable {
+  orderId: Generated<number>;
+  deptId: number;
+  orderNo: string;
+  transId: Generated<string>;
+  payType: number;
+  subPayType: Generated<number>;
+  transType: number;
+  machineNo: string;
+  goodsNo: Generated<string>;
+  goodsName: Generated<string>;
+  goodsPrice: number;
+  payAmount: number;
+  aisleNo: Generated<string>;
+  orderStatus: number;
+  openId: Generated<string>;
+  mchId: Generated<string>;
+  subMchId: Generated<string>;
+  remark: Generated<string>;
+  createTime: number;
+  payTime: number | null;
+}
+
 export interface Database {
   sys_dept: DeptTable;
   sys_role: RoleTable;
@@ -298,6 +403,11 @@ export interface Database {
   sync_device_daily: DeviceDailyTable;
   sync_send_daily: SendDailyTable;
   sync_blacklist: BlacklistTable;
+  pay_config: PayConfigTable;
+  pay_machine: MachineTable;
+  pay_aisle: AisleTable;
+  pay_terminal_config: TerminalConfigTable;
+  pay_order: OrderTable;
 }
 
 /** The database or a transaction on it: where a statement that may run either way is sent. */

@@ -7,7 +7,10 @@ import type { Database } from './schema.ts';
 // another column does not open there. A table with a sealed column adds its line here.
 export type SealedTable = { table: keyof Database & string; key: string; columns: string[] };
 
-export const sealedColumns: SealedTable[] = [];
+export const sealedColumns: SealedTable[] = [
+  { table: 'pay_config', key: 'id', columns: ['partnerKey', 'certPassword', 'rsaKey', 'apiV3Key', 'appPrivateKey'] },
+  { table: 'pay_machine', key: 'machineId', columns: ['terminalKey'] },
+];
 
 export const sealPurpose = (table: string, column: string) => `${table}.${column}`;
 

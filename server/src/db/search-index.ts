@@ -30,6 +30,8 @@ export const searchIndexes = {
   sys_login_log: { key: 'infoId', columns: ['userName', 'ip'] },
   sync_task: { key: 'taskId', columns: ['taskName'] },
   sync_auth_code: { key: 'id', columns: ['authCode', 'machineName'] },
+  pay_config: { key: 'id', columns: ['name', 'partner'] },
+  pay_machine: { key: 'machineId', columns: ['machineNo', 'machineName'] },
 } as const satisfies Record<string, { key: string; columns: readonly string[] }>;
 
 export type SearchedTable = keyof typeof searchIndexes;
