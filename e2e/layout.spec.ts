@@ -35,6 +35,19 @@ test.describe('主布局', () => {
     expect(await styleOf('.ant-picker-dropdown', 'position')).toBe('absolute');
   });
 
+  test('the pages before sign-in are styled by the static CSS too (login, not found)', async ({ page }) => {
+    const styleOf = (selector: string, property: string) =>
+      page.locator(selector).first().evaluate((el, p) => el.ownerDocument.defaultView!.getComputedStyle(el).getPropertyValue(p), property);
+    await page.goto('/login');
+    await expect(page.locator('.ant-btn-primary')).toBeVisible();
+    expect(await styleOf('.ant-btn-primary', 'background-color')).toBe('rgb(22, 104, 220)');
+    expect(await styleOf('.ant-input-affix-wrapper', 'border-top-style')).toBe('solid');
+    expect(await styleOf('.ant-checkbox-wrapper', 'cursor')).toBe('pointer');
+    await page.goto('/no/such/screen');
+    await expect(page.locator('.ant-result-title')).toBeVisible();
+    expect(await styleOf('.ant-result-title', 'text-align')).toBe('center');
+  });
+
   test('a placeholder screen says it comes later', async ({ adminPage: page }) => {
     await page.goto('/pay/Order');
     await expect(page.getByText('该页面将在后续版本中上线')).toBeVisible();

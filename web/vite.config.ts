@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
 import { antdCss } from './build/antd-css.ts';
+import { antdStyleStrip } from './build/antd-style-strip.ts';
 
 // web/ whatever the working directory (the config is loaded from a file: URL).
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
@@ -9,7 +10,7 @@ const server = 'http://127.0.0.1:8080';
 
 export default defineConfig({
   root,
-  plugins: [react(), antdCss(), precompress()],
+  plugins: [react(), antdCss(), antdStyleStrip(), precompress()],
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
   server: {
     proxy: {

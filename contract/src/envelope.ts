@@ -20,6 +20,9 @@ export type Envelope<T = unknown> = {
  */
 export const LIST_COUNT_BOUND = 10_000;
 
+/** The pager's page sizes (SPEC §9). Here, not in fields.ts: a list screen must not load zod for it. */
+export const pageSizeOptions = [10, 20, 30, 40];
+
 export type Page<T> = { data: T[]; total: number };
 
 /** 共 N 条 under a list (ListPage's pager): 共 10,000+ 条 when the server's count went past LIST_COUNT_BOUND. */

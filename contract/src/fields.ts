@@ -142,7 +142,5 @@ export const pageQuery = z.object({
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 
-export const pageSizeOptions = [10, 20, 30, 40];
-
 /** ?ids=1,2,3 of the delete calls. */
 export const idsRequest = z.object({ ids: idList });

@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { App as AntApp } from 'antd';
+// antd's static CSS of the signed-in console (App.tsx: base.css before sign-in; web/build/antd-css.ts).
 import 'virtual:antd-css/console.css';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RequireAuth } from '../guards.tsx';
@@ -20,27 +21,17 @@ function QueryProvider({ children }: { children: ReactNode }) {
 }
 
 /**
- * The console's styles are antd's static CSS (web/build/antd-css.ts), not computed while rendering: a cold
- * screen load runs about half the script (5.9 → 2.4 s of main-thread work measured on a list screen) and a
- * dialog opens in a quarter of the time. The login page keeps runtime styles: it shows a handful of
- * components and stays small.
- */
-const zeroRuntime = { zeroRuntime: true };
-
-/**
  * The console's frame for a signed-in user, with antd's App (modal hooks) and the
  * query cache: loaded after login, not with the login page, which carries only what it shows.
  */
 export function ProtectedLayout() {
   return (
     <RequireAuth>
-      <ConfigProvider theme={zeroRuntime}>
-        <AntApp>
-          <QueryProvider>
-            <MainLayout />
-          </QueryProvider>
-        </AntApp>
-      </ConfigProvider>
+      <AntApp>
+        <QueryProvider>
+          <MainLayout />
+        </QueryProvider>
+      </AntApp>
     </RequireAuth>
   );
 }

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Input, InputNumber, Select } from 'antd';
+import { Input, Select } from 'antd';
 import { fill, messages } from '@huiyun/contract';
 import type { FieldConfig } from './types.ts';
 
@@ -32,11 +32,17 @@ export function FieldInput({ field, disabled, ...control }: Props) {
         </Suspense>
       );
     case 'number':
-      return <InputNumber {...(control as object)} disabled={disabled} placeholder={placeholder} style={{ width: '100%' }} />;
+      return (
+        <Suspense fallback={<Input disabled placeholder={placeholder} />}>
+          <InputNumber {...(control as object)} disabled={disabled} placeholder={placeholder} style={{ width: '100%' }} />
+        </Suspense>
+      );
     default:
       return <Input {...(control as object)} disabled={disabled} placeholder={placeholder} allowClear />;
   }
 }
 
-// The date picker (with its calendar panels) is loaded when a screen first shows a day-range filter.
+// The date picker (with its calendar panels) is loaded when a screen first shows a day-range filter,
+// the number input when a dialog first shows a number field: neither comes with a list screen.
+const InputNumber = lazy(() => import('antd/es/input-number/index.js'));
 const DateRangeInput = lazy(() => import('./DateRangeInput.tsx').then((m) => ({ default: m.DateRangeInput })));

@@ -1,8 +1,8 @@
-import type { Key } from 'react';
+import { lazy, Suspense, type Key } from 'react';
 import { Grid, Table, type TablePaginationConfig } from 'antd';
 import { Panel } from '../Panel.tsx';
 import { listTotalText, messages, pageSizeOptions } from '@huiyun/contract';
-import { EditDialog } from './EditDialog.tsx';
+import { useOpenedOnce } from '../useOpenedOnce.ts';
 import { SearchForm } from './SearchForm.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { buildColumns } from './columns.tsx';
@@ -11,10 +11,14 @@ import { useListPage } from './useListPage.ts';
 import { pagerItemRender, selectionNames } from './accessibleNames.ts';
 import type { ListPageProps, RowAction, SortOrder } from './types.ts';
 
+// The dialog (antd Form, Modal and the contract's zod schemas) loads when first opened, not with the list.
+const EditDialog = lazy(() => import('./EditDialog.tsx').then((m) => ({ default: m.EditDialog }))) as unknown as typeof import('./EditDialog.tsx').EditDialog;
+
 /** The one list-page pattern: search form, toolbar, server-paged and -sorted table, add / edit dialog. */
 export function ListPage<Row extends object, F extends object = Record<string, unknown>>(props: ListPageProps<Row, F>) {
   const { queryKey, rowKey, columns, searchFields, rowActions = [], toolbarExtra, edit, remove, title } = props;
   const list = useListPage(props);
+  const dialogOpened = useOpenedOnce(list.dialog.open);
   const wide = Grid.useBreakpoint().xxl === true;
 
   const canEdit = Boolean(edit && edit.canEdit !== false);
@@ -83,15 +87,17 @@ export function ListPage<Row extends object, F extends object = Record<string, u
           list.changeTable(pager, { columnKey: one?.columnKey, order: (one?.order ?? null) as SortOrder | null }, extra.action);
         }}
       />
-      {edit && (
-        <EditDialog
-          name={`${queryKey}-edit`}
-          queryKey={queryKey}
-          config={edit}
-          open={list.dialog.open}
-          editing={list.dialog.editing}
-          onClose={list.closeDialog}
-        />
+      {edit && dialogOpened && (
+        <Suspense>
+          <EditDialog
+            name={`${queryKey}-edit`}
+            queryKey={queryKey}
+            config={edit}
+            open={list.dialog.open}
+            editing={list.dialog.editing}
+            onClose={list.closeDialog}
+          />
+        </Suspense>
       )}
     </Panel>
   );
