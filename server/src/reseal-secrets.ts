@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
-import { resealAll } from './db/sealed-columns.ts';
+import { resealAll } from './infra/sealed-columns.ts';
 import { newSecretKeyBase64, SecretBox, secretKeyFromBase64 } from './infra/secret-box.ts';
 import { loadSecretBox, SECRET_KEY_FILE } from './infra/secret-key.ts';
 

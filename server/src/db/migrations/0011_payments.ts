@@ -4,7 +4,7 @@ import { withAudit, withAutoId } from './helpers.ts';
 
 // The payment half's configuration (issue 15) and the order table its rules refer to (issue 16 adds
 // what the order state machine needs). Amounts are integer fen. Secrets are sealed text
-// (infra/secret-box.ts, listed in db/sealed-columns.ts), never clear.
+// (infra/secret-box.ts, listed in infra/sealed-columns.ts), never clear.
 export async function up(db: Kysely<any>): Promise<void> {
   // 支付配置: one gateway account of a company for one pay type (SPEC §3 Payment config, plus the keys
   // WeChat Pay v3 and Alipay need).

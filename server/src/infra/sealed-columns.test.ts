@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { newSecretKeyBase64, SecretBox, secretKeyFromBase64 } from '../infra/secret-box.ts';
+import { newSecretKeyBase64, SecretBox, secretKeyFromBase64 } from './secret-box.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { resealAll, sealPurpose } from './sealed-columns.ts';
 

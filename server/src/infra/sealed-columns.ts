@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { SecretBox } from '../infra/secret-box.ts';
-import type { Database } from './schema.ts';
+import type { SecretBox } from './secret-box.ts';
+import type { Database } from '../db/schema.ts';
 
 // Every column that holds a sealed secret, in one list: `npm run secrets:reseal` walks it, and the
 // purpose a value is sealed for is always `<table>.<column>` (sealPurpose), so a value copied into
