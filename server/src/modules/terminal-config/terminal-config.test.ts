@@ -127,14 +127,14 @@ describe('终端支付配置', () => {
   it('keeps each company to its own bindings and offers only its machines and configs', async () => {
     const a = (await save(adminA, { machineNo: 'TC-A-01', payType: 1, configId: cashA, configName: 'A', payOpen: 'T' })).body.data.tcId;
     const b = (await save(adminB, { machineNo: 'TC-B-01', payType: 1, configId: cashB, configName: 'B', payOpen: 'T' })).body.data.tcId;
-    const machinesOf = async (token: string) => (await list(token)).body.data.map((r: { machineNo: string }) => r.machineNo).sort();
+    const machinesOf = async (token: string) => (await list(token, { machineNo: 'TC-' })).body.data.map((r: { machineNo: string }) => r.machineNo).sort();
     expect(await machinesOf(adminA)).toEqual(['TC-A-01']);
     expect(await machinesOf(adminB)).toEqual(['TC-B-01']);
     expect(await machinesOf(admin)).toEqual(['TC-A-01', 'TC-B-01']);
     expect((await remove(adminA, `${a},${b}`)).body.msg).toBe(messages.common.outOfScope);
     expect((await save(adminA, { tcId: b, machineNo: 'TC-A-01', payType: 3, configId: wechatA, configName: 'x', payOpen: 'T' })).body.msg).toBe(messages.common.outOfScope);
 
-    const machines = await t.call('POST', '/api/MachineConfig/machines', { token: adminA, body: {} });
+    const machines = await t.call('POST', '/api/MachineConfig/machines', { token: adminA, body: { keyword: 'TC-' } });
     expect(machines.body.data.map((r: { machineNo: string }) => r.machineNo)).toEqual(['TC-A-01', 'TC-A-02']);
     expect((await t.call('POST', '/api/MachineConfig/machines', { token: admin, body: { keyword: 'TC-B' } })).body.data).toEqual([
       { machineNo: 'TC-B-01', machineName: '机器TC-B-01', deptId: companyB, deptName: '终端B公司' },
