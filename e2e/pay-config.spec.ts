@@ -123,3 +123,17 @@ test.describe('支付配置', () => {
     await expect(rows(page)).toHaveCount(0);
   });
 });
+
+test('支付配置 fits 1366 px without a sideways scroll', async ({ adminPage: page }) => {
+  const name = uniqueName('e2e_payfit');
+  const answer = await page.request.post('/api/Config/save', { headers: { token: await tokenOf(page) }, data: { name, payType: 1, partner: 'MCH-FIT-0001', deptId: 1, partnerKey: 'fit-secret-0123456789' } });
+  expect((await answer.json()).success).toBe(true);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(URL);
+  await searchList(page, 'payConfig', '配置名称', name);
+  await expect(rows(page)).toHaveCount(1);
+  const content = page.locator('.ant-table-content').first();
+  const { scrollWidth, clientWidth } = await content.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  await expect(page.locator('.ant-table-thead th').filter({ hasText: '操作' })).toBeVisible();
+});

@@ -124,3 +124,19 @@ test.describe('终端支付配置', () => {
     await expect(rowOf(page, configName)).toBeVisible();
   });
 });
+
+test('终端支付配置 fits 1366 px without a sideways scroll', async ({ adminPage: page }) => {
+  const tag = uniqueName('E2EFT').toUpperCase().replace(/_/g, '-').slice(0, 24);
+  const deptId = addMachines([tag]);
+  const configId = await addPayConfig(page, { name: `${tag} 适配`, payType: 1, deptId });
+  const saved = await page.request.post('/api/MachineConfig/save', { headers: { token: await tokenOf(page) }, data: { machineNo: tag, payType: 1, configId, configName: '现金支付', payOpen: 'T', posNo: 'POS-1' } });
+  expect((await saved.json()).success).toBe(true);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(URL);
+  await searchList(page, 'terminalConfig', '终端号', tag);
+  await expect(rows(page)).toHaveCount(1);
+  const content = page.locator('.ant-table-content').first();
+  const { scrollWidth, clientWidth } = await content.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  await expect(page.locator('.ant-table-thead th').filter({ hasText: '操作' })).toBeVisible();
+});
