@@ -22,6 +22,8 @@ export const terminalConfig = {
   configPayType: '所选支付配置的支付方式与所选支付方式不一致',
   duplicate: '终端“{machineNo}”已配置过该支付方式，请编辑原有配置',
   noConfigs: '该公司还没有此支付方式的支付配置，请先在支付配置中添加',
+  machineChoice: '{machineNo}（{machineName}，{deptName}）',
+  configChoice: '{name}（序号 {id}）',
   pickMachineFirst: '请先选择终端号',
   saved: '终端支付配置保存成功！',
   deleted: '终端支付配置已删除！',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, maskSecret, messages, RoleId, SECRET_MASK } from '@huiyun/contract';
 import { sealPurpose } from '../../db/sealed-columns.ts';
+import { readXlsxExport } from '../../test/xlsx-export.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 
 const m = messages.payConfig;
@@ -190,13 +191,19 @@ describe('支付配置', () => {
     await remove(admin, `${a},${b},${byAdmin}`);
   });
 
-  it('filters by name, pay type and merchant number', async () => {
-    await save(adminA, { name: '筛选-现金', payType: 1, partner: 'MCH-001' });
+  it('filters by name, pay type and merchant number; exports which secrets are set, never their masks', async () => {
+    await save(adminA, { name: '筛选-现金', payType: 1, partner: 'MCH-001', partnerKey: 'export-secret-0123456789' });
     await save(adminA, { name: '筛选-微信', payType: 3, partner: 'MCH-002' });
     expect((await list(adminA, { name: '筛选' })).body.total).toBe(2);
     expect((await list(adminA, { name: '筛选', payType: 3 })).body.data.map((r: { name: string }) => r.name)).toEqual(['筛选-微信']);
     expect((await list(adminA, { name: '筛选', payType: 0 })).body.total).toBe(2);
     expect((await list(adminA, { partner: 'mch-001' })).body.data.map((r: { name: string }) => r.name)).toEqual(['筛选-现金']);
+    const { raw } = await t.call('POST', '/api/Config/export', { token: adminA, body: { name: '筛选', payType: 1 } });
+    const sheet = await readXlsxExport(raw, m.title);
+    expect(sheet[0]).toContain(m.secretsColumn);
+    expect(sheet).toHaveLength(2);
+    expect(sheet[1]).toEqual(expect.arrayContaining(['筛选-现金', '现金', m.gatewaySimulator, 'MCH-001', `${m.partnerKey}${m.secretSet}`]));
+    expect(JSON.stringify(sheet)).not.toContain(maskSecret('export-secret-0123456789'));
   });
 
   it('refuses to delete a config a 终端支付配置 uses, or to change its pay type', async () => {

@@ -38,11 +38,11 @@ export function TerminalConfigDialog({ open, editing, onClose }: { open: boolean
     meta: { errorText: m.optionsFailed },
   });
 
-  const machineOptions = (machines.data ?? []).map((c) => ({ value: c.machineNo, label: c.machineName ? `${c.machineNo}（${c.machineName}，${c.deptName}）` : c.machineNo }));
+  const machineOptions = (machines.data ?? []).map((c) => ({ value: c.machineNo, label: fill(m.machineChoice, c) }));
   if (editing && !machineOptions.some((o) => o.value === editing.machineNo)) {
-    machineOptions.unshift({ value: editing.machineNo, label: editing.machineName ? `${editing.machineNo}（${editing.machineName}，${editing.deptName}）` : editing.machineNo });
+    machineOptions.unshift({ value: editing.machineNo, label: fill(m.machineChoice, editing) });
   }
-  const configOptions = (configs.data ?? []).map((c) => ({ value: c.id, label: `${c.name}（${m.configId} ${c.id}）` }));
+  const configOptions = (configs.data ?? []).map((c) => ({ value: c.id, label: fill(m.configChoice, c) }));
   const noConfigs = Boolean(machineNo && payType) && configs.isSuccess && configOptions.length === 0;
 
   // A config picked: its name is the display name until the operator writes another.

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Tag } from 'antd';
 import { PlusOutlined } from '../../../app/icons.tsx';
-import { labelOf, messages, PayOpen, payOpenOptions, payTypeOptions, Perm, type TerminalConfig } from '@huiyun/contract';
+import { fill, labelOf, messages, PayOpen, payOpenOptions, payTypeOptions, Perm, type TerminalConfig } from '@huiyun/contract';
 import { deleteTerminalConfigs, exportTerminalConfigs, listTerminalConfigs, type TerminalConfigFilters } from '../../../api/terminalConfig.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { usePermission } from '../../../app/useCurrentUser.ts';
@@ -16,7 +16,7 @@ const columns: ListColumn<TerminalConfig>[] = [
   { key: 'machineName', title: m.machineName, width: 140, secondary: true },
   { key: 'payType', title: m.payType, sortable: true, width: 100, render: (value: number) => labelOf(payTypeOptions, value) },
   { key: 'configName', title: m.configName, sortable: true, width: 140 },
-  { key: 'payConfigName', title: m.configId, width: 160, render: (value: string, row) => `${value}（${row.configId}）` },
+  { key: 'payConfigName', title: m.configId, width: 160, render: (value: string, row) => fill(m.configChoice, { name: value, id: row.configId }) },
   {
     key: 'payOpen',
     title: m.payOpen,
