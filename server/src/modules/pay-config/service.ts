@@ -3,6 +3,7 @@ import {
   type PayConfigSave, type PayConfigSecretField, type PayConfigTextField,
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
+import { dialectOf } from '../../db/dialect.ts';
 import { assertDeptInScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 import { AppError, notFound } from '../../http/errors.ts';
@@ -20,7 +21,13 @@ export async function savePayConfig(ctx: AppContext, caller: Access, input: PayC
   if (!gateway.payTypes.includes(input.payType)) throw new AppError(fill(m.gatewayPayType, { gateway: gateway.label }));
   const now = ctx.now();
   return ctx.db.transaction().execute(async (trx) => {
-    const stored = input.id === undefined ? undefined : await trx.selectFrom('pay_config').selectAll().where('id', '=', input.id).executeTakeFirst();
+    // Locked (PostgreSQL): a binding saved meanwhile waits, so the pay-type check below holds.
+    const stored = input.id === undefined ? undefined : await trx
+      .selectFrom('pay_config')
+      .selectAll()
+      .where('id', '=', input.id)
+      .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirst();
     if (input.id !== undefined && !stored) throw notFound();
     if (stored) assertDeptInScope(caller.deptScope, stored.deptId);
 
@@ -73,7 +80,14 @@ export async function savePayConfig(ctx: AppContext, caller: Access, input: PayC
 export async function deletePayConfigs(ctx: AppContext, caller: Access, ids: number[]): Promise<number> {
   const unique = [...new Set(ids)];
   return ctx.db.transaction().execute(async (trx) => {
-    const rows = await trx.selectFrom('pay_config').select(['id', 'name', 'deptId']).where('id', 'in', unique).execute();
+    // Locked (PostgreSQL) before the bound check: a binding being saved finishes first and is seen, or waits and finds no config.
+    const rows = await trx
+      .selectFrom('pay_config')
+      .select(['id', 'name', 'deptId'])
+      .where('id', 'in', unique)
+      .orderBy('id')
+      .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+      .execute();
     if (rows.length !== unique.length) throw notFound();
     for (const row of rows) assertDeptInScope(caller.deptScope, row.deptId);
     const bound = await trx

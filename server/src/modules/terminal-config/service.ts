@@ -1,5 +1,6 @@
 import { fill, messages, type TerminalConfigSave } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
+import { dialectOf } from '../../db/dialect.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { assertDeptInScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
@@ -24,7 +25,13 @@ export async function saveTerminalConfig(ctx: AppContext, caller: Access, input:
         assertDeptInScope(caller.deptScope, stored.deptId);
       }
       const machine = await machineOfCaller(trx, caller, input.machineNo);
-      const config = await trx.selectFrom('pay_config').select(['id', 'deptId', 'payType']).where('id', '=', input.configId).executeTakeFirst();
+      // Locked (PostgreSQL) until the binding is written: a delete of the config waits, then sees it bound.
+      const config = await trx
+        .selectFrom('pay_config')
+        .select(['id', 'deptId', 'payType'])
+        .where('id', '=', input.configId)
+        .$if(dialectOf(trx) === 'postgres', (qb) => qb.forShare())
+        .executeTakeFirst();
       if (!config) throw new AppError(m.configNotFound);
       if (config.deptId !== machine.deptId) throw new AppError(m.configOtherCompany);
       if (config.payType !== input.payType) throw new AppError(m.configPayType);

@@ -124,6 +124,20 @@ describe('终端支付配置', () => {
     await t.ctx.db.deleteFrom('pay_terminal_config').where('machineNo', '=', 'TC-A-02').execute();
   });
 
+  it('never leaves a binding to a deleted config when a bind and a delete race', async () => {
+    for (let i = 0; i < 8; i++) {
+      const configId = await addConfig(adminA, { name: `竞争${i}`, payType: 9 });
+      await Promise.allSettled([
+        save(adminA, { machineNo: 'TC-A-02', payType: 9, configId, configName: '会员', payOpen: 'T' }),
+        t.call('DELETE', `/api/Config/delete?ids=${configId}`, { token: adminA }),
+      ]);
+      const config = await t.ctx.db.selectFrom('pay_config').select('id').where('id', '=', configId).executeTakeFirst();
+      const binding = await t.ctx.db.selectFrom('pay_terminal_config').select('tcId').where('configId', '=', configId).executeTakeFirst();
+      expect(Boolean(config) || !binding, `round ${i}: a binding to a deleted config`).toBe(true);
+      await t.ctx.db.deleteFrom('pay_terminal_config').where('machineNo', '=', 'TC-A-02').execute();
+    }
+  });
+
   it('keeps each company to its own bindings and offers only its machines and configs', async () => {
     const a = (await save(adminA, { machineNo: 'TC-A-01', payType: 1, configId: cashA, configName: 'A', payOpen: 'T' })).body.data.tcId;
     const b = (await save(adminB, { machineNo: 'TC-B-01', payType: 1, configId: cashB, configName: 'B', payOpen: 'T' })).body.data.tcId;
