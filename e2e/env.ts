@@ -3,3 +3,5 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 18080);
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const ADMIN = { userName: 'admin', password: 'Admin@12345' };
 export const USER1 = { userName: 'user1', password: 'User@12345' };
+/** The file naming the data directory of the suite's server on a port (written by e2e/server.ts). */
+export const dataDirPointer = (port: number) => `${process.env.TMPDIR ?? '/tmp'}/huiyun-e2e-${port}.datadir`;

@@ -4,11 +4,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ADMIN, E2E_PORT } from './env.ts';
+import { ADMIN, dataDirPointer, E2E_PORT } from './env.ts';
 
 function main(): void {
   const repoRoot = path.resolve(import.meta.dirname, '..');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-e2e-'));
+  // Where this port's database lives, for specs that set up rows no screen makes (e2e/terminal-config.spec.ts).
+  const pointer = dataDirPointer(E2E_PORT);
+  fs.writeFileSync(pointer, dataDir);
   const child = spawn(process.execPath, [path.join(repoRoot, 'server/src/main.ts')], {
     cwd: repoRoot,
     stdio: 'inherit',
@@ -33,6 +36,7 @@ function main(): void {
     if (cleaned) return;
     cleaned = true;
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(pointer, { force: true });
   };
   const stop = (signal: NodeJS.Signals) => {
     if (child.exitCode === null) child.kill(signal);

@@ -20,3 +20,5 @@ export { fill } from './messages/fill.ts';
 export { task } from './messages/task.ts';
 export { upload } from './messages/upload.ts';
 export { device } from './messages/device.ts';
+export { payConfig } from './messages/payConfig.ts';
+export { terminalConfig } from './messages/terminalConfig.ts';

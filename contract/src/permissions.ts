@@ -55,6 +55,12 @@ const table = {
   'task:TaskUser:save': { name: '发送统计-新增账号', roles: ['companyAdmin'] },
   'task:TaskUser:clear': { name: '发送统计-清除', roles: ['companyAdmin'] },
   'task:TaskUser:delete': { name: '发送统计-删除账号', roles: ['companyAdmin'] },
+  'pay:Config:list': { name: '支付配置-查询', roles: ['companyAdmin'] },
+  'pay:Config:save': { name: '支付配置-保存', roles: ['companyAdmin'] },
+  'pay:Config:delete': { name: '支付配置-删除', roles: ['companyAdmin'] },
+  'machine:MachineConfig:list': { name: '终端支付配置-查询', roles: ['companyAdmin'] },
+  'machine:MachineConfig:save': { name: '终端支付配置-保存', roles: ['companyAdmin'] },
+  'machine:MachineConfig:delete': { name: '终端支付配置-删除', roles: ['companyAdmin'] },
 } as const satisfies Record<string, { name: string; roles: readonly GrantedRole[] }>;
 
 export type PermissionCode = keyof typeof table;
@@ -83,6 +89,8 @@ export const permissionScreens: Record<PermissionArea, string> = {
   'task:Blacklist': '/task/blacklist',
   'task:Statistics': '/task/userStatistics',
   'task:TaskUser': '/task/userStatistics',
+  'pay:Config': '/pay/Config',
+  'machine:MachineConfig': '/machine/MachineConfig',
 };
 
 /**
@@ -158,4 +166,10 @@ export const Perm = {
   taskUserSave: 'task:TaskUser:save',
   taskUserClear: 'task:TaskUser:clear',
   taskUserDelete: 'task:TaskUser:delete',
+  payConfigList: 'pay:Config:list',
+  payConfigSave: 'pay:Config:save',
+  payConfigDelete: 'pay:Config:delete',
+  terminalConfigList: 'machine:MachineConfig:list',
+  terminalConfigSave: 'machine:MachineConfig:save',
+  terminalConfigDelete: 'machine:MachineConfig:delete',
 } as const satisfies Record<string, PermissionCode>;

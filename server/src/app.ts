@@ -31,6 +31,8 @@ export type BuildOptions = {
   redisPrefix?: string;
   now?: () => number;
   logger?: boolean;
+  /** Where the log lines go (tests that read them); stdout otherwise. */
+  logStream?: { write: (line: string) => void };
 };
 
 export type App = { app: FastifyInstance; ctx: AppContext };
@@ -50,6 +52,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors: (error, _request, reply) => void (reply as unknown as FastifyReply).status(error.statusCode ?? 400).send(fail(messages.common.badParameter)),
     logger: options.logger === false ? false : {
       level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       redact: ['req.headers.token', 'req.headers.authorization', 'req.headers.cookie'],
       serializers: {
         // The token may ride in the query (SPEC §7.1 export links): never let it reach the log.

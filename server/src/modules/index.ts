@@ -19,11 +19,14 @@ import { taskRoutes } from './task/routes.ts';
 import { taskFileVisible } from './task/task-files.ts';
 import { userRoutes } from './user/routes.ts';
 import { variableRoutes } from './variable/routes.ts';
+import { payConfigRoutes } from './pay-config/routes.ts';
+import { terminalConfigRoutes } from './terminal-config/routes.ts';
 
 /** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
 const areas = [
   healthRoutes, authRoutes, userRoutes, deptRoutes, roleRoutes, menuRoutes, permissionRoutes, variableRoutes, monitorRoutes,
   taskRoutes, (ctx: AppContext) => fileRoutes(ctx, [taskFileVisible]), authCodeRoutes, statisticsRoutes, blacklistRoutes, deviceRoutes,
+  payConfigRoutes, terminalConfigRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {

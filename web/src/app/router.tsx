@@ -26,6 +26,8 @@ const screens: Record<string, () => Promise<Screen>> = {
   '/monitor/online': () => import('../pages/monitor/online/index.tsx').then((m) => ({ Component: m.OnlinePage })),
   '/monitor/operLog': () => import('../pages/monitor/operLog/index.tsx').then((m) => ({ Component: m.OperLogPage })),
   '/monitor/loginLog': () => import('../pages/monitor/loginLog/index.tsx').then((m) => ({ Component: m.LoginLogPage })),
+  '/pay/Config': () => import('../pages/pay/config/index.tsx').then((m) => ({ Component: m.PayConfigPage })),
+  '/machine/MachineConfig': () => import('../pages/machine/config/index.tsx').then((m) => ({ Component: m.TerminalConfigPage })),
 };
 
 /** Every console route and sub-screen of the contract; screens not built yet show the coming-soon page. */

@@ -1,0 +1,139 @@
+import type { Locator, Page } from '@playwright/test';
+import { maskSecret } from '@huiyun/contract';
+import { expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { clickRowAction, deleteRowCancelThenConfirm, dialog, pickOption, rowOf, rows, searchList } from './list-page.ts';
+
+const URL = '/pay/Config';
+
+/** A field's validation message (not a placeholder of the same text). */
+const fieldError = (scope: Locator, text: string) => scope.locator('.ant-form-item-explain-error').filter({ hasText: text });
+
+type Listed = { id: number; name: string; partnerKey: string; apiV3Key: string };
+
+/** The config as the API lists it (secrets masked): what the server kept, seen from outside. */
+async function listed(page: Page, name: string): Promise<Listed> {
+  const answer = await page.request.post('/api/Config/list', { headers: { token: await tokenOf(page) }, data: { page: 1, limit: 10, name } });
+  const body = await answer.json();
+  expect(body.total).toBe(1);
+  return body.data[0];
+}
+
+test.describe('支付配置', () => {
+  test('the dialog shows the contract messages and the fields of the chosen gateway only', async ({ adminPage: page }) => {
+    await page.goto(URL);
+    await page.getByRole('button', { name: '新增' }).click();
+    const add = dialog(page, '新增支付配置');
+    await add.getByRole('button', { name: '保存' }).click();
+    await expect(fieldError(add, '请输入配置名称')).toBeVisible();
+    await expect(fieldError(add, '请选择支付方式')).toBeVisible();
+
+    // The simulator (default) asks no gateway keys.
+    await expect(add.getByText('模拟网关不连接真实支付渠道，用于演示和测试')).toBeVisible();
+    await expect(add.getByLabel('APIv3密钥', { exact: true })).toHaveCount(0);
+
+    await pickOption(page, add, '支付方式', '微信支付');
+    await pickOption(page, add, '支付网关', '微信支付 V3');
+    for (const label of ['商户号', 'APPID', 'APIv3密钥', '商户私钥', '平台公钥ID', '平台公钥', '商户证书序列号']) {
+      await expect(add.getByLabel(label, { exact: true })).toBeVisible();
+    }
+    await expect(add.getByLabel('应用私钥', { exact: true })).toHaveCount(0);
+    await expect(add.getByLabel('支付宝公钥', { exact: true })).toHaveCount(0);
+    await add.getByRole('button', { name: '保存' }).click();
+    await expect(fieldError(add, '请输入APIv3密钥')).toBeVisible();
+
+    // Alipay: its keys, and no WeChat ones.
+    await pickOption(page, add, '支付方式', '支付宝');
+    await pickOption(page, add, '支付网关', '支付宝');
+    await expect(add.getByLabel('应用私钥', { exact: true })).toBeVisible();
+    await expect(add.getByLabel('支付宝公钥', { exact: true })).toBeVisible();
+    await expect(add.getByLabel('APIv3密钥', { exact: true })).toHaveCount(0);
+    await add.getByRole('button', { name: '取消' }).click();
+    await expect(add).toBeHidden();
+  });
+
+  test('add, search, edit; a secret comes back masked, is kept when saved unchanged and cleared only when asked', async ({ adminPage: page }) => {
+    const name = uniqueName('e2e_pay');
+    const secret = `E2E-Secret-${Date.now()}-Key`;
+    await page.goto(URL);
+    await page.getByRole('button', { name: '新增' }).click();
+    const add = dialog(page, '新增支付配置');
+    await add.getByLabel('配置名称', { exact: true }).fill(name);
+    await pickOption(page, add, '支付方式', '现金');
+    await add.getByLabel('商户号', { exact: true }).fill('MCH-E2E-1');
+    await add.getByRole('textbox', { name: '商户密钥', exact: true }).fill(secret);
+    await add.getByRole('button', { name: '保存' }).click();
+    await expect(toast(page, '支付配置保存成功！')).toBeVisible();
+    await expect(add).toBeHidden();
+    expect((await listed(page, name)).partnerKey).toBe(maskSecret(secret));
+
+    await searchList(page, 'payConfig', '配置名称', name);
+    await expect(rows(page)).toHaveCount(1);
+    const row = rowOf(page, name);
+    await expect(row).toContainText('现金');
+    await expect(row).toContainText('模拟网关');
+    await expect(row).toContainText('MCH-E2E-1');
+    await expect(row).not.toContainText(secret);
+
+    // Reopened: the mask, never the secret; saved unchanged: the secret is kept.
+    await clickRowAction(page, row, '编辑');
+    const edit = dialog(page, '编辑支付配置');
+    await expect(edit.getByRole('textbox', { name: '商户密钥', exact: true })).toHaveValue(maskSecret(secret));
+    await expect(page.locator('body')).not.toContainText(secret);
+    await edit.getByLabel('商户号', { exact: true }).fill('MCH-E2E-2');
+    await edit.getByRole('button', { name: '保存' }).click();
+    await expect(toast(page, '支付配置保存成功！')).toBeVisible();
+    await expect(rowOf(page, name)).toContainText('MCH-E2E-2');
+    expect((await listed(page, name)).partnerKey).toBe(maskSecret(secret));
+
+    // Cleared explicitly.
+    await clickRowAction(page, rowOf(page, name), '编辑');
+    const again = dialog(page, '编辑支付配置');
+    await again.getByRole('checkbox', { name: '商户密钥' }).check();
+    await again.getByRole('button', { name: '保存' }).click();
+    await expect(toast(page, '支付配置保存成功！')).toBeVisible();
+    await expect(again).toBeHidden();
+    expect((await listed(page, name)).partnerKey).toBe('');
+    await clickRowAction(page, rowOf(page, name), '编辑');
+    const third = dialog(page, '编辑支付配置');
+    await expect(third.getByRole('textbox', { name: '商户密钥', exact: true })).toHaveValue('');
+    await expect(third.getByText('清除已保存的密钥')).toHaveCount(0);
+    await third.getByRole('button', { name: '取消' }).click();
+  });
+
+  test('search by pay type and merchant number; delete asks first', async ({ adminPage: page }) => {
+    const tag = uniqueName('e2e_paysearch');
+    const token = await tokenOf(page);
+    for (const [suffix, payType] of [['cash', 1], ['wechat', 3]] as const) {
+      const answer = await page.request.post('/api/Config/save', { headers: { token }, data: { name: `${tag}_${suffix}`, payType, partner: `${tag}-${suffix}`, deptId: 1 } });
+      expect((await answer.json()).success).toBe(true);
+    }
+    await page.goto(URL);
+    const form = page.locator('form#payConfig-search');
+    await form.getByLabel('配置名称').fill(tag);
+    await pickOption(page, form, '支付方式', '微信支付');
+    await form.getByRole('button', { name: '查询' }).click();
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rowOf(page, `${tag}_wechat`)).toBeVisible();
+
+    await form.getByRole('button', { name: '重置' }).click();
+    await searchList(page, 'payConfig', '商户号', `${tag}-cash`);
+    await expect(rows(page)).toHaveCount(1);
+    const row = rowOf(page, `${tag}_cash`);
+    await deleteRowCancelThenConfirm(page, row, { confirm: '确定删除选中的数据吗？', deleted: '支付配置已删除！' });
+    await expect(rows(page)).toHaveCount(0);
+  });
+});
+
+test('支付配置 fits 1366 px without a sideways scroll', async ({ adminPage: page }) => {
+  const name = uniqueName('e2e_payfit');
+  const answer = await page.request.post('/api/Config/save', { headers: { token: await tokenOf(page) }, data: { name, payType: 1, partner: 'MCH-FIT-0001', deptId: 1, partnerKey: 'fit-secret-0123456789' } });
+  expect((await answer.json()).success).toBe(true);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(URL);
+  await searchList(page, 'payConfig', '配置名称', name);
+  await expect(rows(page)).toHaveCount(1);
+  const content = page.locator('.ant-table-content').first();
+  const { scrollWidth, clientWidth } = await content.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  await expect(page.locator('.ant-table-thead th').filter({ hasText: '操作' })).toBeVisible();
+});

@@ -1,0 +1,67 @@
+import type { Kysely, Selectable } from 'kysely';
+import {
+  formatDateTime, payConfigSecretFields, payConfigSortFields, type PayConfig, type PayConfigDeptChoice, type PayConfigListQuery, type PayGateway,
+} from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { inDeptScope } from '../../db/scope.ts';
+import type { Access } from '../../http/caller.ts';
+import { maskStored } from './secrets.ts';
+
+const sortColumns = sortColumnsOf(payConfigSortFields, { table: 'c' });
+
+/** The configs of the caller's companies (super administrator: all), every secret masked. */
+export async function listPayConfigs(ctx: AppContext, caller: Access, query: PayConfigListQuery) {
+  const db = ctx.db;
+  let filtered = db
+    .selectFrom('pay_config as c')
+    .leftJoin('sys_dept as d', 'd.deptId', 'c.deptId')
+    .where(inDeptScope('c.deptId', caller.deptScope));
+  if (query.name) filtered = filtered.where(contains(db, 'pay_config', 'c.name', query.name));
+  if (query.partner) filtered = filtered.where(contains(db, 'pay_config', 'c.partner', query.partner));
+  if (query.payType) filtered = filtered.where('c.payType', '=', query.payType);
+  const { rows, total } = await listPage(db, filtered, (qb) => qb.selectAll('c').select('d.deptName').$castTo<PayConfigRow>(), query, {
+    sortColumns, defaultSort: ['c.editTime', 'desc'], tieBreaker: 'c.id',
+  });
+  return { rows: rows.map((row) => toPayConfig(ctx, row)), total };
+}
+
+type PayConfigRow = Selectable<Database['pay_config']> & { deptName: string | null };
+
+function toPayConfig(ctx: AppContext, row: PayConfigRow): PayConfig {
+  const masked = Object.fromEntries(payConfigSecretFields.map((field) => [field, maskStored(ctx, field, row[field])]));
+  return {
+    id: row.id,
+    deptId: row.deptId,
+    deptName: row.deptName ?? '',
+    name: row.name,
+    payType: row.payType,
+    gateway: row.gateway as PayGateway,
+    partner: String(row.partner),
+    subMchId: String(row.subMchId),
+    appid: String(row.appid),
+    notifyUrl: String(row.notifyUrl),
+    signType: String(row.signType),
+    sellerUserId: String(row.sellerUserId),
+    certPath: String(row.certPath),
+    certSerialNo: String(row.certSerialNo),
+    platformPubKeyId: String(row.platformPubKeyId),
+    platformPubKey: String(row.platformPubKey),
+    alipayPublicKey: String(row.alipayPublicKey),
+    partnerKey: masked.partnerKey!,
+    certPassword: masked.certPassword!,
+    rsaKey: masked.rsaKey!,
+    apiV3Key: masked.apiV3Key!,
+    appPrivateKey: masked.appPrivateKey!,
+    addUser: String(row.addUser),
+    editUser: String(row.editUser),
+    addTime: formatDateTime(Number(row.addTime)),
+    editTime: formatDateTime(Number(row.editTime)),
+  };
+}
+
+/** The companies the caller may add a config for: its data scope. */
+export async function payConfigDeptChoices(db: Kysely<Database>, caller: Access): Promise<PayConfigDeptChoice[]> {
+  return db.selectFrom('sys_dept').select(['deptId', 'deptName']).where(inDeptScope('deptId', caller.deptScope)).orderBy('deptId', 'asc').limit(1000).execute();
+}

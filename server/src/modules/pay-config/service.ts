@@ -1,0 +1,106 @@
+import {
+  fill, gatewayFields, messages, missingGatewayField, payConfigSecretFields, payConfigTextFields, payGatewayOptions, SECRET_MASK,
+  type PayConfigSave, type PayConfigSecretField, type PayConfigTextField,
+} from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import { dialectOf } from '../../db/dialect.ts';
+import { assertDeptInScope } from '../../db/scope.ts';
+import type { Access } from '../../http/caller.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { maskStored, payConfigPurpose } from './secrets.ts';
+
+const m = messages.payConfig;
+
+/**
+ * Adds or edits a config. A secret sent empty or as the mask of the stored one keeps the stored
+ * secret; one named in clearSecrets (and not sent anew) is cleared; fields the gateway does not ask
+ * for are emptied. The company is set when adding (the caller's own unless it names one of its scope).
+ */
+export async function savePayConfig(ctx: AppContext, caller: Access, input: PayConfigSave): Promise<number> {
+  const gateway = payGatewayOptions.find((g) => g.value === input.gateway)!;
+  if (!gateway.payTypes.includes(input.payType)) throw new AppError(fill(m.gatewayPayType, { gateway: gateway.label }));
+  const now = ctx.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    // Locked (PostgreSQL): a binding saved meanwhile waits, so the pay-type check below holds.
+    const stored = input.id === undefined ? undefined : await trx
+      .selectFrom('pay_config')
+      .selectAll()
+      .where('id', '=', input.id)
+      .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirst();
+    if (input.id !== undefined && !stored) throw notFound();
+    if (stored) assertDeptInScope(caller.deptScope, stored.deptId);
+
+    const deptId = stored?.deptId ?? input.deptId ?? caller.deptId;
+    if (deptId == null) throw new AppError(m.deptRequired);
+    if (!stored) {
+      assertDeptInScope(caller.deptScope, deptId);
+      const dept = await trx.selectFrom('sys_dept').select('deptId').where('deptId', '=', deptId).executeTakeFirst();
+      if (!dept) throw new AppError(m.deptRequired);
+    }
+
+    const shown = new Set<string>(gatewayFields[input.gateway].shown);
+    const texts = Object.fromEntries(payConfigTextFields.map((f) => [f, shown.has(f) ? input[f] : ''])) as Record<PayConfigTextField, string>;
+    const secrets = {} as Record<PayConfigSecretField, string>;
+    for (const field of payConfigSecretFields) {
+      const old = stored?.[field] ?? '';
+      const sent = input[field];
+      const keeps = sent === '' || (old !== '' && sent === maskStored(ctx, field, old));
+      if (!shown.has(field)) secrets[field] = '';
+      else if (keeps) secrets[field] = input.clearSecrets.includes(field) ? '' : old;
+      else if (sent.includes(SECRET_MASK)) throw new AppError(fill(m.secretMasked, { label: m[field] }));
+      else secrets[field] = ctx.secrets.seal(payConfigPurpose(field), sent);
+    }
+    const missing = missingGatewayField({ gateway: input.gateway, ...texts }, (field) => secrets[field] !== '');
+    if (missing) throw new AppError(missing);
+
+    if (stored && stored.payType !== input.payType) {
+      const bound = await trx.selectFrom('pay_terminal_config').select('tcId').where('configId', '=', stored.id).executeTakeFirst();
+      if (bound) throw new AppError(m.payTypeChangeBound);
+    }
+
+    const fields = { name: input.name, payType: input.payType, gateway: input.gateway, ...texts, ...secrets, editUser: caller.userName, editTime: now };
+    if (!stored) {
+      const row = await trx
+        .insertInto('pay_config')
+        .values({ ...fields, deptId, addUser: caller.userName, addTime: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    }
+    await trx.updateTable('pay_config').set(fields).where('id', '=', stored.id).execute();
+    return stored.id;
+  });
+}
+
+/**
+ * All or none: an id that does not exist or lies outside the caller's companies refuses the whole
+ * request; so does a config a 终端支付配置 still uses (its name and how many in the message).
+ */
+export async function deletePayConfigs(ctx: AppContext, caller: Access, ids: number[]): Promise<number> {
+  const unique = [...new Set(ids)];
+  return ctx.db.transaction().execute(async (trx) => {
+    // Locked (PostgreSQL) before the bound check: a binding being saved finishes first and is seen, or waits and finds no config.
+    const rows = await trx
+      .selectFrom('pay_config')
+      .select(['id', 'name', 'deptId'])
+      .where('id', 'in', unique)
+      .orderBy('id')
+      .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+      .execute();
+    if (rows.length !== unique.length) throw notFound();
+    for (const row of rows) assertDeptInScope(caller.deptScope, row.deptId);
+    const bound = await trx
+      .selectFrom('pay_terminal_config')
+      .select(['configId', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('configId', 'in', unique)
+      .groupBy('configId')
+      .executeTakeFirst();
+    if (bound) {
+      const name = rows.find((r) => r.id === bound.configId)?.name ?? '';
+      throw new AppError(fill(m.boundByTerminal, { name, count: Number(bound.n) }));
+    }
+    await trx.deleteFrom('pay_config').where('id', 'in', unique).execute();
+    return unique.length;
+  });
+}

@@ -1,0 +1,33 @@
+import { messages, type PayConfigDeptChoice, type Page, type PayConfig, type PayConfigSave } from '@huiyun/contract';
+import { download, request } from './client.ts';
+import type { ListParams } from './types.ts';
+
+const m = messages.payConfig;
+
+export type PayConfigFilters = { name?: string; payType?: number; partner?: string };
+
+export async function listPayConfigs(params: ListParams<PayConfigFilters>): Promise<Page<PayConfig>> {
+  const answer = await request<PayConfig[]>('/api/Config/list', { body: params, failText: m.loadFailed });
+  return { data: answer.data ?? [], total: answer.total };
+}
+
+/** The companies the caller may add a config for (its data scope). */
+export async function listPayConfigDepts(): Promise<PayConfigDeptChoice[]> {
+  const answer = await request<PayConfigDeptChoice[]>('/api/Config/depts', { body: {}, failText: m.loadFailed });
+  return answer.data ?? [];
+}
+
+/** Secrets go as typed, or as the mask shown (kept by the server); answers the server's success text. */
+export async function savePayConfig(input: Partial<PayConfigSave>): Promise<string> {
+  const answer = await request('/api/Config/save', { body: input, failText: m.saveFailed });
+  return answer.msg || m.saved;
+}
+
+export async function deletePayConfigs(ids: number[]): Promise<string> {
+  const answer = await request('/api/Config/delete', { method: 'DELETE', query: { ids: ids.join(',') }, failText: m.deleteFailed });
+  return answer.msg || m.deleted;
+}
+
+export function exportPayConfigs(params: Omit<ListParams<PayConfigFilters>, 'page' | 'limit'>): Promise<void> {
+  return download('/api/Config/export', { body: params, fileName: `${m.title}.xlsx`, failText: messages.common.exportFailed });
+}
