@@ -24,3 +24,5 @@ export * from './task.ts';
 export * from './upload.ts';
 export * from './device.ts';
 export * from './secrets.ts';
+export * from './money.ts';
+export * from './machine.ts';

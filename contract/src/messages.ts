@@ -20,3 +20,5 @@ export { fill } from './messages/fill.ts';
 export { task } from './messages/task.ts';
 export { upload } from './messages/upload.ts';
 export { device } from './messages/device.ts';
+export { machine } from './messages/machine.ts';
+export { aisle } from './messages/aisle.ts';

@@ -55,6 +55,13 @@ const table = {
   'task:TaskUser:save': { name: '发送统计-新增账号', roles: ['companyAdmin'] },
   'task:TaskUser:clear': { name: '发送统计-清除', roles: ['companyAdmin'] },
   'task:TaskUser:delete': { name: '发送统计-删除账号', roles: ['companyAdmin'] },
+  'machine:MachineInfo:list': { name: '机器列表-查询', roles: ['companyAdmin'] },
+  'machine:MachineInfo:save': { name: '机器列表-保存', roles: ['companyAdmin'] },
+  'machine:MachineInfo:delete': { name: '机器列表-删除', roles: ['companyAdmin'] },
+  'machine:MachineInfo:resetKey': { name: '机器列表-重置密钥', roles: ['companyAdmin'] },
+  'machine:MachineAisle:list': { name: '货道信息-查询', roles: ['companyAdmin'] },
+  'machine:MachineAisle:save': { name: '货道信息-保存', roles: ['companyAdmin'] },
+  'machine:MachineAisle:delete': { name: '货道信息-删除', roles: ['companyAdmin'] },
 } as const satisfies Record<string, { name: string; roles: readonly GrantedRole[] }>;
 
 export type PermissionCode = keyof typeof table;
@@ -83,6 +90,8 @@ export const permissionScreens: Record<PermissionArea, string> = {
   'task:Blacklist': '/task/blacklist',
   'task:Statistics': '/task/userStatistics',
   'task:TaskUser': '/task/userStatistics',
+  'machine:MachineInfo': '/machine/MachineInfo',
+  'machine:MachineAisle': '/machine/MachineAisle',
 };
 
 /**
@@ -158,4 +167,11 @@ export const Perm = {
   taskUserSave: 'task:TaskUser:save',
   taskUserClear: 'task:TaskUser:clear',
   taskUserDelete: 'task:TaskUser:delete',
+  machineList: 'machine:MachineInfo:list',
+  machineSave: 'machine:MachineInfo:save',
+  machineDelete: 'machine:MachineInfo:delete',
+  machineResetKey: 'machine:MachineInfo:resetKey',
+  aisleList: 'machine:MachineAisle:list',
+  aisleSave: 'machine:MachineAisle:save',
+  aisleDelete: 'machine:MachineAisle:delete',
 } as const satisfies Record<string, PermissionCode>;
