@@ -33,6 +33,10 @@ export async function saveAisle(ctx: AppContext, caller: Access, input: AisleSav
   };
   try {
     return await ctx.db.transaction().execute(async (trx) => {
+      if (input.aisleId !== undefined) {
+        const own = await trx.selectFrom('pay_aisle').select('aisleId').where('aisleId', '=', input.aisleId).where('machineId', '=', machine.machineId).executeTakeFirst();
+        if (!own) throw notFound();
+      }
       const taken = await trx.selectFrom('pay_aisle').select('aisleId').where('machineId', '=', machine.machineId).where('aisleNo', '=', aisleNo)
         .$if(input.aisleId !== undefined, (qb) => qb.where('aisleId', '!=', input.aisleId!))
         .executeTakeFirst();
