@@ -9,6 +9,7 @@ export const entities = [
   'role', 'user', 'dept', 'permission', 'variable', 'menu',
   'task', 'authcode', 'device', 'statistics', 'blacklist',
   'online', 'operLog', 'loginLog',
+  'machine', 'aisle',
 ] as const;
 export type Entity = (typeof entities)[number];
 
@@ -25,6 +26,7 @@ export const shownIn: Readonly<Partial<Record<Entity, readonly Entity[]>>> = {
   device: ['authcode'],
   task: ['statistics', 'device'],
   statistics: ['user', 'task', 'authcode', 'device'],
+  machine: ['aisle'],
 };
 
 export const queryKeys = {

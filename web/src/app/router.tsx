@@ -26,6 +26,8 @@ const screens: Record<string, () => Promise<Screen>> = {
   '/monitor/online': () => import('../pages/monitor/online/index.tsx').then((m) => ({ Component: m.OnlinePage })),
   '/monitor/operLog': () => import('../pages/monitor/operLog/index.tsx').then((m) => ({ Component: m.OperLogPage })),
   '/monitor/loginLog': () => import('../pages/monitor/loginLog/index.tsx').then((m) => ({ Component: m.LoginLogPage })),
+  '/machine/MachineInfo': () => import('../pages/machine/info/index.tsx').then((m) => ({ Component: m.MachineInfoPage })),
+  '/machine/MachineAisle': () => import('../pages/machine/aisle/index.tsx').then((m) => ({ Component: m.MachineAislePage })),
 };
 
 /** Every console route and sub-screen of the contract; screens not built yet show the coming-soon page. */
