@@ -29,13 +29,20 @@ async function readKeyAndClose(page: Page, no: string): Promise<string> {
 }
 
 test.describe('机器列表', () => {
-  test('the demo machines are there on a fresh installation', async ({ adminPage: page }) => {
+  test('the demo machines are there on a fresh installation; the list fits 1366 px', async ({ adminPage: page }) => {
+    await page.setViewportSize({ width: 1366, height: 768 });
     await page.goto(URL);
     await searchByNo(page, 'DEMO-000');
     await expect(rowOf(page, 'DEMO-0001')).toContainText('演示售货机（大厅）');
     await expect(rowOf(page, 'DEMO-0002')).toContainText('汇云演示公司');
     await expect(rowOf(page, 'DEMO-0001')).toContainText('启用');
     await expect(rowOf(page, 'DEMO-0001')).toContainText('离线');
+    const content = page.locator('.ant-table-content').first();
+    const { scrollWidth, clientWidth } = await content.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    for (const title of ['机器编号', '机器名称', '所属公司', '状态', '在线状态', '最后在线', '操作']) {
+      await expect(page.locator('.ant-table-thead th').filter({ hasText: title }).first()).toBeInViewport();
+    }
   });
 
   test('add shows the terminal key once; edit, search, and the key is never listed', async ({ adminPage: page }) => {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Empty, Segmented, Space, Typography } from 'antd';
+import { Button, Empty, Radio, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { fill, MachineStatus, messages, Perm, type Aisle } from '@huiyun/contract';
@@ -53,15 +53,11 @@ function AisleBoard({ machineId }: { machineId: number }) {
     <Panel
       title={machine ? `${machine.machineNo} ${machine.machineName}${machine.status === MachineStatus.enabled ? '' : `（${messages.machine.disabled}）`}` : a.title}
       extra={
-        <Segmented
-          size="small"
-          value={view}
-          onChange={(v) => setView(v as 'table' | 'grid')}
-          options={[
-            { value: 'table', label: a.viewTable, icon: <UnorderedListOutlined /> },
-            { value: 'grid', label: a.viewGrid, icon: <AppstoreOutlined /> },
-          ]}
-        />
+        // Radio buttons rather than Segmented: the console's static antd CSS leaves Segmented out (web/build/antd-css.ts).
+        <Radio.Group size="small" optionType="button" value={view} onChange={(e) => setView(e.target.value as 'table' | 'grid')}>
+          <Radio.Button value="table"><UnorderedListOutlined /> {a.viewTable}</Radio.Button>
+          <Radio.Button value="grid"><AppstoreOutlined /> {a.viewGrid}</Radio.Button>
+        </Radio.Group>
       }
     >
       <div className="list-toolbar" style={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 8, marginBottom: 16 }}>

@@ -1,4 +1,4 @@
-import { Alert, Button, Modal, Typography } from 'antd';
+import { Button, Modal, theme, Typography } from 'antd';
 import { fill, messages } from '@huiyun/contract';
 import { useToast } from '../../../app/toast.tsx';
 
@@ -12,6 +12,7 @@ export type ShownKey = { machineNo: string; terminalKey: string };
  */
 export function TerminalKeyDialog({ shown, onClose }: { shown: ShownKey | null; onClose: () => void }) {
   const message = useToast();
+  const { token } = theme.useToken();
   const copy = async () => {
     if (!shown) return;
     try {
@@ -37,7 +38,10 @@ export function TerminalKeyDialog({ shown, onClose }: { shown: ShownKey | null; 
     >
       {shown && (
         <>
-          <Alert type="warning" showIcon message={m.keyShownOnce} style={{ marginBottom: 16 }} />
+          {/* a warning box drawn by hand: the console's static antd CSS leaves Alert out (web/build/antd-css.ts) */}
+          <div role="alert" style={{ marginBottom: 16, padding: '8px 12px', borderRadius: token.borderRadius, background: token.colorWarningBg, border: `1px solid ${token.colorWarningBorder}` }}>
+            {m.keyShownOnce}
+          </div>
           <Typography.Text strong>{m.terminalKey}</Typography.Text>
           <Typography.Paragraph>
             <Typography.Text code className="terminal-key" style={{ fontSize: 15, wordBreak: 'break-all', userSelect: 'all' }}>
