@@ -1,6 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, MachineStatus, messages, OrderStatus, PayType, RoleId } from '@huiyun/contract';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
+import { testDbKind } from '../../test/test-database.ts';
 import { openTerminalKey } from './terminal-key.ts';
 
 const m = messages.machine;
@@ -180,5 +186,33 @@ describe('机器列表', () => {
     expect(enabled.body).toMatchObject({ success: true, msg: m.statusChanged });
     expect((await list({ machineNo: 'SEEN-2' })).body.data[0].status).toBe(MachineStatus.enabled);
     expect((await t.call('POST', '/api/Machine/status', { token, body: { machineId: off, status: 3 } })).body.msg).toBe(m.statusValue);
+  });
+});
+
+describe('the terminal key at rest', () => {
+  it.skipIf(testDbKind() !== 'sqlite')('is nowhere in clear in the database file, whatever was done with the machine', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-machine-key-'));
+    const config = loadConfig({ ADMIN_PASSWORD, DATA_DIR: dataDir, LOGIN_SLOWDOWN_MS: '0', LOG_LEVEL: 'silent' });
+    const { app } = await buildApp(config, { logger: false });
+    try {
+      const call = async (method: 'POST' | 'DELETE', url: string, body?: object, token?: string) =>
+        (await app.inject({ method, url, headers: token ? { token } : {}, ...(body ? { payload: body } : {}) })).json();
+      const token = (await call('POST', '/sync/login', { userName: 'admin', passwd: ADMIN_PASSWORD })).data.token as string;
+      const created = await call('POST', '/api/Machine/save', { machineNo: 'RAW-1', machineName: '落盘' }, token);
+      const keys = [created.data.terminalKey as string];
+      keys.push((await call('POST', '/api/Machine/resetKey', { machineId: created.data.machineId }, token)).data.terminalKey);
+      await call('POST', '/api/Machine/save', { machineId: created.data.machineId, machineNo: 'RAW-1', machineName: '落盘（改）' }, token);
+      await call('POST', '/api/Machine/list', { page: 1, limit: 10 }, token);
+      await app.close();
+      const files = fs.readdirSync(dataDir).filter((f) => f.startsWith('huiyun.db'));
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) {
+        const bytes = fs.readFileSync(path.join(dataDir, file));
+        for (const key of keys) expect(bytes.includes(Buffer.from(key)), `${file} holds a terminal key`).toBe(false);
+      }
+    } finally {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

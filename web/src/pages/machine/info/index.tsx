@@ -16,7 +16,7 @@ import { TerminalKeyDialog, type ShownKey } from './TerminalKeyDialog.tsx';
 
 const m = messages.machine;
 
-export const AISLE_URL = '/machine/MachineAisle';
+const AISLE_URL = '/machine/MachineAisle';
 
 /** 机器列表 (issue 15): the company's vending machines, each with a terminal key shown once. */
 export function MachineInfoPage() {
