@@ -74,6 +74,17 @@ export async function machineOptions(db: Kysely<Database>, scope: DeptScope, key
   return rows.map((r) => ({ ...r, deptName: r.deptName ?? '', status: r.status as MachineStatus }));
 }
 
+/** One machine as a select shows it (the heading of 货道信息). */
+export async function findMachineOption(db: Kysely<Database>, machineId: number): Promise<MachineOption | undefined> {
+  const row = await db
+    .selectFrom('pay_machine as pm')
+    .leftJoin('sys_dept as d', 'd.deptId', 'pm.deptId')
+    .select(['pm.machineId', 'pm.machineNo', 'pm.machineName', 'd.deptName', 'pm.status'])
+    .where('pm.machineId', '=', machineId)
+    .executeTakeFirst();
+  return row && { ...row, deptName: row.deptName ?? '', status: row.status as MachineStatus };
+}
+
 /** A machine's aisles, layer by layer, column by column. */
 export async function aislesOf(db: Kysely<Database>, machineId: number): Promise<Aisle[]> {
   const rows = await db

@@ -12,7 +12,7 @@ import { parse } from '../../http/validate.ts';
 import type { XlsxColumn } from '../../http/xlsx.ts';
 import { createAisleGrid, deleteAisles, restockAisles, saveAisle, setAisleStatus } from './aisle-service.ts';
 import { deleteMachines, machineInScope, resetTerminalKey, saveMachine, setMachineStatus } from './machine-service.ts';
-import { aislesOf, listMachines, machineDeptChoices, machineOptions } from './queries.ts';
+import { aislesOf, findMachineOption, listMachines, machineDeptChoices, machineOptions } from './queries.ts';
 
 const m = messages.machine;
 const a = messages.aisle;
@@ -89,10 +89,9 @@ export function machineRoutes(ctx: AppContext) {
 
     app.post('/api/Aisle/grid', { config: { access: { permission: Perm.aisleList } } }, async (request) => {
       const { machineId } = parse(aisleGridQuery, request.body);
-      const caller = callerOf(request);
-      await machineInScope(ctx.db, caller, machineId);
-      const [machine] = await machineOptions(ctx.db, caller.deptScope, '', machineId).then((rows) => rows.filter((r) => r.machineId === machineId));
-      return ok('', { machine, aisles: await aislesOf(ctx.db, machineId) });
+      await machineInScope(ctx.db, callerOf(request), machineId);
+      const [machine, aisles] = await Promise.all([findMachineOption(ctx.db, machineId), aislesOf(ctx.db, machineId)]);
+      return ok('', { machine, aisles });
     });
 
     app.post('/api/Aisle/save', { config: { access: { permission: Perm.aisleSave }, audit: auditAisle(messages.common.actionSave) } }, async (request) => {
