@@ -1,6 +1,7 @@
 // Every status / type number and its label. Elsewhere code uses the names, never the bare numbers.
 
 import { authcode, monitor, task } from './messages.ts';
+import { machine as machineText } from './messages.ts';
 
 export type Option<V extends string | number> = { value: V; label: string };
 
@@ -118,3 +119,14 @@ export const ModuleLeaf = { group: 0, screen: 1 } as const;
 export function labelOf<V extends string | number>(options: Option<V>[], value: V | null | undefined): string {
   return options.find((o) => o.value === value)?.label ?? (value == null ? '' : String(value));
 }
+
+/** pay_machine.status and pay_aisle.status: a disabled machine or aisle takes no order. */
+export const MachineStatus = { disabled: 0, enabled: 1 } as const;
+export type MachineStatus = (typeof MachineStatus)[keyof typeof MachineStatus];
+export const machineStatusOptions: Option<MachineStatus>[] = [
+  { value: MachineStatus.enabled, label: machineText.enabled },
+  { value: MachineStatus.disabled, label: machineText.disabled },
+];
+export const AisleStatus = MachineStatus;
+export type AisleStatus = MachineStatus;
+export const aisleStatusOptions = machineStatusOptions;

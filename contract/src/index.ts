@@ -26,3 +26,5 @@ export * from './device.ts';
 export * from './secrets.ts';
 export * from './payConfig.ts';
 export * from './terminalConfig.ts';
+export * from './money.ts';
+export * from './machine.ts';

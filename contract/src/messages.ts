@@ -22,3 +22,5 @@ export { upload } from './messages/upload.ts';
 export { device } from './messages/device.ts';
 export { payConfig } from './messages/payConfig.ts';
 export { terminalConfig } from './messages/terminalConfig.ts';
+export { machine } from './messages/machine.ts';
+export { aisle } from './messages/aisle.ts';

@@ -61,6 +61,13 @@ const table = {
   'machine:MachineConfig:list': { name: '终端支付配置-查询', roles: ['companyAdmin'] },
   'machine:MachineConfig:save': { name: '终端支付配置-保存', roles: ['companyAdmin'] },
   'machine:MachineConfig:delete': { name: '终端支付配置-删除', roles: ['companyAdmin'] },
+  'machine:MachineInfo:list': { name: '机器列表-查询', roles: ['companyAdmin'] },
+  'machine:MachineInfo:save': { name: '机器列表-保存', roles: ['companyAdmin'] },
+  'machine:MachineInfo:delete': { name: '机器列表-删除', roles: ['companyAdmin'] },
+  'machine:MachineInfo:resetKey': { name: '机器列表-重置密钥', roles: ['companyAdmin'] },
+  'machine:MachineAisle:list': { name: '货道信息-查询', roles: ['companyAdmin'] },
+  'machine:MachineAisle:save': { name: '货道信息-保存', roles: ['companyAdmin'] },
+  'machine:MachineAisle:delete': { name: '货道信息-删除', roles: ['companyAdmin'] },
 } as const satisfies Record<string, { name: string; roles: readonly GrantedRole[] }>;
 
 export type PermissionCode = keyof typeof table;
@@ -91,6 +98,8 @@ export const permissionScreens: Record<PermissionArea, string> = {
   'task:TaskUser': '/task/userStatistics',
   'pay:Config': '/pay/Config',
   'machine:MachineConfig': '/machine/MachineConfig',
+  'machine:MachineInfo': '/machine/MachineInfo',
+  'machine:MachineAisle': '/machine/MachineAisle',
 };
 
 /**
@@ -172,4 +181,11 @@ export const Perm = {
   terminalConfigList: 'machine:MachineConfig:list',
   terminalConfigSave: 'machine:MachineConfig:save',
   terminalConfigDelete: 'machine:MachineConfig:delete',
+  machineList: 'machine:MachineInfo:list',
+  machineSave: 'machine:MachineInfo:save',
+  machineDelete: 'machine:MachineInfo:delete',
+  machineResetKey: 'machine:MachineInfo:resetKey',
+  aisleList: 'machine:MachineAisle:list',
+  aisleSave: 'machine:MachineAisle:save',
+  aisleDelete: 'machine:MachineAisle:delete',
 } as const satisfies Record<string, PermissionCode>;

@@ -41,6 +41,8 @@ export const consoleRoutes: ConsoleRoute[] = [
   { url: '/pay/Config', name: '支付配置', icon: 'WalletOutlined', group: 'pay' },
   { url: '/machine/MachineConfig', name: '终端支付配置', icon: 'ControlOutlined', group: 'machine' },
   { url: '/machine/MachineAisle', name: '货道信息', icon: 'InboxOutlined', group: 'machine' },
+  // Last of its group (see 黑名单): an upgraded database numbers it after 终端支付配置 and 货道信息 too.
+  { url: '/machine/MachineInfo', name: '机器列表', icon: 'DesktopOutlined', group: 'machine' },
   { url: '/charts/statistics', name: '数据可视化', icon: 'PieChartOutlined', group: 'charts' },
   { url: '/monitor/online', name: '在线用户', icon: 'WifiOutlined', group: 'monitor' },
   { url: '/monitor/operLog', name: '操作日志', icon: 'FileTextOutlined', group: 'monitor' },

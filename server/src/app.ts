@@ -78,7 +78,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   try {
     await migrateToLatest(db);
-    await seed(db, { adminPassword: config.adminPassword, dataDir: config.dataDir, e2eSeed: config.e2eSeed, log: (m) => app.log.warn(m) });
+    await seed(db, { adminPassword: config.adminPassword, dataDir: config.dataDir, e2eSeed: config.e2eSeed, log: (m) => app.log.warn(m), secrets: ctx.secrets });
     await ctx.accessCache.start();
 
     registerErrorHandler(app);

@@ -10,6 +10,7 @@ import { authenticateDevice } from './device/device-auth.ts';
 import { deviceRoutes } from './device/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { machineRoutes } from './machine/routes.ts';
 import { menuRoutes } from './menu/routes.ts';
 import { monitorRoutes } from './monitor/routes.ts';
 import { permissionRoutes } from './permission/routes.ts';
@@ -27,6 +28,7 @@ const areas = [
   healthRoutes, authRoutes, userRoutes, deptRoutes, roleRoutes, menuRoutes, permissionRoutes, variableRoutes, monitorRoutes,
   taskRoutes, (ctx: AppContext) => fileRoutes(ctx, [taskFileVisible]), authCodeRoutes, statisticsRoutes, blacklistRoutes, deviceRoutes,
   payConfigRoutes, terminalConfigRoutes,
+  machineRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -10,6 +10,7 @@ export const entities = [
   'task', 'authcode', 'device', 'statistics', 'blacklist',
   'online', 'operLog', 'loginLog',
   'payConfig', 'terminalConfig',
+  'machine', 'aisle',
 ] as const;
 export type Entity = (typeof entities)[number];
 
@@ -27,6 +28,7 @@ export const shownIn: Readonly<Partial<Record<Entity, readonly Entity[]>>> = {
   task: ['statistics', 'device'],
   statistics: ['user', 'task', 'authcode', 'device'],
   payConfig: ['terminalConfig'],
+  machine: ['aisle', 'terminalConfig'],
 };
 
 export const queryKeys = {

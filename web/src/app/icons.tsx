@@ -9,6 +9,7 @@ import {
   CodeOutlined as AntCodeOutlined,
   ControlOutlined as AntControlOutlined,
   DashboardOutlined as AntDashboardOutlined,
+  DesktopOutlined as AntDesktopOutlined,
   DeleteOutlined as AntDeleteOutlined,
   DownOutlined as AntDownOutlined,
   DownloadOutlined as AntDownloadOutlined,
@@ -67,6 +68,7 @@ export const ClearOutlined = /*#__PURE__*/ decorative(AntClearOutlined);
 export const CodeOutlined = /*#__PURE__*/ decorative(AntCodeOutlined);
 export const ControlOutlined = /*#__PURE__*/ decorative(AntControlOutlined);
 export const DashboardOutlined = /*#__PURE__*/ decorative(AntDashboardOutlined);
+export const DesktopOutlined = /*#__PURE__*/ decorative(AntDesktopOutlined);
 export const DeleteOutlined = /*#__PURE__*/ decorative(AntDeleteOutlined);
 export const DownOutlined = /*#__PURE__*/ decorative(AntDownOutlined);
 export const DownloadOutlined = /*#__PURE__*/ decorative(AntDownloadOutlined);
@@ -110,6 +112,7 @@ const icons: Record<string, Icon> = {
   CodeOutlined,
   ControlOutlined,
   DashboardOutlined,
+  DesktopOutlined,
   FileTextOutlined,
   InboxOutlined,
   KeyOutlined,

@@ -28,6 +28,8 @@ const screens: Record<string, () => Promise<Screen>> = {
   '/monitor/loginLog': () => import('../pages/monitor/loginLog/index.tsx').then((m) => ({ Component: m.LoginLogPage })),
   '/pay/Config': () => import('../pages/pay/config/index.tsx').then((m) => ({ Component: m.PayConfigPage })),
   '/machine/MachineConfig': () => import('../pages/machine/config/index.tsx').then((m) => ({ Component: m.TerminalConfigPage })),
+  '/machine/MachineInfo': () => import('../pages/machine/info/index.tsx').then((m) => ({ Component: m.MachineInfoPage })),
+  '/machine/MachineAisle': () => import('../pages/machine/aisle/index.tsx').then((m) => ({ Component: m.MachineAislePage })),
 };
 
 /** Every console route and sub-screen of the contract; screens not built yet show the coming-soon page. */

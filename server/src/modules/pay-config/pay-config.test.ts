@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, maskSecret, messages, RoleId, SECRET_MASK } from '@huiyun/contract';
-import { sealPurpose } from '../../db/sealed-columns.ts';
+import { sealPurpose } from '../../infra/sealed-columns.ts';
 import { readXlsxExport } from '../../test/xlsx-export.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 

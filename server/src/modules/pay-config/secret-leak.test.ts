@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskSecret } from '@huiyun/contract';
 import { buildApp, type App } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { sealPurpose } from '../../db/sealed-columns.ts';
+import { sealPurpose } from '../../infra/sealed-columns.ts';
 import { ADMIN_PASSWORD } from '../../test/harness.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../../test/test-database.ts';
 

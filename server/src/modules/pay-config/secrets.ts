@@ -1,6 +1,6 @@
 import { maskSecret, SECRET_MASK, type PayConfigSecretField } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
-import { sealPurpose } from '../../db/sealed-columns.ts';
+import { sealPurpose } from '../../infra/sealed-columns.ts';
 
 // How a 支付配置's secrets cross the API: sealed at rest (ctx.secrets, purpose pay_config.<column>),
 // shown masked (maskSecret), and a masked value sent back keeps the stored one.

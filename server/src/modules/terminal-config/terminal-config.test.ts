@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, RoleId } from '@huiyun/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { sealPurpose } from '../../db/sealed-columns.ts';
+import { sealPurpose } from '../../infra/sealed-columns.ts';
 import { saveTerminalConfig } from './service.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 

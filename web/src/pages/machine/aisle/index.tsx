@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { Button, Empty, Radio, Space, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { fill, MachineStatus, messages, Perm, type Aisle } from '@huiyun/contract';
+import { aisleGrid } from '../../../api/machine.ts';
+import { queryKeys } from '../../../api/queryKeys.ts';
+import { usePermission } from '../../../app/useCurrentUser.ts';
+import { AppstoreOutlined, PlusOutlined, ReloadOutlined, UnorderedListOutlined } from '../../../app/icons.tsx';
+import { Panel } from '../../../components/Panel.tsx';
+import { AisleDialog, nextCell } from './AisleDialog.tsx';
+import { AisleGridView } from './AisleGridView.tsx';
+import { AisleTable } from './AisleTable.tsx';
+import { GridDialog } from './GridDialog.tsx';
+import { MachineSelect } from './MachineSelect.tsx';
+import { useAisleActions } from './useAisleActions.ts';
+
+const a = messages.aisle;
+
+/** 货道信息 (issue 15): pick a machine, see and edit its aisles as a table or as the machine's front. */
+export function MachineAislePage() {
+  const [params, setParams] = useSearchParams();
+  const machineId = Number(params.get('machineId')) || undefined;
+  const choose = (id: number | undefined) => setParams(id ? { machineId: String(id) } : {}, { replace: true });
+  return (
+    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+      <Panel>
+        <Space wrap>
+          <label htmlFor="aisle-machine">{a.machine}</label>
+          <MachineSelect value={machineId} onChange={choose} />
+        </Space>
+      </Panel>
+      {machineId ? <AisleBoard key={machineId} machineId={machineId} /> : <Panel><Empty description={a.pickMachineHint} /></Panel>}
+    </Space>
+  );
+}
+
+function AisleBoard({ machineId }: { machineId: number }) {
+  const can = usePermission();
+  const canSave = can(Perm.aisleSave);
+  const grid = useQuery({ queryKey: queryKeys.options('aisle', 'grid', machineId), queryFn: () => aisleGrid(machineId), meta: { errorText: a.loadFailed } });
+  const actions = useAisleActions(machineId);
+  const [view, setView] = useState<'table' | 'grid'>('table');
+  const [editing, setEditing] = useState<Aisle | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [gridOpen, setGridOpen] = useState(false);
+  const aisles = grid.data?.aisles ?? [];
+  const stock = aisles.reduce((n, x) => n + x.stock, 0);
+  const capacity = aisles.reduce((n, x) => n + x.capacity, 0);
+  const machine = grid.data?.machine;
+
+  return (
+    <Panel
+      title={machine ? `${machine.machineNo} ${machine.machineName}${machine.status === MachineStatus.enabled ? '' : `（${messages.machine.disabled}）`}` : a.title}
+      extra={
+        // Radio buttons rather than Segmented: the console's static antd CSS leaves Segmented out (web/build/antd-css.ts).
+        <Radio.Group size="small" optionType="button" value={view} onChange={(e) => setView(e.target.value as 'table' | 'grid')}>
+          <Radio.Button value="table"><UnorderedListOutlined /> {a.viewTable}</Radio.Button>
+          <Radio.Button value="grid"><AppstoreOutlined /> {a.viewGrid}</Radio.Button>
+        </Radio.Group>
+      }
+    >
+      <div className="list-toolbar" style={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 8, marginBottom: 16 }}>
+        <Space wrap>
+          {canSave && <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>{a.add}</Button>}
+          {canSave && <Button onClick={() => setGridOpen(true)}>{a.createGrid}</Button>}
+          {canSave && <Button icon={<ReloadOutlined />} disabled={actions.busy || aisles.length === 0} onClick={actions.restockAll}>{a.restockAll}</Button>}
+        </Space>
+        {aisles.length > 0 && <Typography.Text type="secondary">{fill(a.total, { count: aisles.length, stock, capacity })}</Typography.Text>}
+      </div>
+      {!grid.isLoading && aisles.length === 0 ? (
+        <Empty description={a.noAisles} />
+      ) : view === 'table' ? (
+        <AisleTable aisles={aisles} loading={grid.isLoading} canSave={canSave} canDelete={can(Perm.aisleDelete)} actions={actions} onEdit={setEditing} />
+      ) : (
+        <AisleGridView aisles={aisles} canSave={canSave} onEdit={setEditing} />
+      )}
+      <AisleDialog
+        machineId={machineId}
+        open={adding || editing !== null}
+        editing={editing}
+        initial={{ ...nextCell(aisles), price: '0.00', capacity: 10, stock: 0, status: MachineStatus.enabled }}
+        onClose={() => {
+          setAdding(false);
+          setEditing(null);
+        }}
+      />
+      <GridDialog machineId={machineId} open={gridOpen} onClose={() => setGridOpen(false)} />
+    </Panel>
+  );
+}

@@ -1,0 +1,103 @@
+import { useMemo, useState } from 'react';
+import { Badge, Tag, Tooltip } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { fill, MachineStatus, machineStatusOptions, messages, Perm, type Machine } from '@huiyun/contract';
+import { errorText } from '../../../api/client.ts';
+import {
+  deleteMachines, exportMachines, listMachines, machineDeptOptions, resetTerminalKey, setMachineStatus, type MachineFilters,
+} from '../../../api/machine.ts';
+import { queryKeys } from '../../../api/queryKeys.ts';
+import { usePermission } from '../../../app/useCurrentUser.ts';
+import { useToast } from '../../../app/toast.tsx';
+import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
+import { machineDialog } from './machineDialog.ts';
+import { TerminalKeyDialog, type ShownKey } from './TerminalKeyDialog.tsx';
+
+const m = messages.machine;
+
+const AISLE_URL = '/machine/MachineAisle';
+
+/** 机器列表 (issue 15): the company's vending machines, each with a terminal key shown once. */
+export function MachineInfoPage() {
+  const can = usePermission();
+  const message = useToast();
+  const navigate = useNavigate();
+  const [shownKey, setShownKey] = useState<ShownKey | null>(null);
+  const companies = useQuery({ queryKey: queryKeys.options('machine', 'depts'), queryFn: machineDeptOptions, enabled: can(Perm.machineSave), meta: { silent: true } });
+  const companyOptions = useMemo(() => (companies.data ?? []).map((c) => ({ value: c.deptId, label: c.deptName })), [companies.data]);
+
+  // At 1366 px: number, name, company, status, online and last seen; address and created time from 1600 px.
+  const columns: ListColumn<Machine>[] = [
+    { key: 'machineNo', title: m.machineNo, sortable: true, width: 150 },
+    { key: 'machineName', title: m.machineName, sortable: true },
+    { key: 'deptName', title: m.deptName, sortable: true },
+    { key: 'address', title: m.address, secondary: true },
+    {
+      key: 'status', title: m.status, sortable: true, width: 80,
+      render: (_v, row) => <Tag color={row.status === MachineStatus.enabled ? 'green' : 'default'}>{row.status === MachineStatus.enabled ? m.enabled : m.disabled}</Tag>,
+    },
+    {
+      key: 'online', title: m.online, width: 90,
+      render: (_v, row) => <Badge status={row.online ? 'success' : 'default'} text={row.online ? m.onlineYes : m.onlineNo} />,
+    },
+    {
+      key: 'lastSeenAt', title: m.lastSeenAt, sortable: true, width: 170,
+      render: (_v, row) => row.lastSeenAt || <Tooltip title={m.neverSeen}><span>—</span></Tooltip>,
+    },
+    { key: 'addTime', title: m.addTime, sortable: true, width: 170, secondary: true },
+  ];
+
+  const askResetKey = async (row: Machine) => {
+    try {
+      const answer = await resetTerminalKey(row.machineId);
+      void message.success(answer.msg);
+      setShownKey({ machineNo: answer.key.machineNo, terminalKey: answer.key.terminalKey });
+    } catch (error) {
+      const text = errorText(error, m.resetKeyFailed);
+      if (text) void message.error(text);
+    }
+  };
+
+  const rowActions: RowAction<Machine>[] = [
+    ...(can(Perm.aisleList) ? [{ key: 'aisles', label: messages.aisle.title, onClick: (row: Machine) => void navigate(`${AISLE_URL}?machineId=${row.machineId}`) }] : []),
+    ...(can(Perm.machineSave)
+      ? [
+          {
+            key: 'disable', label: m.disable, visible: (row: Machine) => row.status === MachineStatus.enabled,
+            confirm: (row: Machine) => fill(m.disableConfirm, { machineNo: row.machineNo }),
+            run: (row: Machine) => setMachineStatus(row.machineId, MachineStatus.disabled), failText: m.statusFailed,
+          },
+          {
+            key: 'enable', label: m.enable, visible: (row: Machine) => row.status !== MachineStatus.enabled,
+            confirm: (row: Machine) => fill(m.enableConfirm, { machineNo: row.machineNo }),
+            run: (row: Machine) => setMachineStatus(row.machineId, MachineStatus.enabled), failText: m.statusFailed,
+          },
+        ]
+      : []),
+    ...(can(Perm.machineResetKey)
+      ? [{ key: 'resetKey', label: m.resetKey, danger: true, confirm: (row: Machine) => fill(m.resetKeyConfirm, { machineNo: row.machineNo }), onClick: (row: Machine) => void askResetKey(row) }]
+      : []),
+  ];
+
+  return (
+    <>
+      <ListPage<Machine, MachineFilters>
+        queryKey="machine"
+        rowKey="machineId"
+        fetcher={listMachines}
+        columns={columns}
+        searchFields={[
+          { name: 'machineNo', label: m.machineNo },
+          { name: 'machineName', label: m.machineName },
+          { name: 'status', label: m.status, type: 'select', options: [{ value: '', label: m.statusAll }, ...machineStatusOptions] },
+        ]}
+        edit={machineDialog({ canSave: can(Perm.machineSave), companies: companyOptions, onCreated: setShownKey })}
+        rowActions={rowActions}
+        exporter={{ run: exportMachines, failText: messages.common.exportFailed }}
+        remove={{ run: (ids) => deleteMachines(ids.map(Number)), failText: m.deleteFailed, hidden: !can(Perm.machineDelete) }}
+      />
+      <TerminalKeyDialog shown={shownKey} onClose={() => setShownKey(null)} />
+    </>
+  );
+}
