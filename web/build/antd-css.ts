@@ -16,7 +16,7 @@ export const UNUSED = [
   'cascader', 'color-picker', 'tree-select', 'select-tree', 'mentions', 'float-btn', 'splitter', 'tabs',
   'notification', 'anchor', 'masonry', 'avatar', 'carousel', 'collapse', 'picker-calendar', 'timeline',
   'transfer', 'steps', 'segmented', 'rate', 'slider', 'qrcode', 'tour', 'watermark', 'card', 'list', 'listy',
-  'alert', 'drawer', 'affix', 'back-top', 'popconfirm',
+  'drawer', 'affix', 'back-top', 'popconfirm',
 ];
 const PICKER = ['picker'];
 // `result`: NotFoundPage shows outside the signed-in layout (its CSS is ~1 KB; importing console.css from

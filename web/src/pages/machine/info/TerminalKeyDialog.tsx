@@ -1,4 +1,4 @@
-import { Button, Modal, theme, Typography } from 'antd';
+import { Alert, Button, Modal, Typography } from 'antd';
 import { fill, messages } from '@huiyun/contract';
 import { useToast } from '../../../app/toast.tsx';
 
@@ -12,7 +12,6 @@ export type ShownKey = { machineNo: string; terminalKey: string };
  */
 export function TerminalKeyDialog({ shown, onClose }: { shown: ShownKey | null; onClose: () => void }) {
   const message = useToast();
-  const { token } = theme.useToken();
   const copy = async () => {
     if (!shown) return;
     try {
@@ -38,10 +37,7 @@ export function TerminalKeyDialog({ shown, onClose }: { shown: ShownKey | null; 
     >
       {shown && (
         <>
-          {/* a warning box drawn by hand: the console's static antd CSS leaves Alert out (web/build/antd-css.ts) */}
-          <div role="alert" style={{ marginBottom: 16, padding: '8px 12px', borderRadius: token.borderRadius, background: token.colorWarningBg, border: `1px solid ${token.colorWarningBorder}` }}>
-            {m.keyShownOnce}
-          </div>
+          <Alert type="warning" showIcon title={m.keyShownOnce} style={{ marginBottom: 16 }} />
           <Typography.Text strong>{m.terminalKey}</Typography.Text>
           <Typography.Paragraph>
             <Typography.Text code className="terminal-key" style={{ fontSize: 15, wordBreak: 'break-all', userSelect: 'all' }}>
