@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Input, Select } from 'antd';
+import { Input, InputNumber, Select } from 'antd';
 import { fill, messages } from '@huiyun/contract';
 import type { FieldConfig } from './types.ts';
 
@@ -32,17 +32,11 @@ export function FieldInput({ field, disabled, ...control }: Props) {
         </Suspense>
       );
     case 'number':
-      return (
-        <Suspense fallback={<Input disabled placeholder={placeholder} />}>
-          <InputNumber {...(control as object)} disabled={disabled} placeholder={placeholder} style={{ width: '100%' }} />
-        </Suspense>
-      );
+      return <InputNumber {...(control as object)} disabled={disabled} placeholder={placeholder} style={{ width: '100%' }} />;
     default:
       return <Input {...(control as object)} disabled={disabled} placeholder={placeholder} allowClear />;
   }
 }
 
-// The date picker (with its calendar panels) is loaded when a screen first shows a day-range filter,
-// the number input when a dialog first shows a number field: neither comes with a list screen.
-const InputNumber = lazy(() => import('antd/es/input-number/index.js'));
+// The date picker (with its calendar panels) is loaded when a screen first shows a day-range filter.
 const DateRangeInput = lazy(() => import('./DateRangeInput.tsx').then((m) => ({ default: m.DateRangeInput })));
