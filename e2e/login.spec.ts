@@ -22,6 +22,14 @@ test.describe('登录页', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
+  test('the form reads in Chinese only: its icons are decorative, the password toggle is a named button', async ({ page }) => {
+    await page.goto('/login');
+    const form = page.locator('form[name=login]');
+    await expect(form.getByRole('textbox', { name: '账号' })).toBeVisible();
+    await expect(form.getByRole('img')).toHaveCount(0);
+    await expect(form.getByRole('button', { name: '显示' })).toBeVisible();
+  });
+
   test('/ shows the login page when logged out', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('button', { name: '登录', exact: true })).toBeVisible();

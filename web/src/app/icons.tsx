@@ -13,6 +13,8 @@ import {
   DeleteOutlined as AntDeleteOutlined,
   DownOutlined as AntDownOutlined,
   DownloadOutlined as AntDownloadOutlined,
+  EyeInvisibleOutlined as AntEyeInvisibleOutlined,
+  EyeOutlined as AntEyeOutlined,
   FileTextOutlined as AntFileTextOutlined,
   InboxOutlined as AntInboxOutlined,
   KeyOutlined as AntKeyOutlined,
@@ -72,6 +74,8 @@ export const DesktopOutlined = /*#__PURE__*/ decorative(AntDesktopOutlined);
 export const DeleteOutlined = /*#__PURE__*/ decorative(AntDeleteOutlined);
 export const DownOutlined = /*#__PURE__*/ decorative(AntDownOutlined);
 export const DownloadOutlined = /*#__PURE__*/ decorative(AntDownloadOutlined);
+export const EyeInvisibleOutlined = /*#__PURE__*/ decorative(AntEyeInvisibleOutlined);
+export const EyeOutlined = /*#__PURE__*/ decorative(AntEyeOutlined);
 export const FileTextOutlined = /*#__PURE__*/ decorative(AntFileTextOutlined);
 export const InboxOutlined = /*#__PURE__*/ decorative(AntInboxOutlined);
 export const KeyOutlined = /*#__PURE__*/ decorative(AntKeyOutlined);

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Input, InputNumber, Select } from 'antd';
 import { fill, messages } from '@huiyun/contract';
+import { EyeInvisibleOutlined, EyeOutlined } from '../../app/icons.tsx';
 import type { FieldConfig } from './types.ts';
 
 type Props = { field: FieldConfig; disabled?: boolean; value?: unknown; onChange?: (value: unknown) => void; id?: string };
@@ -22,7 +23,7 @@ export function FieldInput({ field, disabled, ...control }: Props) {
         />
       );
     case 'password':
-      return <Input.Password {...(control as object)} disabled={disabled} placeholder={placeholder} autoComplete="new-password" />;
+      return <Input.Password {...(control as object)} disabled={disabled} placeholder={placeholder} autoComplete="new-password" iconRender={passwordToggleIcon} />;
     case 'textarea':
       return <Input.TextArea {...(control as object)} disabled={disabled} placeholder={placeholder} autoSize={{ minRows: 3, maxRows: 8 }} />;
     case 'dateRange':
@@ -40,3 +41,6 @@ export function FieldInput({ field, disabled, ...control }: Props) {
 
 // The date picker (with its calendar panels) is loaded when a screen first shows a day-range filter.
 const DateRangeInput = lazy(() => import('./DateRangeInput.tsx').then((m) => ({ default: m.DateRangeInput })));
+
+/** The show/hide toggle's icon, decorative (antd's own announces an image named in English). */
+const passwordToggleIcon = (visible: boolean) => (visible ? <EyeOutlined /> : <EyeInvisibleOutlined />);

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button, Checkbox, Input, theme } from 'antd';
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { EyeInvisibleOutlined, EyeOutlined, LockOutlined, UserOutlined } from '@ant-design/icons';
 import { messages } from '@huiyun/contract';
 import { useLogin } from './useLogin.ts';
 import { useLoginForm } from './useLoginForm.ts';
@@ -50,6 +50,7 @@ export function LoginPage() {
               id="login_passwd"
               size="large"
               prefix={<LockOutlined aria-hidden />}
+              iconRender={passwordToggleIcon}
               placeholder={m.passwordPlaceholder}
               autoComplete="current-password"
               autoFocus={Boolean(initialValues.userName)}
@@ -86,4 +87,9 @@ function Field({ error, children }: { error?: string; children: ReactNode }) {
       )}
     </div>
   );
+}
+
+/** The show/hide toggle's icon, decorative: antd's own announces an image named 'eye-invisible' inside the 显示 button. */
+function passwordToggleIcon(visible: boolean) {
+  return visible ? <EyeOutlined aria-hidden /> : <EyeInvisibleOutlined aria-hidden />;
 }
