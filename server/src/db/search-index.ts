@@ -9,7 +9,9 @@ import { dialectOf } from './dialect.ts';
 //   `lower(column) like '%abc%'` when the text has 3 characters or more.
 // - SQLite: one FTS5 table per searched table (`<table>_search`, tokenizer `trigram`, external content:
 //   it stores the index only, the text stays in the table), kept in step by three triggers. The filter
-//   asks it for the matching rowids (`match '<column> : "abc"'`). The update trigger fires only when a
+//   asks it for the matching rowids (`match '<column> : "abc"'`) — or, for a term so common that the
+//   page is found sooner by walking the sort index, compares the walked rows with `like` (list-query.ts
+//   `planSearches` chooses per request). The update trigger fires only when a
 //   searched column changes, so the hot counter updates of tasks and devices never touch it.
 //
 // A text shorter than 3 characters has no trigram: both databases then test the column row by row,
