@@ -98,13 +98,14 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     expect(await plan('zh', 1)).toBeUndefined();
   });
 
-  it('choose by the share of matching rows and the depth of the page', () => {
-    const probe = (share: number, rows = 1_000_000) => ({ n: SEARCH_PROBE, oldest: rows - Math.round(SEARCH_PROBE / share) + 1, newest: rows });
-    expect(chooseSearchPlan({ n: 3, oldest: 10, newest: 1_000_000 }, 0, 10)).toEqual({ page: 'indexed', count: 'indexed' });
+  it('choose by the share of matching rows, the depth of the page and the trigrams of the term', () => {
+    const probe = (share: number, trigrams = 3, rows = 1_000_000) => ({ n: SEARCH_PROBE, firstKey: 1, nthMatch: Math.round(SEARCH_PROBE / share), lastKey: rows, trigrams });
+    expect(chooseSearchPlan({ n: 3, firstKey: 1, nthMatch: 10, lastKey: 1_000_000, trigrams: 3 }, 0, 10)).toEqual({ page: 'indexed', count: 'indexed' });
     expect(chooseSearchPlan(probe(0.5), 0, 10)).toEqual({ page: 'scan', count: 'scan' });
-    expect(chooseSearchPlan(probe(0.04, 100_000), 0, 10)).toEqual({ page: 'scan', count: 'scan' });
-    expect(chooseSearchPlan(probe(0.001), 0, 10)).toEqual({ page: 'scan', count: 'indexed' }); // 1 in 1,000: ~10,000 rows walked
-    expect(chooseSearchPlan(probe(0.001), 4990, 10)).toEqual({ page: 'indexed', count: 'indexed' }); // page 500
-    expect(chooseSearchPlan(probe(0.0002), 0, 10)).toEqual({ page: 'indexed', count: 'indexed' }); // 1 in 5,000
+    expect(chooseSearchPlan(probe(0.04, 3, 100_000), 0, 10)).toEqual({ page: 'scan', count: 'scan' }); // zhang of 100,000 users
+    expect(chooseSearchPlan(probe(0.1, 1, 100_000), 0, 10)).toEqual({ page: 'scan', count: 'indexed' }); // 双十一: one trigram, FTS5 counts it cheaper
+    expect(chooseSearchPlan(probe(0.001, 6), 0, 10)).toEqual({ page: 'scan', count: 'indexed' }); // 1 in 1,000: ~10,000 rows walked
+    expect(chooseSearchPlan(probe(0.001, 6), 4990, 10)).toEqual({ page: 'indexed', count: 'indexed' }); // page 500
+    expect(chooseSearchPlan(probe(0.0002, 6), 0, 10)).toEqual({ page: 'indexed', count: 'indexed' }); // 1 in 5,000
   });
 });

@@ -42,11 +42,11 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
   const search = searchTableOf(table);
   const phrase = `${name} : "${text.replaceAll('"', '""')}"`;
   const indexed = sql<SqlBool>`${sql.ref(key)} in (select rowid from ${sql.table(search)} where ${sql.table(search)} match ${phrase})`;
-  return new SearchExpression({ table, key: spec.key, keyRef: key, search, phrase, indexed, scan });
+  return new SearchExpression({ table, key: spec.key, keyRef: key, search, phrase, trigrams: [...text].length - 2, indexed, scan });
 }
 
 /** A SQLite contains filter of 3+ characters: its two forms, and what a probe needs to choose between them. */
-type Search = { table: string; key: string; keyRef: string; search: string; phrase: string; indexed: RawBuilder<SqlBool>; scan: RawBuilder<SqlBool> };
+type Search = { table: string; key: string; keyRef: string; search: string; phrase: string; trigrams: number; indexed: RawBuilder<SqlBool>; scan: RawBuilder<SqlBool> };
 
 /** The node each search puts in a query, to find it there again (`planSearches`). */
 const searchesByNode = new WeakMap<OperationNode, Search>();
@@ -87,38 +87,46 @@ const swapSearches = (chosen: Map<Search, Expression<SqlBool>>): KyselyPlugin =>
   transformResult: async ({ result }) => result,
 });
 
-/** How many of a search's newest matches the probe reads: enough to tell a rare term from a common one. */
+/** How many of a search's matches the probe reads: enough to tell a rare term from a common one. */
 export const SEARCH_PROBE = 256;
 // Measured on the list bench (SQLite, 100,000 users / 1,000,000 log rows): walking the sort index and
-// comparing a row with `like` costs ~0.2 µs a row; a match read from FTS5 trigram doclists (IN list,
-// then sorted) ~3–6 µs; a bounded count with `like` ~0.07 µs a row, with FTS5 ~4 µs a match.
+// comparing a row with `like` costs ~0.2 µs a row; a match of a 5–8 character term read from FTS5
+// trigram doclists (IN list, then sorted) ~3–6 µs; a bounded count with `like` 0.04–0.2 µs a row (more
+// for wide rows and Chinese text), with FTS5 ~4 µs a match of `zhang`, ~0.7 µs of `双十一` (one trigram).
 const WALK_PER_MATCH = 20; // rows walked that cost what one FTS5 match costs, for the page
-const SCAN_PER_MATCH = 60; // rows scanned that cost what one FTS5 match costs, for the count
+const SCAN_PER_MATCH_SHORT = 3; // rows scanned that cost what one FTS5 match of a single trigram costs, for the count
+const SCAN_PER_MATCH_TRIGRAM = 20; // … and per trigram of a longer term
 
 /** How a search is read: its matches as a key list (rare), the FTS5 IN list, or `like` on the rows read. */
 export type SearchForm = 'keys' | 'indexed' | 'scan';
 
-type SearchProbe = { n: number; oldest: number | null; newest: number | null };
+type SearchProbe = { n: number; firstKey: number | null; nthMatch: number | null; lastKey: number | null; trigrams: number };
 
 /**
- * The plan of one search from its probe: up to SEARCH_PROBE newest matches (`n`, the oldest of their
- * keys) and the table's newest key. Fewer than SEARCH_PROBE matches: a rare term, the IN list. Else the
- * share of rows that match is SEARCH_PROBE over the keys they span, and each form costs what it reads.
+ * The plan of one search from its probe: the first `n` (up to SEARCH_PROBE) matches in key order, the
+ * key of the last of them, and the table's first and last keys. Fewer than SEARCH_PROBE matches: a rare
+ * term (its keys are the filter). Else the share of rows that match is n over the keys those matches
+ * span, and each form costs what it reads: `like` a row walked or scanned, FTS5 a match — and an FTS5
+ * match costs more the more trigrams the term has (each one's positions are merged), ~the cost of
+ * scanning 3 rows for a 3-character term, ~20 rows a trigram for longer ones.
  */
 export function chooseSearchPlan(probe: SearchProbe, offset: number, limit: number): { page: 'indexed' | 'scan'; count: 'indexed' | 'scan' } {
   const n = Number(probe.n);
-  if (n < SEARCH_PROBE || probe.oldest == null) return { page: 'indexed', count: 'indexed' };
-  const rows = Math.max(Number(probe.newest ?? 0), 1);
-  const share = Math.min(1, n / Math.max(1, rows - Number(probe.oldest) + 1));
+  if (n < SEARCH_PROBE || probe.nthMatch == null) return { page: 'indexed', count: 'indexed' };
+  const first = Number(probe.firstKey ?? 1);
+  const rows = Math.max(Number(probe.lastKey ?? 0) - first + 1, 1);
+  const share = Math.min(1, n / Math.max(1, Number(probe.nthMatch) - first + 1));
   const matches = share * rows;
   const walked = Math.min(rows, (offset + limit) / share);
-  return { page: walked < WALK_PER_MATCH * matches ? 'scan' : 'indexed', count: share * SCAN_PER_MATCH > 1 ? 'scan' : 'indexed' };
+  const scanPerMatch = probe.trigrams <= 1 ? SCAN_PER_MATCH_SHORT : SCAN_PER_MATCH_TRIGRAM * probe.trigrams;
+  return { page: walked < WALK_PER_MATCH * matches ? 'scan' : 'indexed', count: share * scanPerMatch > 1 ? 'scan' : 'indexed' };
 }
 
 /**
  * Per search of the query: the page and the count read the FTS5 matches (IN list) or scan with `like`,
- * whichever costs less for this term. The probe reads the term's SEARCH_PROBE newest matches (rowid
- * order) and the newest key: how far back the 64th match lies gives the share of rows that match.
+ * whichever costs less for this term. The probe reads the term's first SEARCH_PROBE matches in key
+ * order: all of them for a rare term (then they are the filter, as a key list), else how far the last
+ * of them lies gives the share of rows that match (chooseSearchPlan).
  * Both forms select the same rows; only the work differs (tests compare them on both sides of the switch).
  */
 async function planSearches(db: Kysely<any>, searches: readonly Search[], offset: number, limit: number, force?: 'indexed' | 'scan') {
@@ -136,7 +144,8 @@ async function planSearches(db: Kysely<any>, searches: readonly Search[], offset
       choose(search, force, force);
       continue;
     }
-    const { rows: keys } = await sql<{ k: number }>`select rowid as k from ${sql.table(search.search)} where ${sql.table(search.search)} match ${search.phrase} order by rowid desc limit ${SEARCH_PROBE}`.execute(db);
+    // FTS5 answers rowids in ascending order: the first SEARCH_PROBE matches, read the cheap way round.
+    const { rows: keys } = await sql<{ k: number }>`select rowid as k from ${sql.table(search.search)} where ${sql.table(search.search)} match ${search.phrase} limit ${SEARCH_PROBE}`.execute(db);
     if (keys.length < SEARCH_PROBE) {
       // A rare term: the probe read all its matches, so the page and the count take them as they are
       // and the FTS5 table is not read again.
@@ -144,8 +153,9 @@ async function planSearches(db: Kysely<any>, searches: readonly Search[], offset
       choose(search, 'keys', 'keys', matched);
       continue;
     }
-    const newest = await sql<{ newest: number | null }>`select max(${sql.ref(search.key)}) as newest from ${sql.table(search.table)}`.execute(db);
-    const chosen = chooseSearchPlan({ n: keys.length, oldest: keys.at(-1)!.k, newest: newest.rows[0]?.newest ?? null }, offset, limit);
+    // two subqueries: SQLite reads min() and max() off the key only when each is a query of its own
+    const span = await sql<{ first: number | null; last: number | null }>`select (select min(${sql.ref(search.key)}) from ${sql.table(search.table)}) as first, (select max(${sql.ref(search.key)}) from ${sql.table(search.table)}) as last`.execute(db);
+    const chosen = chooseSearchPlan({ n: keys.length, firstKey: span.rows[0]?.first ?? null, nthMatch: keys.at(-1)!.k, lastKey: span.rows[0]?.last ?? null, trigrams: search.trigrams }, offset, limit);
     choose(search, chosen.page, chosen.count);
   }
   return { page, count, forms };
