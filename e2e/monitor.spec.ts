@@ -54,7 +54,7 @@ test.describe('操作日志', () => {
     await page.goto('/monitor/operLog');
     const form = searchForm(page, 'operLog');
     await form.getByLabel('用户名').fill('admin');
-    await form.getByLabel('模块').fill('系统环境变量');
+    await pickOption(page, form, '模块', '系统环境变量'); // a Select of the modules (operLogModules)
     await form.getByRole('button', { name: '查询' }).click();
     const saved = rowOf(page, varName);
     await expect(saved).toHaveCount(1);
@@ -186,7 +186,7 @@ test.describe('在线用户', () => {
     // the change is in the operation log
     await page.goto('/monitor/operLog');
     const logForm = searchForm(page, 'operLog');
-    await logForm.getByLabel('模块').fill('在线用户');
+    await pickOption(page, logForm, '模块', '在线用户');
     await logForm.getByRole('button', { name: '查询' }).click();
     await expect(rows(page).first()).toContainText('强制下线');
     await expect(rows(page).first()).toContainText(USER1.userName);

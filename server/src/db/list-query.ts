@@ -1,4 +1,8 @@
-import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import {
+  OperationNodeTransformer, sql, type Expression, type KyselyPlugin, type Kysely, type OperationNode, type QueryId, type RawBuilder, type RawNode,
+  type SelectQueryBuilder, type SelectQueryNode, type SqlBool,
+  AliasNode, IdentifierNode, TableNode,
+} from 'kysely';
 import { LIST_COUNT_BOUND, type PageQuery } from '@huiyun/contract';
 import { dialectOf } from './dialect.ts';
 import { searchIndexes, searchTableOf, type SearchedColumn, type SearchedTable } from './search-index.ts';
@@ -6,14 +10,22 @@ import { searchIndexes, searchTableOf, type SearchedColumn, type SearchedTable }
 // The shared list machinery: every paged list of the product reads its page here (`listPage`), and
 // every list route is registered by http/list-routes.ts. How a list stays fast at a million rows
 // (issue 14, docs/performance.md "Lists at scale") is decided here once for all lists:
-// - contains filters read a trigram index (`contains`, db/search-index.ts);
+// - contains filters read a trigram index (`contains`, db/search-index.ts); on SQLite each request
+//   probes the term's FTS5 matches first and reads a rare term's few matches as a key list, a common
+//   one by walking the sort index with `like` (`planSearches`);
 // - the default sort and the equality filters read composite indexes (migration 0010);
 // - the page is read first, and counted only when it is full, at most LIST_COUNT_BOUND + 1 rows;
-// - a page starting past LIST_COUNT_BOUND is not read (the offset a page walks is bounded).
+// - a page starting past LIST_COUNT_BOUND is not read (the offset a page walks is bounded), and a page
+//   past the first reads its keys first, then joins names to those rows only.
 
 /**
  * `column` (of `table`, as the query names it: `u.userName` or `userName`) contains `text`,
  * case-insensitively, with % and _ in the text taken literally; backed by the column's trigram index.
+ *
+ * On SQLite a text of 3 characters or more is a *search*: `listPage` decides per request how to read
+ * it (`planSearches`): the matches of the FTS5 table as an IN list when they are few, or the list's
+ * sort index walked and each row compared with `like` when the term is common. Used outside
+ * `listPage` it is the IN list.
  */
 export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, column: `${string}.${SearchedColumn<T>}` | SearchedColumn<T>, text: string): Expression<SqlBool> {
   const dot = column.lastIndexOf('.');
@@ -24,11 +36,129 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
   const pattern = `%${escaped}%`;
   if (dialectOf(db) === 'postgres') return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
   // SQLite's LIKE already ignores ASCII case (its lower() knows no other), so the column is compared as is.
-  if ([...text].length < 3) return sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
+  const scan = sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
+  if ([...text].length < 3) return scan;
   const key = dot < 0 ? spec.key : `${column.slice(0, dot)}.${spec.key}`;
   const search = searchTableOf(table);
   const phrase = `${name} : "${text.replaceAll('"', '""')}"`;
-  return sql<SqlBool>`${sql.ref(key)} in (select rowid from ${sql.table(search)} where ${sql.table(search)} match ${phrase})`;
+  const indexed = sql<SqlBool>`${sql.ref(key)} in (select rowid from ${sql.table(search)} where ${sql.table(search)} match ${phrase})`;
+  return new SearchExpression({ table, key: spec.key, keyRef: key, search, phrase, trigrams: [...text].length - 2, indexed, scan });
+}
+
+/** A SQLite contains filter of 3+ characters: its two forms, and what a probe needs to choose between them. */
+type Search = { table: string; key: string; keyRef: string; search: string; phrase: string; trigrams: number; indexed: RawBuilder<SqlBool>; scan: RawBuilder<SqlBool> };
+
+/** The node each search puts in a query, to find it there again (`planSearches`). */
+const searchesByNode = new WeakMap<OperationNode, Search>();
+
+class SearchExpression implements Expression<SqlBool> {
+  readonly search: Search;
+  constructor(search: Search) {
+    this.search = search;
+  }
+  get expressionType(): SqlBool | undefined {
+    return undefined;
+  }
+  toOperationNode(): OperationNode {
+    const node = this.search.indexed.toOperationNode();
+    searchesByNode.set(node, this.search);
+    return node;
+  }
+}
+
+/** Finds the searches of a query (collect) and swaps each for the form chosen for it (replace). */
+class SearchSwapper extends OperationNodeTransformer {
+  readonly found: Search[] = [];
+  readonly #chosen: Map<Search, Expression<SqlBool>> | undefined;
+  constructor(chosen?: Map<Search, Expression<SqlBool>>) {
+    super();
+    this.#chosen = chosen;
+  }
+  protected override transformRaw(node: RawNode, queryId?: QueryId): RawNode {
+    const search = searchesByNode.get(node);
+    if (!search) return super.transformRaw(node, queryId);
+    this.found.push(search);
+    return (this.#chosen?.get(search)?.toOperationNode() as RawNode | undefined) ?? node;
+  }
+}
+
+const swapSearches = (chosen: Map<Search, Expression<SqlBool>>): KyselyPlugin => ({
+  transformQuery: ({ node, queryId }) => new SearchSwapper(chosen).transformNode(node, queryId),
+  transformResult: async ({ result }) => result,
+});
+
+/** How many of a search's matches the probe reads: enough to tell a rare term from a common one. */
+export const SEARCH_PROBE = 256;
+// Measured on the list bench (SQLite, 100,000 users / 1,000,000 log rows): walking the sort index and
+// comparing a row with `like` costs ~0.2 µs a row; a match of a 5–8 character term read from FTS5
+// trigram doclists (IN list, then sorted) ~3–6 µs; a bounded count with `like` 0.04–0.2 µs a row (more
+// for wide rows and Chinese text), with FTS5 ~4 µs a match of `zhang`, ~0.7 µs of `双十一` (one trigram).
+const WALK_PER_MATCH = 20; // rows walked that cost what one FTS5 match costs, for the page
+const SCAN_PER_MATCH_SHORT = 3; // rows scanned that cost what one FTS5 match of a single trigram costs, for the count
+const SCAN_PER_MATCH_TRIGRAM = 20; // … and per trigram of a longer term
+
+/** How a search is read: its matches as a key list (rare), the FTS5 IN list, or `like` on the rows read. */
+export type SearchForm = 'keys' | 'indexed' | 'scan';
+
+type SearchProbe = { n: number; firstKey: number | null; nthMatch: number | null; lastKey: number | null; trigrams: number };
+
+/**
+ * The plan of one search from its probe: the first `n` (up to SEARCH_PROBE) matches in key order, the
+ * key of the last of them, and the table's first and last keys. Fewer than SEARCH_PROBE matches: a rare
+ * term (its keys are the filter). Else the share of rows that match is n over the keys those matches
+ * span, and each form costs what it reads: `like` a row walked or scanned, FTS5 a match — and an FTS5
+ * match costs more the more trigrams the term has (each one's positions are merged), ~the cost of
+ * scanning 3 rows for a 3-character term, ~20 rows a trigram for longer ones.
+ */
+export function chooseSearchPlan(probe: SearchProbe, offset: number, limit: number): { page: 'indexed' | 'scan'; count: 'indexed' | 'scan' } {
+  const n = Number(probe.n);
+  if (n < SEARCH_PROBE || probe.nthMatch == null) return { page: 'indexed', count: 'indexed' };
+  const first = Number(probe.firstKey ?? 1);
+  const rows = Math.max(Number(probe.lastKey ?? 0) - first + 1, 1);
+  const share = Math.min(1, n / Math.max(1, Number(probe.nthMatch) - first + 1));
+  const matches = share * rows;
+  const walked = Math.min(rows, (offset + limit) / share);
+  const scanPerMatch = probe.trigrams <= 1 ? SCAN_PER_MATCH_SHORT : SCAN_PER_MATCH_TRIGRAM * probe.trigrams;
+  return { page: walked < WALK_PER_MATCH * matches ? 'scan' : 'indexed', count: share * scanPerMatch > 1 ? 'scan' : 'indexed' };
+}
+
+/**
+ * Per search of the query: the page and the count read the FTS5 matches (IN list) or scan with `like`,
+ * whichever costs less for this term. The probe reads the term's first SEARCH_PROBE matches in key
+ * order: all of them for a rare term (then they are the filter, as a key list), else how far the last
+ * of them lies gives the share of rows that match (chooseSearchPlan).
+ * Both forms select the same rows; only the work differs (tests compare them on both sides of the switch).
+ */
+async function planSearches(db: Kysely<any>, searches: readonly Search[], offset: number, limit: number, force?: 'indexed' | 'scan') {
+  const page = new Map<Search, Expression<SqlBool>>();
+  const count = new Map<Search, Expression<SqlBool>>();
+  const forms = { page: [] as SearchForm[], count: [] as SearchForm[] };
+  const choose = (search: Search, forPage: SearchForm, forCount: SearchForm, keys?: Expression<SqlBool>) => {
+    page.set(search, forPage === 'keys' ? keys! : search[forPage]);
+    count.set(search, forCount === 'keys' ? keys! : search[forCount]);
+    forms.page.push(forPage);
+    forms.count.push(forCount);
+  };
+  for (const search of searches) {
+    if (force) {
+      choose(search, force, force);
+      continue;
+    }
+    // FTS5 answers rowids in ascending order: the first SEARCH_PROBE matches, read the cheap way round.
+    const { rows: keys } = await sql<{ k: number }>`select rowid as k from ${sql.table(search.search)} where ${sql.table(search.search)} match ${search.phrase} limit ${SEARCH_PROBE}`.execute(db);
+    if (keys.length < SEARCH_PROBE) {
+      // A rare term: the probe read all its matches, so the page and the count take them as they are
+      // and the FTS5 table is not read again.
+      const matched = sql<SqlBool>`${sql.ref(search.keyRef)} in (select value from json_each(${JSON.stringify(keys.map((r) => r.k))}))`;
+      choose(search, 'keys', 'keys', matched);
+      continue;
+    }
+    // two subqueries: SQLite reads min() and max() off the key only when each is a query of its own
+    const span = await sql<{ first: number | null; last: number | null }>`select (select min(${sql.ref(search.key)}) from ${sql.table(search.table)}) as first, (select max(${sql.ref(search.key)}) from ${sql.table(search.table)}) as last`.execute(db);
+    const chosen = chooseSearchPlan({ n: keys.length, firstKey: span.rows[0]?.first ?? null, nthMatch: keys.at(-1)!.k, lastKey: span.rows[0]?.last ?? null, trigrams: search.trigrams }, offset, limit);
+    choose(search, chosen.page, chosen.count);
+  }
+  return { page, count, forms };
 }
 
 /** A list's sortable API fields → the columns they sort by (a whitelist: client text never reaches the SQL). */
@@ -54,7 +184,15 @@ function pagingOf(query: Paging | { pageNum: number; pageSize: number }): Paging
   return query;
 }
 
-type ListOptions = { sortColumns: SortColumns; defaultSort: [string, 'asc' | 'desc']; tieBreaker: string };
+type ListOptions = {
+  sortColumns: SortColumns;
+  defaultSort: [string, 'asc' | 'desc'];
+  tieBreaker: string;
+  /** Tests only: read every search of the query one way instead of choosing per term (planSearches). */
+  searchPlan?: 'indexed' | 'scan';
+  /** Tests only: told the form each search is read with, for the page and for the count. */
+  onSearchPlan?: (forms: { page: SearchForm[]; count: SearchForm[] }) => void;
+};
 
 /**
  * One page of a filtered query plus the total, the shape every list call answers. Sorting is by a
@@ -65,6 +203,10 @@ type ListOptions = { sortColumns: SortColumns; defaultSort: [string, 'asc' | 'de
  * The total is exact up to LIST_COUNT_BOUND and LIST_COUNT_BOUND + 1 beyond (共 10,000+ 条): a page
  * that is not full needs no count at all (offset + its rows), a full one counts at most
  * LIST_COUNT_BOUND + 1 rows. Pages starting past the bound answer no rows.
+ *
+ * A page past the first is read in two steps when the list's table can be named by its key (a single
+ * table, sorted on its own columns, the tie-breaker its integer key): the keys of the page off the
+ * sort index, then the page's columns and joins for those rows only — not for every row skipped.
  */
 export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB extends keyof SelectDB>(
   db: Kysely<any>,
@@ -75,20 +217,44 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
 ): Promise<{ rows: O[]; total: number }> {
   const paging = pagingOf(query);
   const offset = (paging.page - 1) * paging.limit;
-  if (offset > LIST_COUNT_BOUND) return { rows: [], total: await countUpTo(db, filtered, LIST_COUNT_BOUND + 1) };
+  const finder = new SearchSwapper();
+  const filteredNode = finder.transformNode(filtered.toOperationNode()) as SelectQueryNode;
+  const plan = finder.found.length > 0 ? await planSearches(db, finder.found, offset, paging.limit, options.searchPlan) : undefined;
+  if (plan) options.onSearchPlan?.(plan.forms);
+  const forPage = plan ? filtered.withPlugin(swapSearches(plan.page)) : filtered;
+  const forCount = plan ? filtered.withPlugin(swapSearches(plan.count)) : filtered;
+  if (offset > LIST_COUNT_BOUND) return { rows: [], total: await countUpTo(db, forCount, LIST_COUNT_BOUND + 1) };
   const sortColumn = Object.hasOwn(options.sortColumns, paging.sortField) ? options.sortColumns[paging.sortField] : undefined;
   const [orderColumn, direction] = sortColumn && paging.sortOrder
     ? [sortColumn, paging.sortOrder === 'ascend' ? 'asc' as const : 'desc' as const]
     : options.defaultSort;
-  const rows = (await selectColumns(filtered)
-    .orderBy(sql.ref(orderColumn), direction)
-    .orderBy(sql.ref(options.tieBreaker), direction)
-    .limit(paging.limit)
-    .offset(offset)
-    .execute()) as O[];
+  const ordered = <Q extends SelectQueryBuilder<any, any, any>>(qb: Q): Q => qb.orderBy(sql.ref(orderColumn), direction).orderBy(sql.ref(options.tieBreaker), direction) as Q;
+  let rows: O[];
+  if (offset > 0 && keyedBy(filteredNode, orderColumn, options.tieBreaker)) {
+    const keys = ordered(forPage.select(sql.ref(options.tieBreaker).as('pageKey'))).limit(paging.limit).offset(offset);
+    rows = (await ordered(selectColumns(filtered.clearWhere().where(sql.ref(options.tieBreaker), 'in', keys as never))).execute()) as O[];
+  } else {
+    rows = (await ordered(selectColumns(forPage)).limit(paging.limit).offset(offset).execute()) as O[];
+  }
   if (rows.length > 0 && rows.length < paging.limit) return { rows, total: offset + rows.length };
   if (rows.length === 0 && offset === 0) return { rows, total: 0 };
-  return { rows, total: await countUpTo(db, filtered, LIST_COUNT_BOUND + 1) };
+  return { rows, total: await countUpTo(db, forCount, LIST_COUNT_BOUND + 1) };
+}
+
+/**
+ * Whether `tieBreaker` is the integer key of the query's one table (db/search-index.ts names them) and
+ * the sort is on that table's own columns: then a page's keys name its rows, one each.
+ */
+function keyedBy(node: SelectQueryNode, orderColumn: string, tieBreaker: string): boolean {
+  if (node.joins?.length || node.groupBy || node.from?.froms.length !== 1) return false;
+  const from = node.from.froms[0]!;
+  const table = AliasNode.is(from) ? from.node : from;
+  if (!TableNode.is(table)) return false;
+  const alias = AliasNode.is(from) && IdentifierNode.is(from.alias) ? from.alias.name : table.table.identifier.name;
+  const spec = (searchIndexes as Record<string, { key: string }>)[table.table.identifier.name];
+  const prefixOf = (column: string) => (column.includes('.') ? column.slice(0, column.lastIndexOf('.')) : alias);
+  const nameOf = (column: string) => column.slice(column.lastIndexOf('.') + 1);
+  return !!spec && nameOf(tieBreaker) === spec.key && prefixOf(tieBreaker) === alias && prefixOf(orderColumn) === alias;
 }
 
 /** The rows of `filtered`, counted up to `most`: never more work than reading that many rows. */

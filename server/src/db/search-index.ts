@@ -9,7 +9,9 @@ import { dialectOf } from './dialect.ts';
 //   `lower(column) like '%abc%'` when the text has 3 characters or more.
 // - SQLite: one FTS5 table per searched table (`<table>_search`, tokenizer `trigram`, external content:
 //   it stores the index only, the text stays in the table), kept in step by three triggers. The filter
-//   asks it for the matching rowids (`match '<column> : "abc"'`). The update trigger fires only when a
+//   asks it for the matching rowids (`match '<column> : "abc"'`) — or, for a term so common that the
+//   page is found sooner by walking the sort index, compares the walked rows with `like` (list-query.ts
+//   `planSearches` chooses per request). The update trigger fires only when a
 //   searched column changes, so the hot counter updates of tasks and devices never touch it.
 //
 // A text shorter than 3 characters has no trigram: both databases then test the column row by row,
@@ -26,7 +28,7 @@ export const searchIndexes = {
   sys_role: { key: 'roleId', columns: ['roleName', 'roleNo'] },
   sys_permission: { key: 'permissionId', columns: ['permissionName', 'permission'] },
   sys_variable: { key: 'varId', columns: ['varLable', 'varName'] },
-  sys_oper_log: { key: 'operId', columns: ['userName', 'module'] },
+  sys_oper_log: { key: 'operId', columns: ['userName'] }, // module: an equality filter since 0014
   sys_login_log: { key: 'infoId', columns: ['userName', 'ip'] },
   sync_task: { key: 'taskId', columns: ['taskName'] },
   sync_auth_code: { key: 'id', columns: ['authCode', 'machineName'] },
@@ -66,4 +68,19 @@ export async function createSearchIndex(db: Kysely<any>, table: string, key: str
   await sql`create trigger ${sql.id(`${search}_delete`)} after delete on ${sql.table(table)} begin ${deleteOld}; end`.execute(db);
   await sql`create trigger ${sql.id(`${search}_update`)} after update of ${cols} on ${sql.table(table)} begin ${deleteOld}; ${insertNew}; end`.execute(db);
   await sql`insert into ${sql.table(search)} (${sql.table(search)}) values ('rebuild')`.execute(db);
+}
+
+/**
+ * Drops the index of `table` (PostgreSQL: the trigram index of each of `columns`; SQLite: the FTS5
+ * table and its triggers, all columns at once). Used by migrations only, before createSearchIndex
+ * with the columns that stay searched.
+ */
+export async function dropSearchIndex(db: Kysely<any>, table: string, columns: readonly string[]): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    for (const column of columns) await sql`drop index if exists ${sql.id(trigramIndexOf(table, column))}`.execute(db);
+    return;
+  }
+  const search = searchTableOf(table);
+  for (const trigger of ['insert', 'delete', 'update']) await sql`drop trigger if exists ${sql.id(`${search}_${trigger}`)}`.execute(db);
+  await sql`drop table if exists ${sql.table(search)}`.execute(db);
 }

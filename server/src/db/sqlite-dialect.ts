@@ -3,7 +3,7 @@ import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely
 
 // Kysely's SqliteDialect speaks the better-sqlite3 interface; node:sqlite's DatabaseSync is close
 // but has no `reader` flag on statements. This bridges the two so no native addon is needed.
-function adaptStatement(statement: ReturnType<DatabaseSync['prepare']>): SqliteStatement {
+function adaptStatement(statement: ReturnType<DatabaseSync['prepare']>, prepareAgain: () => ReturnType<DatabaseSync['prepare']>): SqliteStatement {
   return {
     // A statement that yields columns returns rows (SELECT, or anything with RETURNING).
     reader: statement.columns().length > 0,
@@ -12,7 +12,8 @@ function adaptStatement(statement: ReturnType<DatabaseSync['prepare']>): SqliteS
       const r = statement.run(...(parameters as SQLInputValue[]));
       return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
     },
-    iterate: (parameters) => statement.iterate(...(parameters as SQLInputValue[])) as IterableIterator<unknown>,
+    // A stream stays open across awaits while the same (cached) statement may run again: its own statement.
+    iterate: (parameters) => prepareAgain().iterate(...(parameters as SQLInputValue[])) as IterableIterator<unknown>,
   };
 }
 
@@ -24,10 +25,31 @@ export function openSqlite(file: string): DatabaseSync {
   return database;
 }
 
+/** How many prepared statements a connection keeps (the product has a few hundred distinct ones). */
+const STATEMENT_CACHE_SIZE = 500;
+
 export function nodeSqliteDialect(database: DatabaseSync): SqliteDialect {
+  // Each query used to prepare its statement again: 15% of the server's CPU on a cheap list request
+  // (profile in docs/performance.md "Lists at scale"). A statement is reused by its text (SQLite
+  // prepares it again by itself when the schema changes); least recently used ones go past the size.
+  const statements = new Map<string, SqliteStatement>();
   const adapted: SqliteDatabase = {
-    prepare: (sql) => adaptStatement(database.prepare(sql)),
-    close: () => database.close(),
+    prepare: (sql) => {
+      const cached = statements.get(sql);
+      if (cached) {
+        statements.delete(sql);
+        statements.set(sql, cached);
+        return cached;
+      }
+      const statement = adaptStatement(database.prepare(sql), () => database.prepare(sql));
+      statements.set(sql, statement);
+      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      return statement;
+    },
+    close: () => {
+      statements.clear();
+      database.close();
+    },
   };
   return new SqliteDialect({ database: adapted });
 }

@@ -16,6 +16,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     auditTarget?: string;
   }
+  interface FastifyInstance {
+    /** The modules the routes' audit configs name (操作日志 offers operLogModules: a test keeps them in step). */
+    auditedModules: Set<string>;
+  }
 }
 
 export function describeTarget(request: FastifyRequest, target: string): void {
@@ -25,6 +29,11 @@ export function describeTarget(request: FastifyRequest, target: string): void {
 // Written before the answer leaves (onSend), so an entry exists by the time the client sees the result
 // and a crash right after a change cannot lose its entry; the cost is one insert on changing calls only.
 export function registerAudit(app: FastifyInstance, ctx: AppContext): void {
+  const auditedModules = new Set<string>();
+  app.decorate('auditedModules', auditedModules);
+  app.addHook('onRoute', (route) => {
+    if (route.config?.audit) auditedModules.add(route.config.audit.module);
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     const audit = request.routeOptions.config.audit;
     if (!audit) return payload;

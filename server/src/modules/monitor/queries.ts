@@ -13,7 +13,8 @@ const operSortColumns = sortColumnsOf(operLogSortFields);
 export async function listOperLogs(db: Kysely<Database>, scope: DeptScope, query: OperLogListQuery) {
   let filtered = db.selectFrom('sys_oper_log').where(inDeptScope('deptId', scope));
   if (query.userName) filtered = filtered.where(contains(db, 'sys_oper_log', 'userName', query.userName));
-  if (query.module) filtered = filtered.where(contains(db, 'sys_oper_log', 'module', query.module));
+  // One of a known set of screens (operLogModules), picked from a list: equality, on the index (module, operTime, operId).
+  if (query.module) filtered = filtered.where('module', '=', query.module);
   if (query.success !== undefined) filtered = filtered.where('success', '=', query.success);
   const { from, before } = shanghaiDayRange(query.beginTime, query.endTime);
   if (from !== undefined) filtered = filtered.where('operTime', '>=', from);

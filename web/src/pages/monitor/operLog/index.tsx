@@ -1,4 +1,4 @@
-import { logResultOptions, messages, type OperLog } from '@huiyun/contract';
+import { logResultOptions, messages, operLogModuleOptions, type OperLog } from '@huiyun/contract';
 import { exportOperLogs, listOperLogs, type OperLogFilters } from '../../../api/monitor.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
 import { ResultTag } from '../ResultTag.tsx';
@@ -32,7 +32,7 @@ export function OperLogPage() {
       columns={columns}
       searchFields={[
         { name: 'userName', label: m.userName },
-        { name: 'module', label: m.module },
+        { name: 'module', label: m.module, type: 'select', options: operLogModuleOptions },
         { name: 'success', label: m.result, type: 'select', options: logResultOptions },
         { name: 'dateRange', label: m.operTime, type: 'dateRange', rangePlaceholder: [m.beginDate, m.endDate] },
       ]}

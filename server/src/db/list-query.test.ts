@@ -1,0 +1,111 @@
+import type { Kysely } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LIST_COUNT_BOUND } from '@huiyun/contract';
+import { dialectOf } from './dialect.ts';
+import { chooseSearchPlan, contains, listPage, SEARCH_PROBE, type SearchForm } from './list-query.ts';
+import { migrateToLatest } from './migrate.ts';
+import type { Database } from './schema.ts';
+import { useTestDatabase } from '../test/use-test-database.ts';
+
+// The adaptive plan of a contains filter (SQLite: the FTS5 matches as a key list or an IN list, or a
+// walk of the sort index with `like`) and the two-step read of deep pages must answer exactly what the
+// simple plan answers: the same rows, in the same order, with the same total — for rare, common and
+// 1–2 character terms, on both sides of each switch point. The reference is computed here, in plain code.
+
+const ROWS = 20_000;
+const BASE = Date.UTC(2026, 0, 1);
+
+/** 20,000 log rows: half of them `zhang…` (common), every 70th `…Mid…` (≥ SEARCH_PROBE matches, 1.4% of rows), 5 `rare_x…`. */
+function nameOf(i: number): string {
+  if (i % 70 === 1) return `Wang.Mid${i}`;
+  if (i % 4001 === 7) return `rare_x${i}`;
+  return i % 2 === 0 ? `zhang${i}` : `li${i}`;
+}
+// times are a permutation of the ids (sort order ≠ key order), each shared by two rows (the tie-breaker decides)
+const timeOf = (i: number) => BASE + ((i * 7919) % (ROWS / 2)) * 1000;
+
+type Row = { operId: number; userName: string; operTime: number; success: number };
+
+describe('list pages with contains filters: adaptive plan = simple plan', () => {
+  const t = useTestDatabase();
+  let all: Row[] = [];
+  let db: Kysely<Database>;
+  let forms: { page: SearchForm[]; count: SearchForm[] } | undefined;
+
+  beforeAll(async () => {
+    await migrateToLatest(t().db);
+    const rows = Array.from({ length: ROWS }, (_, k) => {
+      const i = k + 1;
+      return { userId: null, userName: nameOf(i), deptId: null, module: 'm', action: 'a', target: '', method: 'POST', url: '', ip: '', success: i % 3 === 0 ? 0 : 1, message: '', costMs: 0, operTime: timeOf(i) };
+    });
+    for (let i = 0; i < rows.length; i += 1000) await t().db.insertInto('sys_oper_log').values(rows.slice(i, i + 1000)).execute();
+    all = await t().db.selectFrom('sys_oper_log').select(['operId', 'userName', 'operTime', 'success']).execute();
+    all = all.map((r) => ({ ...r, operTime: Number(r.operTime) }));
+    db = t().db;
+  }, 60_000);
+
+  const read = async (text: string, page: number, extra: { sort?: 'userName'; failedOnly?: boolean; searchPlan?: 'indexed' | 'scan' } = {}) => {
+    let filtered = db.selectFrom('sys_oper_log').where(contains(db, 'sys_oper_log', 'userName', text));
+    if (extra.failedOnly) filtered = filtered.where('success', '=', 0);
+    forms = undefined;
+    const answer = await listPage(db, filtered, (qb) => qb.select(['operId', 'userName']),
+      { page, limit: 10, sortField: extra.sort ?? '', sortOrder: extra.sort ? 'ascend' : '' },
+      { sortColumns: { userName: 'userName' }, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId', searchPlan: extra.searchPlan, onSearchPlan: (seen) => { forms = seen; } });
+    return { rows: answer.rows.map((r) => r.operId), total: answer.total, forms };
+  };
+  const expected = (text: string, page: number, extra: { sort?: 'userName'; failedOnly?: boolean } = {}) => {
+    const matching = all.filter((r) => r.userName.toLowerCase().includes(text.toLowerCase()) && (!extra.failedOnly || r.success === 0));
+    const sorted = extra.sort
+      ? matching.sort((a, b) => (a.userName < b.userName ? -1 : a.userName > b.userName ? 1 : a.operId - b.operId))
+      : matching.sort((a, b) => b.operTime - a.operTime || b.operId - a.operId);
+    // the list machinery's bound: 共 10,000+ 条 past it, and no page read that starts past it
+    const offset = (page - 1) * 10;
+    const rows = offset > LIST_COUNT_BOUND ? [] : sorted.slice(offset, offset + 10).map((r) => r.operId);
+    return { rows, total: matching.length > LIST_COUNT_BOUND ? LIST_COUNT_BOUND + 1 : matching.length };
+  };
+
+  const terms = ['zhang', 'ZHANG1', 'mid', 'wang.mid7', 'rare_x', 'rare%x', 'zh', 'g', '_', 'nobody-has-this'];
+  it.each(terms)('answer the rows, order and total of the simple plan for %j, every page and sort', async (text) => {
+    const total = expected(text, 1).total;
+    const lastPage = Math.max(1, Math.ceil(total / 10));
+    for (const page of [...new Set([1, 2, 3, Math.ceil(lastPage / 2), lastPage, lastPage + 1])]) {
+      for (const extra of [{}, { sort: 'userName' as const }, { failedOnly: true }]) {
+        const want = expected(text, page, extra);
+        const got = await read(text, page, extra);
+        expect({ rows: got.rows, total: got.total }, `${text} page ${page} ${JSON.stringify(extra)}`).toEqual(want);
+        for (const searchPlan of ['indexed', 'scan'] as const) {
+          const forced = await read(text, page, { ...extra, searchPlan });
+          expect({ rows: forced.rows, total: forced.total }, `${text} page ${page} ${JSON.stringify(extra)} ${searchPlan}`).toEqual(want);
+        }
+      }
+    }
+  }, 60_000);
+
+  it('take each side of the switch points on SQLite (the data above crosses them)', async () => {
+    if (dialectOf(db) === 'postgres') return; // PostgreSQL: one form, `lower(x) like` on the GIN trigram index
+    expect(expected('mid', 1).total).toBeGreaterThanOrEqual(SEARCH_PROBE); // not rare
+    expect(expected('mid', 1).total / ROWS).toBeLessThan(1 / 60); // yet a small share
+    const plan = async (text: string, page: number) => (await read(text, page)).forms;
+    // rare: the probe reads every match, the page and the count take them as a key list
+    expect(await plan('rare_x', 1)).toEqual({ page: ['keys'], count: ['keys'] });
+    // common: page 1 walks the sort index with like, the count scans with like
+    expect(await plan('zhang', 1)).toEqual({ page: ['scan'], count: ['scan'] });
+    expect(await plan('ZHANG1', 1)).toEqual({ page: ['scan'], count: ['scan'] }); // 1,111 of 20,000
+    // 1.4% of rows: page 1 by walking, the count through FTS5; the last page through FTS5 too
+    expect(await plan('mid', 1)).toEqual({ page: ['scan'], count: ['indexed'] });
+    expect(await plan('mid', 29)).toEqual({ page: ['indexed'], count: ['indexed'] });
+    // 1–2 characters: no trigram, always like, nothing to plan
+    expect(await plan('zh', 1)).toBeUndefined();
+  });
+
+  it('choose by the share of matching rows, the depth of the page and the trigrams of the term', () => {
+    const probe = (share: number, trigrams = 3, rows = 1_000_000) => ({ n: SEARCH_PROBE, firstKey: 1, nthMatch: Math.round(SEARCH_PROBE / share), lastKey: rows, trigrams });
+    expect(chooseSearchPlan({ n: 3, firstKey: 1, nthMatch: 10, lastKey: 1_000_000, trigrams: 3 }, 0, 10)).toEqual({ page: 'indexed', count: 'indexed' });
+    expect(chooseSearchPlan(probe(0.5), 0, 10)).toEqual({ page: 'scan', count: 'scan' });
+    expect(chooseSearchPlan(probe(0.04, 3, 100_000), 0, 10)).toEqual({ page: 'scan', count: 'scan' }); // zhang of 100,000 users
+    expect(chooseSearchPlan(probe(0.1, 1, 100_000), 0, 10)).toEqual({ page: 'scan', count: 'indexed' }); // 双十一: one trigram, FTS5 counts it cheaper
+    expect(chooseSearchPlan(probe(0.001, 6), 0, 10)).toEqual({ page: 'scan', count: 'indexed' }); // 1 in 1,000: ~10,000 rows walked
+    expect(chooseSearchPlan(probe(0.001, 6), 4990, 10)).toEqual({ page: 'indexed', count: 'indexed' }); // page 500
+    expect(chooseSearchPlan(probe(0.0002, 6), 0, 10)).toEqual({ page: 'indexed', count: 'indexed' }); // 1 in 5,000
+  });
+});
