@@ -6,7 +6,6 @@ import type { Database, Queryable } from '../../db/schema.ts';
 import type { Selectable } from 'kysely';
 import type { GatewayConfig, PaymentGateway } from '../gateway/gateway.ts';
 import { GatewayVerifyError } from '../gateway/gateway.ts';
-import { SIM_NOTIFY_PATH } from '../gateway/simulator.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { statusLabel, TRANS_CONSUME, transition } from './state-machine.ts';
 
@@ -87,7 +86,7 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   }
   let codeUrl: string;
   try {
-    ({ codeUrl } = await gateway.createPayment(config, { orderNo, amount: aisle.price, subject: aisle.goodsName || aisle.aisleNo, expireAt, notifyUrl: `${origin}${SIM_NOTIFY_PATH}` }));
+    ({ codeUrl } = await gateway.createPayment(config, { orderNo, amount: aisle.price, subject: aisle.goodsName || aisle.aisleNo, expireAt, notifyUrl: `${origin}/gateway/${config.gateway}/notify` }));
   } catch (error) {
     log?.error({ err: error, orderNo }, 'gateway createPayment failed');
     await transition(db, orderId, 'close', ctx.now(), { closeTime: ctx.now() });
