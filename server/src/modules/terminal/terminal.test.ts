@@ -111,6 +111,11 @@ describe('the order state machine', () => {
 });
 
 describe('the terminal protocol', () => {
+  it('signs as the worked example of docs/terminal-protocol.md says', () => {
+    expect(signTerminal('bXlfdGVybWluYWxfa2V5X2Zvcl90aGVfZG9jcw', 'POST', '/terminal/v1/order/create', '1764000000', '9f8e7d6c5b4a3210', '{"aisleNo":"A1","payType":3}'))
+      .toBe('6879bbaee501bded783f58154f44fe2ac9c009fbb109264b655f511a253d0801');
+  });
+
   it('refuses unsigned, stale, replayed, wrong-key, unknown and disabled callers, changing nothing', async () => {
     const m = await makeMachine();
     const other = await makeMachine();
@@ -304,7 +309,7 @@ describe('the order sweeper', () => {
 
   it('handles each order once with two sweepers at once (leases)', async () => {
     const machines = await Promise.all(Array.from({ length: 12 }, () => makeMachine(5)));
-    const orders = [];
+    const orders: string[] = [];
     for (const m of machines) orders.push((await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data.orderNo as string);
     const closes: string[] = [];
     const close = rt.simulator.close.bind(rt.simulator);
