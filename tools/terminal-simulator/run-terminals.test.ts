@@ -3,6 +3,7 @@ import { OrderStatus } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../server/src/test/harness.ts';
 import { paymentRuntime } from '../../server/src/modules/order/runtime.ts';
 import { prepareMachines } from './setup.ts';
+import { TerminalClient } from './terminal-client.ts';
 import { runTerminals } from './run-terminals.ts';
 import { parseTerminalArgs } from './cli.ts';
 
@@ -41,6 +42,16 @@ it('sells end to end on 3 machines; stock moves once per dispensed order', { tim
     .select(['pay_aisle.stock', 'pay_aisle.capacity']).where('pay_machine.machineNo', 'like', 'TSIM-%').execute();
   const taken = aisles.reduce((sum, a) => sum + a.capacity - a.stock, 0);
   expect(taken).toBe(stats.dispensed);
+});
+
+it('long-polls over real HTTP: waits while nothing changes', async () => {
+  const [machine] = await prepareMachines({ server: url, admin: 'admin', password: ADMIN_PASSWORD, count: 1, prefix: 'TPOLL' });
+  const client = new TerminalClient(url, machine!.machineNo, machine!.key);
+  const created = await client.call<{ orderNo: string }>('/order/create', { aisleNo: 'A1', payType: 3 });
+  const started = Date.now();
+  const polled = await client.call<{ orderStatus: number }>('/order/status', { orderNo: created.body.data!.orderNo, knownStatus: OrderStatus.processing, waitSeconds: 1 });
+  expect(polled.body.data!.orderStatus).toBe(OrderStatus.processing);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(900);
 });
 
 it('reads its arguments', () => {

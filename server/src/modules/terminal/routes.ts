@@ -44,10 +44,11 @@ export function terminalRoutes(ctx: AppContext) {
     app.post(`${TERMINAL_PREFIX}/order/create`, { config: access }, async (request) =>
       ok('', await createOrder(ctx, rt, machineOf(request), parse(terminalCreateOrderSchema, request.body), originOf(request), request.log)),
     );
-    app.post(`${TERMINAL_PREFIX}/order/status`, { config: access }, async (request) => {
+    app.post(`${TERMINAL_PREFIX}/order/status`, { config: access }, async (request, reply) => {
       const input = parse(terminalOrderStatusSchema, request.body);
+      // the machine hung up: stop waiting (the response's 'close' comes only then, before it is sent)
       let closed = false;
-      request.raw.once('close', () => void (closed = true));
+      reply.raw.once('close', () => void (closed = true));
       return ok('', await orderStatus(ctx, machineOf(request), input.orderNo, input.knownStatus, input.waitSeconds ?? 0, () => closed));
     });
     app.post(`${TERMINAL_PREFIX}/order/dispense`, { config: access }, async (request) =>
