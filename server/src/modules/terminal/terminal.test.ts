@@ -163,6 +163,8 @@ describe('the terminal protocol', () => {
     // another machine cannot read it
     const other = await makeMachine();
     expect(await call(other, '/order/status', { orderNo })).toMatchObject({ status: 404, body: { msg: tm.orderMissing } });
+    expect(await call(other, '/order/dispense', { orderNo, success: true })).toMatchObject({ status: 404, body: { msg: tm.orderMissing } });
+    expect((await order(orderNo)).orderStatus).toBe(OrderStatus.processing);
     // one dispense at a time: a second order is refused while this one is paid and not reported
     await payOnPage(codeUrl);
     const paid = await call(m, '/order/status', { orderNo });
