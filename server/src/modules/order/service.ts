@@ -130,8 +130,10 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   if (!gateway) return { ok: false, message: 'unknown gateway' };
   const orderNo = gateway.orderNoOf(rawBody);
   const order = orderNo ? await ctx.db.selectFrom('pay_order').selectAll().where('orderNo', '=', orderNo).executeTakeFirst() : undefined;
+  // Unsigned garbage (unknown order, bad signature) is logged, not stored: anyone can send it, and a
+  // table filled by strangers helps no one. What a gateway signed and still does not fit is an alarm row.
   if (!order) {
-    await recordAlarm(ctx, log, 'unknownOrder', orderNo ?? '', 'paid notification for an unknown order');
+    log?.warn({ alarm: 'unknownOrder', orderNo: orderNo?.slice(0, 64) }, 'payment alarm: notification for an unknown order');
     return { ok: false, message: t.notifyUnknownOrder };
   }
   const config = await configOf(ctx.db, order.configId);
@@ -143,7 +145,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   try {
     paid = gateway.verifyNotification(config, rawBody, headers);
   } catch (error) {
-    await recordAlarm(ctx, log, 'badSignature', order.orderNo, error instanceof GatewayVerifyError ? error.message : 'unreadable notification');
+    log?.warn({ alarm: 'badSignature', orderNo: order.orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: notification refused');
     return { ok: false, message: t.notifyBadSignature };
   }
   const mismatch = paid.orderNo !== order.orderNo ? 'orderNo' : paid.amount !== order.payAmount ? 'amount' : paid.mchId !== config.partner ? 'mchId' : paid.appId !== config.appid ? 'appId' : undefined;
