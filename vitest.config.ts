@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 // set) when TEST_DATABASE_URL names a server. Each test file makes its own database and drops it.
 // The device simulator's run against a real server belongs to the server suite; its other tests do not.
 const simulatorRun = 'tools/device-simulator/run-devices.test.ts';
-const serverTests = ['server/src/**/*.test.ts', simulatorRun];
+const terminalRun = 'tools/terminal-simulator/run-terminals.test.ts';
+const serverTests = ['server/src/**/*.test.ts', simulatorRun, terminalRun];
 const postgres = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
@@ -12,7 +13,7 @@ export default defineConfig({
     projects: [
       { test: { name: 'contract', include: ['contract/src/**/*.test.ts'] } },
       { test: { name: 'web', include: ['web/src/**/*.test.ts', 'web/build/**/*.test.ts'] } },
-      { test: { name: 'tools', include: ['tools/**/*.test.ts'], exclude: [simulatorRun] } },
+      { test: { name: 'tools', include: ['tools/**/*.test.ts'], exclude: [simulatorRun, terminalRun] } },
       { test: { name: 'server-sqlite', include: serverTests, env: { TEST_DB: 'sqlite' }, testTimeout: 20_000, hookTimeout: 30_000 } },
       ...(postgres
         ? [{ test: { name: 'server-postgres', include: serverTests, env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 30_000 } }]

@@ -1,6 +1,8 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { startLogRetention } from './db/log-retention.ts';
+import { paymentRuntime } from './modules/order/runtime.ts';
+import { startOrderSweeper, type OrderSweeper } from './modules/order/sweeper.ts';
 
 async function main() {
   let config;
@@ -15,9 +17,11 @@ async function main() {
   }
   const { app, ctx } = await buildApp(config);
   let retention: { stop: () => Promise<void> } | undefined;
+  let orderSweeper: OrderSweeper | undefined;
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: shutting down`);
     await retention?.stop();
+    await orderSweeper?.stop();
     await app.close();
     process.exit(0);
   };
@@ -29,6 +33,12 @@ async function main() {
     days: config.logRetentionDays,
     onSwept: (deleted) => { if (deleted.sys_oper_log + deleted.sys_login_log > 0) app.log.info({ deleted }, `log retention: deleted entries older than ${config.logRetentionDays} days`); },
     onError: (error) => app.log.error({ err: error }, 'log retention sweep failed'),
+  });
+  // Unpaid orders past their time: asked at the gateway, then paid or closed (modules/order/sweeper.ts).
+  orderSweeper = startOrderSweeper(ctx, paymentRuntime(ctx), {
+    log: app.log,
+    onSwept: (c) => { if (c.claimed > 0) app.log.info({ swept: c }, 'order sweep'); },
+    onError: (error) => app.log.error({ err: error }, 'order sweep failed'),
   });
   app.log.info(`汇云运营台 listening on http://${config.host}:${config.port} (database: ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}, sessions: ${config.redisUrl ? 'Redis' : 'database'})`);
 }

@@ -334,6 +334,9 @@ export interface AisleTable {
   capacity: Generated<number>;
   stock: Generated<number>;
   status: Generated<number>;
+  /** What the machine last reported (terminal heartbeat), and when. */
+  reportedStock: Generated<number | null>;
+  reportedAt: Generated<number | null>;
   addUser: Generated<string>;
   editUser: Generated<string>;
   addTime: number;
@@ -378,7 +381,25 @@ export interface OrderTable {
   remark: Generated<string>;
   createTime: number;
   payTime: number | null;
+  configId: Generated<number>;
+  aisleId: Generated<number>;
+  expireAt: Generated<number | null>;
+  updateTime: Generated<number | null>;
+  dispenseTime: Generated<number | null>;
+  closeTime: Generated<number | null>;
+  dispenseMessage: Generated<string>;
+  claimBy: Generated<string>;
+  claimUntil: Generated<number | null>;
+  refundNeeded: Generated<number>;
 }
+
+export interface TerminalNonceTable { machineId: number; nonce: string; expireAt: number }
+export interface PayAlarmTable { alarmId: Generated<number>; kind: string; orderNo: Generated<string>; detail: Generated<string>; createTime: number }
+export interface SimPaymentTable {
+  orderNo: string; configId: number; amount: number; mchId: Generated<string>; appId: Generated<string>; subject: Generated<string>;
+  notifyUrl: string; status: string; transId: Generated<string>; expireAt: number; createTime: number; payTime: number | null;
+}
+export interface SimRefundTable { refundNo: string; orderNo: string; amount: number; status: string; createTime: number }
 
 export interface Database {
   sys_dept: DeptTable;
@@ -408,6 +429,10 @@ export interface Database {
   pay_aisle: AisleTable;
   pay_terminal_config: TerminalConfigTable;
   pay_order: OrderTable;
+  pay_terminal_nonce: TerminalNonceTable;
+  pay_alarm: PayAlarmTable;
+  pay_sim_payment: SimPaymentTable;
+  pay_sim_refund: SimRefundTable;
 }
 
 /** The database or a transaction on it: where a statement that may run either way is sent. */

@@ -35,7 +35,7 @@ describe('every API route', () => {
       if (route.access === 'public') expect(status, route.url).not.toBe(401);
       else {
         expect(status, `${route.method} ${route.url}`).toBe(401);
-        expect(body.msg).toBe(route.access === 'device' ? messages.device.tokenInvalid : messages.common.loginRequired);
+        expect(body.msg).toBe(route.access === 'device' ? messages.device.tokenInvalid : route.access === 'terminal' ? messages.terminal.unsigned : messages.common.loginRequired);
       }
     }
   });

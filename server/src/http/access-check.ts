@@ -13,9 +13,10 @@ import { extractDeviceToken, extractToken, hashToken } from './token.ts';
  * - 'login': any logged-in account;
  * - { permission }: a logged-in account whose role holds that code (权限管理), checked here only;
  * - { anyOf }: one of several codes (a helper list two screens read, e.g. the company choices);
- * - 'device': a sending device with its own token (docs/device-protocol.md), never a console session.
+ * - 'device': a sending device with its own token (docs/device-protocol.md), never a console session;
+ * - 'terminal': a vending machine signing each call with its terminal key (docs/terminal-protocol.md).
  */
-export type RouteAccess = 'public' | 'login' | 'device' | { permission: PermissionCode } | { anyOf: PermissionCode[] };
+export type RouteAccess = 'public' | 'login' | 'device' | 'terminal' | { permission: PermissionCode } | { anyOf: PermissionCode[] };
 
 /** The codes any one of which opens the route (none for 'public' / 'login'). */
 export function requiredCodes(access: RouteAccess): PermissionCode[] {
@@ -55,6 +56,8 @@ export function callerOf(request: FastifyRequest): Access {
 export type CallerResolvers = {
   loadAccess: (userId: number) => Promise<Access | undefined>;
   authenticateDevice: (request: FastifyRequest, token: string | undefined, rechecked: boolean) => Promise<void>;
+  /** Checks a terminal call's signature, timestamp and nonce; sets request.terminal or throws 401. */
+  authenticateTerminal?: (request: FastifyRequest) => Promise<void>;
 };
 
 export function registerAccessCheck(app: FastifyInstance, ctx: AppContext, resolvers: CallerResolvers): void {
@@ -73,6 +76,11 @@ export function registerAccessCheck(app: FastifyInstance, ctx: AppContext, resol
     if (!access || access === 'public') return;
     if (access === 'device') {
       await resolvers.authenticateDevice(request, extractDeviceToken(request), request.routeOptions.config.deviceTokenRechecked === true);
+      return;
+    }
+    if (access === 'terminal') {
+      if (!resolvers.authenticateTerminal) throw unauthorized(messages.terminal.unsigned);
+      await resolvers.authenticateTerminal(request);
       return;
     }
     const token = extractToken(request);

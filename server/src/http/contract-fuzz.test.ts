@@ -6,6 +6,9 @@ import * as contract from '@huiyun/contract';
 import { MAX_INT_COLUMN } from '@huiyun/contract';
 import type { DeclaredRoute } from './access-check.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
+import { randomBytes } from 'node:crypto';
+import { newTerminalKey, sealTerminalKey } from '../modules/machine/terminal-key.ts';
+import { signTerminal } from '../modules/terminal/auth.ts';
 
 // Issue 12 D1: every declared route, called by the super administrator (and a device for the device
 // routes) with generated hostile input — ids past the integer columns, negatives, control characters,
@@ -62,6 +65,7 @@ const RUNS_PER_ROUTE = 4;
 let t: TestApp;
 let adminToken: string;
 let deviceToken: string;
+let terminalMachine: { machineNo: string; key: string };
 let routes: DeclaredRoute[];
 let fieldNames: string[];
 let tables: string[];
@@ -69,7 +73,7 @@ let tables: string[];
  * Written by every request, refused or not (operation and login logs, with their search index on
  * SQLite: `<log>_search` and its FTS5 shadow tables, db/search-index.ts) — not what a request changes.
  */
-const logTables = new Set(['sys_oper_log', 'sys_login_log']);
+const logTables = new Set(['sys_oper_log', 'sys_login_log', 'pay_terminal_nonce']); // a signed terminal call spends its nonce, refused or not
 const isLogTable = (name: string) => logTables.has(name.replace(/_search(_\w+)?$/, ''));
 
 beforeAll(async () => {
@@ -82,7 +86,12 @@ beforeAll(async () => {
   expect(activated.status).toBe(200);
   deviceToken = activated.body.data.deviceToken;
   // /sync/logout would end the session the rest of the run rides on; it takes no input to fuzz.
-  routes = t.app.declaredRoutes.filter((route) => route.url !== '/sync/logout');
+  // The gateways' notification and 支付模拟 routes answer in the gateway's own format (modules/gateway, its tests).
+  routes = t.app.declaredRoutes.filter((route) => route.url !== '/sync/logout' && !route.url.startsWith('/gateway/'));
+  const key = newTerminalKey();
+  const now = Date.now();
+  await t.ctx.db.insertInto('pay_machine').values({ machineNo: 'FUZZ-TERM', machineName: 'fuzz', deptId: 1, terminalKey: sealTerminalKey(t.ctx.secrets, key), lastSeenAt: null, addTime: now, editTime: now }).execute();
+  terminalMachine = { machineNo: 'FUZZ-TERM', key };
   fieldNames = contractFieldNames(routes);
   tables = (await t.ctx.db.introspection.getTables()).map((table) => table.name).filter((name) => !isLogTable(name) && !name.startsWith('kysely_')).sort();
 }, 60_000);
@@ -100,11 +109,23 @@ async function send(route: DeclaredRoute, input: Record<string, unknown>, body: 
   const url = withParams(route.url, input);
   const carriesQuery = route.method === 'GET' || route.method === 'DELETE';
   const headers: Record<string, string> = route.access === 'device' ? { authorization: `Bearer ${deviceToken}` } : { token: adminToken };
+  let payload = body as object | string | undefined;
+  if (route.access === 'terminal') {
+    // signed by a real machine, so the fuzz reaches past the signature check (docs/terminal-protocol.md)
+    const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const nonce = randomBytes(12).toString('hex');
+    Object.assign(headers, {
+      'content-type': 'application/json', 'x-machine-no': terminalMachine.machineNo, 'x-timestamp': timestamp, 'x-nonce': nonce,
+      'x-signature': signTerminal(terminalMachine.key, route.method, url, timestamp, nonce, text),
+    });
+    payload = text;
+  }
   const raw = await t.app.inject({
     method: route.method as 'GET',
     url: carriesQuery ? `${url}${queryString(input)}` : url,
     headers,
-    ...(carriesQuery ? {} : { payload: body as object }),
+    ...(carriesQuery ? {} : { payload }),
   });
   let msg: unknown;
   try {

@@ -3,7 +3,7 @@ import { messages } from '@huiyun/contract';
 import { AppError } from './errors.ts';
 import { fail } from './envelope.ts';
 
-const API_PREFIXES = ['/api/', '/sync/', '/upload/', '/download/', '/device/', '/healthz'];
+const API_PREFIXES = ['/api/', '/sync/', '/upload/', '/download/', '/device/', '/healthz', '/terminal/', '/gateway/'];
 export const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
 
 // The one error handler: refusals answer their own message; Fastify's request errors (bad JSON, wrong

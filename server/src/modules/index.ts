@@ -22,6 +22,9 @@ import { userRoutes } from './user/routes.ts';
 import { variableRoutes } from './variable/routes.ts';
 import { payConfigRoutes } from './pay-config/routes.ts';
 import { terminalConfigRoutes } from './terminal-config/routes.ts';
+import { terminalRoutes } from './terminal/routes.ts';
+import { gatewayRoutes } from './gateway/routes.ts';
+import { authenticateTerminal } from './terminal/auth.ts';
 
 /** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
 const areas = [
@@ -29,6 +32,7 @@ const areas = [
   taskRoutes, (ctx: AppContext) => fileRoutes(ctx, [taskFileVisible]), authCodeRoutes, statisticsRoutes, blacklistRoutes, deviceRoutes,
   payConfigRoutes, terminalConfigRoutes,
   machineRoutes,
+  terminalRoutes, gatewayRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -42,5 +46,6 @@ export function callerResolvers(ctx: AppContext): CallerResolvers {
     authenticateDevice: async (request, token, rechecked) => {
       request.device = await authenticateDevice(ctx, token, { rechecked });
     },
+    authenticateTerminal: (request) => authenticateTerminal(ctx, request),
   };
 }

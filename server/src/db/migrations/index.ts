@@ -9,6 +9,7 @@ import * as m0008 from './0008_report_counters.ts';
 import * as m0010 from './0010_list_indexes.ts';
 import * as m0011 from './0011_payments.ts';
 import * as m0014 from './0014_oper_log_module.ts';
+import * as m0015 from './0015_orders.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
 export const migrations = {
@@ -23,4 +24,5 @@ export const migrations = {
   '0010_list_indexes': m0010,
   '0011_payments': m0011,
   '0014_oper_log_module': m0014,
+  '0015_orders': m0015,
 };

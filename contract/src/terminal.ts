@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { terminal as t } from './messages.ts';
+
+// The terminal protocol's bodies (docs/terminal-protocol.md). Amounts are yuan strings with two decimals.
+
+export const TERMINAL_PREFIX = '/terminal/v1';
+/** The allowed distance between the machine's timestamp and the server's clock. */
+export const TERMINAL_WINDOW_SECONDS = 300;
+export const terminalHeaders = { machineNo: 'x-machine-no', timestamp: 'x-timestamp', nonce: 'x-nonce', signature: 'x-signature' } as const;
+
+const aisleNo = z.string({ error: t.aisleNo }).trim().min(1, t.aisleNo).max(16, t.aisleNo);
+const orderNo = z.string({ error: t.orderNo }).trim().min(1, t.orderNo).max(64, t.orderNo);
+
+export const terminalCreateOrderSchema = z.object({
+  aisleNo,
+  payType: z.number({ error: t.payType }).int(t.payType).min(1, t.payType).max(99, t.payType),
+});
+export type TerminalCreateOrder = z.infer<typeof terminalCreateOrderSchema>;
+export type TerminalOrderCreated = { orderNo: string; codeUrl: string; amount: string; expireAt: number };
+
+export const terminalOrderStatusSchema = z.object({
+  orderNo,
+  /** Long-poll: answer as soon as the status differs from knownStatus, or after waitSeconds (≤ 30). */
+  knownStatus: z.number().int().optional(),
+  waitSeconds: z.number().min(0).max(30).optional(),
+});
+export type TerminalOrderStatus = { orderNo: string; orderStatus: number; amount: string; payTime: number | null; expireAt: number | null };
+
+export const terminalDispenseSchema = z.object({
+  orderNo,
+  success: z.boolean({ error: '出货结果（success）' }),
+  /** The aisle's state after the attempt: 1 normal, 0 faulty (the aisle is then disabled). */
+  aisleStatus: z.number().int().min(0).max(1).optional(),
+  message: z.string().max(255).optional(),
+});
+export type TerminalDispense = z.infer<typeof terminalDispenseSchema>;
+
+export const terminalHeartbeatSchema = z.object({
+  aisles: z.array(z.object({ aisleNo, stock: z.number({ error: t.aisles }).int(t.aisles).min(0, t.aisles).max(100000, t.aisles) }), { error: t.aisles }).max(1000, t.aisles).default([]),
+});
+export type TerminalHeartbeat = z.infer<typeof terminalHeartbeatSchema>;

@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import { fenToYuan, messages } from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import { handlePaidNotification } from '../order/service.ts';
+import { paymentRuntime } from '../order/runtime.ts';
+import { keepRawJsonBody } from '../terminal/routes.ts';
+import { SIM_NOTIFY_PATH, SIM_PAGE_PATH, SIMULATOR } from './simulator.ts';
+
+const t = messages.terminal;
+
+// What the gateways call and show: the paid-notification route (public: the gateway's own signature is
+// checked against the order's 支付配置, never a session) and the simulator's 支付模拟 page.
+export function gatewayRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    keepRawJsonBody(app);
+    const rt = paymentRuntime(ctx);
+    // the simulator's notifications go to this server itself (through the same route and hooks)
+    rt.setDeliver(async (url, body, headers) => {
+      const answer = await app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: body });
+      try {
+        return answer.statusCode === 200 && (answer.json() as { code?: string }).code === 'SUCCESS';
+      } catch {
+        return false;
+      }
+    });
+
+    app.post(SIM_NOTIFY_PATH, { config: { access: 'public' } }, async (request, reply) => {
+      const gateway = rt.gateways.get(SIMULATOR)!;
+      const answer = await handlePaidNotification(ctx, rt, SIMULATOR, request.rawBody ?? '', request.headers, request.log);
+      const ack = gateway.acknowledgement(answer.ok, answer.message);
+      return reply.code(answer.ok ? 200 : 400).type(ack.contentType).send(ack.body);
+    });
+
+    const page = async (orderNo: string, token: string, notice?: string) => {
+      const view = await rt.simulator.pageView(orderNo, token);
+      if (!view) return simPage(t.simTitle, `<p class="note">${esc(t.simMissing)}</p>`);
+      const state = view.status === 'paid' ? t.simAlreadyPaid : view.status === 'closed' ? t.simClosed : view.expired ? t.simExpired : '';
+      const form = state || notice ? '' : `<form method="post"><input type="hidden" name="t" value="${esc(token)}">
+        <button name="action" value="pay" class="pay">${esc(t.simPay)}</button><button name="action" value="cancel" class="cancel">${esc(t.simCancel)}</button></form>`;
+      return simPage(t.simTitle, `<div class="amount">¥ ${fenToYuan(view.amount)}</div>
+        <dl><dt>${esc(t.simGoods)}</dt><dd>${esc(view.subject)}</dd><dt>${esc(t.simOrderNo)}</dt><dd>${esc(orderNo)}</dd></dl>
+        ${notice || state ? `<p class="state">${esc(notice ?? state)}</p>` : ''}${form}<p class="note">${esc(t.simNote)}</p>`);
+    };
+    app.get(`${SIM_PAGE_PATH}:orderNo`, { config: { access: 'public' } }, async (request, reply) => {
+      const { orderNo } = request.params as { orderNo: string };
+      const { t: token = '' } = request.query as { t?: string };
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(await page(orderNo, String(token)));
+    });
+    app.post(`${SIM_PAGE_PATH}:orderNo`, { config: { access: 'public' } }, async (request, reply) => {
+      const { orderNo } = request.params as { orderNo: string };
+      const body = (request.body ?? {}) as { t?: string; action?: string };
+      const token = String(body.t ?? '');
+      let notice: string | undefined;
+      if (body.action === 'pay') {
+        const outcome = await rt.simulator.pay(orderNo, token);
+        notice = { paid: t.simPaid, alreadyPaid: t.simAlreadyPaid, closed: t.simClosed, expired: t.simExpired, missing: t.simMissing }[outcome];
+      } else notice = t.simCancelled;
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(await page(orderNo, token, notice));
+    });
+  };
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function simPage(title: string, content: string): string {
+  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(title)}</title><style>
+body{margin:0;font-family:-apple-system,"PingFang SC","Microsoft YaHei",sans-serif;background:#f5f5f5;color:#222}
+main{max-width:420px;margin:0 auto;padding:24px 16px}h1{font-size:18px;text-align:center;margin:8px 0 20px}
+.card{background:#fff;border-radius:12px;padding:20px;box-shadow:0 1px 4px rgba(0,0,0,.08)}
+.amount{font-size:36px;font-weight:600;text-align:center;margin:8px 0 16px}dl{margin:0 0 16px;font-size:14px}
+dt{color:#888;float:left;clear:left;width:5em}dd{margin:0 0 8px 5em;word-break:break-all}
+button{display:block;width:100%;font-size:17px;padding:14px;border-radius:8px;border:0;margin-top:12px}
+.pay{background:#07c160;color:#fff}.cancel{background:#eee;color:#333}.state{text-align:center;font-size:16px;color:#1677ff}
+.note{text-align:center;color:#999;font-size:12px;margin-top:20px}</style></head>
+<body><main><h1>${esc(title)}</h1><div class="card">${content}</div></main></body></html>`;
+}

@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OrderStatus, PayType } from '@huiyun/contract';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { paymentRuntime, type PaymentRuntime } from '../order/runtime.ts';
+import { startOrderSweeper } from '../order/sweeper.ts';
+import { TRANS_CONSUME } from '../order/state-machine.ts';
+import { SIM_NOTIFY_PATH } from './simulator.ts';
+
+// The simulator gateway on its own: retries until acknowledged, duplicates, lost attempts, refunds;
+// and the order sweeper started and stopped as main.ts does.
+
+let t: TestApp;
+let rt: PaymentRuntime;
+let configId: number;
+const config = () => ({ id: configId, gateway: 'simulator', partner: 'MCH-S', appid: '', partnerKey: '' });
+
+beforeAll(async () => {
+  t = await startTestApp();
+  rt = paymentRuntime(t.ctx);
+  const now = Date.now();
+  configId = (await t.ctx.db.insertInto('pay_config').values({ deptId: 1, name: '模拟', payType: PayType.wechat, gateway: 'simulator', partner: 'MCH-S', addTime: now, editTime: now }).returning('id').executeTakeFirstOrThrow()).id;
+});
+afterAll(async () => {
+  await rt?.simulator.stop();
+  await t?.close();
+});
+
+async function unpaidOrder(expireAt = Date.now() + 60_000) {
+  const orderNo = `SIMT-${randomBytes(4).toString('hex')}`;
+  const now = Date.now();
+  await t.ctx.db.insertInto('pay_order').values({ deptId: 1, orderNo, payType: 3, transType: TRANS_CONSUME, machineNo: orderNo, goodsPrice: 150, payAmount: 150, orderStatus: OrderStatus.processing, createTime: now, payTime: null, configId, mchId: 'MCH-S', expireAt }).execute();
+  const { codeUrl } = await rt.simulator.createPayment(config(), { orderNo, amount: 150, subject: '测试', expireAt, notifyUrl: `http://localhost${SIM_NOTIFY_PATH}` });
+  return { orderNo, token: new URL(codeUrl).searchParams.get('t')! };
+}
+const statusOf = async (orderNo: string) => (await t.ctx.db.selectFrom('pay_order').select('orderStatus').where('orderNo', '=', orderNo).executeTakeFirstOrThrow()).orderStatus;
+
+describe('the simulator gateway', () => {
+  it('retries a lost or unacknowledged notification until acknowledged, and sends duplicates now and then', async () => {
+    const { orderNo, token } = await unpaidOrder();
+    const attempts: boolean[] = [];
+    // one roll per attempt (below failRate 0.5: lost on the way), then one for a duplicate after the acknowledgement
+    const rolls = [0.9, 0.1, 0.1, 0.9, 0.0];
+    Object.assign(rt.simulator.options, { failRate: 0.5, duplicateRate: 0.05, retryDelaysMs: [5, 5, 5, 5], random: () => rolls.shift() ?? 0.9 });
+    const deliver = rt.simulator.options.deliver;
+    let refuseFirst = true;
+    rt.simulator.options.deliver = async (url, body, headers) => {
+      if (refuseFirst) {
+        refuseFirst = false;
+        attempts.push(false);
+        return false; // the merchant was down
+      }
+      const acked = await deliver(url, body, headers);
+      attempts.push(acked);
+      return acked;
+    };
+    try {
+      expect(await rt.simulator.pay(orderNo, token)).toBe('paid');
+      await rt.simulator.settled();
+    } finally {
+      Object.assign(rt.simulator.options, { failRate: 0, duplicateRate: 0, random: undefined, deliver });
+    }
+    // attempt 1 refused, attempts 2 and 3 lost, attempt 4 acknowledged, then one duplicate (also acknowledged)
+    expect(attempts).toEqual([false, true, true]);
+    expect(await statusOf(orderNo)).toBe(OrderStatus.paid);
+    expect(await rt.simulator.pay(orderNo, token)).toBe('alreadyPaid');
+    expect(await rt.simulator.pay(orderNo, 'nope')).toBe('missing');
+  });
+
+  it('gives up after its retries when never acknowledged (the sweeper\'s query finds the payment)', async () => {
+    const { orderNo, token } = await unpaidOrder(Date.now() - 1);
+    await t.ctx.db.updateTable('pay_sim_payment').set({ expireAt: Date.now() + 60_000 }).where('orderNo', '=', orderNo).execute();
+    Object.assign(rt.simulator.options, { failRate: 1, retryDelaysMs: [1, 1] });
+    try {
+      expect(await rt.simulator.pay(orderNo, token)).toBe('paid');
+      await rt.simulator.settled();
+    } finally {
+      rt.simulator.options.failRate = 0;
+    }
+    expect(await statusOf(orderNo)).toBe(OrderStatus.processing);
+    expect(await rt.simulator.query(config(), orderNo)).toMatchObject({ state: 'paid', amount: 150 });
+    // the sweeper, started as main.ts starts it, asks the gateway and marks it paid
+    const swept: number[] = [];
+    const sweeper = startOrderSweeper(t.ctx, rt, { everyMs: 20, onSwept: (c) => swept.push(c.paid) });
+    for (let i = 0; i < 100 && (await statusOf(orderNo)) !== OrderStatus.paid; i++) await new Promise((r) => setTimeout(r, 20));
+    await sweeper.stop();
+    expect(await statusOf(orderNo)).toBe(OrderStatus.paid);
+    expect(swept).toContain(1);
+  });
+
+  it('refuses to pay an expired or closed payment and refunds no more than was paid', async () => {
+    const expired = await unpaidOrder(Date.now() - 1);
+    expect(await rt.simulator.pay(expired.orderNo, expired.token)).toBe('expired');
+    const closed = await unpaidOrder();
+    expect(await rt.simulator.close(config(), closed.orderNo)).toEqual({ state: 'closed' });
+    expect(await rt.simulator.pay(closed.orderNo, closed.token)).toBe('closed');
+    expect(await rt.simulator.refund(config(), { orderNo: closed.orderNo, refundNo: 'R-0', amount: 1 })).toMatchObject({ state: 'failed' });
+
+    const paid = await unpaidOrder();
+    rt.simulator.options.failRate = 1;
+    try {
+      await rt.simulator.pay(paid.orderNo, paid.token);
+      await rt.simulator.settled();
+    } finally {
+      rt.simulator.options.failRate = 0;
+    }
+    expect(await rt.simulator.refund(config(), { orderNo: paid.orderNo, refundNo: 'R-1', amount: 100 })).toEqual({ state: 'success' });
+    expect(await rt.simulator.refund(config(), { orderNo: paid.orderNo, refundNo: 'R-1', amount: 100 })).toEqual({ state: 'success' }); // same refund number: same answer, once
+    expect(await rt.simulator.refund(config(), { orderNo: paid.orderNo, refundNo: 'R-2', amount: 51 })).toMatchObject({ state: 'failed' });
+    expect(await rt.simulator.refund(config(), { orderNo: paid.orderNo, refundNo: 'R-3', amount: 50 })).toEqual({ state: 'success' });
+    expect(await rt.simulator.queryRefund(config(), 'R-2')).toEqual({ state: 'failed' });
+    expect(await rt.simulator.queryRefund(config(), 'R-9')).toEqual({ state: 'unknown' });
+  });
+
+  it('answers a garbled notification with a refusal, never a 5xx', async () => {
+    for (const payload of ['{not json', '', JSON.stringify({ orderNo: 'NONE', amount: 1 }), JSON.stringify([1, 2])]) {
+      const answer = await t.app.inject({ method: 'POST', url: SIM_NOTIFY_PATH, headers: { 'content-type': 'application/json' }, payload });
+      expect(answer.statusCode, payload).toBe(400);
+    }
+  });
+});

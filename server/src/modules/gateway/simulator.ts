@@ -1,0 +1,226 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { SecretBox } from '../../infra/secret-box.ts';
+import { payConfigPurpose } from '../pay-config/secrets.ts';
+import {
+  GatewayVerifyError, type CreatePayment, type GatewayConfig, type PaidNotification, type PaymentGateway, type PaymentState, type RefundState,
+} from './gateway.ts';
+
+// The simulator gateway (issue 16 §4): behaves like WeChat Pay / Alipay without a merchant account.
+// It keeps its own books (pay_sim_payment, pay_sim_refund — what a real gateway holds on its side), its
+// code url opens the 支付模拟 page this product serves (/gateway/simulator/pay/<orderNo>), and a payment
+// made there is told to the merchant by an asynchronous signed notification, retried until acknowledged
+// and now and then sent twice. Signature: HMAC-SHA256 over "<timestamp>\n<raw body>" with the 支付配置's
+// partnerKey when set, else a key derived from the server's PAY_SECRET_KEY and the config id.
+
+export const SIMULATOR = 'simulator';
+export const SIM_PAGE_PATH = '/gateway/simulator/pay/';
+export const SIM_NOTIFY_PATH = '/gateway/simulator/notify';
+const WINDOW_MS = 300_000;
+
+export type Deliver = (url: string, body: string, headers: Record<string, string>) => Promise<boolean>;
+
+export type SimulatorOptions = {
+  db: Kysely<Database>;
+  box: SecretBox;
+  now: () => number;
+  /** Sends one notification; true when the merchant acknowledged it. */
+  deliver: Deliver;
+  /** Probability an attempt is lost on the way (tests, demos of retries). */
+  failRate?: number;
+  /** Probability an acknowledged notification is sent once more. */
+  duplicateRate?: number;
+  /** Before the first attempt. */
+  delayMs?: number;
+  /** Pauses between attempts; the number of retries is its length. */
+  retryDelaysMs?: number[];
+  /** Refunds answer failed (tests). */
+  refundFails?: boolean;
+  random?: () => number;
+  onError?: (error: unknown) => void;
+};
+
+type SimBody = { orderNo: string; transId: string; amount: number; mchId: string; appId: string; payTime: number; notifyId: string };
+
+export class SimulatorGateway implements PaymentGateway {
+  readonly name = SIMULATOR;
+  private readonly pending = new Set<Promise<void>>();
+  private stopped = false;
+
+  readonly options: SimulatorOptions;
+
+  constructor(options: SimulatorOptions) {
+    this.options = options;
+  }
+
+  private key(config: Pick<GatewayConfig, 'id' | 'partnerKey'>): Buffer {
+    if (config.partnerKey) return Buffer.from(this.options.box.open(payConfigPurpose('partnerKey'), config.partnerKey), 'utf8');
+    return createHmac('sha256', this.options.box.current.key).update(`simulator-notify:${config.id}`).digest();
+  }
+
+  /** The page token: the code url cannot be guessed from the order number. */
+  private pageToken(config: Pick<GatewayConfig, 'id' | 'partnerKey'>, orderNo: string): string {
+    return createHmac('sha256', this.key(config)).update(`page:${orderNo}`).digest('base64url').slice(0, 22);
+  }
+
+  async createPayment(config: GatewayConfig, input: CreatePayment): Promise<{ codeUrl: string }> {
+    const now = this.options.now();
+    await this.options.db
+      .insertInto('pay_sim_payment')
+      .values({
+        orderNo: input.orderNo, configId: config.id, amount: input.amount, mchId: config.partner, appId: config.appid, subject: input.subject.slice(0, 128),
+        notifyUrl: input.notifyUrl, status: 'open', expireAt: input.expireAt, createTime: now, payTime: null,
+      })
+      .onConflict((oc) => oc.column('orderNo').doNothing())
+      .execute();
+    const origin = new URL(input.notifyUrl).origin;
+    return { codeUrl: `${origin}${SIM_PAGE_PATH}${encodeURIComponent(input.orderNo)}?t=${this.pageToken(config, input.orderNo)}` };
+  }
+
+  async query(_config: GatewayConfig, orderNo: string): Promise<PaymentState> {
+    const row = await this.options.db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', orderNo).executeTakeFirst();
+    if (!row) return { state: 'unknown' };
+    if (row.status === 'paid') return { state: 'paid', transId: row.transId, amount: row.amount, payTime: Number(row.payTime) };
+    return { state: row.status === 'closed' ? 'closed' : 'unpaid' };
+  }
+
+  async close(config: GatewayConfig, orderNo: string): Promise<PaymentState> {
+    await this.options.db.updateTable('pay_sim_payment').set({ status: 'closed' }).where('orderNo', '=', orderNo).where('status', '=', 'open').execute();
+    return this.query(config, orderNo);
+  }
+
+  async refund(_config: GatewayConfig, input: { orderNo: string; refundNo: string; amount: number }): Promise<RefundState> {
+    const db = this.options.db;
+    return db.transaction().execute(async (trx) => {
+      const existing = await trx.selectFrom('pay_sim_refund').selectAll().where('refundNo', '=', input.refundNo).executeTakeFirst();
+      if (existing) return { state: existing.status as RefundState['state'] };
+      const payment = await trx.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', input.orderNo).executeTakeFirst();
+      const refunded = await trx.selectFrom('pay_sim_refund').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('total'))
+        .where('orderNo', '=', input.orderNo).where('status', '=', 'success').executeTakeFirstOrThrow();
+      let status: 'success' | 'failed' = 'success';
+      let reason: string | undefined;
+      if (this.options.refundFails) [status, reason] = ['failed', 'simulated failure'];
+      else if (!payment || payment.status !== 'paid') [status, reason] = ['failed', 'not paid'];
+      else if (input.amount <= 0 || Number(refunded.total) + input.amount > payment.amount) [status, reason] = ['failed', 'amount exceeds refundable'];
+      await trx.insertInto('pay_sim_refund').values({ refundNo: input.refundNo, orderNo: input.orderNo, amount: input.amount, status, createTime: this.options.now() }).execute();
+      return reason ? { state: status, reason } : { state: status };
+    });
+  }
+
+  async queryRefund(_config: GatewayConfig, refundNo: string): Promise<RefundState> {
+    const row = await this.options.db.selectFrom('pay_sim_refund').select('status').where('refundNo', '=', refundNo).executeTakeFirst();
+    return { state: (row?.status as RefundState['state']) ?? 'unknown' };
+  }
+
+  orderNoOf(rawBody: string): string | undefined {
+    try {
+      const body = JSON.parse(rawBody) as Partial<SimBody>;
+      return typeof body.orderNo === 'string' ? body.orderNo : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  verifyNotification(config: GatewayConfig, rawBody: string, headers: Record<string, string | string[] | undefined>): PaidNotification {
+    const timestamp = String(headers['x-sim-timestamp'] ?? '');
+    const signature = String(headers['x-sim-signature'] ?? '');
+    if (!/^\d{10,16}$/.test(timestamp) || Math.abs(this.options.now() - Number(timestamp)) > WINDOW_MS) throw new GatewayVerifyError('stale or missing timestamp');
+    const expected = createHmac('sha256', this.key(config)).update(`${timestamp}\n${rawBody}`).digest();
+    const given = Buffer.from(signature, 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new GatewayVerifyError('bad signature');
+    const body = JSON.parse(rawBody) as SimBody;
+    if (typeof body.orderNo !== 'string' || typeof body.transId !== 'string' || !Number.isSafeInteger(body.amount)) throw new GatewayVerifyError('bad body');
+    return { orderNo: body.orderNo, transId: body.transId, amount: body.amount, mchId: String(body.mchId ?? ''), appId: String(body.appId ?? ''), payTime: Number(body.payTime) };
+  }
+
+  /** The notification signature: hex HMAC-SHA256 over "<timestamp>\n<raw body>". */
+  sign(config: Pick<GatewayConfig, 'id' | 'partnerKey'>, timestamp: string, rawBody: string): string {
+    return createHmac('sha256', this.key(config)).update(`${timestamp}\n${rawBody}`).digest('hex');
+  }
+
+  acknowledgement(ok: boolean, message: string) {
+    return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ code: ok ? 'SUCCESS' : 'FAIL', message }) };
+  }
+
+  // ---- the 支付模拟 page's side ----
+
+  /** The payment the page shows, when the token fits. */
+  async pageView(orderNo: string, token: string) {
+    const row = await this.options.db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', orderNo).executeTakeFirst();
+    if (!row) return undefined;
+    const config = await this.configOf(row.configId);
+    if (!config) return undefined;
+    const expected = Buffer.from(this.pageToken(config, orderNo));
+    const given = Buffer.from(token);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    return { ...row, expired: row.status === 'open' && row.expireAt <= this.options.now() };
+  }
+
+  /** The customer pressed 支付成功: open → paid (once), then the notification goes out in the background. */
+  async pay(orderNo: string, token: string): Promise<'paid' | 'alreadyPaid' | 'closed' | 'expired' | 'missing'> {
+    const view = await this.pageView(orderNo, token);
+    if (!view) return 'missing';
+    if (view.status === 'paid') return 'alreadyPaid';
+    if (view.status === 'closed') return 'closed';
+    if (view.expired) return 'expired';
+    const now = this.options.now();
+    const transId = `SIM${now}${randomBytes(5).toString('hex').toUpperCase()}`;
+    const moved = await this.options.db.updateTable('pay_sim_payment').set({ status: 'paid', transId, payTime: now })
+      .where('orderNo', '=', orderNo).where('status', '=', 'open').executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return (await this.query({} as GatewayConfig, orderNo)).state === 'paid' ? 'alreadyPaid' : 'closed';
+    this.notify(orderNo);
+    return 'paid';
+  }
+
+  private async configOf(id: number): Promise<GatewayConfig | undefined> {
+    return this.options.db.selectFrom('pay_config').select(['id', 'gateway', 'partner', 'appid', 'partnerKey']).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Sends the paid notification of an order (again): asynchronous, retried until acknowledged. */
+  notify(orderNo: string): void {
+    const job = this.deliverWithRetries(orderNo).catch((error) => this.options.onError?.(error));
+    this.pending.add(job);
+    void job.finally(() => this.pending.delete(job));
+  }
+
+  private async deliverWithRetries(orderNo: string): Promise<void> {
+    const random = this.options.random ?? Math.random;
+    const retries = this.options.retryDelaysMs ?? [1_000, 2_000, 5_000, 15_000, 30_000, 60_000];
+    if (this.options.delayMs) await sleep(this.options.delayMs);
+    for (let attempt = 0; attempt <= retries.length && !this.stopped; attempt++) {
+      if (attempt > 0) await sleep(retries[attempt - 1]!);
+      const row = await this.options.db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', orderNo).executeTakeFirst();
+      const config = row && (await this.configOf(row.configId));
+      if (!row || !config || row.status !== 'paid') return;
+      const body: SimBody = { orderNo, transId: row.transId, amount: row.amount, mchId: row.mchId, appId: row.appId, payTime: Number(row.payTime), notifyId: randomBytes(8).toString('hex') };
+      const raw = JSON.stringify(body);
+      const timestamp = String(this.options.now());
+      const signature = this.sign(config, timestamp, raw);
+      const headers = { 'content-type': 'application/json', 'x-sim-timestamp': timestamp, 'x-sim-signature': signature };
+      if (random() < (this.options.failRate ?? 0)) continue; // lost on the way
+      let acknowledged = false;
+      try {
+        acknowledged = await this.options.deliver(row.notifyUrl, raw, headers);
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+      if (acknowledged) {
+        if (random() < (this.options.duplicateRate ?? 0.05)) await this.options.deliver(row.notifyUrl, raw, headers).catch(() => false);
+        return;
+      }
+    }
+  }
+
+  /** Waits for the notifications under way (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.settled();
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());

@@ -1,0 +1,233 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { fenToYuan, fill, MachineStatus, messages, OrderStatus, type TerminalCreateOrder, type TerminalDispense, type TerminalOrderCreated, type TerminalOrderStatus } from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import { AppError, isUniqueViolation } from '../../db/errors.ts';
+import type { Database, Queryable } from '../../db/schema.ts';
+import type { Selectable } from 'kysely';
+import type { GatewayConfig, PaymentGateway } from '../gateway/gateway.ts';
+import { GatewayVerifyError } from '../gateway/gateway.ts';
+import type { PaymentRuntime } from './runtime.ts';
+import { statusLabel, TRANS_CONSUME, transition } from './state-machine.ts';
+
+// The order core (issue 16 §2): create, paid notification, dispense result, and settling an unpaid order
+// (ask the gateway first). Every status change goes through state-machine.ts's guarded UPDATE.
+
+const t = messages.terminal;
+export const ORDER_TTL_MS = 5 * 60_000;
+
+type Order = Selectable<Database['pay_order']>;
+export type TerminalMachine = { machineId: number; machineNo: string; deptId: number; status: number };
+type Log = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+
+const refuse = (message: string, status = 400) => new AppError(message, status);
+
+export function newOrderNo(now: number): string {
+  const d = new Date(now + 8 * 3_600_000).toISOString(); // Beijing time in the number
+  return `T${d.slice(0, 19).replace(/\D/g, '')}${randomBytes(5).toString('hex').toUpperCase()}`;
+}
+
+async function configOf(db: Queryable, id: number): Promise<GatewayConfig | undefined> {
+  return db.selectFrom('pay_config').select(['id', 'gateway', 'partner', 'appid', 'partnerKey']).where('id', '=', id).executeTakeFirst();
+}
+
+function gatewayOf(rt: PaymentRuntime, config: GatewayConfig): PaymentGateway {
+  const gateway = rt.gateways.get(config.gateway);
+  if (!gateway) throw refuse(fill(t.gatewayUnknown, { gateway: config.gateway }));
+  return gateway;
+}
+
+export async function recordAlarm(ctx: AppContext, log: Log | undefined, kind: string, orderNo: string, detail: string): Promise<void> {
+  log?.warn({ alarm: kind, orderNo, detail }, `payment alarm: ${kind}`);
+  await ctx.db.insertInto('pay_alarm').values({ kind, orderNo: orderNo.slice(0, 64), detail: detail.slice(0, 500), createTime: ctx.now() }).execute();
+}
+
+export function orderView(order: Order): TerminalOrderStatus {
+  return { orderNo: order.orderNo, orderStatus: order.orderStatus, amount: fenToYuan(order.payAmount), payTime: order.payTime === null ? null : Number(order.payTime), expireAt: order.expireAt === null ? null : Number(order.expireAt) };
+}
+
+/** Create an order for one aisle and pay type: checks, one insert (guarded by the one-active-order index), the QR. */
+export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: TerminalMachine, input: TerminalCreateOrder, origin: string, log?: Log): Promise<TerminalOrderCreated> {
+  const db = ctx.db;
+  const aisle = await db.selectFrom('pay_aisle').selectAll().where('machineId', '=', machine.machineId).where('aisleNo', '=', input.aisleNo).executeTakeFirst();
+  if (!aisle) throw refuse(fill(t.aisleMissing, { aisleNo: input.aisleNo }));
+  if (aisle.status !== MachineStatus.enabled) throw refuse(fill(t.aisleDisabled, { aisleNo: input.aisleNo }));
+  if (aisle.stock <= 0) throw refuse(fill(t.aisleEmpty, { aisleNo: input.aisleNo }));
+  if (aisle.price <= 0) throw refuse(fill(t.aisleNoPrice, { aisleNo: input.aisleNo }));
+  const tc = await db.selectFrom('pay_terminal_config').select(['configId']).where('machineNo', '=', machine.machineNo).where('payType', '=', input.payType).where('payOpen', '=', 'T').executeTakeFirst();
+  if (!tc) throw refuse(t.noPayConfig);
+  const config = await configOf(db, tc.configId);
+  if (!config) throw refuse(t.payConfigMissing);
+  const gateway = gatewayOf(rt, config);
+
+  // one order at a time: a paid order waits for its dispense result; an unpaid one is settled first
+  const active = await db.selectFrom('pay_order').selectAll().where('machineNo', '=', machine.machineNo).where('transType', '=', TRANS_CONSUME)
+    .where('orderStatus', 'in', [OrderStatus.created, OrderStatus.processing, OrderStatus.paid]).executeTakeFirst();
+  if (active?.orderStatus === OrderStatus.paid) throw refuse(t.dispenseInProgress, 409);
+  if (active) {
+    const settled = await settleUnpaid(ctx, rt, active, log);
+    if (settled === OrderStatus.paid) throw refuse(t.dispenseInProgress, 409);
+    if (settled !== OrderStatus.timedOut) throw refuse(t.orderInProgress, 409);
+  }
+
+  const now = ctx.now();
+  const expireAt = now + ORDER_TTL_MS;
+  const orderNo = newOrderNo(now);
+  let orderId: number;
+  try {
+    const row = await db.insertInto('pay_order').values({
+      deptId: machine.deptId, orderNo, payType: input.payType, transType: TRANS_CONSUME, machineNo: machine.machineNo, goodsNo: aisle.goodsNo, goodsName: aisle.goodsName,
+      goodsPrice: aisle.price, payAmount: aisle.price, aisleNo: aisle.aisleNo, orderStatus: OrderStatus.created, mchId: config.partner,
+      createTime: now, payTime: null, configId: config.id, aisleId: aisle.aisleId, expireAt, updateTime: now,
+    }).returning('orderId').executeTakeFirstOrThrow();
+    orderId = row.orderId;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw refuse(t.orderInProgress, 409);
+    throw error;
+  }
+  let codeUrl: string;
+  try {
+    ({ codeUrl } = await gateway.createPayment(config, { orderNo, amount: aisle.price, subject: aisle.goodsName || aisle.aisleNo, expireAt, notifyUrl: `${origin}/gateway/${config.gateway}/notify` }));
+  } catch (error) {
+    log?.error({ err: error, orderNo }, 'gateway createPayment failed');
+    await transition(db, orderId, 'close', ctx.now(), { closeTime: ctx.now() });
+    throw refuse(t.gatewayFailed, 502);
+  }
+  await transition(db, orderId, 'issueQr', ctx.now());
+  return { orderNo, codeUrl, amount: fenToYuan(aisle.price), expireAt };
+}
+
+/**
+ * An unpaid order past its time (or superseded): ask the gateway first. Paid there → 已支付; otherwise
+ * close it at the gateway, then → 订单超时. Answers the order's status afterwards.
+ */
+export async function settleUnpaid(ctx: AppContext, rt: PaymentRuntime, order: Order, log?: Log): Promise<number> {
+  const config = await configOf(ctx.db, order.configId);
+  const gateway = config && rt.gateways.get(config.gateway);
+  let state = gateway && config ? await gateway.query(config, order.orderNo) : ({ state: 'unknown' } as const);
+  if (gateway && config && state.state !== 'paid') state = await gateway.close(config, order.orderNo);
+  if (state.state === 'paid') {
+    if (state.amount !== order.payAmount) {
+      await recordAlarm(ctx, log, 'amountMismatch', order.orderNo, `gateway query amount ${state.amount} ≠ order ${order.payAmount}`);
+    } else {
+      await transition(ctx.db, order.orderId, 'paid', ctx.now(), { transId: state.transId, payTime: state.payTime });
+    }
+  } else {
+    await transition(ctx.db, order.orderId, 'close', ctx.now(), { closeTime: ctx.now() });
+  }
+  const row = await ctx.db.selectFrom('pay_order').select('orderStatus').where('orderId', '=', order.orderId).executeTakeFirstOrThrow();
+  return row.orderStatus;
+}
+
+export type NotifyAnswer = { ok: boolean; message: string };
+
+/**
+ * A paid notification: verified with the order's 支付配置, cross-checked (amount, merchant, app id, order
+ * number), then 1/10 → 2 once; a repeat is acknowledged and changes nothing; a payment for a closed order
+ * (5) is recorded for an automatic refund before it is acknowledged.
+ */
+export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime, gatewayName: string, rawBody: string, headers: Record<string, string | string[] | undefined>, log?: Log): Promise<NotifyAnswer> {
+  const gateway = rt.gateways.get(gatewayName);
+  if (!gateway) return { ok: false, message: 'unknown gateway' };
+  const orderNo = gateway.orderNoOf(rawBody);
+  const order = orderNo ? await ctx.db.selectFrom('pay_order').selectAll().where('orderNo', '=', orderNo).executeTakeFirst() : undefined;
+  // Unsigned garbage (unknown order, bad signature) is logged, not stored: anyone can send it, and a
+  // table filled by strangers helps no one. What a gateway signed and still does not fit is an alarm row.
+  if (!order) {
+    log?.warn({ alarm: 'unknownOrder', orderNo: orderNo?.slice(0, 64) }, 'payment alarm: notification for an unknown order');
+    return { ok: false, message: t.notifyUnknownOrder };
+  }
+  const config = await configOf(ctx.db, order.configId);
+  if (!config || config.gateway !== gatewayName) {
+    await recordAlarm(ctx, log, 'configMismatch', order.orderNo, `notification from ${gatewayName}, order config ${order.configId}`);
+    return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
+  }
+  let paid;
+  try {
+    paid = gateway.verifyNotification(config, rawBody, headers);
+  } catch (error) {
+    log?.warn({ alarm: 'badSignature', orderNo: order.orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: notification refused');
+    return { ok: false, message: t.notifyBadSignature };
+  }
+  const mismatch = paid.orderNo !== order.orderNo ? 'orderNo' : paid.amount !== order.payAmount ? 'amount' : paid.mchId !== config.partner ? 'mchId' : paid.appId !== config.appid ? 'appId' : undefined;
+  if (mismatch) {
+    await recordAlarm(ctx, log, 'notifyMismatch', order.orderNo, `${mismatch}: notification ${mismatch === 'amount' ? paid.amount : ''} order ${mismatch === 'amount' ? order.payAmount : ''}`.trim());
+    return { ok: false, message: fill(t.notifyMismatch, { field: mismatch }) };
+  }
+  const moved = await transition(ctx.db, order.orderId, 'paid', ctx.now(), { transId: paid.transId, payTime: paid.payTime });
+  if (moved.moved) return { ok: true, message: 'paid' };
+  if (moved.status === OrderStatus.timedOut) {
+    // jeepay's hole: never acknowledge a payment the order does not show. Record it, mark for refund.
+    const recorded = await ctx.db.updateTable('pay_order').set({ transId: paid.transId, payTime: paid.payTime, refundNeeded: 1, updateTime: ctx.now() })
+      .where('orderId', '=', order.orderId).where('orderStatus', '=', OrderStatus.timedOut).executeTakeFirst();
+    if (Number(recorded.numUpdatedRows) !== 1) return { ok: false, message: 'retry' };
+    if (order.refundNeeded !== 1) await recordAlarm(ctx, log, 'latePayment', order.orderNo, `payment ${paid.transId} after close: marked for automatic refund`);
+    return { ok: true, message: 'recorded for refund' };
+  }
+  // already paid / dispensed / failed: a repeat, acknowledged, nothing changes
+  return { ok: true, message: 'repeat' };
+}
+
+async function ownOrder(ctx: AppContext, machine: TerminalMachine, orderNo: string): Promise<Order> {
+  const order = await ctx.db.selectFrom('pay_order').selectAll().where('orderNo', '=', orderNo).where('machineNo', '=', machine.machineNo).where('transType', '=', TRANS_CONSUME).executeTakeFirst();
+  if (!order) throw refuse(t.orderMissing, 404);
+  return order;
+}
+
+/** The status of an own order; waits up to waitSeconds for it to differ from knownStatus. */
+export async function orderStatus(ctx: AppContext, machine: TerminalMachine, orderNo: string, knownStatus?: number, waitSeconds = 0, closed = () => false): Promise<TerminalOrderStatus> {
+  let order = await ownOrder(ctx, machine, orderNo);
+  const until = Date.now() + Math.min(waitSeconds, 30) * 1000;
+  while (knownStatus !== undefined && order.orderStatus === knownStatus && Date.now() < until && !closed()) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    order = await ownOrder(ctx, machine, orderNo);
+  }
+  return orderView(order);
+}
+
+/**
+ * The machine's dispense result, idempotent on orderNo: success → 3 with stock − 1 in the same
+ * transaction (never below 0); failure → 4 and refundNeeded = 1. A repeat of the same result answers the
+ * same; the opposite result for a reported order is refused.
+ */
+export async function reportDispense(ctx: AppContext, machine: TerminalMachine, input: TerminalDispense, log?: Log): Promise<TerminalOrderStatus> {
+  const order = await ownOrder(ctx, machine, input.orderNo);
+  const wanted = input.success ? OrderStatus.dispensed : OrderStatus.dispenseFailed;
+  if (order.orderStatus === wanted) return orderView(order);
+  if (order.orderStatus === OrderStatus.dispensed || order.orderStatus === OrderStatus.dispenseFailed) throw refuse(fill(t.dispenseConflict, { status: statusLabel(order.orderStatus) }), 409);
+  if (order.orderStatus !== OrderStatus.paid) throw refuse(fill(t.dispenseNotPaid, { status: statusLabel(order.orderStatus) }), 409);
+  const now = ctx.now();
+  const message = (input.message ?? '').slice(0, 255);
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const moved = input.success
+      ? await transition(trx, order.orderId, 'dispensed', now, { dispenseTime: now, dispenseMessage: message })
+      : await transition(trx, order.orderId, 'dispenseFailed', now, { dispenseTime: now, dispenseMessage: message, refundNeeded: 1 });
+    if (!moved.moved) return moved;
+    if (input.success) {
+      const taken = await trx.updateTable('pay_aisle').set((eb) => ({ stock: eb('stock', '-', 1), editTime: now })).where('aisleId', '=', order.aisleId).where('stock', '>', 0).executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) log?.warn({ orderNo: order.orderNo, aisleNo: order.aisleNo }, t.stockAlreadyZero);
+    }
+    if (input.aisleStatus === MachineStatus.disabled) {
+      await trx.updateTable('pay_aisle').set({ status: MachineStatus.disabled, editTime: now, editUser: 'terminal' }).where('aisleId', '=', order.aisleId).execute();
+    }
+    return moved;
+  });
+  const after = await ownOrder(ctx, machine, input.orderNo);
+  if (!result.moved && after.orderStatus !== wanted) throw refuse(result.reason, 409);
+  return orderView(after);
+}
+
+/** Heartbeat: lastSeenAt now, and the stock the machine reports per aisle (unknown aisles are skipped). */
+export async function heartbeat(ctx: AppContext, machine: TerminalMachine, aisles: { aisleNo: string; stock: number }[]): Promise<{ serverTime: number; aisles: number }> {
+  const now = ctx.now();
+  let stored = 0;
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('pay_machine').set({ lastSeenAt: now }).where('machineId', '=', machine.machineId).execute();
+    for (const a of aisles) {
+      const r = await trx.updateTable('pay_aisle').set({ reportedStock: a.stock, reportedAt: now }).where('machineId', '=', machine.machineId).where('aisleNo', '=', a.aisleNo).executeTakeFirst();
+      stored += Number(r.numUpdatedRows);
+    }
+  });
+  return { serverTime: now, aisles: stored };
+}
+
+export const newClaimToken = () => randomUUID();

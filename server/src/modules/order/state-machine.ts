@@ -1,0 +1,48 @@
+import { fill, messages, OrderStatus, orderStatusOptions } from '@huiyun/contract';
+import type { Database, Queryable } from '../../db/schema.ts';
+import type { Updateable } from 'kysely';
+
+// The order state machine (issue 16 §2, SPEC §3 statuses):
+//   1 初始化 → 10 处理中 (QR issued) → 2 已支付 → 3 出货成功 | 4 出货失败;   1/10 → 5 订单超时.
+// Every transition is ONE guarded statement: UPDATE pay_order … WHERE orderId = ? AND orderStatus IN
+// (<allowed from>); it moved iff one row was affected. A refused event changes nothing and says why.
+
+export const TRANS_CONSUME = 1; // pay_order.transType of a sale (2 = refund, issue 16 §3)
+
+export type OrderEvent = 'issueQr' | 'paid' | 'dispensed' | 'dispenseFailed' | 'close';
+
+export const transitions: Record<OrderEvent, { from: readonly number[]; to: number }> = {
+  issueQr: { from: [OrderStatus.created], to: OrderStatus.processing },
+  paid: { from: [OrderStatus.created, OrderStatus.processing], to: OrderStatus.paid },
+  dispensed: { from: [OrderStatus.paid], to: OrderStatus.dispensed },
+  dispenseFailed: { from: [OrderStatus.paid], to: OrderStatus.dispenseFailed },
+  close: { from: [OrderStatus.created, OrderStatus.processing], to: OrderStatus.timedOut },
+};
+
+export const saleStatuses = [OrderStatus.created, OrderStatus.processing, OrderStatus.paid, OrderStatus.dispensed, OrderStatus.dispenseFailed, OrderStatus.timedOut];
+
+export const statusLabel = (status: number) => orderStatusOptions.find((o) => o.value === status)?.label ?? String(status);
+
+export function refusal(status: number, event: OrderEvent): string {
+  return fill(messages.terminal.transitionRefused, { status: statusLabel(status), event: messages.terminal.events[event] });
+}
+
+export type TransitionResult = { moved: true; to: number } | { moved: false; status: number | undefined; reason: string };
+
+/**
+ * Applies one event to one order with one guarded UPDATE (plus the columns the event sets). When it did
+ * not move, reads the status to say why. Side effects that must go with the move (stock − 1) are the
+ * caller's, in the same transaction, only when moved.
+ */
+export async function transition(db: Queryable, orderId: number, event: OrderEvent, now: number, set: Updateable<Database['pay_order']> = {}): Promise<TransitionResult> {
+  const rule = transitions[event];
+  const result = await db
+    .updateTable('pay_order')
+    .set({ ...set, orderStatus: rule.to, updateTime: now })
+    .where('orderId', '=', orderId)
+    .where('orderStatus', 'in', [...rule.from])
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 1) return { moved: true, to: rule.to };
+  const row = await db.selectFrom('pay_order').select('orderStatus').where('orderId', '=', orderId).executeTakeFirst();
+  return { moved: false, status: row?.orderStatus, reason: row ? refusal(row.orderStatus, event) : messages.terminal.orderMissing };
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { OrderStatus } from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import type { PaymentRuntime } from './runtime.ts';
+import { settleUnpaid } from './service.ts';
+import { TRANS_CONSUME } from './state-machine.ts';
+
+// The order sweeper (issue 16 §2): unpaid orders (1 初始化 / 10 处理中) past expireAt are settled — the
+// gateway is asked first (paid there → 已支付; else closed there → 订单超时). Several server instances may
+// run it: a sweep claims its rows with a lease (claimBy/claimUntil) in one guarded UPDATE, so a row is
+// handled by one sweep; a sweep that dies leaves its lease to run out and the row is claimed again.
+// It also sweeps the terminal protocol's spent nonces.
+
+export const LEASE_MS = 60_000;
+
+export async function claimExpired(ctx: AppContext, token: string, limit = 100): Promise<number> {
+  const now = ctx.now();
+  const due = sql`select "orderId" from pay_order where "orderStatus" in (${OrderStatus.created}, ${OrderStatus.processing}) and "expireAt" < ${now}
+    and ("claimUntil" is null or "claimUntil" < ${now}) order by "expireAt" limit ${limit}`;
+  const claimed = await sql`update pay_order set "claimBy" = ${token}, "claimUntil" = ${now + LEASE_MS}
+    where "orderId" in (${due}) and "transType" = ${TRANS_CONSUME} and "orderStatus" in (${OrderStatus.created}, ${OrderStatus.processing})
+    and ("claimUntil" is null or "claimUntil" < ${now})`.execute(ctx.db);
+  return Number(claimed.numAffectedRows ?? 0);
+}
+
+/** One sweep: claim, settle each claimed order, release. Answers what happened. */
+export async function sweepOrders(ctx: AppContext, rt: PaymentRuntime, options: { limit?: number; log?: Parameters<typeof settleUnpaid>[3] } = {}) {
+  const token = randomUUID();
+  const counts = { claimed: 0, paid: 0, closed: 0, failed: 0, nonces: 0 };
+  counts.claimed = await claimExpired(ctx, token, options.limit);
+  if (counts.claimed > 0) {
+    const rows = await ctx.db.selectFrom('pay_order').selectAll().where('claimBy', '=', token).execute();
+    for (const order of rows) {
+      try {
+        const status = await settleUnpaid(ctx, rt, order, options.log);
+        if (status === OrderStatus.paid) counts.paid++;
+        else if (status === OrderStatus.timedOut) counts.closed++;
+      } catch (error) {
+        counts.failed++;
+        options.log?.error({ err: error, orderNo: order.orderNo }, 'order sweep: settling failed (tried again when the lease runs out)');
+        continue;
+      }
+      await ctx.db.updateTable('pay_order').set({ claimBy: '', claimUntil: null }).where('orderId', '=', order.orderId).where('claimBy', '=', token).execute();
+    }
+  }
+  const nonces = await ctx.db.deleteFrom('pay_terminal_nonce').where('expireAt', '<', ctx.now()).executeTakeFirst();
+  counts.nonces = Number(nonces.numDeletedRows);
+  return counts;
+}
+
+export type OrderSweeper = { stop: () => Promise<void> };
+
+/** Sweeps every `everyMs` (default 15 s) until stopped; a failed sweep goes to onError and runs again next turn. */
+export function startOrderSweeper(ctx: AppContext, rt: PaymentRuntime, options: { everyMs?: number; onSwept?: (c: Awaited<ReturnType<typeof sweepOrders>>) => void; onError?: (e: unknown) => void; log?: Parameters<typeof settleUnpaid>[3] } = {}): OrderSweeper {
+  let running: Promise<void> = Promise.resolve();
+  let busy = false;
+  const sweep = () => {
+    if (busy) return;
+    busy = true;
+    running = sweepOrders(ctx, rt, { log: options.log }).then((c) => options.onSwept?.(c), (e) => options.onError?.(e)).finally(() => void (busy = false));
+  };
+  const timer = setInterval(sweep, options.everyMs ?? 15_000);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+      await rt.simulator.stop();
+    },
+  };
+}

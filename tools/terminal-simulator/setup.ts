@@ -1,0 +1,53 @@
+import type { Envelope } from './terminal-client.ts';
+
+// Makes (or reuses) N machines through the console API, as an operator would: a 支付配置 on the
+// simulator gateway, the machines (a reused one gets a new terminal key: keys are shown only once),
+// a 2 × 4 aisle grid filled to capacity, and the 终端支付配置 for 微信支付.
+
+export type SimMachine = { machineNo: string; key: string };
+
+async function api<T>(server: string, token: string | undefined, path: string, body: unknown): Promise<Envelope<T>> {
+  const answer = await fetch(`${server}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { token } : {}) }, body: JSON.stringify(body) });
+  return (await answer.json()) as Envelope<T>;
+}
+
+const must = <T>(what: string, e: Envelope<T>): T => {
+  if (!e.success) throw new Error(`${what}: ${e.msg}`);
+  return e.data as T;
+};
+
+export async function prepareMachines(options: { server: string; admin: string; password: string; count: number; prefix: string }): Promise<SimMachine[]> {
+  const server = options.server.replace(/\/$/, '');
+  const token = must('login', await api<{ token: string }>(server, undefined, '/sync/login', { userName: options.admin, passwd: options.password })).token;
+  const configName = `终端模拟-${options.prefix}`;
+  const found = await api<{ id: number; name: string }[]>(server, token, '/api/Config/list', { page: 1, limit: 50, name: configName });
+  let configId = found.data?.find((c) => c.name === configName)?.id;
+  if (!configId) {
+    must('支付配置', await api(server, token, '/api/Config/save', { name: configName, payType: 3, gateway: 'simulator', partner: `SIM-${options.prefix}` }));
+    const again = await api<{ id: number; name: string }[]>(server, token, '/api/Config/list', { page: 1, limit: 50, name: configName });
+    configId = again.data?.find((c) => c.name === configName)?.id;
+    if (!configId) throw new Error(`支付配置 ${configName} not found after saving it`);
+  }
+  const machines: SimMachine[] = [];
+  for (let i = 1; i <= options.count; i++) {
+    const machineNo = `${options.prefix}-${i}`;
+    const saved = await api<{ machineId: number; terminalKey: string }>(server, token, '/api/Machine/save', { machineNo, machineName: `终端模拟 ${i}` });
+    let machineId: number;
+    let key: string;
+    if (saved.success && saved.data?.terminalKey) {
+      ({ machineId, terminalKey: key } = saved.data);
+    } else {
+      const list = must('机器列表', await api<{ machineId: number; machineNo: string }[]>(server, token, '/api/Machine/list', { page: 1, limit: 10, machineNo }));
+      const row = list.find((m) => m.machineNo === machineNo);
+      if (!row) throw new Error(`机器 ${machineNo}: ${saved.msg}`);
+      machineId = row.machineId;
+      key = must('重置终端密钥', await api<{ terminalKey: string }>(server, token, '/api/Machine/resetKey', { machineId })).terminalKey;
+    }
+    await api(server, token, '/api/Aisle/createGrid', { machineId, layers: 2, columns: 4, capacity: 50, price: '2.5' });
+    must('补满', await api(server, token, '/api/Aisle/restock', { machineId }));
+    // an existing 终端支付配置 for (machine, 微信支付) is kept
+    await api(server, token, '/api/MachineConfig/save', { machineNo, payType: 3, configId, configName, payOpen: 'T', posNo: '' });
+    machines.push({ machineNo, key });
+  }
+  return machines;
+}
