@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authcode, blacklist, common, dept, menu, monitor as m, permission, role, statistics, task, upload, user, variable } from './messages.ts';
+import { aisle, authcode, blacklist, common, dept, machine, menu, monitor as m, payConfig, permission, role, statistics, task, terminalConfig, upload, user, variable } from './messages.ts';
 import { optionalText, pageQuery, typedText } from './fields.ts';
 import { LogResult, type Option } from './enums.ts';
 
@@ -54,6 +54,7 @@ const dateOrderOk = (q: { beginTime: string; endTime: string }) => !q.beginTime 
 export const operLogModules = [
   user.title, role.title, dept.title, menu.title, permission.title, variable.title, m.onlineTitle,
   task.title, upload.title, authcode.title, statistics.title, blacklist.title,
+  payConfig.title, terminalConfig.title, machine.title, aisle.title,
 ] as const;
 export const operLogModuleOptions: Option<string>[] = operLogModules.map((module) => ({ value: module, label: module }));
 
