@@ -28,3 +28,4 @@ export * from './payConfig.ts';
 export * from './terminalConfig.ts';
 export * from './money.ts';
 export * from './machine.ts';
+export * from './order.ts';

@@ -24,3 +24,4 @@ export { payConfig } from './messages/payConfig.ts';
 export { terminalConfig } from './messages/terminalConfig.ts';
 export { machine } from './messages/machine.ts';
 export { aisle } from './messages/aisle.ts';
+export { order } from './messages/order.ts';

@@ -22,6 +22,7 @@ import { userRoutes } from './user/routes.ts';
 import { variableRoutes } from './variable/routes.ts';
 import { payConfigRoutes } from './pay-config/routes.ts';
 import { terminalConfigRoutes } from './terminal-config/routes.ts';
+import { orderListRoutes } from './order-list/routes.ts';
 
 /** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
 const areas = [
@@ -29,6 +30,7 @@ const areas = [
   taskRoutes, (ctx: AppContext) => fileRoutes(ctx, [taskFileVisible]), authCodeRoutes, statisticsRoutes, blacklistRoutes, deviceRoutes,
   payConfigRoutes, terminalConfigRoutes,
   machineRoutes,
+  orderListRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -8,6 +8,7 @@ import * as m0007 from './0007_number_batches.ts';
 import * as m0008 from './0008_report_counters.ts';
 import * as m0010 from './0010_list_indexes.ts';
 import * as m0011 from './0011_payments.ts';
+import * as m0016 from './0016_order_list.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
 export const migrations = {
@@ -21,4 +22,5 @@ export const migrations = {
   '0008_report_counters': m0008,
   '0010_list_indexes': m0010,
   '0011_payments': m0011,
+  '0016_order_list': m0016,
 };
