@@ -79,9 +79,14 @@ test.describe('交易订单', () => {
     const content = page.locator('.ant-table-content').first();
     const { scrollWidth, clientWidth } = await content.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
-    for (const title of ['订单号', '终端号', '商品名称', '支付金额', '支付方式', '订单状态', '创建时间', '操作']) {
-      await expect(page.locator('.ant-table-thead th').filter({ hasText: title }).first()).toBeInViewport();
+    const headers = await page.locator('.ant-table-thead th').evaluateAll((cells) =>
+      cells.map((cell) => ({ text: (cell.textContent ?? '').trim(), left: cell.getBoundingClientRect().left, right: cell.getBoundingClientRect().right })));
+    for (const [i, header] of headers.entries()) {
+      expect(header.right, `${header.text} is outside the window`).toBeLessThanOrEqual(1366);
+      const next = headers[i + 1];
+      if (next) expect(header.right, `${next.text} covers ${header.text}`).toBeLessThanOrEqual(next.left + 1);
     }
+    expect(headers.map((h) => h.text)).toEqual(expect.arrayContaining(['订单号', '终端号', '商品名称', '支付金额', '支付方式', '订单状态', '创建时间', '操作']));
 
     await search(page, { 订单号: no('B') });
     await expectOrders(page, [no('B')]);
