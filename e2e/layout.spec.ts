@@ -49,9 +49,9 @@ test.describe('主布局', () => {
   });
 
   test('a placeholder screen says it comes later', async ({ adminPage: page }) => {
-    await page.goto('/pay/Order');
+    await page.goto('/druid/login');
     await expect(page.getByText('该页面将在后续版本中上线')).toBeVisible();
-    await expect(page.locator('.ant-result-title')).toHaveText('交易订单');
+    await expect(page.locator('.ant-result-title')).toHaveText('监控查询');
   });
 
   test('the side menu collapses and expands', async ({ adminPage: page }) => {

@@ -51,6 +51,9 @@ export const orderStatusOptions: Option<number>[] = [
   { value: 14, label: '退款失败' },
 ];
 
+/** pay_order.transType (SPEC §3 Order: consumption or refund); labels in order.ts (transTypeOptions). */
+export const TransType = { consume: 1, refund: 2 } as const;
+
 export const TaskStatus = { running: 0, paused: 1, completed: 2 } as const;
 export const taskStatusOptions: Option<number>[] = [
   { value: 0, label: '运行中' },

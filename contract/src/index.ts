@@ -29,3 +29,4 @@ export * from './terminalConfig.ts';
 export * from './money.ts';
 export * from './machine.ts';
 export * from './terminal.ts';
+export * from './order.ts';

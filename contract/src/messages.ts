@@ -25,3 +25,4 @@ export { terminalConfig } from './messages/terminalConfig.ts';
 export { machine } from './messages/machine.ts';
 export { aisle } from './messages/aisle.ts';
 export { terminal } from './messages/terminal.ts';
+export { order } from './messages/order.ts';

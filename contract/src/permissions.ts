@@ -68,6 +68,7 @@ const table = {
   'machine:MachineAisle:list': { name: '货道信息-查询', roles: ['companyAdmin'] },
   'machine:MachineAisle:save': { name: '货道信息-保存', roles: ['companyAdmin'] },
   'machine:MachineAisle:delete': { name: '货道信息-删除', roles: ['companyAdmin'] },
+  'pay:Order:list': { name: '交易订单-查询', roles: ['companyAdmin'] },
 } as const satisfies Record<string, { name: string; roles: readonly GrantedRole[] }>;
 
 export type PermissionCode = keyof typeof table;
@@ -100,6 +101,7 @@ export const permissionScreens: Record<PermissionArea, string> = {
   'machine:MachineConfig': '/machine/MachineConfig',
   'machine:MachineInfo': '/machine/MachineInfo',
   'machine:MachineAisle': '/machine/MachineAisle',
+  'pay:Order': '/pay/Order',
 };
 
 /**
@@ -188,4 +190,5 @@ export const Perm = {
   aisleList: 'machine:MachineAisle:list',
   aisleSave: 'machine:MachineAisle:save',
   aisleDelete: 'machine:MachineAisle:delete',
+  orderList: 'pay:Order:list',
 } as const satisfies Record<string, PermissionCode>;

@@ -25,6 +25,7 @@ import { terminalConfigRoutes } from './terminal-config/routes.ts';
 import { terminalRoutes } from './terminal/routes.ts';
 import { gatewayRoutes } from './gateway/routes.ts';
 import { authenticateTerminal } from './terminal/auth.ts';
+import { orderListRoutes } from './order-list/routes.ts';
 
 /** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
 const areas = [
@@ -33,6 +34,7 @@ const areas = [
   payConfigRoutes, terminalConfigRoutes,
   machineRoutes,
   terminalRoutes, gatewayRoutes,
+  orderListRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {

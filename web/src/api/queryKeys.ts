@@ -11,6 +11,7 @@ export const entities = [
   'online', 'operLog', 'loginLog',
   'payConfig', 'terminalConfig',
   'machine', 'aisle',
+  'order',
 ] as const;
 export type Entity = (typeof entities)[number];
 

@@ -30,6 +30,7 @@ const screens: Record<string, () => Promise<Screen>> = {
   '/machine/MachineConfig': () => import('../pages/machine/config/index.tsx').then((m) => ({ Component: m.TerminalConfigPage })),
   '/machine/MachineInfo': () => import('../pages/machine/info/index.tsx').then((m) => ({ Component: m.MachineInfoPage })),
   '/machine/MachineAisle': () => import('../pages/machine/aisle/index.tsx').then((m) => ({ Component: m.MachineAislePage })),
+  '/pay/Order': () => import('../pages/pay/order/index.tsx').then((m) => ({ Component: m.OrderPage })),
 };
 
 /** Every console route and sub-screen of the contract; screens not built yet show the coming-soon page. */

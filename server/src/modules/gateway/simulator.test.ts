@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrderStatus, PayType } from '@huiyun/contract';
+import { OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { paymentRuntime, type PaymentRuntime } from '../order/runtime.ts';
 import { startOrderSweeper } from '../order/sweeper.ts';
-import { TRANS_CONSUME } from '../order/state-machine.ts';
 import { SIM_NOTIFY_PATH } from './simulator.ts';
 
 // The simulator gateway on its own: retries until acknowledged, duplicates, lost attempts, refunds;
@@ -29,7 +28,7 @@ afterAll(async () => {
 async function unpaidOrder(expireAt = Date.now() + 60_000) {
   const orderNo = `SIMT-${randomBytes(4).toString('hex')}`;
   const now = Date.now();
-  await t.ctx.db.insertInto('pay_order').values({ deptId: 1, orderNo, payType: 3, transType: TRANS_CONSUME, machineNo: orderNo, goodsPrice: 150, payAmount: 150, orderStatus: OrderStatus.processing, createTime: now, payTime: null, configId, mchId: 'MCH-S', expireAt }).execute();
+  await t.ctx.db.insertInto('pay_order').values({ deptId: 1, orderNo, payType: 3, transType: TransType.consume, machineNo: orderNo, goodsPrice: 150, payAmount: 150, orderStatus: OrderStatus.processing, createTime: now, payTime: null, configId, mchId: 'MCH-S', expireAt }).execute();
   const { codeUrl } = await rt.simulator.createPayment(config(), { orderNo, amount: 150, subject: '测试', expireAt, notifyUrl: `http://localhost${SIM_NOTIFY_PATH}` });
   return { orderNo, token: new URL(codeUrl).searchParams.get('t')! };
 }

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { fenToYuan, fill, MachineStatus, messages, OrderStatus, type TerminalCreateOrder, type TerminalDispense, type TerminalOrderCreated, type TerminalOrderStatus } from '@huiyun/contract';
+import { fenToYuan, fill, MachineStatus, messages, OrderStatus, TransType, type TerminalCreateOrder, type TerminalDispense, type TerminalOrderCreated, type TerminalOrderStatus } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError, isUniqueViolation } from '../../db/errors.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
@@ -7,7 +7,7 @@ import type { Selectable } from 'kysely';
 import type { GatewayConfig, PaymentGateway } from '../gateway/gateway.ts';
 import { GatewayVerifyError } from '../gateway/gateway.ts';
 import type { PaymentRuntime } from './runtime.ts';
-import { statusLabel, TRANS_CONSUME, transition } from './state-machine.ts';
+import { statusLabel, transition } from './state-machine.ts';
 
 // The order core (issue 16 §2): create, paid notification, dispense result, and settling an unpaid order
 // (ask the gateway first). Every status change goes through state-machine.ts's guarded UPDATE.
@@ -60,7 +60,7 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   const gateway = gatewayOf(rt, config);
 
   // one order at a time: a paid order waits for its dispense result; an unpaid one is settled first
-  const active = await db.selectFrom('pay_order').selectAll().where('machineNo', '=', machine.machineNo).where('transType', '=', TRANS_CONSUME)
+  const active = await db.selectFrom('pay_order').selectAll().where('machineNo', '=', machine.machineNo).where('transType', '=', TransType.consume)
     .where('orderStatus', 'in', [OrderStatus.created, OrderStatus.processing, OrderStatus.paid]).executeTakeFirst();
   if (active?.orderStatus === OrderStatus.paid) throw refuse(t.dispenseInProgress, 409);
   if (active) {
@@ -75,7 +75,7 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   let orderId: number;
   try {
     const row = await db.insertInto('pay_order').values({
-      deptId: machine.deptId, orderNo, payType: input.payType, transType: TRANS_CONSUME, machineNo: machine.machineNo, goodsNo: aisle.goodsNo, goodsName: aisle.goodsName,
+      deptId: machine.deptId, orderNo, payType: input.payType, transType: TransType.consume, machineNo: machine.machineNo, goodsNo: aisle.goodsNo, goodsName: aisle.goodsName,
       goodsPrice: aisle.price, payAmount: aisle.price, aisleNo: aisle.aisleNo, orderStatus: OrderStatus.created, mchId: config.partner,
       createTime: now, payTime: null, configId: config.id, aisleId: aisle.aisleId, expireAt, updateTime: now,
     }).returning('orderId').executeTakeFirstOrThrow();
@@ -168,7 +168,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
 }
 
 async function ownOrder(ctx: AppContext, machine: TerminalMachine, orderNo: string): Promise<Order> {
-  const order = await ctx.db.selectFrom('pay_order').selectAll().where('orderNo', '=', orderNo).where('machineNo', '=', machine.machineNo).where('transType', '=', TRANS_CONSUME).executeTakeFirst();
+  const order = await ctx.db.selectFrom('pay_order').selectAll().where('orderNo', '=', orderNo).where('machineNo', '=', machine.machineNo).where('transType', '=', TransType.consume).executeTakeFirst();
   if (!order) throw refuse(t.orderMissing, 404);
   return order;
 }

@@ -7,7 +7,6 @@ import type { Updateable } from 'kysely';
 // Every transition is ONE guarded statement: UPDATE pay_order … WHERE orderId = ? AND orderStatus IN
 // (<allowed from>); it moved iff one row was affected. A refused event changes nothing and says why.
 
-export const TRANS_CONSUME = 1; // pay_order.transType of a sale (2 = refund, issue 16 §3)
 
 export type OrderEvent = 'issueQr' | 'paid' | 'dispensed' | 'dispenseFailed' | 'close';
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { OrderStatus } from '@huiyun/contract';
+import { OrderStatus, TransType } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { settleUnpaid } from './service.ts';
-import { TRANS_CONSUME } from './state-machine.ts';
 
 // The order sweeper (issue 16 §2): unpaid orders (1 初始化 / 10 处理中) past expireAt are settled — the
 // gateway is asked first (paid there → 已支付; else closed there → 订单超时). Several server instances may
@@ -19,7 +18,7 @@ export async function claimExpired(ctx: AppContext, token: string, limit = 100):
   const due = sql`select "orderId" from pay_order where "orderStatus" in (${OrderStatus.created}, ${OrderStatus.processing}) and "expireAt" < ${now}
     and ("claimUntil" is null or "claimUntil" < ${now}) order by "expireAt" limit ${limit}`;
   const claimed = await sql`update pay_order set "claimBy" = ${token}, "claimUntil" = ${now + LEASE_MS}
-    where "orderId" in (${due}) and "transType" = ${TRANS_CONSUME} and "orderStatus" in (${OrderStatus.created}, ${OrderStatus.processing})
+    where "orderId" in (${due}) and "transType" = ${TransType.consume} and "orderStatus" in (${OrderStatus.created}, ${OrderStatus.processing})
     and ("claimUntil" is null or "claimUntil" < ${now})`.execute(ctx.db);
   return Number(claimed.numAffectedRows ?? 0);
 }

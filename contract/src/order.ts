@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { order as m } from './messages.ts';
+import { OrderStatus, orderStatusOptions, PayType, payTypeOptions, TransType, type Option } from './enums.ts';
+import { optionalIdOf, optionalText, pageQuery, typedText, idOf } from './fields.ts';
+import { fill } from './messages.ts';
+import { MACHINE_NO_PATTERN } from './machine.ts';
+import { shanghaiDayStart } from './monitor.ts';
+
+// 交易订单 (/pay/Order, SPEC §2.5, issue 16 §5): the list query, the row and the labels and tag colours
+// of its numbers. Amounts are integer fen in pay_order and yuan text ('12.50', '-3.00') here.
+
+/** '' (all) or one of the listed numbers; form bodies send them as text. */
+function oneOf(values: readonly number[], message: string) {
+  return z.preprocess(
+    (v) => (v === '' || v == null ? undefined : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
+    z.number({ error: message }).int(message).refine((v) => values.includes(v), message).optional(),
+  );
+}
+
+/** A day 'YYYY-MM-DD' (Asia/Shanghai) or '' (open). */
+function dayOf(message: string) {
+  return z.preprocess(
+    (v) => (v == null ? '' : v),
+    typedText(message).trim().refine((v) => v === '' || shanghaiDayStart(v) !== undefined, message),
+  );
+}
+
+/** An exact number (order or transaction): text without control characters, at most 64 characters. */
+const exactNo = (message: string) => optionalText(64, message, { invalid: message });
+
+export const orderListQuery = pageQuery
+  .extend({
+    /** The terminal number, exactly (pay_order_machine_time serves the page in order). */
+    machineNo: optionalText(32, m.machineNoInvalid, { invalid: m.machineNoInvalid }).refine((v) => v === '' || MACHINE_NO_PATTERN.test(v), m.machineNoInvalid),
+    orderNo: exactNo(m.orderNoInvalid),
+    transId: exactNo(m.transIdInvalid),
+    payType: oneOf(payTypeOptions.map((o) => o.value), m.payTypeInvalid),
+    orderStatus: oneOf(orderStatusOptions.map((o) => o.value), m.orderStatusInvalid),
+    /** One company of the caller's scope; absent: all of them. */
+    deptId: optionalIdOf(m.deptInvalid),
+    start: dayOf(m.startInvalid),
+    end: dayOf(m.endInvalid),
+  })
+  .refine((q) => !q.start || !q.end || q.start <= q.end, { message: m.dateOrder, path: ['end'] });
+export type OrderListQuery = z.infer<typeof orderListQuery>;
+
+export const orderDetailRequest = z.object({ orderId: idOf(m.orderRequired) });
+
+/**
+ * Only the time sorts: every filter's index ends in (createTime, orderId), so the page is read in
+ * index order; sorting by amount or status would read every matching row (docs/performance.md).
+ */
+export const orderSortFields = ['createTime'] as const;
+
+/** An order as the list, the preview and the export show it. */
+export type Order = {
+  orderId: number;
+  deptId: number;
+  deptName: string;
+  orderNo: string;
+  transId: string;
+  payType: number;
+  subPayType: number;
+  transType: number;
+  machineNo: string;
+  goodsNo: string;
+  goodsName: string;
+  /** Yuan, two decimals. */
+  goodsPrice: string;
+  /** Yuan, two decimals; negative for refunds. */
+  payAmount: string;
+  aisleNo: string;
+  orderStatus: number;
+  openId: string;
+  mchId: string;
+  subMchId: string;
+  remark: string;
+  /** 'YYYY-MM-DD HH:mm:ss' Asia/Shanghai. */
+  createTime: string;
+  /** '' while unpaid. */
+  payTime: string;
+};
+
+/** The preview: the order and its refunds (refund rows, newest first). */
+export type OrderDetail = { order: Order; refunds: Order[] };
+
+export type OrderDeptChoice = { deptId: number; deptName: string };
+
+export const transTypeOptions: Option<number>[] = [
+  { value: TransType.consume, label: m.transConsume },
+  { value: TransType.refund, label: m.transRefund },
+];
+
+/** A status's label; SPEC §3 gives 7 and 8 (sample data) and anything else no meaning: 未知状态 N. */
+export function orderStatusLabel(status: number): string {
+  return orderStatusOptions.find((o) => o.value === status)?.label ?? fill(m.unknownStatus, { status });
+}
+
+const statusColors: Record<number, string> = {
+  [OrderStatus.created]: 'default',
+  [OrderStatus.processing]: 'processing',
+  [OrderStatus.paid]: 'blue',
+  [OrderStatus.dispensed]: 'green',
+  [OrderStatus.dispenseFailed]: 'red',
+  [OrderStatus.timedOut]: 'default',
+  [OrderStatus.refundCreated]: 'gold',
+  [OrderStatus.refunding]: 'orange',
+  [OrderStatus.refunded]: 'purple',
+  [OrderStatus.refundFailed]: 'volcano',
+};
+
+/** The antd Tag colour of a status ('default' for unknown ones). */
+export function orderStatusColor(status: number): string {
+  return statusColors[status] ?? 'default';
+}
+
+/** A pay type's label; an unlisted number reads as itself. */
+export function payTypeLabel(payType: number): string {
+  return payTypeOptions.find((o) => o.value === payType)?.label ?? String(payType);
+}
+
+const payTypeColors: Record<number, string> = {
+  [PayType.cash]: 'gold',
+  [PayType.alipay]: 'blue',
+  [PayType.wechat]: 'green',
+  [PayType.unionQr]: 'red',
+  [PayType.memberBalance]: 'purple',
+};
+
+export function payTypeColor(payType: number): string {
+  return payTypeColors[payType] ?? 'default';
+}
+
+export function transTypeLabel(transType: number): string {
+  return transTypeOptions.find((o) => o.value === transType)?.label ?? String(transType);
+}

@@ -1,0 +1,190 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { Page } from '@playwright/test';
+import { dataDirPointer, E2E_PORT } from './env.ts';
+import { expect, test, tokenOf, uniqueName } from './fixtures.ts';
+import { clickRowAction, dialog, pickOption, rowOf, rows } from './list-page.ts';
+
+// 交易订单 (/pay/Order). No screen makes orders (the terminal protocol does), so this spec writes them
+// straight into the suite's database, each number carrying this run's mark.
+
+const URL = '/pay/Order';
+const run = uniqueName('o').replace(/[^A-Za-z0-9]/g, '').slice(-10).toUpperCase();
+const no = (suffix: string) => `E2E${run}${suffix}`;
+const machine1 = `E2E-${run}-1`;
+const machine2 = `E2E-${run}-2`;
+const machine3 = `E2E-${run}-3`;
+/** 'YYYY-MM-DD HH:mm' Asia/Shanghai → epoch ms. */
+const shanghai = (text: string) => Date.parse(`${text.replace(' ', 'T')}:00+08:00`);
+
+type Row = { deptNo?: string; orderNo: string; machineNo: string; payType: number; transType: number; amount: number; status: number; transId: string; created: string };
+
+function addOrders(orders: Row[]) {
+  const dataDir = fs.readFileSync(dataDirPointer(E2E_PORT), 'utf8').trim();
+  const db = new DatabaseSync(path.join(dataDir, 'huiyun.db'));
+  try {
+    db.exec('PRAGMA busy_timeout = 5000');
+    const deptOf = db.prepare('select deptId from sys_dept where deptNo = ?');
+    const insert = db.prepare(`insert into pay_order (deptId, orderNo, transId, payType, subPayType, transType, machineNo, goodsNo, goodsName,
+      goodsPrice, payAmount, aisleNo, orderStatus, openId, mchId, subMchId, remark, createTime, payTime) values (?, ?, ?, ?, 0, ?, ?, 'G01', '矿泉水', 350, ?, 'A1', ?, 'oE2E', 'MCH-E2E', 'SUB-E2E', '端到端', ?, ?)`);
+    for (const o of orders) {
+      const created = shanghai(o.created);
+      insert.run((deptOf.get(o.deptNo ?? 'DEMO') as { deptId: number }).deptId, o.orderNo, o.transId, o.payType, o.transType, o.machineNo, o.amount, o.status, created, o.transId ? created + 5000 : null);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+test.beforeAll(() => {
+  addOrders([
+    { orderNo: no('A'), machineNo: machine1, payType: 3, transType: 1, amount: 350, status: 3, transId: `WX${run}`, created: '2025-06-15 10:00' },
+    { orderNo: no('A-R1'), machineNo: machine1, payType: 3, transType: 2, amount: -150, status: 13, transId: `WXR${run}`, created: '2025-06-15 11:00' },
+    { orderNo: no('B'), machineNo: machine2, payType: 2, transType: 1, amount: 1200, status: 2, transId: `ALI${run}`, created: '2025-06-16 09:00' },
+    { orderNo: no('C'), machineNo: machine2, payType: 2, transType: 1, amount: 350, status: 7, transId: '', created: '2025-06-16 12:00' },
+  ]);
+});
+
+const form = (page: Page) => page.locator('form#order-search');
+
+async function search(page: Page, fields: Record<string, string>) {
+  await form(page).getByRole('button', { name: '重置' }).click();
+  for (const [label, value] of Object.entries(fields)) await form(page).getByLabel(label, { exact: true }).fill(value);
+  await form(page).getByRole('button', { name: '查询' }).click();
+}
+
+async function expectOrders(page: Page, orderNos: string[]) {
+  await expect(rows(page)).toHaveCount(orderNos.length);
+  for (const orderNo of orderNos) await expect(rows(page).filter({ hasText: new RegExp(`${orderNo}(?!-)`) })).toHaveCount(1);
+}
+
+test.describe('交易订单', () => {
+  test('lists orders with yuan amounts and coloured tags, fits 1366 px, and searches by each filter', async ({ adminPage: page }) => {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.goto(URL);
+    await expect(page.locator('.ant-breadcrumb')).toContainText('交易订单');
+
+    await search(page, { 终端号: machine1 });
+    await expectOrders(page, [no('A-R1'), no('A')]);
+    const a = rowOf(page, no('A')).filter({ hasNotText: 'A-R1' });
+    await expect(a).toContainText('¥3.50');
+    await expect(a.locator('.ant-tag', { hasText: '微信支付' })).toHaveClass(/ant-tag-green/);
+    await expect(a.locator('.ant-tag', { hasText: '出货成功' })).toHaveClass(/ant-tag-green/);
+    await expect(rowOf(page, no('A-R1'))).toContainText('¥-1.50');
+    await expect(rowOf(page, no('A-R1'))).toContainText('退款成功');
+    await expect(a).toContainText('2025-06-15 10:00:00');
+
+    // fits: no sideways scroll, the key columns and 操作 inside the window
+    const content = page.locator('.ant-table-content').first();
+    const { scrollWidth, clientWidth } = await content.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    const headers = await page.locator('.ant-table-thead th').evaluateAll((cells) =>
+      cells.map((cell) => ({ text: (cell.textContent ?? '').trim(), left: cell.getBoundingClientRect().left, right: cell.getBoundingClientRect().right })));
+    for (const [i, header] of headers.entries()) {
+      expect(header.right, `${header.text} is outside the window`).toBeLessThanOrEqual(1366);
+      const next = headers[i + 1];
+      if (next) expect(header.right, `${next.text} covers ${header.text}`).toBeLessThanOrEqual(next.left + 1);
+    }
+    expect(headers.map((h) => h.text)).toEqual(expect.arrayContaining(['订单号', '终端号', '商品名称', '支付金额', '支付方式', '订单状态', '创建时间', '操作']));
+
+    await search(page, { 订单号: no('B') });
+    await expectOrders(page, [no('B')]);
+    await search(page, { 订单号: `E2E${run}` }); // exact, not a part
+    await expect(page.locator('.ant-table-tbody .ant-empty')).toBeVisible();
+    await search(page, { 交易号: `ALI${run}` });
+    await expectOrders(page, [no('B')]);
+
+    await search(page, { 终端号: machine2 });
+    await expectOrders(page, [no('C'), no('B')]);
+    await expect(rowOf(page, no('C'))).toContainText('未知状态 7');
+    await pickOption(page, form(page), '订单状态', '已支付');
+    await form(page).getByRole('button', { name: '查询' }).click();
+    await expectOrders(page, [no('B')]);
+
+    await search(page, { 终端号: machine1 });
+    await pickOption(page, form(page), '支付方式', '支付宝');
+    await form(page).getByRole('button', { name: '查询' }).click();
+    await expect(page.locator('.ant-table-tbody .ant-empty')).toBeVisible();
+
+    // the day range: 2025-06-16 holds B and C only
+    await search(page, { 终端号: machine2 });
+    const [start, finish] = [form(page).getByPlaceholder('开始日期'), form(page).getByPlaceholder('结束日期')];
+    await start.click();
+    await start.fill('2025-06-15');
+    await finish.click();
+    await finish.fill('2025-06-15');
+    await finish.press('Enter');
+    await form(page).getByRole('button', { name: '查询' }).click();
+    await expect(page.locator('.ant-table-tbody .ant-empty')).toBeVisible();
+    await search(page, { 终端号: machine1 });
+    await start.click();
+    await start.fill('2025-06-15');
+    await finish.click();
+    await finish.fill('2025-06-15');
+    await finish.press('Enter');
+    await form(page).getByRole('button', { name: '查询' }).click();
+    await expectOrders(page, [no('A-R1'), no('A')]);
+
+    // the company: a caller seeing several companies picks one
+    const deptName = uniqueName('订单公司');
+    const deptNo = uniqueName('ORD').toUpperCase();
+    const saved = await (await page.request.post('/api/Dept/save', { headers: { token: await tokenOf(page) }, data: { deptName, deptNo } })).json();
+    expect(saved.success, saved.msg).toBe(true);
+    addOrders([{ deptNo, orderNo: no('D'), machineNo: machine3, payType: 1, transType: 1, amount: 100, status: 3, transId: '', created: '2025-06-17 08:00' }]);
+    await page.reload();
+    await search(page, { 终端号: machine3 });
+    await expectOrders(page, [no('D')]);
+    await expect(rowOf(page, no('D'))).toContainText('现金');
+    await pickOption(page, form(page), '所属公司', '汇云演示公司');
+    await form(page).getByRole('button', { name: '查询' }).click();
+    await expect(page.locator('.ant-table-tbody .ant-empty')).toBeVisible();
+    await pickOption(page, form(page), '所属公司', deptName);
+    await form(page).getByRole('button', { name: '查询' }).click();
+    await expectOrders(page, [no('D')]);
+  });
+
+  test('详情 shows every field read-only and the order’s refunds; 导出 saves the filtered list', async ({ adminPage: page }) => {
+    await page.goto(URL);
+    await search(page, { 订单号: no('A') });
+    await expectOrders(page, [no('A')]);
+    await clickRowAction(page, rows(page).first(), '详情');
+    const detail = dialog(page, '订单详情');
+    await expect(detail).toBeVisible();
+    const field = (label: string) => detail.locator('.order-detail .ant-descriptions-item-label', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::td[1]');
+    await expect(field('订单号')).toHaveText(no('A'));
+    await expect(field('交易号')).toHaveText(`WX${run}`);
+    await expect(field('终端号')).toHaveText(machine1);
+    await expect(field('支付方式')).toHaveText('微信支付');
+    await expect(field('交易类型')).toHaveText('消费');
+    await expect(field('订单状态')).toHaveText('出货成功');
+    await expect(field('商品价格')).toHaveText('¥3.50');
+    await expect(field('支付金额')).toHaveText('¥3.50');
+    await expect(field('商品名称')).toHaveText('矿泉水');
+    await expect(field('货道编号')).toHaveText('A1');
+    await expect(field('商户号')).toHaveText('MCH-E2E');
+    await expect(field('子商户号')).toHaveText('SUB-E2E');
+    await expect(field('用户标识')).toHaveText('oE2E');
+    await expect(field('备注')).toHaveText('端到端');
+    await expect(field('所属公司')).toHaveText('汇云演示公司');
+    await expect(field('创建时间')).toHaveText('2025-06-15 10:00:00');
+    await expect(field('支付时间')).toHaveText('2025-06-15 10:00:05');
+    await expect(detail.locator('input, textarea')).toHaveCount(0);
+    const refund = detail.locator('.order-refunds .ant-table-row');
+    await expect(refund).toHaveCount(1);
+    await expect(refund).toContainText(no('A-R1'));
+    await expect(refund).toContainText('¥-1.50');
+    await expect(refund).toContainText('退款成功');
+    await detail.locator('.ant-modal-footer').getByRole('button', { name: '关闭' }).click();
+    await expect(detail).toBeHidden();
+
+    await search(page, { 终端号: machine2 });
+    await expectOrders(page, [no('C'), no('B')]);
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: '导出' }).click();
+    const file = await downloading;
+    expect(file.suggestedFilename()).toBe('交易订单.xlsx');
+    const saved = await file.path();
+    expect(fs.statSync(saved).size).toBeGreaterThan(1000);
+  });
+});

@@ -1,0 +1,39 @@
+import { messages, type Order, type OrderDeptChoice, type OrderDetail, type Page } from '@huiyun/contract';
+import { download, request } from './client.ts';
+import type { ListParams } from './types.ts';
+
+const m = messages.order;
+
+// 交易订单 (server/src/modules/order-list/routes.ts).
+
+/** The search form keeps the day range as one field; the server takes start / end. */
+export type OrderFilters = {
+  machineNo?: string;
+  orderNo?: string;
+  transId?: string;
+  payType?: number | '';
+  orderStatus?: number | '';
+  deptId?: number;
+  dateRange?: [string, string];
+};
+
+function withDays<P extends { dateRange?: [string, string] }>({ dateRange, ...rest }: P) {
+  return { ...rest, start: dateRange?.[0] ?? '', end: dateRange?.[1] ?? '' };
+}
+
+export async function listOrders(params: ListParams<OrderFilters>): Promise<Page<Order>> {
+  const answer = await request<Order[]>('/api/Order/list', { body: withDays(params), failText: m.loadFailed });
+  return { data: answer.data ?? [], total: answer.total };
+}
+
+export function exportOrders(params: Omit<ListParams<OrderFilters>, 'page' | 'limit'>): Promise<void> {
+  return download('/api/Order/export', { body: withDays(params), fileName: `${m.title}.xlsx`, failText: messages.common.exportFailed });
+}
+
+export async function fetchOrderDetail(orderId: number): Promise<OrderDetail> {
+  return (await request<OrderDetail>('/api/Order/detail', { body: { orderId }, failText: m.loadFailed })).data;
+}
+
+export async function orderDeptOptions(): Promise<OrderDeptChoice[]> {
+  return (await request<OrderDeptChoice[]>('/api/Order/deptOptions', { body: {}, failText: m.loadFailed })).data ?? [];
+}

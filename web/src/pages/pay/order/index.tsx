@@ -1,0 +1,63 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { messages, orderStatusOptions, payTypeOptions, type Order } from '@huiyun/contract';
+import { exportOrders, listOrders, orderDeptOptions, type OrderFilters } from '../../../api/order.ts';
+import { queryKeys } from '../../../api/queryKeys.ts';
+import { ListPage, type FieldConfig, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
+import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
+import { OrderDetailDialog } from './OrderDetailDialog.tsx';
+import { OrderStatusTag, PayTypeTag, yuan } from './OrderTags.tsx';
+
+const m = messages.order;
+
+// At 1366 px: number, terminal, goods, amount, pay type, status, time and 详情; the transaction
+// number, company and pay time from 1600 px (all of them are in 详情).
+const columns = (manyCompanies: boolean): ListColumn<Order>[] => [
+  { key: 'orderNo', title: m.orderNo, width: 210 },
+  { key: 'transId', title: m.transId, width: 220, secondary: true },
+  ...(manyCompanies ? [{ key: 'deptName', title: m.deptName, width: 140, secondary: true }] : []),
+  { key: 'machineNo', title: m.machineNo, width: 120 },
+  { key: 'goodsName', title: m.goodsName },
+  { key: 'payAmount', title: m.payAmount, width: 110, align: 'right', render: (_v, row) => yuan(row.payAmount) },
+  { key: 'payType', title: m.payType, width: 110, render: (_v, row) => <PayTypeTag payType={row.payType} /> },
+  { key: 'orderStatus', title: m.orderStatus, width: 110, render: (_v, row) => <OrderStatusTag status={row.orderStatus} /> },
+  { key: 'createTime', title: m.createTime, sortable: true, width: 170 },
+  { key: 'payTime', title: m.payTime, width: 170, secondary: true },
+];
+
+const all = { value: '', label: m.all };
+
+/** 交易订单 (SPEC §2.5): the orders of the caller's companies, searched by exact numbers, type, status and day. */
+export function OrderPage() {
+  const [previewed, setPreviewed] = useState<number | null>(null);
+  const previewOpened = useOpenedOnce(previewed !== null);
+  const companies = useQuery({ queryKey: queryKeys.options('order', 'depts'), queryFn: orderDeptOptions, staleTime: 60_000, meta: { silent: true } });
+  const companyOptions = useMemo(() => (companies.data ?? []).map((c) => ({ value: c.deptId, label: c.deptName })), [companies.data]);
+  const manyCompanies = companyOptions.length > 1;
+
+  const searchFields: FieldConfig[] = [
+    { name: 'machineNo', label: m.machineNo },
+    { name: 'orderNo', label: m.orderNo },
+    { name: 'transId', label: m.transId },
+    { name: 'payType', label: m.payType, type: 'select', options: [all, ...payTypeOptions] },
+    { name: 'orderStatus', label: m.orderStatus, type: 'select', options: [all, ...orderStatusOptions] },
+    ...(manyCompanies ? [{ name: 'deptId', label: m.dept, type: 'select' as const, options: companyOptions }] : []),
+    { name: 'dateRange', label: m.timeRange, type: 'dateRange', rangePlaceholder: [m.beginDate, m.endDate] },
+  ];
+  const rowActions: RowAction<Order>[] = [{ key: 'detail', label: m.detail, onClick: (row) => setPreviewed(row.orderId) }];
+
+  return (
+    <>
+      <ListPage<Order, OrderFilters>
+        queryKey="order"
+        rowKey="orderId"
+        fetcher={listOrders}
+        columns={columns(manyCompanies)}
+        searchFields={searchFields}
+        rowActions={rowActions}
+        exporter={{ run: exportOrders, failText: messages.common.exportFailed }}
+      />
+      {previewOpened && <OrderDetailDialog orderId={previewed} onClose={() => setPreviewed(null)} />}
+    </>
+  );
+}
