@@ -54,9 +54,14 @@ test.describe('支付配置', () => {
   test('add, search, edit; a secret comes back masked, is kept when saved unchanged and cleared only when asked', async ({ adminPage: page }) => {
     const name = uniqueName('e2e_pay');
     const secret = `E2E-Secret-${Date.now()}-Key`;
+    // A second company, whatever ran before: the administrator of several companies picks the config's.
+    const deptName = uniqueName('e2e_paydept');
+    const savedDept = await page.request.post('/api/Dept/save', { headers: { token: await tokenOf(page) }, data: { deptName, deptNo: uniqueName('PAYD') } });
+    expect((await savedDept.json()).success).toBe(true);
     await page.goto(URL);
     await page.getByRole('button', { name: '新增' }).click();
     const add = dialog(page, '新增支付配置');
+    await pickOption(page, add, '所属公司', deptName, { search: true });
     await add.getByLabel('配置名称', { exact: true }).fill(name);
     await pickOption(page, add, '支付方式', '现金');
     await add.getByLabel('商户号', { exact: true }).fill('MCH-E2E-1');
