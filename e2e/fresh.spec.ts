@@ -45,6 +45,9 @@ test.describe('fresh lists and next steps', () => {
 
     await openFromMenu(page, '角色管理');
     await expect(page).toHaveURL(/\/system\/Role$/);
+    // The URL moves before the next screen has rendered (the router's transition keeps the last one up
+    // meanwhile): wait for this screen's own search form, or 新增 may land on the screen being left.
+    await expect(page.locator('form#role-search')).toBeVisible();
     const roleNo = uniqueName('e2e_fresh');
     const roleName = `新鲜${roleNo}`;
     await page.locator('.list-toolbar').getByRole('button', { name: '新增', exact: true }).click();
@@ -59,6 +62,7 @@ test.describe('fresh lists and next steps', () => {
 
     await openFromMenu(page, '用户管理');
     await expect(page).toHaveURL(/\/system\/user$/);
+    await expect(page.locator('form#user-search')).toBeVisible();
     await page.locator('.list-toolbar').getByRole('button', { name: '新增', exact: true }).click();
     const addUser = dialog(page, '新增用户');
     await addUser.getByLabel('角色', { exact: true }).click();

@@ -100,7 +100,8 @@ export async function pickOption(
   // the form item shows the chosen option's label (the dropdown itself lives outside it, in a portal)
   const shown = options.shownIn ?? scope.locator('.ant-form-item').filter({ has: page.getByLabel(label, { exact: true }) }).first();
   await expect(async () => {
-    if (options.search) await field.fill(option);
+    // search: type the option when the field takes typing (a long list), else open it
+    if (options.search && (await field.isEditable())) await field.fill(option);
     else await field.click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click({ timeout: 2000 });
     await expect(shown).toContainText(option, { timeout: 1000 });

@@ -4,6 +4,9 @@ import { fill, messages } from '@huiyun/contract';
 import { EyeInvisibleOutlined, EyeOutlined } from '../../app/icons.tsx';
 import type { FieldConfig } from './types.ts';
 
+/** Select fields with more options than this can be searched. */
+const SEARCHABLE_FROM = 10;
+
 type Props = { field: FieldConfig; disabled?: boolean; value?: unknown; onChange?: (value: unknown) => void; id?: string };
 
 /** The input for one field config; antd Form.Item injects value / onChange / id. */
@@ -17,6 +20,8 @@ export function FieldInput({ field, disabled, ...control }: Props) {
           {...(control as object)}
           disabled={disabled}
           allowClear
+          // A long list (companies, machines) is found by typing, not by scrolling its virtual list.
+          showSearch={(field.options?.length ?? 0) > SEARCHABLE_FROM ? { optionFilterProp: 'label' } : undefined}
           options={field.options}
           placeholder={field.placeholder ?? fill(messages.common.selectPlaceholder, { label: field.label })}
           style={{ minWidth: 160 }}
