@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deviceText, requiredText } from './fields.ts';
 import { terminal as t } from './messages.ts';
 
 // The terminal protocol's bodies (docs/terminal-protocol.md). Amounts are yuan strings with two decimals.
@@ -8,8 +9,10 @@ export const TERMINAL_PREFIX = '/terminal/v1';
 export const TERMINAL_WINDOW_SECONDS = 300;
 export const terminalHeaders = { machineNo: 'x-machine-no', timestamp: 'x-timestamp', nonce: 'x-nonce', signature: 'x-signature' } as const;
 
-const aisleNo = z.string({ error: t.aisleNo }).trim().min(1, t.aisleNo).max(16, t.aisleNo);
-const orderNo = z.string({ error: t.orderNo }).trim().min(1, t.orderNo).max(64, t.orderNo);
+// Refused with control characters like every typed id (PostgreSQL cannot even compare a text holding U+0000:
+// the contract fuzz found POST /order/status answering 500 on one).
+const aisleNo = requiredText(t.aisleNo, 16, t.aisleNo, { invalid: t.aisleNo });
+const orderNo = requiredText(t.orderNo, 64, t.orderNo, { invalid: t.orderNo });
 
 export const terminalCreateOrderSchema = z.object({
   aisleNo,
@@ -31,7 +34,8 @@ export const terminalDispenseSchema = z.object({
   success: z.boolean({ error: '出货结果（success）' }),
   /** The aisle's state after the attempt: 1 normal, 0 faulty (the aisle is then disabled). */
   aisleStatus: z.number().int().min(0).max(1).optional(),
-  message: z.string().max(255).optional(),
+  /** Free text from the machine: cleaned, never a reason to refuse the report (fields.ts deviceText). */
+  message: deviceText(255),
 });
 export type TerminalDispense = z.infer<typeof terminalDispenseSchema>;
 
