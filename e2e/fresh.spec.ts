@@ -15,6 +15,9 @@ async function openFromMenu(page: Page, name: string) {
   const link = sideMenu(page).getByRole('link', { name, exact: true });
   if (!(await link.isVisible())) await sideMenu(page).getByText(name === '用户管理' || name === '角色管理' ? '系统管理' : '任务管理').click();
   await link.click();
+  // The URL moves before the screen renders (the router's transition keeps the last one up meanwhile):
+  // the breadcrumb changes with the screen itself, so a 新增 pressed next lands on the screen opened.
+  await expect(page.locator('.ant-breadcrumb')).toContainText(name);
 }
 
 /** A new company and its administrator (role 公司管理员): an account that sees no device yet. */
@@ -45,8 +48,6 @@ test.describe('fresh lists and next steps', () => {
 
     await openFromMenu(page, '角色管理');
     await expect(page).toHaveURL(/\/system\/Role$/);
-    // The URL moves before the next screen has rendered (the router's transition keeps the last one up
-    // meanwhile): wait for this screen's own search form, or 新增 may land on the screen being left.
     await expect(page.locator('form#role-search')).toBeVisible();
     const roleNo = uniqueName('e2e_fresh');
     const roleName = `新鲜${roleNo}`;
