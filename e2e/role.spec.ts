@@ -227,6 +227,8 @@ test.describe('角色管理', () => {
     const menu = user.locator('.ant-layout-sider .ant-menu');
     await menu.getByText('任务管理', { exact: true }).click();
     await menu.getByRole('link', { name: '黑名单' }).click();
+    // the URL moves before the screen renders: wait for its breadcrumb, or 新增 may land on the screen left
+    await expect(user.locator('.ant-breadcrumb')).toContainText('黑名单');
     const phone = String(16_600_000_000 + Math.floor(Math.random() * 90_000_000));
     await user.getByRole('button', { name: '新增' }).click();
     const addNumber = dialog(user, '新增黑名单号码');
