@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { aisle, authcode, blacklist, common, dept, machine, menu, monitor as m, payConfig, permission, role, statistics, task, terminalConfig, upload, user, variable } from './messages.ts';
+import { aisle, authcode, blacklist, common, dept, machine, menu, monitor as m, order, payConfig, permission, role, statistics, task, terminalConfig, upload, user, variable } from './messages.ts';
 import { optionalText, pageQuery, typedText } from './fields.ts';
 import { LogResult, type Option } from './enums.ts';
 
@@ -54,7 +54,7 @@ const dateOrderOk = (q: { beginTime: string; endTime: string }) => !q.beginTime 
 export const operLogModules = [
   user.title, role.title, dept.title, menu.title, permission.title, variable.title, m.onlineTitle,
   task.title, upload.title, authcode.title, statistics.title, blacklist.title,
-  payConfig.title, terminalConfig.title, machine.title, aisle.title,
+  payConfig.title, terminalConfig.title, machine.title, aisle.title, order.title,
 ] as const;
 export const operLogModuleOptions: Option<string>[] = operLogModules.map((module) => ({ value: module, label: module }));
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { order as m } from './messages.ts';
 import { OrderStatus, orderStatusOptions, PayType, payTypeOptions, TransType, type Option } from './enums.ts';
-import { optionalIdOf, optionalText, pageQuery, typedText, idOf } from './fields.ts';
+import { optionalIdOf, optionalText, pageQuery, requiredText, typedText, idOf } from './fields.ts';
+import { yuanToFen } from './money.ts';
 import { fill } from './messages.ts';
 import { MACHINE_NO_PATTERN } from './machine.ts';
 import { shanghaiDayStart } from './monitor.ts';
@@ -46,6 +47,25 @@ export type OrderListQuery = z.infer<typeof orderListQuery>;
 
 export const orderDetailRequest = z.object({ orderId: idOf(m.orderRequired) });
 
+/** The idempotency key the 退款 dialog makes once per opening: a double click or a retry sends the same key. */
+export const REFUND_KEY_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** 退款 (issue 16 §3): an amount in yuan (two decimals at most) of the order's refundable amount. */
+export const orderRefundRequest = z.object({
+  orderId: idOf(m.orderRequired),
+  amount: z
+    .union([z.string(), z.number()], { error: m.refundAmountRequired })
+    .refine((v) => String(v).trim() !== '', m.refundAmountRequired)
+    .transform((v) => yuanToFen(v) ?? -1)
+    .refine((fen) => fen > 0, m.refundAmountFormat),
+  reason: requiredText(m.refundReasonRequired, 100, m.refundReasonTooLong),
+  requestKey: typedText(m.refundKeyInvalid).regex(REFUND_KEY_PATTERN, m.refundKeyInvalid),
+});
+export type OrderRefundRequest = z.input<typeof orderRefundRequest>;
+
+/** What 退款 answers: the refund row (13 退款成功, 12 退款中 or 14 退款失败) and the order after it. */
+export type OrderRefundResult = { refund: Order; order: Order };
+
 /**
  * Only the time sorts: every filter's index ends in (createTime, orderId), so the page is read in
  * index order; sorting by amount or status would read every matching row (docs/performance.md).
@@ -79,6 +99,14 @@ export type Order = {
   createTime: string;
   /** '' while unpaid. */
   payTime: string;
+  /** Yuan refunded (退款成功) of a consumption order; '0.00' for a refund row. */
+  refundedAmount: string;
+  /** Yuan still refundable: paid − refunded − reserved by refunds under way; '0.00' when unpaid or a refund row. */
+  refundableAmount: string;
+  /** A refund row's order (its orderId); null for a consumption order. */
+  parentId: number | null;
+  /** Why a refund failed (退款失败), as the gateway said; ''. */
+  failReason: string;
 };
 
 /** The preview: the order and its refunds (refund rows, newest first). */

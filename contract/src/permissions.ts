@@ -69,6 +69,7 @@ const table = {
   'machine:MachineAisle:save': { name: '货道信息-保存', roles: ['companyAdmin'] },
   'machine:MachineAisle:delete': { name: '货道信息-删除', roles: ['companyAdmin'] },
   'pay:Order:list': { name: '交易订单-查询', roles: ['companyAdmin'] },
+  'pay:Order:refund': { name: '交易订单-退款', roles: ['companyAdmin'] },
 } as const satisfies Record<string, { name: string; roles: readonly GrantedRole[] }>;
 
 export type PermissionCode = keyof typeof table;
@@ -191,4 +192,5 @@ export const Perm = {
   aisleSave: 'machine:MachineAisle:save',
   aisleDelete: 'machine:MachineAisle:delete',
   orderList: 'pay:Order:list',
+  orderRefund: 'pay:Order:refund',
 } as const satisfies Record<string, PermissionCode>;

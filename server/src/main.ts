@@ -34,10 +34,11 @@ async function main() {
     onSwept: (deleted) => { if (deleted.sys_oper_log + deleted.sys_login_log > 0) app.log.info({ deleted }, `log retention: deleted entries older than ${config.logRetentionDays} days`); },
     onError: (error) => app.log.error({ err: error }, 'log retention sweep failed'),
   });
-  // Unpaid orders past their time: asked at the gateway, then paid or closed (modules/order/sweeper.ts).
+  // Unpaid orders past their time: asked at the gateway, then paid or closed; automatic refunds and
+  // refunds left under way by a crash (modules/order/sweeper.ts).
   orderSweeper = startOrderSweeper(ctx, paymentRuntime(ctx), {
     log: app.log,
-    onSwept: (c) => { if (c.claimed > 0) app.log.info({ swept: c }, 'order sweep'); },
+    onSwept: (c) => { if (c.claimed + c.autoRefunds + c.refundsClaimed > 0) app.log.info({ swept: c }, 'order sweep'); },
     onError: (error) => app.log.error({ err: error }, 'order sweep failed'),
   });
   app.log.info(`汇云运营台 listening on http://${config.host}:${config.port} (database: ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}, sessions: ${config.redisUrl ? 'Redis' : 'database'})`);

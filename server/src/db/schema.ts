@@ -391,6 +391,11 @@ export interface OrderTable {
   claimBy: Generated<string>;
   claimUntil: Generated<number | null>;
   refundNeeded: Generated<number>;
+  parentId: Generated<number | null>;
+  refundedAmount: Generated<number>;
+  reservedAmount: Generated<number>;
+  requestKey: Generated<string>;
+  failReason: Generated<string>;
 }
 
 export interface TerminalNonceTable { machineId: number; nonce: string; expireAt: number }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { fenToYuan, messages } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { handlePaidNotification } from '../order/service.ts';
+import { refundSoon } from '../order/refund.ts';
 import { paymentRuntime } from '../order/runtime.ts';
 import { keepRawJsonBody } from '../terminal/routes.ts';
 import { SIM_NOTIFY_PATH, SIM_PAGE_PATH, SIMULATOR } from './simulator.ts';
@@ -27,6 +28,7 @@ export function gatewayRoutes(ctx: AppContext) {
     app.post(SIM_NOTIFY_PATH, { config: { access: 'public' } }, async (request, reply) => {
       const gateway = rt.gateways.get(SIMULATOR)!;
       const answer = await handlePaidNotification(ctx, rt, SIMULATOR, request.rawBody ?? '', request.headers, request.log);
+      if (answer.refundNeeded) refundSoon(ctx, rt, gateway.orderNoOf(request.rawBody ?? '')!, request.log);
       const ack = gateway.acknowledgement(answer.ok, answer.message);
       return reply.code(answer.ok ? 200 : 400).type(ack.contentType).send(ack.body);
     });

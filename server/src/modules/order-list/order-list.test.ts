@@ -14,7 +14,7 @@ const HOUR = 3_600_000;
 const day1 = shanghaiDayStart('2026-03-01')!;
 const day2 = shanghaiDayStart('2026-03-02')!;
 
-type Seed = { orderNo: string; deptId?: number; machineNo?: string; payType?: number; orderStatus?: number; transType?: number; transId?: string; payAmount?: number; createTime: number; payTime?: number | null };
+type Seed = { orderNo: string; parentId?: number; refundedAmount?: number; deptId?: number; machineNo?: string; payType?: number; orderStatus?: number; transType?: number; transId?: string; payAmount?: number; createTime: number; payTime?: number | null };
 
 async function insertOrder(o: Seed) {
   const row = await t.ctx.db.insertInto('pay_order').values({
@@ -22,6 +22,7 @@ async function insertOrder(o: Seed) {
     machineNo: o.machineNo ?? 'OL-1', goodsNo: 'G1', goodsName: '可乐', goodsPrice: 350, payAmount: o.payAmount ?? 350, aisleNo: 'A1',
     orderStatus: o.orderStatus ?? OrderStatus.dispensed, openId: 'oOPEN', mchId: 'MCH1', subMchId: 'SUB1', remark: '',
     createTime: o.createTime, payTime: o.payTime === undefined ? o.createTime + 1000 : o.payTime,
+    parentId: o.parentId ?? null, refundedAmount: o.refundedAmount ?? 0,
   }).returning('orderId').executeTakeFirstOrThrow();
   return row.orderId;
 }
@@ -33,8 +34,8 @@ beforeAll(async () => {
   otherDeptId = await t.createCompany('订单别家公司', 'OTHER-OL');
   await t.createUser({ userName: 'order-other-admin', roleId: RoleId.companyAdmin, deptId: otherDeptId });
   otherToken = await t.login('order-other-admin', 'User@12345');
-  paidId = await insertOrder({ orderNo: 'OL20260301A', transId: 'WX-0001', payType: PayType.wechat, orderStatus: OrderStatus.dispensed, createTime: day1 + 10 * HOUR });
-  await insertOrder({ orderNo: 'OL20260301A-R1', transType: TransType.refund, payAmount: -150, orderStatus: OrderStatus.refunded, createTime: day1 + 11 * HOUR });
+  paidId = await insertOrder({ orderNo: 'OL20260301A', transId: 'WX-0001', payType: PayType.wechat, orderStatus: OrderStatus.dispensed, createTime: day1 + 10 * HOUR, refundedAmount: 150 });
+  await insertOrder({ orderNo: 'OL20260301A-R1', parentId: paidId, transType: TransType.refund, payAmount: -150, orderStatus: OrderStatus.refunded, createTime: day1 + 11 * HOUR });
   await insertOrder({ orderNo: 'OL20260301B', transId: 'ALI-0002', payType: PayType.alipay, orderStatus: OrderStatus.paid, machineNo: 'OL-2', createTime: day1 + 12 * HOUR });
   await insertOrder({ orderNo: 'OL20260302C', payType: PayType.alipay, orderStatus: 7, machineNo: 'OL-2', createTime: day2 + 1 * HOUR, payTime: null });
   await insertOrder({ orderNo: 'OL20260302D', deptId: otherDeptId, machineNo: 'OL-9', createTime: day2 + 2 * HOUR });
@@ -58,8 +59,10 @@ describe('交易订单', () => {
       orderId: paidId, deptId: 1, deptName: '汇云演示公司', transId: 'WX-0001', payType: PayType.wechat, transType: TransType.consume,
       machineNo: 'OL-1', goodsNo: 'G1', goodsName: '可乐', goodsPrice: '3.50', payAmount: '3.50', aisleNo: 'A1', orderStatus: OrderStatus.dispensed,
       openId: 'oOPEN', mchId: 'MCH1', subMchId: 'SUB1', createTime: '2026-03-01 10:00:00', payTime: '2026-03-01 10:00:01',
+      refundedAmount: '1.50', refundableAmount: '2.00', parentId: null, failReason: '',
     });
-    expect(answer.body.data.find((o: { orderNo: string }) => o.orderNo === 'OL20260301A-R1')).toMatchObject({ payAmount: '-1.50', transType: TransType.refund });
+    expect(answer.body.data.find((o: { orderNo: string }) => o.orderNo === 'OL20260301A-R1')).toMatchObject({ payAmount: '-1.50', transType: TransType.refund, parentId: paidId, refundableAmount: '0.00' });
+    expect(answer.body.data.find((o: { orderNo: string }) => o.orderNo === 'OL20260302C')).toMatchObject({ refundableAmount: '0.00' });
     expect(answer.body.data.find((o: { orderNo: string }) => o.orderNo === 'OL20260302C')).toMatchObject({ payTime: '', orderStatus: 7 });
     expect(await orderNos({ sortField: 'createTime', sortOrder: 'ascend', limit: 2 })).toEqual(['OL20260301A', 'OL20260301A-R1']);
   });

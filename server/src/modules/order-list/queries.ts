@@ -1,6 +1,7 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { fenToYuan, formatDateTime, orderSortFields, TransType, type Order, type OrderDetail, type OrderListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
+import { refundableOf } from '../order/refund.ts';
 import { listPage, sortColumnsOf } from '../../db/list-query.ts';
 import { assertDeptInScope, inDeptScope, type DeptScope } from '../../db/scope.ts';
 import { shanghaiDayRange } from '@huiyun/contract';
@@ -18,15 +19,17 @@ const sortColumns = sortColumnsOf(orderSortFields, { table: 'o' });
 const orderColumns = [
   'o.orderId', 'o.deptId', 'd.deptName', 'o.orderNo', 'o.transId', 'o.payType', 'o.subPayType', 'o.transType', 'o.machineNo',
   'o.goodsNo', 'o.goodsName', 'o.goodsPrice', 'o.payAmount', 'o.aisleNo', 'o.orderStatus', 'o.openId', 'o.mchId', 'o.subMchId',
-  'o.remark', 'o.createTime', 'o.payTime',
+  'o.remark', 'o.createTime', 'o.payTime', 'o.refundedAmount', 'o.reservedAmount', 'o.parentId', 'o.failReason',
 ] as const;
 
-type OrderRow = Omit<Order, 'deptName' | 'goodsPrice' | 'payAmount' | 'createTime' | 'payTime'> & {
+type OrderRow = Omit<Order, 'deptName' | 'goodsPrice' | 'payAmount' | 'createTime' | 'payTime' | 'refundedAmount' | 'refundableAmount'> & {
   deptName: string | null;
   goodsPrice: number | string;
   payAmount: number | string;
   createTime: number | string;
   payTime: number | string | null;
+  refundedAmount: number | string;
+  reservedAmount: number | string;
 };
 
 type Orders = SelectQueryBuilder<Database & { o: Database['pay_order'] }, 'o', {}>;
@@ -55,7 +58,11 @@ export async function listOrders(db: Kysely<Database>, scope: DeptScope, query: 
   return { rows: rows.map(toOrder), total };
 }
 
-export function toOrder(row: OrderRow): Order {
+export function toOrder({ reservedAmount, ...row }: OrderRow): Order {
+  const refundable = refundableOf({
+    transType: row.transType, payTime: row.payTime === null ? null : Number(row.payTime), payAmount: Number(row.payAmount),
+    refundedAmount: Number(row.refundedAmount), reservedAmount: Number(reservedAmount),
+  });
   return {
     ...row,
     deptName: row.deptName ?? '',
@@ -64,35 +71,30 @@ export function toOrder(row: OrderRow): Order {
     payAmount: fenToYuan(Number(row.payAmount)),
     createTime: formatDateTime(Number(row.createTime)),
     payTime: row.payTime == null ? '' : formatDateTime(Number(row.payTime)),
+    refundedAmount: fenToYuan(Number(row.refundedAmount)),
+    refundableAmount: fenToYuan(Math.max(0, refundable)),
   };
+}
+
+/** One row of the caller's scope as the screen shows it. */
+export async function orderById(db: Kysely<Database>, scope: DeptScope, orderId: number): Promise<Order | undefined> {
+  const row = await withColumns(db.selectFrom('pay_order as o').where('o.orderId', '=', orderId).where(inDeptScope('o.deptId', scope))).executeTakeFirst();
+  return row && toOrder(row);
 }
 
 /** Refunds listed with one order at most (the preview's table). */
 const REFUNDS_SHOWN = 100;
 
 /**
- * One order of the caller's scope and its refunds; undefined when there is none (or it lies outside
- * the scope: the same answer, so ids of other companies tell nothing).
- *
- * Which rows are an order's refunds: until pay_order has its link column (the order state machine's
- * migration adds it), a refund is a row of the same company with transType 退款, created at or after
- * the order, whose refund number starts with the order's number (the refund numbering is
- * `<orderNo>` + a suffix). The scan is bounded by the (deptId, createTime, orderId) index from the
- * order's time on and by REFUNDS_SHOWN. When the link column lands, this condition becomes `link = orderId`.
+ * One order of the caller's scope and its refunds (by parentId, the unique (parentId, requestKey)
+ * index); undefined when there is none or it lies outside the scope: the same answer, so ids of other
+ * companies tell nothing.
  */
 export async function findOrderDetail(db: Kysely<Database>, scope: DeptScope, orderId: number): Promise<OrderDetail | undefined> {
-  const row = await withColumns(db.selectFrom('pay_order as o').where('o.orderId', '=', orderId).where(inDeptScope('o.deptId', scope))).executeTakeFirst();
-  if (!row) return undefined;
-  const order = toOrder(row);
-  if (row.transType === TransType.refund) return { order, refunds: [] };
-  const refunds = await withColumns(
-    db.selectFrom('pay_order as o')
-      .where('o.deptId', '=', row.deptId)
-      .where('o.createTime', '>=', Number(row.createTime))
-      .where('o.transType', '=', TransType.refund)
-      .where('o.orderId', '!=', row.orderId)
-      .where(sql`substr(${sql.ref('o.orderNo')}, 1, ${row.orderNo.length})`, '=', row.orderNo),
-  )
+  const order = await orderById(db, scope, orderId);
+  if (!order) return undefined;
+  if (order.transType === TransType.refund) return { order, refunds: [] };
+  const refunds = await withColumns(db.selectFrom('pay_order as o').where('o.parentId', '=', order.orderId))
     .orderBy('o.createTime', 'desc')
     .orderBy('o.orderId', 'desc')
     .limit(REFUNDS_SHOWN)

@@ -1,15 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  messages, orderDetailRequest, orderListQuery, orderStatusLabel, payTypeLabel, Perm, transTypeLabel, type Order,
+  fill, messages, orderDetailRequest, orderListQuery, orderRefundRequest, orderStatusLabel, OrderStatus, payTypeLabel, Perm, transTypeLabel,
+  type Order, type OrderRefundResult,
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
+import { describeTarget } from '../../http/audit.ts';
 import { ok } from '../../http/envelope.ts';
-import { notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
 import type { XlsxColumn } from '../../http/xlsx.ts';
-import { findOrderDetail, listOrders, orderDeptChoices } from './queries.ts';
+import { refundOrder } from '../order/refund.ts';
+import { paymentRuntime } from '../order/runtime.ts';
+import { findOrderDetail, listOrders, orderDeptChoices, orderById } from './queries.ts';
 
 const m = messages.order;
 
@@ -36,10 +40,11 @@ const exportColumns: XlsxColumn<OrderExportRow>[] = [
   { header: m.payTime, key: 'payTime', width: 20 },
 ];
 
-// 交易订单 (issue 16 §5): list, export, the preview with the order's refunds, and the companies to
-// filter by. Refunding (退款) comes with the order state machine (modules/order).
+// 交易订单 (issue 16 §5): list, export, the preview with the order's refunds, the companies to filter
+// by, and 退款 (the money side is modules/order/refund.ts).
 export function orderListRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
+    const rt = paymentRuntime(ctx);
     registerList(app, {
       permission: Perm.orderList,
       query: orderListQuery,
@@ -58,6 +63,19 @@ export function orderListRoutes(ctx: AppContext) {
       const detail = await findOrderDetail(ctx.db, callerOf(request).deptScope, orderId);
       if (!detail) throw notFound(m.notFound);
       return ok('', detail);
+    });
+
+    app.post('/api/Order/refund', { config: { access: { permission: Perm.orderRefund }, audit: { module: m.title, action: m.refund } } }, async (request) => {
+      const input = parse(orderRefundRequest, request.body);
+      describeTarget(request, `orderId ${input.orderId}`);
+      const scope = callerOf(request).deptScope;
+      const outcome = await refundOrder(ctx, rt, scope, input, request.log);
+      const [refund, order] = await Promise.all([orderById(ctx.db, scope, outcome.refund.orderId), orderById(ctx.db, scope, outcome.order.orderId)]);
+      describeTarget(request, `${order!.orderNo} ${m.refundAmount} ${refund!.payAmount.replace('-', '')}`);
+      if (outcome.repeated) return ok(fill(m.refundRepeated, { status: orderStatusLabel(refund!.orderStatus) }), { refund: refund!, order: order! } satisfies OrderRefundResult);
+      if (refund!.orderStatus === OrderStatus.refundFailed) throw new AppError(fill(m.refundFailed, { reason: refund!.failReason || m.gatewayUnavailable }), 409);
+      const message = refund!.orderStatus === OrderStatus.refunded ? m.refundSucceeded : m.refundProcessing;
+      return ok(message, { refund: refund!, order: order! } satisfies OrderRefundResult);
     });
 
     app.post('/api/Order/deptOptions', { config: { access: { permission: Perm.orderList } } }, async (request) =>

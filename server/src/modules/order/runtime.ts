@@ -3,10 +3,19 @@ import { GatewayRegistry } from '../gateway/gateway.ts';
 import { SimulatorGateway, type Deliver, type SimulatorOptions } from '../gateway/simulator.ts';
 
 // The payment runtime of one server: its gateways (the simulator now; WeChat Pay and Alipay later, behind
-// the same interface). One per AppContext, made on first use. The simulator sends its notifications to
-// this product's notify route; the terminal plugin points `deliver` at the server itself.
+// the same interface) and the work it does after answering (an automatic refund). One per AppContext,
+// made on first use. The simulator sends its notifications to this product's notify route; the
+// terminal plugin points `deliver` at the server itself.
 
-export type PaymentRuntime = { gateways: GatewayRegistry; simulator: SimulatorGateway; setDeliver: (deliver: Deliver) => void };
+export type PaymentRuntime = {
+  gateways: GatewayRegistry;
+  simulator: SimulatorGateway;
+  setDeliver: (deliver: Deliver) => void;
+  /** Runs a job after the answer is sent; a failure goes to onError (the sweeper picks the work up again). */
+  later: (job: () => Promise<unknown>, onError: (error: unknown) => void) => void;
+  /** Waits for the jobs and notifications under way (tests, shutdown). */
+  settled: () => Promise<void>;
+};
 
 const runtimes = new WeakMap<AppContext, PaymentRuntime>();
 
@@ -18,7 +27,21 @@ export function paymentRuntime(ctx: AppContext, settings: Partial<SimulatorOptio
     return answer.ok && ((await answer.json()) as { code?: string }).code === 'SUCCESS';
   };
   const simulator = new SimulatorGateway({ db: ctx.db, box: ctx.secrets, now: ctx.now, deliver: (...args) => deliver(...args), ...settings });
-  const runtime: PaymentRuntime = { gateways: new GatewayRegistry().add(simulator), simulator, setDeliver: (d) => void (deliver = d) };
+  const pending = new Set<Promise<unknown>>();
+  const runtime: PaymentRuntime = {
+    gateways: new GatewayRegistry().add(simulator),
+    simulator,
+    setDeliver: (d) => void (deliver = d),
+    later: (job, onError) => {
+      const running = Promise.resolve().then(job).catch(onError);
+      pending.add(running);
+      void running.finally(() => pending.delete(running));
+    },
+    settled: async () => {
+      while (pending.size > 0) await Promise.all([...pending]);
+      await simulator.settled();
+    },
+  };
   runtimes.set(ctx, runtime);
   return runtime;
 }

@@ -17,7 +17,7 @@ export const ORDER_TTL_MS = 5 * 60_000;
 
 type Order = Selectable<Database['pay_order']>;
 export type TerminalMachine = { machineId: number; machineNo: string; deptId: number; status: number };
-type Log = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+export type Log = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
 
 const refuse = (message: string, status = 400) => new AppError(message, status);
 
@@ -26,11 +26,11 @@ export function newOrderNo(now: number): string {
   return `T${d.slice(0, 19).replace(/\D/g, '')}${randomBytes(5).toString('hex').toUpperCase()}`;
 }
 
-async function configOf(db: Queryable, id: number): Promise<GatewayConfig | undefined> {
+export async function configOf(db: Queryable, id: number): Promise<GatewayConfig | undefined> {
   return db.selectFrom('pay_config').select(['id', 'gateway', 'partner', 'appid', 'partnerKey']).where('id', '=', id).executeTakeFirst();
 }
 
-function gatewayOf(rt: PaymentRuntime, config: GatewayConfig): PaymentGateway {
+export function gatewayOf(rt: PaymentRuntime, config: GatewayConfig): PaymentGateway {
   const gateway = rt.gateways.get(config.gateway);
   if (!gateway) throw refuse(fill(t.gatewayUnknown, { gateway: config.gateway }));
   return gateway;
@@ -118,7 +118,8 @@ export async function settleUnpaid(ctx: AppContext, rt: PaymentRuntime, order: O
   return row.orderStatus;
 }
 
-export type NotifyAnswer = { ok: boolean; message: string };
+/** refundNeeded: the notification marked its order for an automatic refund (a payment after close). */
+export type NotifyAnswer = { ok: boolean; message: string; refundNeeded?: boolean };
 
 /**
  * A paid notification: verified with the order's 支付配置, cross-checked (amount, merchant, app id, order
@@ -161,7 +162,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
       .where('orderId', '=', order.orderId).where('orderStatus', '=', OrderStatus.timedOut).executeTakeFirst();
     if (Number(recorded.numUpdatedRows) !== 1) return { ok: false, message: 'retry' };
     if (order.refundNeeded !== 1) await recordAlarm(ctx, log, 'latePayment', order.orderNo, `payment ${paid.transId} after close: marked for automatic refund`);
-    return { ok: true, message: 'recorded for refund' };
+    return { ok: true, message: 'recorded for refund', refundNeeded: true };
   }
   // already paid / dispensed / failed: a repeat, acknowledged, nothing changes
   return { ok: true, message: 'repeat' };

@@ -3,15 +3,20 @@ import { sql } from 'kysely';
 import { OrderStatus, TransType } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { PaymentRuntime } from './runtime.ts';
+import { autoRefund, driveRefund } from './refund.ts';
 import { settleUnpaid } from './service.ts';
 
 // The order sweeper (issue 16 §2): unpaid orders (1 初始化 / 10 处理中) past expireAt are settled — the
 // gateway is asked first (paid there → 已支付; else closed there → 订单超时). Several server instances may
 // run it: a sweep claims its rows with a lease (claimBy/claimUntil) in one guarded UPDATE, so a row is
 // handled by one sweep; a sweep that dies leaves its lease to run out and the row is claimed again.
-// It also sweeps the terminal protocol's spent nonces.
+// It also sweeps the terminal protocol's spent nonces, and refunds (refund.ts): orders marked
+// refundNeeded get their automatic refund, and refunds left in 11/12 by a crash or a gateway that did
+// not answer are asked about again (claimed the same way; an unanswered one waits for its lease).
 
 export const LEASE_MS = 60_000;
+/** A refund in 11/12 untouched this long is no longer its request's: the sweeper takes it over. */
+export const REFUND_STUCK_MS = 60_000;
 
 export async function claimExpired(ctx: AppContext, token: string, limit = 100): Promise<number> {
   const now = ctx.now();
@@ -21,6 +26,46 @@ export async function claimExpired(ctx: AppContext, token: string, limit = 100):
     where "orderId" in (${due}) and "transType" = ${TransType.consume} and "orderStatus" in (${OrderStatus.created}, ${OrderStatus.processing})
     and ("claimUntil" is null or "claimUntil" < ${now})`.execute(ctx.db);
   return Number(claimed.numAffectedRows ?? 0);
+}
+
+/** Claims refunds in 11/12 whose last change is older than REFUND_STUCK_MS and whose lease is free. */
+export async function claimStuckRefunds(ctx: AppContext, token: string, limit = 100): Promise<number> {
+  const now = ctx.now();
+  const due = sql`select "orderId" from pay_order where "orderStatus" in (${OrderStatus.refundCreated}, ${OrderStatus.refunding}) and "updateTime" < ${now - REFUND_STUCK_MS}
+    and ("claimUntil" is null or "claimUntil" < ${now}) order by "updateTime" limit ${limit}`;
+  const claimed = await sql`update pay_order set "claimBy" = ${token}, "claimUntil" = ${now + LEASE_MS}
+    where "orderId" in (${due}) and "orderStatus" in (${OrderStatus.refundCreated}, ${OrderStatus.refunding})
+    and ("claimUntil" is null or "claimUntil" < ${now})`.execute(ctx.db);
+  return Number(claimed.numAffectedRows ?? 0);
+}
+
+/** Automatic refunds of marked orders, then the stuck refunds this sweep claimed. */
+export async function sweepRefunds(ctx: AppContext, rt: PaymentRuntime, options: { limit?: number; log?: Parameters<typeof settleUnpaid>[3] } = {}) {
+  const counts = { autoRefunds: 0, refundsClaimed: 0, refundsSettled: 0, refundsFailed: 0 };
+  const marked = await ctx.db.selectFrom('pay_order').select('orderId').where('refundNeeded', '=', 1).orderBy('orderId').limit(options.limit ?? 100).execute();
+  for (const { orderId } of marked) {
+    try {
+      if (await autoRefund(ctx, rt, orderId, options.log)) counts.autoRefunds++;
+    } catch (error) {
+      counts.refundsFailed++;
+      options.log?.error({ err: error, orderId }, 'automatic refund failed (tried again next sweep)');
+    }
+  }
+  const token = randomUUID();
+  counts.refundsClaimed = await claimStuckRefunds(ctx, token, options.limit);
+  if (counts.refundsClaimed > 0) {
+    const rows = await ctx.db.selectFrom('pay_order').selectAll().where('claimBy', '=', token).execute();
+    for (const refund of rows) {
+      try {
+        const after = await driveRefund(ctx, rt, refund, options.log);
+        if (after.orderStatus === OrderStatus.refunded || after.orderStatus === OrderStatus.refundFailed) counts.refundsSettled++;
+      } catch (error) {
+        counts.refundsFailed++;
+        options.log?.error({ err: error, refundNo: refund.orderNo }, 'refund sweep: asking the gateway failed (tried again when the lease runs out)');
+      }
+    }
+  }
+  return counts;
 }
 
 /** One sweep: claim, settle each claimed order, release. Answers what happened. */
@@ -45,7 +90,7 @@ export async function sweepOrders(ctx: AppContext, rt: PaymentRuntime, options: 
   }
   const nonces = await ctx.db.deleteFrom('pay_terminal_nonce').where('expireAt', '<', ctx.now()).executeTakeFirst();
   counts.nonces = Number(nonces.numDeletedRows);
-  return counts;
+  return { ...counts, ...(await sweepRefunds(ctx, rt, options)) };
 }
 
 export type OrderSweeper = { stop: () => Promise<void> };
@@ -65,6 +110,7 @@ export function startOrderSweeper(ctx: AppContext, rt: PaymentRuntime, options: 
     stop: async () => {
       clearInterval(timer);
       await running;
+      await rt.settled();
       await rt.simulator.stop();
     },
   };

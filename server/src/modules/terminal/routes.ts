@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { messages, TERMINAL_PREFIX, terminalCreateOrderSchema, terminalDispenseSchema, terminalHeartbeatSchema, terminalOrderStatusSchema } from '@huiyun/contract';
+import { messages, OrderStatus, TERMINAL_PREFIX, terminalCreateOrderSchema, terminalDispenseSchema, terminalHeartbeatSchema, terminalOrderStatusSchema } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError, unauthorized } from '../../http/errors.ts';
 import { parse } from '../../http/validate.ts';
 import { createOrder, heartbeat, orderStatus, reportDispense, type TerminalMachine } from '../order/service.ts';
+import { refundSoon } from '../order/refund.ts';
 import { paymentRuntime } from '../order/runtime.ts';
 
 const t = messages.terminal;
@@ -51,9 +52,11 @@ export function terminalRoutes(ctx: AppContext) {
       reply.raw.once('close', () => void (closed = true));
       return ok('', await orderStatus(ctx, machineOf(request), input.orderNo, input.knownStatus, input.waitSeconds ?? 0, () => closed));
     });
-    app.post(`${TERMINAL_PREFIX}/order/dispense`, { config: access }, async (request) =>
-      ok('', await reportDispense(ctx, machineOf(request), parse(terminalDispenseSchema, request.body), request.log)),
-    );
+    app.post(`${TERMINAL_PREFIX}/order/dispense`, { config: access }, async (request) => {
+      const result = await reportDispense(ctx, machineOf(request), parse(terminalDispenseSchema, request.body), request.log);
+      if (result.orderStatus === OrderStatus.dispenseFailed) refundSoon(ctx, rt, result.orderNo, request.log);
+      return ok('', result);
+    });
     app.post(`${TERMINAL_PREFIX}/heartbeat`, { config: access }, async (request) =>
       ok('', await heartbeat(ctx, machineOf(request), parse(terminalHeartbeatSchema, request.body).aisles)),
     );

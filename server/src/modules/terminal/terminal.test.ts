@@ -65,6 +65,8 @@ async function call(m: Machine, path: string, body: unknown, s: Signed = {}) {
 
 const order = (orderNo: string) => t.ctx.db.selectFrom('pay_order').selectAll().where('orderNo', '=', orderNo).executeTakeFirstOrThrow();
 const stockOf = async (m: Machine, aisleNo = 'A1') => (await t.ctx.db.selectFrom('pay_aisle').select('stock').where('machineId', '=', m.machineId).where('aisleNo', '=', aisleNo).executeTakeFirstOrThrow()).stock;
+const refundsOf = async (orderNo: string) => t.ctx.db.selectFrom('pay_order as r').innerJoin('pay_order as o', 'o.orderId', 'r.parentId')
+  .select(['r.payAmount', 'r.orderStatus', 'r.remark']).where('o.orderNo', '=', orderNo).execute();
 const orderCount = async () => Number((await t.ctx.db.selectFrom('pay_order').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
 async function payOnPage(codeUrl: string) {
@@ -190,12 +192,16 @@ describe('the terminal protocol', () => {
     expect((await t.app.inject({ method: 'GET', url: url.pathname + '?t=wrong' })).body).toContain(tm.simMissing);
   });
 
-  it('marks a dispense failure for an automatic refund and never takes stock below 0', async () => {
+  it('refunds a dispense failure automatically, in full, once, and never takes stock below 0', async () => {
     const m = await makeMachine(1);
     const a = (await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;
     await payOnPage(a.codeUrl);
     expect((await call(m, '/order/dispense', { orderNo: a.orderNo, success: false, aisleStatus: 0, message: '电机故障' })).body.data.orderStatus).toBe(OrderStatus.dispenseFailed);
-    expect(await order(a.orderNo)).toMatchObject({ refundNeeded: 1, dispenseMessage: '电机故障' });
+    expect((await call(m, '/order/dispense', { orderNo: a.orderNo, success: false })).body.data.orderStatus).toBe(OrderStatus.dispenseFailed);
+    await rt.settled();
+    await sweepOrders(t.ctx, rt);
+    expect(await order(a.orderNo)).toMatchObject({ refundNeeded: 0, dispenseMessage: '电机故障', refundedAmount: 250, reservedAmount: 0 });
+    expect(await refundsOf(a.orderNo)).toEqual([{ payAmount: -250, orderStatus: OrderStatus.refunded, remark: messages.order.autoRefundDispense }]);
     expect(await stockOf(m)).toBe(1);
     const aisle = await t.ctx.db.selectFrom('pay_aisle').select('status').where('machineId', '=', m.machineId).where('aisleNo', '=', 'A1').executeTakeFirstOrThrow();
     expect(aisle.status).toBe(0);
@@ -282,11 +288,19 @@ describe('paid notifications', () => {
     const url = new URL(a.codeUrl);
     const page = await t.app.inject({ method: 'POST', url: url.pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `t=${url.searchParams.get('t')}&action=pay` });
     expect(page.body).toContain(tm.simClosed);
-    // a payment still arriving is recorded and marked for refund, then acknowledged
+    // a payment still arriving (the gateway took the money after all) is recorded and marked for refund, then acknowledged
+    await t.ctx.db.updateTable('pay_sim_payment').set({ status: 'paid', transId: 'LATE', payTime: Date.now() }).where('orderNo', '=', a.orderNo).execute();
     const late = await signedNotification(a.orderNo);
     expect(late.json().code).toBe('SUCCESS');
-    expect(await order(a.orderNo)).toMatchObject({ orderStatus: OrderStatus.timedOut, refundNeeded: 1, transId: expect.stringMatching(/^LATE/) });
+    expect(await order(a.orderNo)).toMatchObject({ orderStatus: OrderStatus.timedOut, transId: expect.stringMatching(/^LATE/) });
     expect((await t.ctx.db.selectFrom('pay_alarm').select('kind').where('orderNo', '=', a.orderNo).execute()).map((x) => x.kind)).toEqual(['latePayment']);
+    // … and refunded in full right after, once, however often the notification comes again
+    await rt.settled();
+    expect((await signedNotification(a.orderNo)).json().code).toBe('SUCCESS');
+    await rt.settled();
+    await sweepOrders(t.ctx, rt);
+    expect(await order(a.orderNo)).toMatchObject({ orderStatus: OrderStatus.timedOut, refundNeeded: 0, refundedAmount: 250 });
+    expect(await refundsOf(a.orderNo)).toEqual([{ payAmount: -250, orderStatus: OrderStatus.refunded, remark: messages.order.autoRefundLate }]);
   });
 });
 

@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import { fenToYuan, fill, messages, OrderStatus, TransType } from '@huiyun/contract';
+import type { Selectable } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import { AppError, isUniqueViolation } from '../../db/errors.ts';
+import { inDeptScope, type DeptScope } from '../../db/scope.ts';
+import type { Database, Queryable } from '../../db/schema.ts';
+import type { RefundState } from '../gateway/gateway.ts';
+import type { PaymentRuntime } from './runtime.ts';
+import { configOf, gatewayOf, recordAlarm, type Log } from './service.ts';
+import { statusLabel } from './state-machine.ts';
+
+// Refunds (issue 16 §3): 11 退款初始化 → 12 退款中 → 13 退款成功 | 14 退款失败, each its own pay_order row.
+//
+// Reserve before the gateway (dax-pay's rule): one transaction inserts the refund row and reserves its
+// amount on the paid order with a guarded UPDATE — refunded + reserved + amount ≤ paid — and only after
+// it commits is the gateway asked. Success moves the reservation into refundedAmount, failure releases
+// it; both in one transaction with the refund row's own guarded move, so a crash leaves either the
+// before or the after. Every SET is evaluated against the old row (PostgreSQL and SQLite both do so).
+// A crash between the commit and the gateway's answer leaves the row in 11/12: the refund sweeper asks
+// the gateway about it (refund numbers are idempotent at the gateway).
+
+const m = messages.order;
+type Order = Selectable<Database['pay_order']>;
+
+/** Paid orders that may be refunded: paid, dispensed, dispense failed, and closed ones a late payment reached. */
+const REFUNDABLE_FROM = [OrderStatus.paid, OrderStatus.dispensed, OrderStatus.dispenseFailed, OrderStatus.timedOut];
+
+export type RefundInput = { orderId: number; amount: number; reason: string; requestKey: string };
+export type RefundOutcome = { refund: Order; order: Order; repeated: boolean };
+
+export const refundableOf = (order: Pick<Order, 'transType' | 'payTime' | 'payAmount' | 'refundedAmount' | 'reservedAmount'>) =>
+  order.transType === TransType.consume && order.payTime !== null ? order.payAmount - order.refundedAmount - order.reservedAmount : 0;
+
+/** `<orderNo>R<8 hex>`: unique, and an order's refunds read as its own. */
+export const newRefundNo = (orderNo: string) => `${orderNo}R${randomBytes(4).toString('hex').toUpperCase()}`;
+
+async function loadOrder(db: Queryable, orderId: number, scope: DeptScope = 'all'): Promise<Order | undefined> {
+  return db.selectFrom('pay_order').selectAll().where('orderId', '=', orderId).where(inDeptScope('deptId', scope)).executeTakeFirst();
+}
+
+/** Why an order cannot give `amount` back now (undefined: it can, as far as this read shows). */
+function refusalOf(order: Order, amount: number): string | undefined {
+  if (order.transType !== TransType.consume) return m.refundNotConsume;
+  if (order.payTime === null || !REFUNDABLE_FROM.includes(order.orderStatus as never)) return fill(m.refundNotPaid, { status: statusLabel(order.orderStatus) });
+  const refundable = refundableOf(order);
+  if (refundable <= 0) return m.refundNothingLeft;
+  if (amount > refundable) return fill(m.refundExceeds, { refundable: fenToYuan(refundable) });
+  return undefined;
+}
+
+class ReserveRefused extends Error {}
+
+/**
+ * Inserts the refund row (11) and reserves its amount on the order, in one transaction. A key already
+ * used for this order answers the refund made with it (repeated), whatever the amount.
+ */
+async function reserveRefund(ctx: AppContext, order: Order, input: RefundInput, extra: { refundNeeded?: 0 } = {}): Promise<{ refund: Order; repeated: boolean }> {
+  const now = ctx.now();
+  try {
+    const refund = await ctx.db.transaction().execute(async (trx) => {
+      const row = await trx.insertInto('pay_order').values({
+        deptId: order.deptId, orderNo: newRefundNo(order.orderNo), transId: '', payType: order.payType, subPayType: order.subPayType, transType: TransType.refund,
+        machineNo: order.machineNo, goodsNo: order.goodsNo, goodsName: order.goodsName, goodsPrice: order.goodsPrice, payAmount: -input.amount,
+        aisleNo: order.aisleNo, orderStatus: OrderStatus.refundCreated, openId: order.openId, mchId: order.mchId, subMchId: order.subMchId,
+        remark: input.reason, createTime: now, payTime: null, configId: order.configId, aisleId: order.aisleId, updateTime: now,
+        parentId: order.orderId, requestKey: input.requestKey,
+      }).returningAll().executeTakeFirstOrThrow();
+      const reserved = await trx.updateTable('pay_order')
+        .set((eb) => ({ reservedAmount: eb('reservedAmount', '+', input.amount), updateTime: now, ...extra }))
+        .where('orderId', '=', order.orderId)
+        .where('transType', '=', TransType.consume)
+        .where('payTime', 'is not', null)
+        .where('orderStatus', 'in', REFUNDABLE_FROM)
+        .where((eb) => eb(eb(eb('refundedAmount', '+', eb.ref('reservedAmount')), '+', input.amount), '<=', eb.ref('payAmount')))
+        .executeTakeFirst();
+      if (Number(reserved.numUpdatedRows) !== 1) throw new ReserveRefused();
+      return row;
+    });
+    return { refund, repeated: false };
+  } catch (error) {
+    if (error instanceof ReserveRefused) {
+      const now = (await loadOrder(ctx.db, order.orderId)) ?? order;
+      throw new AppError(refusalOf(now, input.amount) ?? fill(m.refundExceeds, { refundable: fenToYuan(Math.max(0, refundableOf(now))) }), 409);
+    }
+    if (!isUniqueViolation(error)) throw error;
+    const earlier = await ctx.db.selectFrom('pay_order').selectAll().where('parentId', '=', order.orderId).where('requestKey', '=', input.requestKey).executeTakeFirst();
+    if (!earlier) throw error;
+    return { refund: earlier, repeated: true };
+  }
+}
+
+/**
+ * Applies the gateway's answer about a refund in 12: success → 13 and reserved → refunded; failed → 14
+ * and the reservation released; anything else leaves it in 12 for the sweeper. One transaction, guarded
+ * by the refund row's status, so an answer is applied once however many times it arrives.
+ */
+export async function settleRefund(ctx: AppContext, refund: Order, state: RefundState): Promise<boolean> {
+  if (state.state !== 'success' && state.state !== 'failed') return false;
+  const amount = -refund.payAmount;
+  const now = ctx.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    const moved = await trx.updateTable('pay_order')
+      .set(state.state === 'success'
+        ? { orderStatus: OrderStatus.refunded, payTime: now, updateTime: now, claimBy: '', claimUntil: null }
+        : { orderStatus: OrderStatus.refundFailed, failReason: (state.reason ?? '').slice(0, 255), updateTime: now, claimBy: '', claimUntil: null })
+      .where('orderId', '=', refund.orderId)
+      .where('orderStatus', '=', OrderStatus.refunding)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return false;
+    const parent = await trx.updateTable('pay_order')
+      .set((eb) => ({
+        reservedAmount: eb('reservedAmount', '-', amount),
+        refundedAmount: state.state === 'success' ? eb('refundedAmount', '+', amount) : eb.ref('refundedAmount'),
+        updateTime: now,
+      }))
+      .where('orderId', '=', refund.parentId!)
+      .where('reservedAmount', '>=', amount)
+      .executeTakeFirst();
+    // a refund's reservation is always on its order; a row that says otherwise is a bug, not a state
+    if (Number(parent.numUpdatedRows) !== 1) throw new Error(`refund ${refund.orderNo}: no reservation of ${amount} on order ${refund.parentId}`);
+    return true;
+  });
+}
+
+/**
+ * Moves a refund 11 → 12 (guarded) and asks the gateway to pay it out; a refund already in 12 is asked
+ * about first (its call may have reached the gateway before a crash) and sent again only when the gateway
+ * does not know it. Answers the refund row afterwards.
+ */
+export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: Order, log?: Log): Promise<Order> {
+  const db = ctx.db;
+  const parent = await loadOrder(db, refund.parentId!);
+  const config = await configOf(db, refund.configId);
+  let state: RefundState = { state: 'unknown' };
+  if (refund.orderStatus === OrderStatus.refundCreated) {
+    const started = await db.updateTable('pay_order').set({ orderStatus: OrderStatus.refunding, updateTime: ctx.now() })
+      .where('orderId', '=', refund.orderId).where('orderStatus', '=', OrderStatus.refundCreated).executeTakeFirst();
+    if (Number(started.numUpdatedRows) !== 1) return (await loadOrder(db, refund.orderId))!;
+  } else if (refund.orderStatus !== OrderStatus.refunding) {
+    return refund;
+  }
+  try {
+    if (!config || !parent) {
+      state = { state: 'failed', reason: m.gatewayUnavailable };
+    } else {
+      const gateway = gatewayOf(rt, config);
+      if (refund.orderStatus === OrderStatus.refunding) state = await gateway.queryRefund(config, refund.orderNo);
+      if (state.state === 'unknown') state = await gateway.refund(config, { orderNo: parent.orderNo, refundNo: refund.orderNo, amount: -refund.payAmount });
+    }
+  } catch (error) {
+    log?.error({ err: error, refundNo: refund.orderNo }, 'gateway refund failed (the refund sweeper asks again)');
+    state = { state: 'unknown' };
+  }
+  await settleRefund(ctx, refund, state);
+  return (await loadOrder(db, refund.orderId))!;
+}
+
+/** 退款 from the console: checks, reserve, then the gateway. The caller's scope limits which orders it can name. */
+export async function refundOrder(ctx: AppContext, rt: PaymentRuntime, scope: DeptScope, input: RefundInput, log?: Log): Promise<RefundOutcome> {
+  const order = await loadOrder(ctx.db, input.orderId, scope);
+  if (!order) throw new AppError(m.notFound, 404);
+  const known = order.transType === TransType.consume
+    ? await ctx.db.selectFrom('pay_order').selectAll().where('parentId', '=', order.orderId).where('requestKey', '=', input.requestKey).executeTakeFirst()
+    : undefined;
+  if (known) return { refund: known, order, repeated: true };
+  const refused = refusalOf(order, input.amount);
+  if (refused) throw new AppError(refused, 409);
+  const reserved = await reserveRefund(ctx, order, input);
+  const refund = reserved.repeated ? reserved.refund : await driveRefund(ctx, rt, reserved.refund, log);
+  return { refund, order: (await loadOrder(ctx.db, order.orderId))!, repeated: reserved.repeated };
+}
+
+const AUTO_KEY = 'auto-refund';
+
+/**
+ * The automatic full refund of an order marked refundNeeded (dispense failure, a payment after close).
+ * The key is fixed, so two sweeps (or two servers) make one refund; the mark is cleared in the reserve
+ * transaction. Nothing left to refund (an operator was quicker) just clears the mark.
+ */
+export async function autoRefund(ctx: AppContext, rt: PaymentRuntime, orderId: number, log?: Log): Promise<Order | undefined> {
+  const order = await loadOrder(ctx.db, orderId);
+  if (!order || order.refundNeeded !== 1) return undefined;
+  const amount = refundableOf(order);
+  if (amount <= 0 || refusalOf(order, amount)) {
+    await ctx.db.updateTable('pay_order').set({ refundNeeded: 0 }).where('orderId', '=', orderId).where('refundNeeded', '=', 1).execute();
+    return undefined;
+  }
+  const reason = order.orderStatus === OrderStatus.timedOut ? m.autoRefundLate : m.autoRefundDispense;
+  let reserved;
+  try {
+    reserved = await reserveRefund(ctx, order, { orderId, amount, reason, requestKey: AUTO_KEY }, { refundNeeded: 0 });
+  } catch (error) {
+    if (error instanceof AppError) return undefined; // the order changed under us: the next sweep reads it again
+    throw error;
+  }
+  if (reserved.repeated) {
+    await ctx.db.updateTable('pay_order').set({ refundNeeded: 0 }).where('orderId', '=', orderId).execute();
+    return reserved.refund;
+  }
+  const refund = await driveRefund(ctx, rt, reserved.refund, log);
+  if (refund.orderStatus === OrderStatus.refundFailed) {
+    await recordAlarm(ctx, log, 'autoRefundFailed', order.orderNo, `${refund.orderNo}: ${refund.failReason}`);
+  }
+  return refund;
+}
+
+/** After a dispense failure or a late payment: the automatic refund right away, after the answer (the sweeper is the safety net). */
+export function refundSoon(ctx: AppContext, rt: PaymentRuntime, orderNo: string, log?: Log): void {
+  rt.later(async () => {
+    const order = await ctx.db.selectFrom('pay_order').select('orderId').where('orderNo', '=', orderNo).where('refundNeeded', '=', 1).executeTakeFirst();
+    if (order) await autoRefund(ctx, rt, order.orderId, log);
+  }, (error) => log?.error({ err: error, orderNo }, 'automatic refund failed (the sweeper tries again)'));
+}
