@@ -27,7 +27,11 @@ export const terminalOrderStatusSchema = z.object({
   knownStatus: z.number().int().optional(),
   waitSeconds: z.number().min(0).max(30).optional(),
 });
-export type TerminalOrderStatus = { orderNo: string; orderStatus: number; amount: string; payTime: number | null; expireAt: number | null };
+export type TerminalOrderStatus = {
+  orderNo: string; orderStatus: number; amount: string; payTime: number | null; expireAt: number | null;
+  /** Yuan given back so far (退款成功): after 出货失败 the machine can tell the customer the money is back. */
+  refundedAmount: string;
+};
 
 export const terminalDispenseSchema = z.object({
   orderNo,

@@ -36,7 +36,9 @@ async function main() {
   });
   // Unpaid orders past their time: asked at the gateway, then paid or closed; automatic refunds and
   // refunds left under way by a crash (modules/order/sweeper.ts).
-  orderSweeper = startOrderSweeper(ctx, paymentRuntime(ctx), {
+  const payments = paymentRuntime(ctx);
+  void payments.simulator.resume().then((n) => { if (n > 0) app.log.info(`simulator gateway: ${n} unacknowledged paid notifications sent again`); }, (error) => app.log.error({ err: error }, 'simulator gateway: resuming notifications failed'));
+  orderSweeper = startOrderSweeper(ctx, payments, {
     log: app.log,
     onSwept: (c) => { if (c.claimed + c.autoRefunds + c.refundsClaimed > 0) app.log.info({ swept: c }, 'order sweep'); },
     onError: (error) => app.log.error({ err: error }, 'order sweep failed'),

@@ -43,7 +43,7 @@ export function parseTerminalArgs(argv: string[]): TerminalCli {
 
 export function formatLine(s: TerminalStats, elapsedMs: number): string {
   const perSecond = elapsedMs > 0 ? (s.created / (elapsedMs / 1000)).toFixed(1) : '0.0';
-  return `online ${s.online}/${s.machines} · orders ${s.created} (${perSecond}/s) · paid ${s.paid} · dispensed ${s.dispensed} · failed ${s.failed} (refund pending) · abandoned ${s.abandoned} · refused ${s.refused} · errors ${s.errors}`;
+  return `online ${s.online}/${s.machines} · orders ${s.created} (${perSecond}/s) · paid ${s.paid} · dispensed ${s.dispensed} · failed ${s.failed} · refunded ${s.refunded} · abandoned ${s.abandoned} · refused ${s.refused} · errors ${s.errors}`;
 }
 
 async function main(argv: string[]): Promise<number> {

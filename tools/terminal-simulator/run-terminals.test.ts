@@ -33,11 +33,17 @@ it('sells end to end on 3 machines; stock moves once per dispensed order', { tim
   expect(stats.errors, stats.lastError).toBe(0);
   expect(stats.created).toBe(24 - stats.refused);
   expect(stats.paid).toBe(stats.dispensed + stats.failed);
+  await paymentRuntime(t.ctx).settled();
   const orders = await t.ctx.db.selectFrom('pay_order').selectAll().where('machineNo', 'like', 'TSIM-%').execute();
   const count = (s: number) => orders.filter((o) => o.orderStatus === s).length;
   expect(count(OrderStatus.dispensed)).toBe(stats.dispensed);
   expect(count(OrderStatus.dispenseFailed)).toBe(stats.failed);
-  expect(orders.filter((o) => o.orderStatus === OrderStatus.dispenseFailed).every((o) => o.refundNeeded === 1)).toBe(true);
+  // every failed dispense refunded in full, automatically, and the machine saw it
+  expect(orders.filter((o) => o.orderStatus === OrderStatus.dispenseFailed).every((o) => o.refundNeeded === 0 && o.refundedAmount === o.payAmount)).toBe(true);
+  expect(stats.refunded).toBe(stats.failed);
+  const refunds = await t.ctx.db.selectFrom('pay_order').select(['payAmount', 'orderStatus']).where('machineNo', 'like', 'TSIM-%').where('transType', '=', 2).execute();
+  expect(refunds).toHaveLength(stats.failed);
+  expect(refunds.every((r) => r.orderStatus === OrderStatus.refunded && r.payAmount < 0)).toBe(true);
   const aisles = await t.ctx.db.selectFrom('pay_aisle').innerJoin('pay_machine', 'pay_machine.machineId', 'pay_aisle.machineId')
     .select(['pay_aisle.stock', 'pay_aisle.capacity']).where('pay_machine.machineNo', 'like', 'TSIM-%').execute();
   const taken = aisles.reduce((sum, a) => sum + a.capacity - a.stock, 0);

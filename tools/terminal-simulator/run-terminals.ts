@@ -6,7 +6,9 @@ import { payOnSimulatorPage, TerminalClient } from './terminal-client.ts';
 // dispense (or fail to), report. Purchases are spread so that the whole fleet makes `rate` per second.
 
 export type TerminalStats = {
-  machines: number; online: number; created: number; refused: number; abandoned: number; paid: number; dispensed: number; failed: number; errors: number;
+  machines: number; online: number; created: number; refused: number; abandoned: number; paid: number; dispensed: number; failed: number;
+  /** Failed dispenses whose automatic refund the machine saw confirmed (order/status refundedAmount). */
+  refunded: number; errors: number;
   lastError: string;
 };
 
@@ -28,7 +30,7 @@ const AISLES = ['A1', 'A2', 'A3', 'A4', 'B1', 'B2', 'B3', 'B4'];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function emptyStats(machines: number): TerminalStats {
-  return { machines, online: 0, created: 0, refused: 0, abandoned: 0, paid: 0, dispensed: 0, failed: 0, errors: 0, lastError: '' };
+  return { machines, online: 0, created: 0, refused: 0, abandoned: 0, paid: 0, dispensed: 0, failed: 0, refunded: 0, errors: 0, lastError: '' };
 }
 
 export async function runTerminals(options: RunOptions, stats = emptyStats(options.machines.length)): Promise<TerminalStats> {
@@ -88,8 +90,20 @@ export async function runTerminals(options: RunOptions, stats = emptyStats(optio
     const success = random() >= options.dispenseFail;
     const reported = await client.call('/order/dispense', { orderNo, success, aisleStatus: 1, message: success ? '' : '模拟出货失败' });
     if (!reported.body.success) throw new Error(`dispense ${orderNo}: ${reported.body.msg}`);
-    if (success) stats.dispensed++;
-    else stats.failed++;
+    if (success) {
+      stats.dispensed++;
+      return;
+    }
+    stats.failed++;
+    // as a machine would, to tell the customer: the automatic refund confirmed (a few tries, a second apart)
+    for (let i = 0; i < 5; i++) {
+      const polled = await client.call<{ amount: string; refundedAmount: string }>('/order/status', { orderNo });
+      if (polled.body.data && polled.body.data.refundedAmount === polled.body.data.amount) {
+        stats.refunded++;
+        return;
+      }
+      await sleep(1_000);
+    }
   }
 
   await Promise.all(options.machines.map(machineLoop));

@@ -403,6 +403,7 @@ export interface PayAlarmTable { alarmId: Generated<number>; kind: string; order
 export interface SimPaymentTable {
   orderNo: string; configId: number; amount: number; mchId: Generated<string>; appId: Generated<string>; subject: Generated<string>;
   notifyUrl: string; status: string; transId: Generated<string>; expireAt: number; createTime: number; payTime: number | null;
+  acknowledged: Generated<number>;
 }
 export interface SimRefundTable { refundNo: string; orderNo: string; amount: number; status: string; createTime: number }
 

@@ -66,6 +66,25 @@ describe('the simulator gateway', () => {
     expect(await rt.simulator.pay(orderNo, 'nope')).toBe('missing');
   });
 
+  it('sends an unacknowledged paid notification again after a restart (resume), and an acknowledged one never', async () => {
+    const { orderNo, token } = await unpaidOrder();
+    Object.assign(rt.simulator.options, { failRate: 1, retryDelaysMs: [1] });
+    try {
+      expect(await rt.simulator.pay(orderNo, token)).toBe('paid');
+      await rt.simulator.settled();
+    } finally {
+      rt.simulator.options.failRate = 0;
+    }
+    expect(await statusOf(orderNo)).toBe(OrderStatus.processing); // the server "died" before any attempt arrived
+    expect(await rt.simulator.resume()).toBeGreaterThanOrEqual(1);
+    await rt.simulator.settled();
+    expect(await statusOf(orderNo)).toBe(OrderStatus.paid);
+    const row = await t.ctx.db.selectFrom('pay_sim_payment').select('acknowledged').where('orderNo', '=', orderNo).executeTakeFirstOrThrow();
+    expect(row.acknowledged).toBe(1);
+    const unacknowledged = await t.ctx.db.selectFrom('pay_sim_payment').select('orderNo').where('status', '=', 'paid').where('acknowledged', '=', 0).execute();
+    expect(unacknowledged.map((r) => r.orderNo)).not.toContain(orderNo);
+  });
+
   it('gives up after its retries when never acknowledged (the sweeper\'s query finds the payment)', async () => {
     const { orderNo, token } = await unpaidOrder(Date.now() - 1);
     await t.ctx.db.updateTable('pay_sim_payment').set({ expireAt: Date.now() + 60_000 }).where('orderNo', '=', orderNo).execute();

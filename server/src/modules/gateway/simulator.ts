@@ -206,10 +206,19 @@ export class SimulatorGateway implements PaymentGateway {
         this.options.onError?.(error);
       }
       if (acknowledged) {
+        await this.options.db.updateTable('pay_sim_payment').set({ acknowledged: 1 }).where('orderNo', '=', orderNo).execute();
         if (random() < (this.options.duplicateRate ?? 0.05)) await this.options.deliver(row.notifyUrl, raw, headers).catch(() => false);
         return;
       }
     }
+  }
+
+  /** After a start: sends again the paid notifications of the last day no merchant acknowledged. Answers how many. */
+  async resume(withinMs = 86_400_000): Promise<number> {
+    const rows = await this.options.db.selectFrom('pay_sim_payment').select('orderNo')
+      .where('status', '=', 'paid').where('acknowledged', '=', 0).where('payTime', '>', this.options.now() - withinMs).execute();
+    for (const row of rows) this.notify(row.orderNo);
+    return rows.length;
   }
 
   /** Waits for the notifications under way (tests, shutdown). */

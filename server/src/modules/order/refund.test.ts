@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, OrderStatus, PayType, RoleId, TransType } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { paymentRuntime, type PaymentRuntime } from './runtime.ts';
-import { REFUND_STUCK_MS, sweepOrders, sweepRefunds } from './sweeper.ts';
+import { sweepOrders, sweepRefunds } from './sweeper.ts';
 
 // Refunds (issue 16 §3) through POST /api/Order/refund and the sweeper, on SQLite and (TEST_DATABASE_URL)
 // PostgreSQL: reserve before the gateway, never more than paid, one refund per key, crash windows.
@@ -15,9 +15,10 @@ let token: string;
 let otherToken: string;
 let userToken: string;
 let configId: number;
+const RECOVER_MS = 60_000;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ PAY_RECOVER_SECONDS: String(RECOVER_MS / 1000) });
   rt = paymentRuntime(t.ctx);
   token = await t.login('admin', ADMIN_PASSWORD);
   const otherDept = await t.createCompany('退款别家公司', 'OTHER-RF');
@@ -180,11 +181,11 @@ describe('退款 (POST /api/Order/refund)', () => {
 
 describe('crash windows: the refund sweeper', () => {
   const later = async <T>(fn: () => Promise<T>): Promise<T> => {
-    t.clock.advance(REFUND_STUCK_MS + 1_000);
+    t.clock.advance(RECOVER_MS + 1_000);
     try {
       return await fn();
     } finally {
-      t.clock.advance(-(REFUND_STUCK_MS + 1_000));
+      t.clock.advance(-(RECOVER_MS + 1_000));
     }
   };
 

@@ -42,7 +42,10 @@ export async function recordAlarm(ctx: AppContext, log: Log | undefined, kind: s
 }
 
 export function orderView(order: Order): TerminalOrderStatus {
-  return { orderNo: order.orderNo, orderStatus: order.orderStatus, amount: fenToYuan(order.payAmount), payTime: order.payTime === null ? null : Number(order.payTime), expireAt: order.expireAt === null ? null : Number(order.expireAt) };
+  return {
+    orderNo: order.orderNo, orderStatus: order.orderStatus, amount: fenToYuan(order.payAmount), payTime: order.payTime === null ? null : Number(order.payTime),
+    expireAt: order.expireAt === null ? null : Number(order.expireAt), refundedAmount: fenToYuan(order.refundedAmount),
+  };
 }
 
 /** Create an order for one aisle and pay type: checks, one insert (guarded by the one-active-order index), the QR. */

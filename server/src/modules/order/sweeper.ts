@@ -14,26 +14,28 @@ import { settleUnpaid } from './service.ts';
 // refundNeeded get their automatic refund, and refunds left in 11/12 by a crash or a gateway that did
 // not answer are asked about again (claimed the same way; an unanswered one waits for its lease).
 
-export const LEASE_MS = 60_000;
-/** A refund in 11/12 untouched this long is no longer its request's: the sweeper takes it over. */
-export const REFUND_STUCK_MS = 60_000;
+/**
+ * How long a sweep's lease lasts, and how long a refund in 11/12 is left to its request before the sweeper
+ * takes it over: PAY_RECOVER_SECONDS (default 60).
+ */
+const recoverMsOf = (ctx: AppContext) => ctx.config.pay.recoverMs;
 
 export async function claimExpired(ctx: AppContext, token: string, limit = 100): Promise<number> {
   const now = ctx.now();
   const due = sql`select "orderId" from pay_order where "orderStatus" in (${OrderStatus.created}, ${OrderStatus.processing}) and "expireAt" < ${now}
     and ("claimUntil" is null or "claimUntil" < ${now}) order by "expireAt" limit ${limit}`;
-  const claimed = await sql`update pay_order set "claimBy" = ${token}, "claimUntil" = ${now + LEASE_MS}
+  const claimed = await sql`update pay_order set "claimBy" = ${token}, "claimUntil" = ${now + recoverMsOf(ctx)}
     where "orderId" in (${due}) and "transType" = ${TransType.consume} and "orderStatus" in (${OrderStatus.created}, ${OrderStatus.processing})
     and ("claimUntil" is null or "claimUntil" < ${now})`.execute(ctx.db);
   return Number(claimed.numAffectedRows ?? 0);
 }
 
-/** Claims refunds in 11/12 whose last change is older than REFUND_STUCK_MS and whose lease is free. */
+/** Claims refunds in 11/12 whose last change is older than PAY_RECOVER_SECONDS and whose lease is free. */
 export async function claimStuckRefunds(ctx: AppContext, token: string, limit = 100): Promise<number> {
   const now = ctx.now();
-  const due = sql`select "orderId" from pay_order where "orderStatus" in (${OrderStatus.refundCreated}, ${OrderStatus.refunding}) and "updateTime" < ${now - REFUND_STUCK_MS}
+  const due = sql`select "orderId" from pay_order where "orderStatus" in (${OrderStatus.refundCreated}, ${OrderStatus.refunding}) and "updateTime" < ${now - recoverMsOf(ctx)}
     and ("claimUntil" is null or "claimUntil" < ${now}) order by "updateTime" limit ${limit}`;
-  const claimed = await sql`update pay_order set "claimBy" = ${token}, "claimUntil" = ${now + LEASE_MS}
+  const claimed = await sql`update pay_order set "claimBy" = ${token}, "claimUntil" = ${now + recoverMsOf(ctx)}
     where "orderId" in (${due}) and "orderStatus" in (${OrderStatus.refundCreated}, ${OrderStatus.refunding})
     and ("claimUntil" is null or "claimUntil" < ${now})`.execute(ctx.db);
   return Number(claimed.numAffectedRows ?? 0);
@@ -95,7 +97,7 @@ export async function sweepOrders(ctx: AppContext, rt: PaymentRuntime, options: 
 
 export type OrderSweeper = { stop: () => Promise<void> };
 
-/** Sweeps every `everyMs` (default 15 s) until stopped; a failed sweep goes to onError and runs again next turn. */
+/** Sweeps every `everyMs` (default PAY_SWEEP_SECONDS) until stopped; a failed sweep goes to onError and runs again next turn. */
 export function startOrderSweeper(ctx: AppContext, rt: PaymentRuntime, options: { everyMs?: number; onSwept?: (c: Awaited<ReturnType<typeof sweepOrders>>) => void; onError?: (e: unknown) => void; log?: Parameters<typeof settleUnpaid>[3] } = {}): OrderSweeper {
   let running: Promise<void> = Promise.resolve();
   let busy = false;
@@ -104,7 +106,7 @@ export function startOrderSweeper(ctx: AppContext, rt: PaymentRuntime, options: 
     busy = true;
     running = sweepOrders(ctx, rt, { log: options.log }).then((c) => options.onSwept?.(c), (e) => options.onError?.(e)).finally(() => void (busy = false));
   };
-  const timer = setInterval(sweep, options.everyMs ?? 15_000);
+  const timer = setInterval(sweep, options.everyMs ?? ctx.config.pay.sweepMs);
   timer.unref();
   return {
     stop: async () => {
