@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
@@ -9,6 +7,7 @@ import { classifyCarrier, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import { connectDatabase } from '../../db/connect.ts';
 import type { Database } from '../../db/schema.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../../test/test-database.ts';
+import { serverProcess, type ServerProcess } from '../../test/server-process.ts';
 import { TASK_DEFAULTS } from '../../test/rows.ts';
 import { DeviceClient } from '../../../../tools/device-simulator/device-client.ts';
 import { expectCountersMatchRows, phoneNumbers } from './test-support.ts';
@@ -18,7 +17,6 @@ import { expectCountersMatchRows, phoneNumbers } from './test-support.ts';
 // idempotent), leases of the dead process end and their numbers go back to pending. Afterwards every
 // number is final exactly once and every counter equals a recount from the number rows.
 
-const SERVER_MAIN = path.resolve(import.meta.dirname, '../../main.ts');
 const DEVICES = 10;
 const NUMBERS = 4_000;
 const LEASE_SECONDS = 2;
@@ -26,63 +24,21 @@ const LEASE_SECONDS = 2;
 let testDb: TestDatabase | undefined;
 let dataDir: string;
 let db: Kysely<Database>;
-let databaseUrl: string | undefined;
-let port: number;
-let server: ChildProcess | undefined;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port: p } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(p));
-    }).on('error', reject);
-  });
-}
-
-async function startServer(): Promise<void> {
-  const child = spawn(process.execPath, [SERVER_MAIN], {
-    env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'Admin@12345',
-      DEVICE_LEASE_SECONDS: String(LEASE_SECONDS), DEVICE_MAX_ATTEMPTS: '3', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), REDIS_URL: '',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
-  server = child;
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
-    } catch { /* not listening yet */ }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('server did not start');
-}
-
-async function killServer(): Promise<void> {
-  const child = server;
-  if (!child || child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
+let server: ServerProcess;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-crash-'));
-  port = await freePort();
   if (testDbKind() === 'postgres') {
     testDb = await createTestDatabase();
-    databaseUrl = testDb.url;
     db = testDb.db;
   }
-  await startServer(); // migrates and seeds
+  server = await serverProcess({ dataDir, databaseUrl: testDb?.url, env: { DEVICE_LEASE_SECONDS: String(LEASE_SECONDS), DEVICE_MAX_ATTEMPTS: '3' } });
+  await server.start(); // migrates and seeds
   db ??= connectDatabase({ kind: 'sqlite', file: path.join(dataDir, 'huiyun.db') });
 }, 60_000);
 
 afterAll(async () => {
-  await killServer();
+  await server?.kill();
   await db?.destroy();
   if (testDb) await testDb.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -119,7 +75,7 @@ describe('SIGKILL during sending', () => {
     // The simulator's protocol client: network errors and 5xx (the server is being restarted) are
     // retried until it answers; reports are idempotent, so a retried one never counts twice.
     const device = async (code: string, i: number) => {
-      const client = new DeviceClient(`http://127.0.0.1:${port}`, { retry: { firstDelayMs: 20, maxDelayMs: 500 } });
+      const client = new DeviceClient(server.url, { retry: { firstDelayMs: 20, maxDelayMs: 500 } });
       await client.activate({ authCode: code, machineCode: `crash-${i}`, machineName: `crash-${i}` });
       for (;;) {
         const pulled = await client.pull();
@@ -148,8 +104,8 @@ describe('SIGKILL during sending', () => {
         }
         await new Promise((r) => setTimeout(r, 10));
       }
-      await killServer();
-      await startServer();
+      await server.kill();
+      await server.start();
     }
     await devices;
 

@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+// A real server process for crash tests: started on a free port over a data directory (SQLite) or a
+// database URL, killed with SIGKILL (no shutdown hook runs), started again on the same data.
+
+const SERVER_MAIN = path.resolve(import.meta.dirname, '../main.ts');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    }).on('error', reject);
+  });
+}
+
+export type ServerProcess = {
+  readonly url: string;
+  /** Starts the server (again) and waits until /healthz answers. */
+  start: () => Promise<void>;
+  /** SIGKILL, and waits for the exit. */
+  kill: () => Promise<void>;
+};
+
+export async function serverProcess(options: { dataDir: string; databaseUrl?: string; env?: Record<string, string> }): Promise<ServerProcess> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    const started = spawn(process.execPath, [SERVER_MAIN], {
+      env: {
+        ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir, LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'Admin@12345', REDIS_URL: '',
+        ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}), ...options.env,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    started.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    child = started;
+    for (let i = 0; i < 300; i++) {
+      if (started.exitCode !== null) throw new Error(`server exited with ${started.exitCode}: ${stderr}`);
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
+      } catch { /* not listening yet */ }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('server did not start');
+  };
+  const kill = async () => {
+    const running = child;
+    if (!running || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGKILL');
+    });
+  };
+  return { url: `http://127.0.0.1:${port}`, start, kill };
+}
