@@ -1,16 +1,18 @@
 import type { Page } from '@playwright/test';
 import { answerConfirm, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { clickRowAction, dialog, rowOf, rows, searchList } from './list-page.ts';
+import { BASE_URL } from './env.ts';
+import { TerminalClient } from '../tools/terminal-simulator/terminal-client.ts';
 
 const URL = '/machine/MachineAisle';
 
 /** A machine of this test through the API; answers its id. */
-async function createMachine(page: Page, prefix: string): Promise<{ machineId: number; machineNo: string }> {
+async function createMachine(page: Page, prefix: string): Promise<{ machineId: number; machineNo: string; terminalKey: string }> {
   const machineNo = uniqueName(prefix).replace(/_/g, '-').slice(0, 32).toUpperCase();
   const token = await tokenOf(page);
   const answer = await (await page.request.post('/api/Machine/save', { headers: { token }, data: { machineNo, machineName: '货道端到端' } })).json();
   expect(answer.success).toBe(true);
-  return { machineId: answer.data.machineId, machineNo };
+  return { machineId: answer.data.machineId, machineNo, terminalKey: answer.data.terminalKey };
 }
 
 const aisleRow = (page: Page, aisleNo: string) => rows(page).filter({ has: page.locator('td').first().getByText(aisleNo, { exact: true }) });
@@ -42,7 +44,7 @@ test.describe('货道信息', () => {
   });
 
   test('create a grid, edit a price in yuan, restock, disable and delete', async ({ adminPage: page }) => {
-    const { machineId } = await createMachine(page, 'E2E-AISLE');
+    const { machineId, machineNo, terminalKey } = await createMachine(page, 'E2E-AISLE');
     await page.goto(`${URL}?machineId=${machineId}`);
     await expect(page.getByText('该机器还没有货道')).toBeVisible();
 
@@ -57,6 +59,14 @@ test.describe('货道信息', () => {
     await expect(rows(page)).toHaveCount(6);
     await expect(aisleRow(page, 'B3')).toContainText('2.50');
     await expect(aisleRow(page, 'B3')).toContainText('0 / 8');
+    // the machine's own count: none until its heartbeat, then beside the server's, flagged when it differs
+    await expect(aisleRow(page, 'B3')).toContainText('未上报');
+    const beat = await new TerminalClient(BASE_URL, machineNo, terminalKey).call('/heartbeat', { aisles: [{ aisleNo: 'B3', stock: 3 }, { aisleNo: 'B2', stock: 0 }] });
+    expect(beat.body.success).toBe(true);
+    await page.reload();
+    await expect(aisleRow(page, 'B3').getByText('3', { exact: true })).toBeVisible();
+    await expect(aisleRow(page, 'B2').getByText('0', { exact: true })).toBeVisible();
+    await expect(aisleRow(page, 'A1')).toContainText('未上报');
 
     // edit A1: a price with three decimals and stock above capacity are refused in the dialog
     await aisleRow(page, 'A1').getByRole('button', { name: '编辑' }).click();

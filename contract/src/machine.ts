@@ -139,6 +139,9 @@ export type Aisle = {
   price: string;
   capacity: number;
   stock: number;
+  /** What the machine last reported in its heartbeat (null: never), and when ('' never). */
+  reportedStock: number | null;
+  reportedAt: string;
   status: MachineStatus;
   editUser: string;
   editTime: string;

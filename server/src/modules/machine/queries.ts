@@ -89,10 +89,13 @@ export async function findMachineOption(db: Kysely<Database>, machineId: number)
 export async function aislesOf(db: Kysely<Database>, machineId: number): Promise<Aisle[]> {
   const rows = await db
     .selectFrom('pay_aisle')
-    .select(['aisleId', 'machineId', 'aisleNo', 'layer', 'aisleColumn', 'goodsNo', 'goodsName', 'price', 'capacity', 'stock', 'status', 'editUser', 'editTime'])
+    .select(['aisleId', 'machineId', 'aisleNo', 'layer', 'aisleColumn', 'goodsNo', 'goodsName', 'price', 'capacity', 'stock', 'reportedStock', 'reportedAt', 'status', 'editUser', 'editTime'])
     .where('machineId', '=', machineId)
     .orderBy('layer')
     .orderBy('aisleColumn')
     .execute();
-  return rows.map((r) => ({ ...r, price: fenToYuan(Number(r.price)), status: r.status as MachineStatus, editTime: formatDateTime(Number(r.editTime)) }));
+  return rows.map((r) => ({
+    ...r, price: fenToYuan(Number(r.price)), status: r.status as MachineStatus, editTime: formatDateTime(Number(r.editTime)),
+    reportedStock: r.reportedStock === null ? null : Number(r.reportedStock), reportedAt: r.reportedAt === null ? '' : formatDateTime(Number(r.reportedAt)),
+  }));
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, MachineStatus, messages, OrderStatus, PayType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { aislesOf } from '../machine/queries.ts';
 import { newTerminalKey, sealTerminalKey } from '../machine/terminal-key.ts';
 import { paymentRuntime, type PaymentRuntime } from '../order/runtime.ts';
 import { refusal, saleStatuses, statusLabel, transition, transitions, type OrderEvent } from '../order/state-machine.ts';
@@ -239,6 +240,10 @@ describe('the terminal protocol', () => {
     expect(beat.body).toMatchObject({ success: true, data: { aisles: 1 } });
     const row = await t.ctx.db.selectFrom('pay_aisle').selectAll().where('machineId', '=', m.machineId).where('aisleNo', '=', 'A1').executeTakeFirstOrThrow();
     expect(row).toMatchObject({ stock: 5, reportedStock: 4 });
+    // 货道信息 shows it beside the server's stock; an aisle never reported says so
+    const shown = await aislesOf(t.ctx.db, m.machineId);
+    expect(shown.find((x) => x.aisleNo === 'A1')).toMatchObject({ stock: 5, reportedStock: 4, reportedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
+    expect(shown.find((x) => x.aisleNo === 'A2')).toMatchObject({ reportedStock: null, reportedAt: '' });
     expect(Number((await t.ctx.db.selectFrom('pay_machine').select('lastSeenAt').where('machineId', '=', m.machineId).executeTakeFirstOrThrow()).lastSeenAt)).toBeGreaterThan(0);
     expect((await call(m, '/heartbeat', { aisles: [{ aisleNo: 'A1', stock: -1 }] })).body.msg).toBe(tm.aisles);
   });

@@ -1,5 +1,5 @@
-import { Button, Progress, Space, Table, Tag } from 'antd';
-import { MachineStatus, messages, type Aisle } from '@huiyun/contract';
+import { Button, Progress, Space, Table, Tag, Tooltip } from 'antd';
+import { fill, MachineStatus, messages, type Aisle } from '@huiyun/contract';
 import type { useAisleActions } from './useAisleActions.ts';
 
 const a = messages.aisle;
@@ -8,6 +8,18 @@ type Props = { aisles: Aisle[]; loading: boolean; canSave: boolean; canDelete: b
 
 export function stockPercent(aisle: Aisle): number {
   return aisle.capacity === 0 ? 0 : Math.round((aisle.stock / aisle.capacity) * 100);
+}
+
+/** What the machine reported in its heartbeat; flagged when it differs from the server's stock. */
+function ReportedStock({ aisle }: { aisle: Aisle }) {
+  if (aisle.reportedStock === null) return <span style={{ opacity: 0.45 }}>{a.reportedNever}</span>;
+  const differs = aisle.reportedStock !== aisle.stock;
+  const when = fill(a.reportedAt, { time: aisle.reportedAt });
+  return (
+    <Tooltip title={differs ? `${fill(a.reportedDiffers, { reported: aisle.reportedStock })}（${when}）` : when}>
+      {differs ? <Tag color="warning">{aisle.reportedStock}</Tag> : <span>{aisle.reportedStock}</span>}
+    </Tooltip>
+  );
 }
 
 /** The aisles as a table, layer by layer: one row per aisle with its actions. */
@@ -33,6 +45,10 @@ export function AisleTable({ aisles, loading, canSave, canDelete, actions, onEdi
               <Progress percent={stockPercent(row)} size="small" showInfo={false} style={{ width: 60, margin: 0 }} status={row.stock === 0 ? 'exception' : 'normal'} />
             </Space>
           ),
+        },
+        {
+          key: 'reportedStock', title: a.reportedStock, width: 110,
+          render: (_v, row) => <ReportedStock aisle={row} />,
         },
         {
           key: 'status', dataIndex: 'status', title: a.status, width: 80,
