@@ -1,6 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { connectDatabase } from '../db/connect.ts';
+import type { Database } from '../db/schema.ts';
+import { createTestDatabase, testDbKind } from './test-database.ts';
 
 // A real server process for crash tests: started on a free port over a data directory (SQLite) or a
 // database URL, killed with SIGKILL (no shutdown hook runs), started again on the same data.
@@ -56,4 +62,29 @@ export async function serverProcess(options: { dataDir: string; databaseUrl?: st
     });
   };
   return { url: `http://127.0.0.1:${port}`, start, kill };
+}
+
+export type ServerOnTestDatabase = { server: ServerProcess; db: Kysely<Database>; close: () => Promise<void> };
+
+/**
+ * A server process on a database of its own — a fresh PostgreSQL database when TEST_DATABASE_URL is set,
+ * else SQLite in a temporary data directory — started (migrated, seeded), and a connection for the test
+ * to read it. close() kills the server and drops everything.
+ */
+export async function serverOnTestDatabase(env: Record<string, string> = {}): Promise<ServerOnTestDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-process-'));
+  const testDb = testDbKind() === 'postgres' ? await createTestDatabase() : undefined;
+  const server = await serverProcess({ dataDir, databaseUrl: testDb?.url, env });
+  await server.start();
+  const db = testDb?.db ?? connectDatabase({ kind: 'sqlite', file: path.join(dataDir, 'huiyun.db') });
+  return {
+    server,
+    db,
+    close: async () => {
+      await server.kill();
+      await db.destroy();
+      if (testDb) await testDb.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,13 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyCarrier, TaskNumberState, TaskStatus } from '@huiyun/contract';
-import { connectDatabase } from '../../db/connect.ts';
 import type { Database } from '../../db/schema.ts';
-import { createTestDatabase, testDbKind, type TestDatabase } from '../../test/test-database.ts';
-import { serverProcess, type ServerProcess } from '../../test/server-process.ts';
+import { serverOnTestDatabase, type ServerProcess } from '../../test/server-process.ts';
 import { TASK_DEFAULTS } from '../../test/rows.ts';
 import { DeviceClient } from '../../../../tools/device-simulator/device-client.ts';
 import { expectCountersMatchRows, phoneNumbers } from './test-support.ts';
@@ -21,28 +16,15 @@ const DEVICES = 10;
 const NUMBERS = 4_000;
 const LEASE_SECONDS = 2;
 
-let testDb: TestDatabase | undefined;
-let dataDir: string;
 let db: Kysely<Database>;
 let server: ServerProcess;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-crash-'));
-  if (testDbKind() === 'postgres') {
-    testDb = await createTestDatabase();
-    db = testDb.db;
-  }
-  server = await serverProcess({ dataDir, databaseUrl: testDb?.url, env: { DEVICE_LEASE_SECONDS: String(LEASE_SECONDS), DEVICE_MAX_ATTEMPTS: '3' } });
-  await server.start(); // migrates and seeds
-  db ??= connectDatabase({ kind: 'sqlite', file: path.join(dataDir, 'huiyun.db') });
+  ({ server, db, close } = await serverOnTestDatabase({ DEVICE_LEASE_SECONDS: String(LEASE_SECONDS), DEVICE_MAX_ATTEMPTS: '3' }));
 }, 60_000);
 
-afterAll(async () => {
-  await server?.kill();
-  await db?.destroy();
-  if (testDb) await testDb.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => close?.());
 
 async function setUp(): Promise<{ taskId: number; codes: string[] }> {
   const now = Date.now();

@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fenToYuan, messages, OrderStatus, TransType } from '@huiyun/contract';
-import { connectDatabase } from '../../db/connect.ts';
 import type { Database } from '../../db/schema.ts';
-import { serverProcess, type ServerProcess } from '../../test/server-process.ts';
-import { createTestDatabase, testDbKind, type TestDatabase } from '../../test/test-database.ts';
+import { serverOnTestDatabase, type ServerProcess } from '../../test/server-process.ts';
 import { prepareMachines, type SimMachine } from '../../../../tools/terminal-simulator/setup.ts';
 import { TerminalClient } from '../../../../tools/terminal-simulator/terminal-client.ts';
 
@@ -24,28 +19,15 @@ const MACHINES = 6;
 const PURCHASES = 14;
 const ADMIN = 'Admin@12345';
 
-let testDb: TestDatabase | undefined;
-let dataDir: string;
 let db: Kysely<Database>;
 let server: ServerProcess;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-pay-crash-'));
-  if (testDbKind() === 'postgres') {
-    testDb = await createTestDatabase();
-    db = testDb.db;
-  }
-  server = await serverProcess({ dataDir, databaseUrl: testDb?.url, env: { PAY_SWEEP_SECONDS: '1', PAY_RECOVER_SECONDS: '2' } });
-  await server.start();
-  db ??= connectDatabase({ kind: 'sqlite', file: path.join(dataDir, 'huiyun.db') });
+  ({ server, db, close } = await serverOnTestDatabase({ PAY_SWEEP_SECONDS: '1', PAY_RECOVER_SECONDS: '2' }));
 }, 60_000);
 
-afterAll(async () => {
-  await server?.kill();
-  await db?.destroy();
-  if (testDb) await testDb.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => close?.());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
