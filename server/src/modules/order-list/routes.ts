@@ -72,8 +72,9 @@ export function orderListRoutes(ctx: AppContext) {
       const outcome = await refundOrder(ctx, rt, scope, input, request.log);
       const [refund, order] = await Promise.all([orderById(ctx.db, scope, outcome.refund.orderId), orderById(ctx.db, scope, outcome.order.orderId)]);
       describeTarget(request, `${order!.orderNo} ${m.refundAmount} ${refund!.payAmount.replace('-', '')}`);
-      if (outcome.repeated) return ok(fill(m.refundRepeated, { status: orderStatusLabel(refund!.orderStatus) }), { refund: refund!, order: order! } satisfies OrderRefundResult);
+      // the same request again answers as the first did: a failed refund fails again (a retry needs a new key)
       if (refund!.orderStatus === OrderStatus.refundFailed) throw new AppError(fill(m.refundFailed, { reason: refund!.failReason || m.gatewayUnavailable }), 409);
+      if (outcome.repeated) return ok(fill(m.refundRepeated, { status: orderStatusLabel(refund!.orderStatus) }), { refund: refund!, order: order! } satisfies OrderRefundResult);
       const message = refund!.orderStatus === OrderStatus.refunded ? m.refundSucceeded : m.refundProcessing;
       return ok(message, { refund: refund!, order: order! } satisfies OrderRefundResult);
     });

@@ -157,14 +157,18 @@ describe('退款 (POST /api/Order/refund)', () => {
 
   it('releases the reservation of a refund the gateway refused; it can be tried again', async () => {
     const { orderId } = await paidOrder(600);
+    const failedKey = key();
     rt.simulator.options.refundFails = true;
     let failed;
     try {
-      failed = await refund({ orderId, amount: '6' });
+      failed = await refund({ orderId, amount: '6', requestKey: failedKey });
     } finally {
       rt.simulator.options.refundFails = false;
     }
     expect(failed).toMatchObject({ status: 409, body: { success: false, msg: fill(m.refundFailed, { reason: 'simulated failure' }) } });
+    // the same request again (a lost answer) answers the same failure, and sends nothing
+    const again = await t.call('POST', '/api/Order/refund', { token, body: { orderId, amount: '6', reason: '顾客投诉', requestKey: failedKey } });
+    expect(again).toMatchObject({ status: 409, body: { success: false, msg: fill(m.refundFailed, { reason: 'simulated failure' }) } });
     expect(await refundsOf(orderId)).toMatchObject([{ orderStatus: OrderStatus.refundFailed, failReason: 'simulated failure', payAmount: -600 }]);
     expect(await row(orderId)).toMatchObject({ refundedAmount: 0, reservedAmount: 0 });
     expect((await refund({ orderId, amount: '6' })).body.msg).toBe(m.refundSucceeded);
