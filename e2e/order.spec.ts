@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Page } from '@playwright/test';
-import { dataDirPointer, E2E_PORT } from './env.ts';
-import { answerConfirm, confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { BASE_URL, dataDirPointer, E2E_PORT } from './env.ts';
+import { answerConfirm, confirmDialog, expect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { clickRowAction, dialog, pickOption, rowActionNames, rowOf, rows } from './list-page.ts';
 
 // 交易订单 (/pay/Order). No screen makes orders (the terminal protocol does), so this spec writes them
@@ -310,13 +310,63 @@ test.describe('交易订单', () => {
     await answerConfirm(page, '确定');
     await expect(toast(page, '退款金额超过可退金额（可退 2.00 元）')).toBeVisible();
     await expect(refund).toBeVisible();
+    // the answer is lost on the way back (the server did refund): the retry sends the same key, so the
+    // server answers the refund it made instead of making a second one
     await amount.fill('2.00');
+    const keys: string[] = [];
+    await page.route('**/api/Order/refund', async (route) => {
+      keys.push(route.request().postDataJSON().requestKey);
+      await route.fetch();
+      await route.abort();
+    }, { times: 1 });
     await submit.click();
     await expect(confirmDialog(page)).toContainText('确认退款 2.00 元？');
     await answerConfirm(page, '确定');
-    await expect(toast(page, '退款成功')).toBeVisible();
+    await expect(toast(page, '退款请求未得到响应，请稍后重试（重试不会重复退款）')).toBeVisible();
+    await expect(refund).toBeVisible();
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/Order/refund')) keys.push(request.postDataJSON().requestKey);
+    });
+    await submit.click();
+    await answerConfirm(page, '确定');
+    await expect(toast(page, '该退款已提交过（退款成功），未重复退款')).toBeVisible();
     await expect(refund).toBeHidden();
-    await expect(rows(page)).toHaveCount(4);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    await expect(rows(page)).toHaveCount(4); // the order and three refunds: 2.00, 1.00, 2.00
     expect(await rowActionNames(page, order)).toEqual(['详情']); // nothing left to refund
+  });
+
+  test('an operator who may list orders but not refund them sees no 退款', async ({ adminPage: page, browser }) => {
+    const paid = no('P');
+    addPaidSimulatorOrder(paid, machine4, 300);
+    await page.goto(URL);
+    await search(page, { 订单号: paid });
+    expect(await rowActionNames(page, rowOf(page, paid))).toEqual(['详情', '退款']); // the administrator may
+    const token = await tokenOf(page);
+    const api = async (url: string, data: unknown) => {
+      const answer = await (await page.request.post(url, { headers: { token }, data })).json();
+      expect(answer.success, answer.msg).toBe(true);
+      return answer.data;
+    };
+    const tag = `e2eRefund${run}`;
+    const roleId = Number((await api('/api/Role/save', { systemNo: 'huiyun', roleNo: tag, roleName: `订单查询${run}` })).roleId);
+    const menus = (await api('/api/Module/list', {})) as { moduleId: number; moduleUrl: string; children: { moduleId: number; moduleUrl: string }[] }[];
+    const moduleIdOf = (url: string) => menus.flatMap((g) => [g, ...g.children]).find((node) => node.moduleUrl === url)!.moduleId;
+    await api('/api/RoleRight/save', { roleId, moduleIds: [moduleIdOf('/task/index'), moduleIdOf('/pay/Order')] });
+    const listPermission = ((await api('/api/Permission/list', { page: 1, limit: 10, permission: 'pay:Order:list' })) as { permissionId: number; permission: string }[])
+      .find((p) => p.permission === 'pay:Order:list')!;
+    await api('/api/RolePermission/save', { roleId, permissionIds: [listPermission.permissionId] });
+    const userName = `${tag}_u`;
+    const saved = await api('/api/User/save', { userName, userRealName: userName, roleId, userSex: '女', userMobile: '13900139000', userEmail: `${userName}@example.com` });
+
+    const context = await browser.newContext({ baseURL: BASE_URL, locale: 'zh-CN' });
+    const operator = await context.newPage();
+    await loginThroughUi(operator, { userName, password: saved.initialPassword });
+    await operator.goto(URL);
+    await search(operator, { 订单号: paid });
+    await expectOrders(operator, [paid]);
+    expect(await rowActionNames(operator, rowOf(operator, paid))).toEqual(['详情']);
+    await context.close();
   });
 });
