@@ -288,6 +288,7 @@ test.describe('交易订单', () => {
     await expect(detail).toBeHidden();
     await clickRowAction(page, refundRow, '详情');
     await expect(field('原订单号')).toHaveText(paid);
+    await expect(detail.locator('.order-refunds')).toHaveCount(0); // a refund has no refunds of its own
     await detail.locator('.ant-modal-footer').getByRole('button', { name: '关闭' }).click();
     await expect(detail).toBeHidden();
 

@@ -66,27 +66,36 @@ export function OrderDetailDialog({ orderId, onClose }: { orderId: number | null
             <Descriptions.Item label={m.payTime}>{shown(order.payTime)}</Descriptions.Item>
             <Descriptions.Item label={m.remark} span={2}>{shown(order.remark)}</Descriptions.Item>
           </Descriptions>
-          <h4 className="order-refunds-title">{m.refunds}</h4>
-          <Table<Order>
-            className="order-refunds"
-            size="small"
-            rowKey="orderId"
-            pagination={false}
-            dataSource={detail.data?.refunds ?? []}
-            locale={{ emptyText: m.noRefunds }}
-            columns={[
-              { key: 'orderNo', dataIndex: 'orderNo', title: m.orderNo },
-              { key: 'payAmount', dataIndex: 'payAmount', title: m.payAmount, align: 'right', render: (v: string) => yuan(v) },
-              { key: 'orderStatus', dataIndex: 'orderStatus', title: m.orderStatus, render: (v: number) => <OrderStatusTag status={v} /> },
-              { key: 'remark', dataIndex: 'remark', title: m.refundReason, render: shown },
-              { key: 'failReason', dataIndex: 'failReason', title: m.failReason, render: shown },
-              { key: 'createTime', dataIndex: 'createTime', title: m.createTime },
-            ]}
-          />
+          {order.transType === TransType.consume && <RefundsTable refunds={detail.data?.refunds ?? []} />}
         </>
       ) : (
         <Skeleton active loading={detail.isPending} />
       )}
     </Modal>
+  );
+}
+
+/** An order's refunds, newest first: amount, status tag, the operator's reason and why one failed. */
+function RefundsTable({ refunds }: { refunds: Order[] }) {
+  return (
+    <>
+      <h4 className="order-refunds-title">{m.refunds}</h4>
+      <Table<Order>
+        className="order-refunds"
+        size="small"
+        rowKey="orderId"
+        pagination={false}
+        dataSource={refunds}
+        locale={{ emptyText: m.noRefunds }}
+        columns={[
+          { key: 'orderNo', dataIndex: 'orderNo', title: m.orderNo },
+          { key: 'payAmount', dataIndex: 'payAmount', title: m.payAmount, align: 'right', render: (v: string) => yuan(v) },
+          { key: 'orderStatus', dataIndex: 'orderStatus', title: m.orderStatus, render: (v: number) => <OrderStatusTag status={v} /> },
+          { key: 'remark', dataIndex: 'remark', title: m.refundReason, render: shown },
+          { key: 'failReason', dataIndex: 'failReason', title: m.failReason, render: shown },
+          { key: 'createTime', dataIndex: 'createTime', title: m.createTime },
+        ]}
+      />
+    </>
   );
 }

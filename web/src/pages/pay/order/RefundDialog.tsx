@@ -63,8 +63,8 @@ export function RefundDialog({ order, onClose }: { order: Order | null; onClose:
       okText={m.refundSubmit}
     >
       {shown && (
-        <Descriptions column={2} size="small" className="refund-order" style={{ marginBottom: 16 }}>
-          <Descriptions.Item label={m.orderNo} span={2}>{shown.orderNo}</Descriptions.Item>
+        <Descriptions column={3} size="small" className="refund-order" style={{ marginBottom: 16 }}>
+          <Descriptions.Item label={m.orderNo} span={3}>{shown.orderNo}</Descriptions.Item>
           <Descriptions.Item label={m.payAmount}>{yuan(shown.payAmount)}</Descriptions.Item>
           <Descriptions.Item label={m.refundedAmount}>{yuan(shown.refundedAmount)}</Descriptions.Item>
           <Descriptions.Item label={m.refundableAmount}>{yuan(shown.refundableAmount)}</Descriptions.Item>
