@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Page } from '@playwright/test';
-import { dataDirPointer, E2E_PORT } from './env.ts';
-import { expect, test, tokenOf, uniqueName } from './fixtures.ts';
-import { clickRowAction, dialog, pickOption, rowOf, rows } from './list-page.ts';
+import { BASE_URL, dataDirPointer, E2E_PORT } from './env.ts';
+import { answerConfirm, confirmDialog, expect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { clickRowAction, dialog, pickOption, rowActionNames, rowOf, rows } from './list-page.ts';
 
 // 交易订单 (/pay/Order). No screen makes orders (the terminal protocol does), so this spec writes them
 // straight into the suite's database, each number carrying this run's mark.
@@ -15,10 +15,12 @@ const no = (suffix: string) => `E2E${run}${suffix}`;
 const machine1 = `E2E-${run}-1`;
 const machine2 = `E2E-${run}-2`;
 const machine3 = `E2E-${run}-3`;
+const machine4 = `E2E-${run}-4`;
 /** 'YYYY-MM-DD HH:mm' Asia/Shanghai → epoch ms. */
 const shanghai = (text: string) => Date.parse(`${text.replace(' ', 'T')}:00+08:00`);
 
-type Row = { deptNo?: string; orderNo: string; machineNo: string; payType: number; transType: number; amount: number; status: number; transId: string; created: string };
+/** parentNo: a refund row's order (earlier in the same call), whose refunded amount it adds to when 退款成功. */
+type Row = { deptNo?: string; orderNo: string; machineNo: string; payType: number; transType: number; amount: number; status: number; transId: string; created: string; parentNo?: string };
 
 function addOrders(orders: Row[]) {
   const dataDir = fs.readFileSync(dataDirPointer(E2E_PORT), 'utf8').trim();
@@ -31,7 +33,36 @@ function addOrders(orders: Row[]) {
     for (const o of orders) {
       const created = shanghai(o.created);
       insert.run((deptOf.get(o.deptNo ?? 'DEMO') as { deptId: number }).deptId, o.orderNo, o.transId, o.payType, o.transType, o.machineNo, o.amount, o.status, created, o.transId ? created + 5000 : null);
+      if (o.parentNo) {
+        const parent = db.prepare('select orderId from pay_order where orderNo = ?').get(o.parentNo) as { orderId: number };
+        db.prepare('update pay_order set parentId = ? where orderNo = ?').run(parent.orderId, o.orderNo);
+        if (o.status === 13) db.prepare('update pay_order set refundedAmount = refundedAmount + ? where orderId = ?').run(-o.amount, parent.orderId);
+      }
     }
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A paid, dispensed order on a simulator 支付配置, with the simulator's own record of the payment, so
+ * 退款 goes through the gateway as a terminal's order would.
+ */
+function addPaidSimulatorOrder(orderNo: string, machineNo: string, amount: number) {
+  const dataDir = fs.readFileSync(dataDirPointer(E2E_PORT), 'utf8').trim();
+  const db = new DatabaseSync(path.join(dataDir, 'huiyun.db'));
+  try {
+    db.exec('PRAGMA busy_timeout = 5000');
+    const { deptId } = db.prepare("select deptId from sys_dept where deptNo = 'DEMO'").get() as { deptId: number };
+    const now = Date.now();
+    const config = db.prepare("select id from pay_config where gateway = 'simulator' order by id limit 1").get() as { id: number } | undefined;
+    const configId = config?.id ?? Number(db.prepare(`insert into pay_config (deptId, name, payType, gateway, addUser, editUser, addTime, editTime)
+      values (?, ?, 3, 'simulator', 'e2e', 'e2e', ?, ?)`).run(deptId, `E2E模拟网关${run}`, now, now).lastInsertRowid);
+    db.prepare(`insert into pay_order (deptId, orderNo, transId, payType, subPayType, transType, machineNo, goodsNo, goodsName, goodsPrice, payAmount,
+      aisleNo, orderStatus, openId, mchId, subMchId, remark, createTime, payTime, configId) values (?, ?, ?, 3, 0, 1, ?, 'G01', '矿泉水', ?, ?, 'A1', 3, 'oE2E', 'MCH-E2E', '', '', ?, ?, ?)`)
+      .run(deptId, orderNo, `SIM${orderNo}`, machineNo, amount, amount, now - 60_000, now - 55_000, configId);
+    db.prepare(`insert into pay_sim_payment (orderNo, configId, amount, notifyUrl, status, transId, expireAt, createTime, payTime)
+      values (?, ?, ?, 'http://127.0.0.1/gateway/simulator/notify', 'paid', ?, ?, ?, ?)`).run(orderNo, configId, amount, `SIM${orderNo}`, now + 240_000, now - 60_000, now - 55_000);
   } finally {
     db.close();
   }
@@ -40,7 +71,7 @@ function addOrders(orders: Row[]) {
 test.beforeAll(() => {
   addOrders([
     { orderNo: no('A'), machineNo: machine1, payType: 3, transType: 1, amount: 350, status: 3, transId: `WX${run}`, created: '2025-06-15 10:00' },
-    { orderNo: no('A-R1'), machineNo: machine1, payType: 3, transType: 2, amount: -150, status: 13, transId: `WXR${run}`, created: '2025-06-15 11:00' },
+    { orderNo: no('A-R1'), machineNo: machine1, payType: 3, transType: 2, amount: -150, status: 13, transId: `WXR${run}`, created: '2025-06-15 11:00', parentNo: no('A') },
     { orderNo: no('B'), machineNo: machine2, payType: 2, transType: 1, amount: 1200, status: 2, transId: `ALI${run}`, created: '2025-06-16 09:00' },
     { orderNo: no('C'), machineNo: machine2, payType: 2, transType: 1, amount: 350, status: 7, transId: '', created: '2025-06-16 12:00' },
   ]);
@@ -170,6 +201,8 @@ test.describe('交易订单', () => {
     await expect(field('所属公司')).toHaveText('汇云演示公司');
     await expect(field('创建时间')).toHaveText('2025-06-15 10:00:00');
     await expect(field('支付时间')).toHaveText('2025-06-15 10:00:05');
+    await expect(field('已退金额')).toHaveText('¥1.50');
+    await expect(field('可退金额')).toHaveText('¥2.00');
     await expect(detail.locator('input, textarea')).toHaveCount(0);
     const refund = detail.locator('.order-refunds .ant-table-row');
     await expect(refund).toHaveCount(1);
@@ -187,5 +220,154 @@ test.describe('交易订单', () => {
     expect(file.suggestedFilename()).toBe('交易订单.xlsx');
     const saved = await file.path();
     expect(fs.statSync(saved).size).toBeGreaterThan(1000);
+  });
+
+  test('退款: part of a paid order through the dialog, then the rest; an amount above the refundable one is refused', async ({ adminPage: page }) => {
+    const paid = no('R');
+    addPaidSimulatorOrder(paid, machine4, 500);
+    await page.goto(URL);
+    await search(page, { 订单号: paid });
+    await expectOrders(page, [paid]);
+    const row = rowOf(page, paid);
+    expect(await rowActionNames(page, row)).toEqual(['详情', '退款']);
+
+    await clickRowAction(page, row, '退款');
+    const refund = dialog(page, '订单退款');
+    await expect(refund).toBeVisible();
+    const shown = refund.locator('.refund-order');
+    await expect(shown).toContainText(paid);
+    await expect(shown).toContainText('支付金额¥5.00');
+    await expect(shown).toContainText('已退金额¥0.00');
+    await expect(shown).toContainText('可退金额¥5.00');
+    const amount = refund.getByLabel('退款金额');
+    const reason = refund.getByLabel('退款原因');
+    const submit = refund.getByRole('button', { name: '确认退款' });
+    await expect(amount).toHaveValue('5.00'); // all that is refundable
+    // the contract's messages, before anything is sent
+    await submit.click();
+    await expect(refund.getByText('请输入退款原因')).toBeVisible();
+    await amount.fill('5.01');
+    await expect(refund.getByText('退款金额超过可退金额（可退 5.00 元）')).toBeVisible();
+    await amount.fill('1.234');
+    await expect(refund.getByText('退款金额须大于 0，最多两位小数')).toBeVisible();
+    await amount.fill('0');
+    await expect(refund.getByText('退款金额须大于 0，最多两位小数')).toBeVisible();
+
+    // part of it: confirm first (取消 keeps the dialog), then 确定
+    await amount.fill('2');
+    await reason.fill('顾客投诉');
+    await submit.click();
+    await expect(confirmDialog(page)).toContainText('确认退款 2.00 元？');
+    await answerConfirm(page, '取消');
+    await expect(toast(page, '已取消')).toBeVisible();
+    await expect(refund).toBeVisible();
+    await submit.click();
+    await answerConfirm(page, '确定');
+    await expect(toast(page, '退款成功')).toBeVisible();
+    await expect(refund).toBeHidden();
+
+    // the list: the refund row (its number is the order's with R…) and the order's refundable amount reduced
+    await search(page, { 终端号: machine4 });
+    await expect(rows(page)).toHaveCount(2);
+    const refundRow = rows(page).filter({ hasText: `${paid}R` });
+    await expect(refundRow).toContainText('¥-2.00');
+    await expect(refundRow.locator('.ant-tag', { hasText: '退款成功' })).toBeVisible();
+    expect(await rowActionNames(page, refundRow)).toEqual(['详情']);
+    const order = rows(page).filter({ hasText: new RegExp(`${paid}(?!R)`) });
+    await clickRowAction(page, order, '详情');
+    const detail = dialog(page, '订单详情');
+    const field = (label: string) => detail.locator('.order-detail .ant-descriptions-item-label', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::td[1]');
+    await expect(field('已退金额')).toHaveText('¥2.00');
+    await expect(field('可退金额')).toHaveText('¥3.00');
+    const refunds = detail.locator('.order-refunds .ant-table-row');
+    await expect(refunds).toHaveCount(1);
+    await expect(refunds).toContainText('¥-2.00');
+    await expect(refunds).toContainText('退款成功');
+    await expect(refunds).toContainText('顾客投诉');
+    await detail.locator('.ant-modal-footer').getByRole('button', { name: '关闭' }).click();
+    await expect(detail).toBeHidden();
+    await clickRowAction(page, refundRow, '详情');
+    await expect(field('原订单号')).toHaveText(paid);
+    await expect(detail.locator('.order-refunds')).toHaveCount(0); // a refund has no refunds of its own
+    await detail.locator('.ant-modal-footer').getByRole('button', { name: '关闭' }).click();
+    await expect(detail).toBeHidden();
+
+    // the rest: the dialog offers 3.00; another operator refunds 1.00 meanwhile, so the server refuses 3.00
+    // with its own text and the dialog stays open for a smaller amount
+    await clickRowAction(page, order, '退款');
+    await expect(refund).toBeVisible();
+    await expect(refund.locator('.refund-order')).toContainText('可退金额¥3.00');
+    await expect(amount).toHaveValue('3.00');
+    await amount.fill('3.01');
+    await expect(refund.getByText('退款金额超过可退金额（可退 3.00 元）')).toBeVisible();
+    await amount.fill('3.00');
+    const orderId = (await (await page.request.post('/api/Order/list', { headers: { token: await tokenOf(page) }, data: { page: 1, limit: 10, orderNo: paid } })).json()).data[0].orderId;
+    const meanwhile = await (await page.request.post('/api/Order/refund', {
+      headers: { token: await tokenOf(page) }, data: { orderId, amount: '1.00', reason: '另一位操作员', requestKey: `e2e${run}` },
+    })).json();
+    expect(meanwhile.msg).toBe('退款成功');
+    await reason.fill('余下的');
+    await submit.click();
+    await answerConfirm(page, '确定');
+    await expect(toast(page, '退款金额超过可退金额（可退 2.00 元）')).toBeVisible();
+    await expect(refund).toBeVisible();
+    // the answer is lost on the way back (the server did refund): the retry sends the same key, so the
+    // server answers the refund it made instead of making a second one
+    await amount.fill('2.00');
+    const keys: string[] = [];
+    await page.route('**/api/Order/refund', async (route) => {
+      keys.push(route.request().postDataJSON().requestKey);
+      await route.fetch();
+      await route.abort();
+    }, { times: 1 });
+    await submit.click();
+    await expect(confirmDialog(page)).toContainText('确认退款 2.00 元？');
+    await answerConfirm(page, '确定');
+    await expect(toast(page, '退款请求未得到响应，请稍后重试（重试不会重复退款）')).toBeVisible();
+    await expect(refund).toBeVisible();
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/Order/refund')) keys.push(request.postDataJSON().requestKey);
+    });
+    await submit.click();
+    await answerConfirm(page, '确定');
+    await expect(toast(page, '该退款已提交过（退款成功），未重复退款')).toBeVisible();
+    await expect(refund).toBeHidden();
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    await expect(rows(page)).toHaveCount(4); // the order and three refunds: 2.00, 1.00, 2.00
+    expect(await rowActionNames(page, order)).toEqual(['详情']); // nothing left to refund
+  });
+
+  test('an operator who may list orders but not refund them sees no 退款', async ({ adminPage: page, browser }) => {
+    const paid = no('P');
+    addPaidSimulatorOrder(paid, machine4, 300);
+    await page.goto(URL);
+    await search(page, { 订单号: paid });
+    expect(await rowActionNames(page, rowOf(page, paid))).toEqual(['详情', '退款']); // the administrator may
+    const token = await tokenOf(page);
+    const api = async (url: string, data: unknown) => {
+      const answer = await (await page.request.post(url, { headers: { token }, data })).json();
+      expect(answer.success, answer.msg).toBe(true);
+      return answer.data;
+    };
+    const tag = `e2eRefund${run}`;
+    const roleId = Number((await api('/api/Role/save', { systemNo: 'huiyun', roleNo: tag, roleName: `订单查询${run}` })).roleId);
+    const menus = (await api('/api/Module/list', {})) as { moduleId: number; moduleUrl: string; children: { moduleId: number; moduleUrl: string }[] }[];
+    const moduleIdOf = (url: string) => menus.flatMap((g) => [g, ...g.children]).find((node) => node.moduleUrl === url)!.moduleId;
+    await api('/api/RoleRight/save', { roleId, moduleIds: [moduleIdOf('/task/index'), moduleIdOf('/pay/Order')] });
+    const listPermission = ((await api('/api/Permission/list', { page: 1, limit: 10, permission: 'pay:Order:list' })) as { permissionId: number; permission: string }[])
+      .find((p) => p.permission === 'pay:Order:list')!;
+    await api('/api/RolePermission/save', { roleId, permissionIds: [listPermission.permissionId] });
+    const userName = `${tag}_u`;
+    const saved = await api('/api/User/save', { userName, userRealName: userName, roleId, userSex: '女', userMobile: '13900139000', userEmail: `${userName}@example.com` });
+
+    const context = await browser.newContext({ baseURL: BASE_URL, locale: 'zh-CN' });
+    const operator = await context.newPage();
+    await loginThroughUi(operator, { userName, password: saved.initialPassword });
+    await operator.goto(URL);
+    await search(operator, { 订单号: paid });
+    await expectOrders(operator, [paid]);
+    expect(await rowActionNames(operator, rowOf(operator, paid))).toEqual(['详情']);
+    await context.close();
   });
 });

@@ -39,6 +39,7 @@ export const order = {
   refundableAmount: '可退金额',
   parentOrderNo: '原订单号',
   failReason: '失败原因',
+  yuanSuffix: '元',
   // 退款 (issue 16 §3)
   refund: '退款',
   refundTitle: '订单退款',
@@ -59,6 +60,8 @@ export const order = {
   refundProcessing: '退款已提交，正在处理中，结果稍后更新',
   refundFailed: '退款失败：{reason}。金额已恢复为可退，可稍后重试',
   refundRepeated: '该退款已提交过（{status}），未重复退款',
+  /** No answer came back: the same dialog retries with the same request key, so nothing is refunded twice. */
+  refundSendFailed: '退款请求未得到响应，请稍后重试（重试不会重复退款）',
   autoRefundDispense: '出货失败自动退款',
   autoRefundLate: '订单关闭后到账自动退款',
   gatewayUnavailable: '支付网关暂不可用',

@@ -1,4 +1,4 @@
-import { messages, type Order, type OrderDeptChoice, type OrderDetail, type Page } from '@huiyun/contract';
+import { messages, type Order, type OrderDeptChoice, type OrderDetail, type OrderRefundRequest, type OrderRefundResult, type Page } from '@huiyun/contract';
 import { download, request } from './client.ts';
 import type { ListParams } from './types.ts';
 
@@ -36,4 +36,9 @@ export async function fetchOrderDetail(orderId: number): Promise<OrderDetail> {
 
 export async function orderDeptOptions(): Promise<OrderDeptChoice[]> {
   return (await request<OrderDeptChoice[]>('/api/Order/deptOptions', { body: {}, failText: m.loadFailed })).data ?? [];
+}
+
+/** 退款: answers the server's text (退款成功, 退款已提交…, or 该退款已提交过 for a key it has seen). */
+export async function refundOrder(input: OrderRefundRequest): Promise<string> {
+  return (await request<OrderRefundResult>('/api/Order/refund', { body: input, failText: m.refundSendFailed })).msg;
 }

@@ -8,13 +8,15 @@ export type ConfirmOptions = {
   cancelledText?: string;
   danger?: boolean;
   onOk: () => Promise<void> | void;
+  /** Runs after the cancelled text (a caller awaiting the answer). */
+  onCancel?: () => void;
 };
 
 /** A confirmation dialog: OK runs the action (the dialog waits for it), cancel shows the cancelled text. */
 export function useConfirm(): (options: ConfirmOptions) => void {
   const { modal } = App.useApp();
   const message = useToast();
-  return ({ content, cancelledText = messages.common.cancelled, danger, onOk }) => {
+  return ({ content, cancelledText = messages.common.cancelled, danger, onOk, onCancel }) => {
     modal.confirm({
       title: messages.common.confirmTitle,
       content,
@@ -26,6 +28,7 @@ export function useConfirm(): (options: ConfirmOptions) => void {
       },
       onCancel: () => {
         void message.info(cancelledText);
+        onCancel?.();
       },
     });
   };

@@ -1,6 +1,6 @@
 import { Button, Descriptions, Modal, Skeleton, Table } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { messages, transTypeLabel, type Order } from '@huiyun/contract';
+import { messages, TransType, transTypeLabel, type Order } from '@huiyun/contract';
 import { fetchOrderDetail } from '../../../api/order.ts';
 import { OrderStatusTag, PayTypeTag, yuan } from './OrderTags.tsx';
 
@@ -15,6 +15,14 @@ export function OrderDetailDialog({ orderId, onClose }: { orderId: number | null
     enabled: orderId !== null,
   });
   const order = detail.data?.order;
+  // a refund row names its order: the parent's number is one more preview read (cached if opened before)
+  const parentId = order?.parentId ?? null;
+  const parent = useQuery({
+    queryKey: ['order', 'detail', parentId],
+    queryFn: () => fetchOrderDetail(parentId!),
+    enabled: parentId !== null,
+    meta: { silent: true },
+  });
   return (
     <Modal
       open={orderId !== null}
@@ -40,6 +48,17 @@ export function OrderDetailDialog({ orderId, onClose }: { orderId: number | null
             <Descriptions.Item label={m.aisleNo}>{shown(order.aisleNo)}</Descriptions.Item>
             <Descriptions.Item label={m.goodsPrice}>{yuan(order.goodsPrice)}</Descriptions.Item>
             <Descriptions.Item label={m.payAmount}>{yuan(order.payAmount)}</Descriptions.Item>
+            {order.transType === TransType.consume ? (
+              <>
+                <Descriptions.Item label={m.refundedAmount}>{yuan(order.refundedAmount)}</Descriptions.Item>
+                <Descriptions.Item label={m.refundableAmount}>{yuan(order.refundableAmount)}</Descriptions.Item>
+              </>
+            ) : (
+              <>
+                <Descriptions.Item label={m.parentOrderNo}>{parent.data?.order.orderNo ?? shown(parentId === null ? '' : String(parentId))}</Descriptions.Item>
+                <Descriptions.Item label={m.failReason}>{shown(order.failReason)}</Descriptions.Item>
+              </>
+            )}
             <Descriptions.Item label={m.openId}>{shown(order.openId)}</Descriptions.Item>
             <Descriptions.Item label={m.mchId}>{shown(order.mchId)}</Descriptions.Item>
             <Descriptions.Item label={m.subMchId}>{shown(order.subMchId)}</Descriptions.Item>
@@ -47,25 +66,36 @@ export function OrderDetailDialog({ orderId, onClose }: { orderId: number | null
             <Descriptions.Item label={m.payTime}>{shown(order.payTime)}</Descriptions.Item>
             <Descriptions.Item label={m.remark} span={2}>{shown(order.remark)}</Descriptions.Item>
           </Descriptions>
-          <h4 className="order-refunds-title">{m.refunds}</h4>
-          <Table<Order>
-            className="order-refunds"
-            size="small"
-            rowKey="orderId"
-            pagination={false}
-            dataSource={detail.data?.refunds ?? []}
-            locale={{ emptyText: m.noRefunds }}
-            columns={[
-              { key: 'orderNo', dataIndex: 'orderNo', title: m.orderNo },
-              { key: 'payAmount', dataIndex: 'payAmount', title: m.payAmount, align: 'right', render: (v: string) => yuan(v) },
-              { key: 'orderStatus', dataIndex: 'orderStatus', title: m.orderStatus, render: (v: number) => <OrderStatusTag status={v} /> },
-              { key: 'createTime', dataIndex: 'createTime', title: m.createTime },
-            ]}
-          />
+          {order.transType === TransType.consume && <RefundsTable refunds={detail.data?.refunds ?? []} />}
         </>
       ) : (
         <Skeleton active loading={detail.isPending} />
       )}
     </Modal>
+  );
+}
+
+/** An order's refunds, newest first: amount, status tag, the operator's reason and why one failed. */
+function RefundsTable({ refunds }: { refunds: Order[] }) {
+  return (
+    <>
+      <h4 className="order-refunds-title">{m.refunds}</h4>
+      <Table<Order>
+        className="order-refunds"
+        size="small"
+        rowKey="orderId"
+        pagination={false}
+        dataSource={refunds}
+        locale={{ emptyText: m.noRefunds }}
+        columns={[
+          { key: 'orderNo', dataIndex: 'orderNo', title: m.orderNo },
+          { key: 'payAmount', dataIndex: 'payAmount', title: m.payAmount, align: 'right', render: (v: string) => yuan(v) },
+          { key: 'orderStatus', dataIndex: 'orderStatus', title: m.orderStatus, render: (v: number) => <OrderStatusTag status={v} /> },
+          { key: 'remark', dataIndex: 'remark', title: m.refundReason, render: shown },
+          { key: 'failReason', dataIndex: 'failReason', title: m.failReason, render: shown },
+          { key: 'createTime', dataIndex: 'createTime', title: m.createTime },
+        ]}
+      />
+    </>
   );
 }

@@ -1,19 +1,22 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { messages, orderStatusOptions, payTypeOptions, type Order } from '@huiyun/contract';
+import { messages, orderStatusOptions, payTypeOptions, Perm, type Order } from '@huiyun/contract';
 import { exportOrders, listOrders, orderDeptOptions, type OrderFilters } from '../../../api/order.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
+import { usePermission } from '../../../app/useCurrentUser.ts';
 import { ListPage, type FieldConfig, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { OrderDetailDialog } from './OrderDetailDialog.tsx';
 import { OrderStatusTag, PayTypeTag, yuan } from './OrderTags.tsx';
+import { RefundDialog } from './RefundDialog.tsx';
+import { canRefund } from './refund.ts';
 
 const m = messages.order;
 
-// At 1366 px: number, terminal, goods, amount, pay type, status, time and 详情; the transaction
+// At 1366 px: number, terminal, goods, amount, pay type, status, time and 详情 / 退款; the transaction
 // number, company and pay time from 1600 px (all of them are in 详情).
 const columns = (manyCompanies: boolean): ListColumn<Order>[] => [
-  { key: 'orderNo', title: m.orderNo, width: 210 },
+  { key: 'orderNo', title: m.orderNo, width: 200 },
   { key: 'transId', title: m.transId, width: 220, secondary: true },
   ...(manyCompanies ? [{ key: 'deptName', title: m.deptName, width: 140, secondary: true }] : []),
   { key: 'machineNo', title: m.machineNo, width: 120 },
@@ -31,6 +34,9 @@ const all = { value: '', label: m.all };
 export function OrderPage() {
   const [previewed, setPreviewed] = useState<number | null>(null);
   const previewOpened = useOpenedOnce(previewed !== null);
+  const [refunding, setRefunding] = useState<Order | null>(null);
+  const refundOpened = useOpenedOnce(refunding !== null);
+  const can = usePermission();
   const companies = useQuery({ queryKey: queryKeys.options('order', 'depts'), queryFn: orderDeptOptions, staleTime: 60_000, meta: { silent: true } });
   const companyOptions = useMemo(() => (companies.data ?? []).map((c) => ({ value: c.deptId, label: c.deptName })), [companies.data]);
   const manyCompanies = companyOptions.length > 1;
@@ -44,7 +50,10 @@ export function OrderPage() {
     ...(manyCompanies ? [{ name: 'deptId', label: m.dept, type: 'select' as const, options: companyOptions }] : []),
     { name: 'dateRange', label: m.timeRange, type: 'dateRange', rangePlaceholder: [m.beginDate, m.endDate] },
   ];
-  const rowActions: RowAction<Order>[] = [{ key: 'detail', label: m.detail, onClick: (row) => setPreviewed(row.orderId) }];
+  const rowActions: RowAction<Order>[] = [
+    { key: 'detail', label: m.detail, onClick: (row) => setPreviewed(row.orderId) },
+    ...(can(Perm.orderRefund) ? [{ key: 'refund', label: m.refund, danger: true, visible: canRefund, onClick: (row: Order) => setRefunding(row) }] : []),
+  ];
 
   return (
     <>
@@ -58,6 +67,7 @@ export function OrderPage() {
         exporter={{ run: exportOrders, failText: messages.common.exportFailed }}
       />
       {previewOpened && <OrderDetailDialog orderId={previewed} onClose={() => setPreviewed(null)} />}
+      {refundOpened && <RefundDialog order={refunding} onClose={() => setRefunding(null)} />}
     </>
   );
 }
