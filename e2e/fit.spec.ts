@@ -10,7 +10,6 @@ import { dialog, openFromMenu, rowOf, searchList } from './list-page.ts';
 const WIDTH = 1366;
 const HEIGHT = 768;
 test.use({ viewport: { width: WIDTH, height: HEIGHT } });
-test.describe.configure({ timeout: 120_000 });
 
 const uniqueCode = (prefix: string) => uniqueName(prefix).toUpperCase().replace(/_/g, '-');
 

@@ -1,12 +1,9 @@
 // Issue 13 §3 and §5: what stays fresh across screens, lists newest first, empty states that say what
 // to do next, and accessible names in Chinese.
 import type { Page } from '@playwright/test';
-import { expect as baseExpect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { expect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { BASE_URL } from './env.ts';
 import { dialog, openFromMenu, rows } from './list-page.ts';
-
-// The suite shares two cores with other work: give the slow steps (logins, cold screens) room.
-const expect = baseExpect.configure({ timeout: 30_000 });
 
 /** A new company and its administrator (role 公司管理员): an account that sees no device yet. */
 async function companyAdmin(admin: Page): Promise<{ userName: string; password: string }> {
@@ -25,9 +22,6 @@ async function companyAdmin(admin: Page): Promise<{ userName: string; password: 
 }
 
 test.describe('fresh lists and next steps', () => {
-  // Two or three screens and a login each, on two shared cores.
-  test.describe.configure({ timeout: 120_000 });
-
   test('a role saved in 角色管理 is first on page 1 and offered by 新增用户 without a reload', async ({ adminPage: page }) => {
     await page.goto('/system/user');
     await expect(rows(page).first()).toBeVisible();

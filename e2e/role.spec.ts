@@ -1,10 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
-import { type Account, answerConfirm, expect as baseExpect, loginThroughUi, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
+import { type Account, answerConfirm, expect, loginThroughUi, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
 import { deleteRowCancelThenConfirm, dialog, openFromMenu, rowOf, rows, searchList } from './list-page.ts';
 import { BASE_URL } from './env.ts';
-
-// The suite shares two cores with other work: give the slow steps (logins, trees) room.
-const expect = baseExpect.configure({ timeout: 20_000 });
 
 const URL = '/system/Role';
 
@@ -47,8 +44,6 @@ async function expectSideMenu(browser: Browser, account: Account, links: string[
 }
 
 test.describe('角色管理', () => {
-  test.describe.configure({ timeout: 120_000 });
-
   test('the dialog shows the contract validation messages', async ({ adminPage: page }) => {
     await page.goto(URL);
     await page.locator('.list-toolbar').getByRole('button', { name: '新增' }).click();
