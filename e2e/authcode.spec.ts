@@ -3,7 +3,6 @@ import { expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/task/authcode';
-test.describe.configure({ timeout: 90_000 });
 
 const searchByCode = (page: Page, authCode: string) => searchList(page, 'authcode', '授权码', authCode);
 

@@ -3,7 +3,6 @@ import { expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/task/blacklist';
-test.describe.configure({ timeout: 90_000 });
 
 const searchByPhone = (page: Page, phone: string) => searchList(page, 'blacklist', '号码', phone);
 

@@ -5,12 +5,11 @@
 import type { Locator, Page } from '@playwright/test';
 import { TestDevice } from './device.ts';
 import { expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { dialog, rowOf, searchList } from './list-page.ts';
+import { dialog, openFromMenu, rowOf, searchList } from './list-page.ts';
 
 const WIDTH = 1366;
 const HEIGHT = 768;
 test.use({ viewport: { width: WIDTH, height: HEIGHT } });
-test.describe.configure({ timeout: 120_000 });
 
 const uniqueCode = (prefix: string) => uniqueName(prefix).toUpperCase().replace(/_/g, '-');
 
@@ -32,15 +31,6 @@ function numbersFile(count: number, invalid: number): Buffer {
   for (let i = 0; i < count; i++) lines.push(`138${String(i).padStart(8, '0')}`);
   for (let i = 0; i < invalid; i++) lines.push(`无效的一行-${i}-${'x'.repeat(30)}`);
   return Buffer.from(lines.join('\r\n'));
-}
-
-/** The side menu's link to `name`, opening its group first. */
-async function openFromMenu(page: Page, group: string, name: string) {
-  const menu = page.locator('.ant-layout-sider .ant-menu');
-  const link = menu.getByRole('link', { name, exact: true });
-  if (!(await link.isVisible())) await menu.getByText(group, { exact: true }).click();
-  await link.click();
-  await expect(page.locator('.ant-breadcrumb')).toContainText(name);
 }
 
 type HeaderBox = { text: string; left: number; right: number };
@@ -158,8 +148,7 @@ test.describe('1366×768', () => {
     expect(await page.evaluate('document.scrollingElement.scrollTop')).toBe(0);
 
     // a screen opened from the bottom of the menu shows at the top of the content, not scrolled away
-    await menu.getByRole('link', { name: '登录日志' }).click();
-    await expect(page.locator('.ant-breadcrumb')).toContainText('登录日志');
+    await openFromMenu(page, '系统监控', '登录日志');
     await expectInWindow(page.locator('form#loginLog-search'), 'the search form of 登录日志');
 
     // the content scrolls; the menu stays where it was

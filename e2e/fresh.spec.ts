@@ -1,24 +1,9 @@
 // Issue 13 §3 and §5: what stays fresh across screens, lists newest first, empty states that say what
 // to do next, and accessible names in Chinese.
 import type { Page } from '@playwright/test';
-import { expect as baseExpect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { expect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { BASE_URL } from './env.ts';
-import { dialog, rows } from './list-page.ts';
-
-// The suite shares two cores with other work: give the slow steps (logins, cold screens) room.
-const expect = baseExpect.configure({ timeout: 30_000 });
-
-const sideMenu = (page: Page) => page.locator('.ant-layout-sider .ant-menu');
-
-/** Follows a side-menu link (a client-side navigation: the page is not reloaded). */
-async function openFromMenu(page: Page, name: string) {
-  const link = sideMenu(page).getByRole('link', { name, exact: true });
-  if (!(await link.isVisible())) await sideMenu(page).getByText(name === '用户管理' || name === '角色管理' ? '系统管理' : '任务管理').click();
-  await link.click();
-  // The URL moves before the screen renders (the router's transition keeps the last one up meanwhile):
-  // the breadcrumb changes with the screen itself, so a 新增 pressed next lands on the screen opened.
-  await expect(page.locator('.ant-breadcrumb')).toContainText(name);
-}
+import { dialog, openFromMenu, rows } from './list-page.ts';
 
 /** A new company and its administrator (role 公司管理员): an account that sees no device yet. */
 async function companyAdmin(admin: Page): Promise<{ userName: string; password: string }> {
@@ -37,16 +22,13 @@ async function companyAdmin(admin: Page): Promise<{ userName: string; password: 
 }
 
 test.describe('fresh lists and next steps', () => {
-  // Two or three screens and a login each, on two shared cores.
-  test.describe.configure({ timeout: 120_000 });
-
   test('a role saved in 角色管理 is first on page 1 and offered by 新增用户 without a reload', async ({ adminPage: page }) => {
     await page.goto('/system/user');
     await expect(rows(page).first()).toBeVisible();
     // Marks this document: a reload would lose the mark.
     await page.evaluate(() => Object.assign(globalThis, { __sameDocument: true }));
 
-    await openFromMenu(page, '角色管理');
+    await openFromMenu(page, '系统管理', '角色管理');
     await expect(page).toHaveURL(/\/system\/Role$/);
     await expect(page.locator('form#role-search')).toBeVisible();
     const roleNo = uniqueName('e2e_fresh');
@@ -61,7 +43,7 @@ test.describe('fresh lists and next steps', () => {
     // Newest first: the new role leads page 1, however many roles there are.
     await expect(rows(page).first()).toContainText(roleNo);
 
-    await openFromMenu(page, '用户管理');
+    await openFromMenu(page, '系统管理', '用户管理');
     await expect(page).toHaveURL(/\/system\/user$/);
     await expect(page.locator('form#user-search')).toBeVisible();
     await page.locator('.list-toolbar').getByRole('button', { name: '新增', exact: true }).click();
@@ -84,7 +66,7 @@ test.describe('fresh lists and next steps', () => {
     // The toolbar's and search form's icons are decorative: no image among what assistive technology reads.
     await expect(page.locator('.list-toolbar, form#user-search').getByRole('button').getByRole('img')).toHaveCount(0);
 
-    await openFromMenu(page, '授权码列表');
+    await openFromMenu(page, '任务管理', '授权码列表');
     await page.getByRole('button', { name: '新增', exact: true }).click();
     const add = dialog(page, '新增授权码');
     await expect(add.locator('.ant-form-item').filter({ hasText: '所属账号' })).toContainText('admin');

@@ -1,5 +1,6 @@
 import { ADMIN } from './env.ts';
 import { answerConfirm, confirmDialog, expect, loginThroughUi, test, toast } from './fixtures.ts';
+import { openFromMenu } from './list-page.ts';
 
 test.describe('主布局', () => {
   test('admin sees the task and system groups; breadcrumb names group and screen', async ({ adminPage: page }) => {
@@ -8,8 +9,7 @@ test.describe('主布局', () => {
     await expect(menu.getByText('任务管理', { exact: true })).toBeVisible();
     await expect(menu.getByText('系统管理', { exact: true })).toBeVisible();
     await expect(menu.getByText('支付管理', { exact: true })).toBeVisible();
-    await menu.getByText('系统管理', { exact: true }).click();
-    await menu.getByRole('link', { name: '系统环境变量' }).click();
+    await openFromMenu(page, '系统管理', '系统环境变量');
     await expect(page).toHaveURL(/\/system\/Variable$/);
     const crumbs = page.locator('.ant-breadcrumb');
     await expect(crumbs).toContainText('系统管理');

@@ -1,8 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { type Account, answerConfirm, confirmDialog, expect as baseExpect, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
-
-// The suite shares two cores with other work: give the slow steps (logins, trees) room.
-const expect = baseExpect.configure({ timeout: 20_000 });
+import { type Account, answerConfirm, confirmDialog, expect, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
 
 const URL = '/system/Module';
 
@@ -56,8 +53,6 @@ async function expectSideMenu(browser: Browser, account: Account, texts: string[
 }
 
 test.describe('菜单管理', () => {
-  test.describe.configure({ timeout: 120_000 });
-
   test('selecting a node loads it into the form; the form shows the contract messages', async ({ adminPage: page }) => {
     await page.goto(URL);
     await treeNode(page, '用户管理').click();

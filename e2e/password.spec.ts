@@ -3,6 +3,7 @@
 import type { Page } from '@playwright/test';
 import { BASE_URL, USER1 } from './env.ts';
 import { expect, loginThroughUi, submitLogin, test, toast } from './fixtures.ts';
+import { openFromMenu } from './list-page.ts';
 
 const NEW_PASSWORD = 'Changed@2468';
 
@@ -16,7 +17,7 @@ async function changePassword(page: Page, oldPasswd: string, passwd: string, con
 test.describe('修改密码', () => {
   test('checks the form, refuses a wrong old password, changes it, and the new one logs in', async ({ browser, page }) => {
     await loginThroughUi(page, USER1);
-    await page.locator('.ant-layout-sider').getByRole('link', { name: '修改密码' }).click();
+    await openFromMenu(page, '任务管理', '修改密码');
     await expect(page).toHaveURL(/\/task\/updatePasswd$/);
 
     await page.getByRole('button', { name: '保存' }).click();

@@ -47,9 +47,6 @@ async function chooseRole(page: Page, roleName: string) {
 }
 
 test.describe('权限管理', () => {
-  // Many clicks against a server on a shared machine: more room than the suite default.
-  test.describe.configure({ timeout: 90_000 });
-
   test('the dialog shows the contract validation messages', async ({ adminPage: page }) => {
     await page.goto(URL);
     await page.getByRole('button', { name: '新增' }).click();

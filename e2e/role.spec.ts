@@ -1,10 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
-import { type Account, answerConfirm, expect as baseExpect, loginThroughUi, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
-import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
+import { type Account, answerConfirm, expect, loginThroughUi, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
+import { deleteRowCancelThenConfirm, dialog, openFromMenu, rowOf, rows, searchList } from './list-page.ts';
 import { BASE_URL } from './env.ts';
-
-// The suite shares two cores with other work: give the slow steps (logins, trees) room.
-const expect = baseExpect.configure({ timeout: 20_000 });
 
 const URL = '/system/Role';
 
@@ -47,8 +44,6 @@ async function expectSideMenu(browser: Browser, account: Account, links: string[
 }
 
 test.describe('角色管理', () => {
-  test.describe.configure({ timeout: 120_000 });
-
   test('the dialog shows the contract validation messages', async ({ adminPage: page }) => {
     await page.goto(URL);
     await page.locator('.list-toolbar').getByRole('button', { name: '新增' }).click();
@@ -224,11 +219,7 @@ test.describe('角色管理', () => {
     const context = await browser.newContext({ baseURL: BASE_URL, locale: 'zh-CN' });
     const user = await context.newPage();
     await loginThroughUi(user, { userName, password });
-    const menu = user.locator('.ant-layout-sider .ant-menu');
-    await menu.getByText('任务管理', { exact: true }).click();
-    await menu.getByRole('link', { name: '黑名单' }).click();
-    // the URL moves before the screen renders: wait for its breadcrumb, or 新增 may land on the screen left
-    await expect(user.locator('.ant-breadcrumb')).toContainText('黑名单');
+    await openFromMenu(user, '任务管理', '黑名单');
     const phone = String(16_600_000_000 + Math.floor(Math.random() * 90_000_000));
     await user.getByRole('button', { name: '新增' }).click();
     const addNumber = dialog(user, '新增黑名单号码');

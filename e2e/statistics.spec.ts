@@ -3,7 +3,6 @@ import { answerConfirm, confirmDialog, expect, loginThroughUi, test, toast, toke
 import { clickRowAction, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/task/userStatistics';
-test.describe.configure({ timeout: 90_000 });
 
 const searchByAccount = (page: Page, userName: string) => searchList(page, 'statistics', '账号', userName);
 

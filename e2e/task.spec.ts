@@ -6,7 +6,6 @@ const URL = '/task/index';
 // A 1×1 transparent PNG: what /upload/files takes as a task image.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
-test.describe.configure({ timeout: 90_000 });
 
 const searchByName = (page: Page, taskName: string) => searchList(page, 'task', '任务名称', taskName);
 

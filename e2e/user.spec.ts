@@ -30,8 +30,6 @@ async function isLive(page: Page, token: string): Promise<boolean> {
 }
 
 test.describe('用户管理', () => {
-  // Several steps per test on a shared, busy machine: more room than the suite's default 30 s.
-  test.describe.configure({ timeout: 90_000 });
 
   test('the dialog shows the SPEC validation messages', async ({ adminPage: page }) => {
     await page.goto(URL);

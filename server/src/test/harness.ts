@@ -10,6 +10,8 @@ import { createAccount } from '../modules/accounts/create.ts';
 import { createTestDatabase, testDbKind } from './test-database.ts';
 
 export const ADMIN_PASSWORD = 'Admin@12345';
+/** The password createUser gives when the test names none. */
+export const USER_PASSWORD = 'User@12345';
 
 export type TestApp = App & {
   clock: { advance: (ms: number) => void };
@@ -66,7 +68,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       if (!body.success) throw new Error(`login of ${userName} failed: ${body.msg}`);
       return body.data.token as string;
     },
-    createUser: async ({ userName, password = 'User@12345', roleId = RoleId.ordinaryUser, deptId = 1, isLock = 'N' }) => {
+    createUser: async ({ userName, password = USER_PASSWORD, roleId = RoleId.ordinaryUser, deptId = 1, isLock = 'N' }) => {
       return createAccount(built.ctx.db, {
         userName, userRealName: userName, password, userSex: '男', isLock, deptId, roleId, addUser: 'test', now: Date.now(),
       });

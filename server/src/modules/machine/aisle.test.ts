@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, type Aisle } from '@huiyun/contract';
+import { companyWithAdmin } from '../../test/companies.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 
 const a = messages.aisle;
@@ -146,9 +147,7 @@ describe('货道信息', () => {
   });
 
   it('keeps another company out of the aisles', async () => {
-    const deptId = await t.createCompany('货道别家', 'OTHER-A');
-    await t.createUser({ userName: 'aisle-other', roleId: 1, deptId });
-    const other = await t.login('aisle-other', 'User@12345');
+    const { token: other } = await companyWithAdmin(t, '货道别家', 'OTHER-A', 'aisle-other');
     const a1 = await aisle('A1');
     const refusals = [
       await t.call('POST', '/api/Aisle/save', { token: other, body: { ...a1, stock: 0 } }),

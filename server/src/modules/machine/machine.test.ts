@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fill, MachineStatus, messages, OrderStatus, PayType, RoleId } from '@huiyun/contract';
+import { fill, MachineStatus, messages, OrderStatus, PayType } from '@huiyun/contract';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
+import { companyWithAdmin } from '../../test/companies.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { testDbKind } from '../../test/test-database.ts';
 import { openTerminalKey } from './terminal-key.ts';
@@ -18,9 +19,7 @@ let otherDeptId: number;
 beforeAll(async () => {
   t = await startTestApp();
   token = await t.login('admin', ADMIN_PASSWORD);
-  otherDeptId = await t.createCompany('别家公司', 'OTHER-M');
-  await t.createUser({ userName: 'machine-other-admin', roleId: RoleId.companyAdmin, deptId: otherDeptId });
-  otherToken = await t.login('machine-other-admin', 'User@12345');
+  ({ deptId: otherDeptId, token: otherToken } = await companyWithAdmin(t, '别家公司', 'OTHER-M', 'machine-other-admin'));
 });
 afterAll(async () => t?.close());
 

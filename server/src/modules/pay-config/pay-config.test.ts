@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fill, maskSecret, messages, RoleId, SECRET_MASK } from '@huiyun/contract';
+import { fill, maskSecret, messages, SECRET_MASK } from '@huiyun/contract';
 import { sealPurpose } from '../../infra/sealed-columns.ts';
 import { readXlsxExport } from '../../test/xlsx-export.ts';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
+import { twoCompanies } from '../../test/companies.ts';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
 
 const m = messages.payConfig;
 let t: TestApp;
@@ -20,15 +21,7 @@ let companyB: number;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-payconfig-'));
   t = await startTestApp({ DATA_DIR: dataDir });
-  companyA = await t.createCompany('支付A公司', 'PAY_A');
-  companyB = await t.createCompany('支付B公司', 'PAY_B');
-  await t.createUser({ userName: 'pc_adminA', roleId: RoleId.companyAdmin, deptId: companyA });
-  await t.createUser({ userName: 'pc_adminB', roleId: RoleId.companyAdmin, deptId: companyB });
-  await t.createUser({ userName: 'pc_userA', roleId: RoleId.ordinaryUser, deptId: companyA });
-  admin = await t.login('admin', ADMIN_PASSWORD);
-  adminA = await t.login('pc_adminA', 'User@12345');
-  adminB = await t.login('pc_adminB', 'User@12345');
-  userA = await t.login('pc_userA', 'User@12345');
+  ({ companyA, companyB, admin, adminA, adminB, userA } = await twoCompanies(t, 'pc', '支付'));
 });
 afterAll(async () => {
   await t?.close();

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fill, messages, RoleId } from '@huiyun/contract';
+import { fill, messages } from '@huiyun/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { sealPurpose } from '../../infra/sealed-columns.ts';
 import { saveTerminalConfig } from './service.ts';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
+import { twoCompanies } from '../../test/companies.ts';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
 
 const m = messages.terminalConfig;
 let t: TestApp;
@@ -31,15 +32,7 @@ const addConfig = async (token: string, body: Record<string, unknown>) => {
 
 beforeAll(async () => {
   t = await startTestApp();
-  companyA = await t.createCompany('终端A公司', 'TC_A');
-  companyB = await t.createCompany('终端B公司', 'TC_B');
-  await t.createUser({ userName: 'tc_adminA', roleId: RoleId.companyAdmin, deptId: companyA });
-  await t.createUser({ userName: 'tc_adminB', roleId: RoleId.companyAdmin, deptId: companyB });
-  await t.createUser({ userName: 'tc_userA', roleId: RoleId.ordinaryUser, deptId: companyA });
-  admin = await t.login('admin', ADMIN_PASSWORD);
-  adminA = await t.login('tc_adminA', 'User@12345');
-  adminB = await t.login('tc_adminB', 'User@12345');
-  userA = await t.login('tc_userA', 'User@12345');
+  ({ companyA, companyB, admin, adminA, adminB, userA } = await twoCompanies(t, 'tc', '终端'));
   await addMachine('TC-A-01', companyA);
   await addMachine('TC-A-02', companyA);
   await addMachine('TC-B-01', companyB);
