@@ -215,6 +215,13 @@ describe('支付配置', () => {
     expect((await remove(adminA, String(id))).body.success).toBe(true);
   });
 
+  it('refuses to delete a config its orders were paid with (refunds need its keys)', async () => {
+    const id = (await save(adminA, { name: '有订单的配置', payType: 3 })).body.data.id;
+    await t.ctx.db.insertInto('pay_order').values({ deptId: companyA, orderNo: `PC-ORDER-${id}`, payType: 3, transType: 1, machineNo: 'PC-ORDER', goodsPrice: 100, payAmount: 100, orderStatus: 3, createTime: Date.now(), payTime: Date.now(), configId: id }).execute();
+    expect((await remove(adminA, String(id))).body.msg).toBe(fill(m.usedByOrders, { name: '有订单的配置' }));
+    expect(await stored(id)).toMatchObject({ name: '有订单的配置' });
+  });
+
   it('logs every change in the operation log by name, never a secret', async () => {
     const id = (await save(adminA, { name: '日志配置', payType: 1, partnerKey: 'log-secret-0123456789' })).body.data.id;
     await remove(adminA, String(id));

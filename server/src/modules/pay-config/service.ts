@@ -100,6 +100,10 @@ export async function deletePayConfigs(ctx: AppContext, caller: Access, ids: num
       const name = rows.find((r) => r.id === bound.configId)?.name ?? '';
       throw new AppError(fill(m.boundByTerminal, { name, count: Number(bound.n) }));
     }
+    // Orders keep their config: refunds and gateway queries need its keys. Rare admin action: the check
+    // reads pay_order without an index of its own (an extra index would cost every order insert).
+    const used = await trx.selectFrom('pay_order').select('configId').where('configId', 'in', unique).limit(1).executeTakeFirst();
+    if (used) throw new AppError(fill(m.usedByOrders, { name: rows.find((r) => r.id === used.configId)?.name ?? '' }));
     await trx.deleteFrom('pay_config').where('id', 'in', unique).execute();
     return unique.length;
   });
