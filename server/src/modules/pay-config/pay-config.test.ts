@@ -215,6 +215,14 @@ describe('支付配置', () => {
     expect((await remove(adminA, String(id))).body.success).toBe(true);
   });
 
+  it('refuses to move a config to another company (its terminals and orders stay with the first)', async () => {
+    const id = (await save(admin, { name: '公司固定', payType: 1, deptId: companyA })).body.data.id;
+    expect((await save(admin, { id, name: '公司固定', payType: 1, deptId: companyB })).body.msg).toBe(m.deptFixed);
+    expect(await stored(id)).toMatchObject({ deptId: companyA });
+    expect((await save(admin, { id, name: '公司固定-改名', payType: 1, deptId: companyA })).body.success).toBe(true);
+    expect((await save(admin, { id, name: '公司固定-再改', payType: 1 })).body.success).toBe(true);
+  });
+
   it('refuses to delete a config its orders were paid with (refunds need its keys)', async () => {
     const id = (await save(adminA, { name: '有订单的配置', payType: 3 })).body.data.id;
     await t.ctx.db.insertInto('pay_order').values({ deptId: companyA, orderNo: `PC-ORDER-${id}`, payType: 3, transType: 1, machineNo: 'PC-ORDER', goodsPrice: 100, payAmount: 100, orderStatus: 3, createTime: Date.now(), payTime: Date.now(), configId: id }).execute();

@@ -30,6 +30,8 @@ export async function savePayConfig(ctx: AppContext, caller: Access, input: PayC
       .executeTakeFirst();
     if (input.id !== undefined && !stored) throw notFound();
     if (stored) assertDeptInScope(caller.deptScope, stored.deptId);
+    // its terminals, orders and keys belong to that company: another company gets a config of its own
+    if (stored && input.deptId !== undefined && input.deptId !== stored.deptId) throw new AppError(m.deptFixed);
 
     const deptId = stored?.deptId ?? input.deptId ?? caller.deptId;
     if (deptId == null) throw new AppError(m.deptRequired);
