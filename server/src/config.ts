@@ -38,6 +38,7 @@ const schema = z.object({
   LOG_RETENTION_DAYS: intIn(1, 36_500).default(180),
   PAY_SWEEP_SECONDS: intIn(1, 3600).default(15),
   PAY_RECOVER_SECONDS: intIn(1, 24 * 60 * 60).default(60),
+  PAY_DISPENSE_TIMEOUT_SECONDS: intIn(10, 24 * 60 * 60).default(300),
   PAY_SECRET_KEY: z.string().refine(isKey32, 'must be 32 bytes in base64').optional(),
   PAY_SECRET_PREVIOUS_KEYS: z.string().refine((v) => v.split(',').every(isKey32), 'must be a comma list of 32-byte base64 keys').optional(),
 });
@@ -81,7 +82,7 @@ export type Config = {
   /** 操作日志 and 登录日志 rows older than this many days are deleted (db/log-retention.ts, swept hourly). */
   logRetentionDays: number;
   /** The order sweeper: how often it runs, and how long a lease (and a refund left under way) lasts before it is taken over. */
-  pay: { sweepMs: number; recoverMs: number };
+  pay: { sweepMs: number; recoverMs: number; dispenseTimeoutMs: number };
   /**
    * The key that seals payment secrets and terminal keys (infra/secret-key.ts): base64 of 32 bytes, or
    * unset for a key file in dataDir. Previous keys still open what they sealed, until resealed.
@@ -137,7 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       activateWindowMs: e.DEVICE_ACTIVATE_LOCKOUT_MINUTES * 60_000,
     },
     logRetentionDays: e.LOG_RETENTION_DAYS,
-    pay: { sweepMs: e.PAY_SWEEP_SECONDS * 1000, recoverMs: e.PAY_RECOVER_SECONDS * 1000 },
+    pay: { sweepMs: e.PAY_SWEEP_SECONDS * 1000, recoverMs: e.PAY_RECOVER_SECONDS * 1000, dispenseTimeoutMs: e.PAY_DISPENSE_TIMEOUT_SECONDS * 1000 },
     paySecretKey: e.PAY_SECRET_KEY,
     paySecretPreviousKeys: e.PAY_SECRET_PREVIOUS_KEYS?.split(',').map((k) => k.trim()) ?? [],
   };

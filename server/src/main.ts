@@ -40,7 +40,7 @@ async function main() {
   void payments.simulator.resume().then((n) => { if (n > 0) app.log.info(`simulator gateway: ${n} unacknowledged paid notifications sent again`); }, (error) => app.log.error({ err: error }, 'simulator gateway: resuming notifications failed'));
   orderSweeper = startOrderSweeper(ctx, payments, {
     log: app.log,
-    onSwept: (c) => { if (c.claimed + c.autoRefunds + c.refundsClaimed > 0) app.log.info({ swept: c }, 'order sweep'); },
+    onSwept: (c) => { if (c.claimed + c.dispenseTimeouts + c.autoRefunds + c.refundsClaimed > 0) app.log.info({ swept: c }, 'order sweep'); },
     onError: (error) => app.log.error({ err: error }, 'order sweep failed'),
   });
   app.log.info(`汇云运营台 listening on http://${config.host}:${config.port} (database: ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}, sessions: ${config.redisUrl ? 'Redis' : 'database'})`);

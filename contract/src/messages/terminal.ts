@@ -27,6 +27,7 @@ export const terminal = {
   orderMissing: '订单不存在或不属于本机',
   dispenseConflict: '订单已上报为{status}，不能再改为另一结果',
   dispenseNotPaid: '订单状态为{status}，未支付的订单不能出货',
+  dispenseTimedOut: '出货结果超时未上报，按出货失败自动退款',
   stockAlreadyZero: '货道库存已为 0，出货成功未再扣减',
   // heartbeat
   aisles: '货道库存',

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { OrderStatus, TransType } from '@huiyun/contract';
+import { messages, OrderStatus, TransType } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { autoRefund, driveRefund } from './refund.ts';
 import { settleUnpaid } from './service.ts';
+import { transition } from './state-machine.ts';
 
 // The order sweeper (issue 16 §2): unpaid orders (1 初始化 / 10 处理中) past expireAt are settled — the
 // gateway is asked first (paid there → 已支付; else closed there → 订单超时). Several server instances may
@@ -41,9 +42,29 @@ export async function claimStuckRefunds(ctx: AppContext, token: string, limit = 
   return Number(claimed.numAffectedRows ?? 0);
 }
 
+/**
+ * Paid orders whose machine never reported the dispense within PAY_DISPENSE_TIMEOUT_SECONDS (it died,
+ * or lost the order) count as 出货失败 and are marked for the automatic refund: the customer gets the
+ * money back and the machine can sell again (one order at a time). A report arriving later is refused
+ * (409 订单已上报为出货失败). Each move is the state machine's guarded UPDATE, so a report racing it wins or
+ * loses cleanly.
+ */
+export async function failStaleDispenses(ctx: AppContext, limit = 100): Promise<number> {
+  const now = ctx.now();
+  const stale = await ctx.db.selectFrom('pay_order').select('orderId')
+    .where('orderStatus', '=', OrderStatus.paid).where('transType', '=', TransType.consume).where('payTime', '<', now - ctx.config.pay.dispenseTimeoutMs)
+    .orderBy('orderId').limit(limit).execute();
+  let failed = 0;
+  for (const { orderId } of stale) {
+    const moved = await transition(ctx.db, orderId, 'dispenseFailed', now, { dispenseTime: now, dispenseMessage: messages.terminal.dispenseTimedOut, refundNeeded: 1 });
+    if (moved.moved) failed++;
+  }
+  return failed;
+}
+
 /** Automatic refunds of marked orders, then the stuck refunds this sweep claimed. */
 export async function sweepRefunds(ctx: AppContext, rt: PaymentRuntime, options: { limit?: number; log?: Parameters<typeof settleUnpaid>[3] } = {}) {
-  const counts = { autoRefunds: 0, refundsClaimed: 0, refundsSettled: 0, refundsFailed: 0 };
+  const counts = { dispenseTimeouts: await failStaleDispenses(ctx, options.limit), autoRefunds: 0, refundsClaimed: 0, refundsSettled: 0, refundsFailed: 0 };
   const marked = await ctx.db.selectFrom('pay_order').select('orderId').where('refundNeeded', '=', 1).orderBy('orderId').limit(options.limit ?? 100).execute();
   for (const { orderId } of marked) {
     try {

@@ -220,6 +220,28 @@ describe('the terminal protocol', () => {
     expect(await stockOf(m)).toBe(3);
   });
 
+  it('fails and refunds a paid order whose dispense is never reported, so the machine can sell again', async () => {
+    const m = await makeMachine(3);
+    const a = (await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;
+    await payOnPage(a.codeUrl);
+    expect((await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.msg).toBe(tm.dispenseInProgress);
+    await sweepOrders(t.ctx, rt); // not yet: within the timeout
+    expect((await order(a.orderNo)).orderStatus).toBe(OrderStatus.paid);
+    t.clock.advance(t.ctx.config.pay.dispenseTimeoutMs + 1_000);
+    try {
+      await sweepOrders(t.ctx, rt);
+    } finally {
+      t.clock.advance(-(t.ctx.config.pay.dispenseTimeoutMs + 1_000));
+    }
+    expect(await order(a.orderNo)).toMatchObject({ orderStatus: OrderStatus.dispenseFailed, dispenseMessage: tm.dispenseTimedOut, refundNeeded: 0, refundedAmount: 250 });
+    expect(await refundsOf(a.orderNo)).toEqual([{ payAmount: -250, orderStatus: OrderStatus.refunded, remark: messages.order.autoRefundDispense }]);
+    expect(await stockOf(m)).toBe(3);
+    // a late success report is refused; the machine sells again
+    expect((await call(m, '/order/dispense', { orderNo: a.orderNo, success: true })).body.msg).toBe(fill(tm.dispenseConflict, { status: '出货失败' }));
+    expect(await stockOf(m)).toBe(3);
+    expect((await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.success).toBe(true);
+  });
+
   it('keeps one order at a time per machine under concurrent creates', async () => {
     const m = await makeMachine(9);
     const answers = await Promise.all(Array.from({ length: 8 }, () => call(m, '/order/create', { aisleNo: 'A1', payType: 3 })));
@@ -315,8 +337,8 @@ describe('the order sweeper', () => {
     const openM = await makeMachine(5);
     const p = (await call(paidM, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;
     const o = (await call(openM, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;
-    // paid at the gateway, but the notification never arrived
-    await t.ctx.db.updateTable('pay_sim_payment').set({ status: 'paid', transId: 'SIM-LOST', payTime: Date.now() }).where('orderNo', '=', p.orderNo).execute();
+    // paid at the gateway just before the sweep, but the notification never arrived
+    await t.ctx.db.updateTable('pay_sim_payment').set({ status: 'paid', transId: 'SIM-LOST', payTime: Date.now() + 6 * 60_000 - 1_000 }).where('orderNo', '=', p.orderNo).execute();
     t.clock.advance(6 * 60_000);
     try {
       await sweepOrders(t.ctx, rt);
