@@ -32,7 +32,10 @@ function addOrders(orders: Row[]) {
       goodsPrice, payAmount, aisleNo, orderStatus, openId, mchId, subMchId, remark, createTime, payTime) values (?, ?, ?, ?, 0, ?, ?, 'G01', '矿泉水', 350, ?, 'A1', ?, 'oE2E', 'MCH-E2E', 'SUB-E2E', '端到端', ?, ?)`);
     for (const o of orders) {
       const created = shanghai(o.created);
-      insert.run((deptOf.get(o.deptNo ?? 'DEMO') as { deptId: number }).deptId, o.orderNo, o.transId, o.payType, o.transType, o.machineNo, o.amount, o.status, created, o.transId ? created + 5000 : null);
+      // 已支付 (2) waits for its machine's dispense report: paid now, or the sweeper would count it as a
+      // dispense never reported (PAY_DISPENSE_TIMEOUT_SECONDS) and refund it while the spec runs
+      const paid = !o.transId ? null : o.status === 2 ? Date.now() : created + 5000;
+      insert.run((deptOf.get(o.deptNo ?? 'DEMO') as { deptId: number }).deptId, o.orderNo, o.transId, o.payType, o.transType, o.machineNo, o.amount, o.status, created, paid);
       if (o.parentNo) {
         const parent = db.prepare('select orderId from pay_order where orderNo = ?').get(o.parentNo) as { orderId: number };
         db.prepare('update pay_order set parentId = ? where orderNo = ?').run(parent.orderId, o.orderNo);

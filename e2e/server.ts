@@ -28,6 +28,8 @@ function main(): void {
       LOGIN_LOCKOUT_AFTER: '1000',
       LOGIN_IP_LOCKOUT_AFTER: '100000',
       LOGIN_ACCOUNT_LOCKOUT_AFTER: '100000',
+      // The order sweeper every second: what it does to the specs' orders shows at once, not by luck of timing.
+      PAY_SWEEP_SECONDS: '1',
     },
   });
 
