@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LIST_COUNT_BOUND } from '@huiyun/contract';
+import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP } from '@huiyun/contract';
 import { dialectOf } from './dialect.ts';
-import { chooseSearchPlan, contains, listPage, SEARCH_PROBE, type SearchForm } from './list-query.ts';
+import { chooseSearchPlan, contains, countBoundOf, listPage, SEARCH_PROBE, type SearchForm } from './list-query.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
 import { useTestDatabase } from '../test/use-test-database.ts';
@@ -11,6 +11,7 @@ import { useTestDatabase } from '../test/use-test-database.ts';
 // walk of the sort index with `like`) and the two-step read of deep pages must answer exactly what the
 // simple plan answers: the same rows, in the same order, with the same total — for rare, common and
 // 1–2 character terms, on both sides of each switch point. The reference is computed here, in plain code.
+// A contains filter's count stops at a step of SEARCH_COUNT_STEP (共 1,000+ 条): the reference too.
 
 const ROWS = 20_000;
 const BASE = Date.UTC(2026, 0, 1);
@@ -51,17 +52,19 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     const answer = await listPage(db, filtered, (qb) => qb.select(['operId', 'userName']),
       { page, limit: 10, sortField: extra.sort ?? '', sortOrder: extra.sort ? 'ascend' : '' },
       { sortColumns: { userName: 'userName' }, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId', searchPlan: extra.searchPlan, onSearchPlan: (seen) => { forms = seen; } });
-    return { rows: answer.rows.map((r) => r.operId), total: answer.total, forms };
+    return { rows: answer.rows.map((r) => r.operId), total: answer.total, totalBounded: answer.totalBounded, forms };
   };
   const expected = (text: string, page: number, extra: { sort?: 'userName'; failedOnly?: boolean } = {}) => {
     const matching = all.filter((r) => r.userName.toLowerCase().includes(text.toLowerCase()) && (!extra.failedOnly || r.success === 0));
     const sorted = extra.sort
       ? matching.sort((a, b) => (a.userName < b.userName ? -1 : a.userName > b.userName ? 1 : a.operId - b.operId))
       : matching.sort((a, b) => b.operTime - a.operTime || b.operId - a.operId);
-    // the list machinery's bound: 共 10,000+ 条 past it, and no page read that starts past it
+    // the list machinery's bounds: a searched list counts to the step of SEARCH_COUNT_STEP that holds
+    // the page (共 1,000+ 条), at most LIST_COUNT_BOUND; and no page read that starts past LIST_COUNT_BOUND
     const offset = (page - 1) * 10;
+    const bound = Math.min(LIST_COUNT_BOUND, SEARCH_COUNT_STEP * Math.max(1, Math.ceil((offset + 10) / SEARCH_COUNT_STEP)));
     const rows = offset > LIST_COUNT_BOUND ? [] : sorted.slice(offset, offset + 10).map((r) => r.operId);
-    return { rows, total: matching.length > LIST_COUNT_BOUND ? LIST_COUNT_BOUND + 1 : matching.length };
+    return matching.length > bound ? { rows, total: bound + 1, totalBounded: true as const } : { rows, total: matching.length, totalBounded: undefined };
   };
 
   const terms = ['zhang', 'ZHANG1', 'mid', 'wang.mid7', 'rare_x', 'rare%x', 'zh', 'g', '_', 'nobody-has-this'];
@@ -72,14 +75,48 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
       for (const extra of [{}, { sort: 'userName' as const }, { failedOnly: true }]) {
         const want = expected(text, page, extra);
         const got = await read(text, page, extra);
-        expect({ rows: got.rows, total: got.total }, `${text} page ${page} ${JSON.stringify(extra)}`).toEqual(want);
+        expect({ rows: got.rows, total: got.total, totalBounded: got.totalBounded }, `${text} page ${page} ${JSON.stringify(extra)}`).toEqual(want);
         for (const searchPlan of ['indexed', 'scan'] as const) {
           const forced = await read(text, page, { ...extra, searchPlan });
-          expect({ rows: forced.rows, total: forced.total }, `${text} page ${page} ${JSON.stringify(extra)} ${searchPlan}`).toEqual(want);
+          expect({ rows: forced.rows, total: forced.total, totalBounded: forced.totalBounded }, `${text} page ${page} ${JSON.stringify(extra)} ${searchPlan}`).toEqual(want);
         }
       }
     }
   }, 60_000);
+
+  it('count a searched list in steps: 共 N+ 条 while rows continue past the step, the next step from its last page on, exact below', async () => {
+    const step = 100; // the data has 'mid' ~286 times: steps of 100 cross it thrice
+    const matching = expected('mid', 1).total;
+    expect(matching).toBeGreaterThan(2 * step);
+    expect(matching).toBeLessThan(3 * step);
+    const page = async (n: number, filtered = db.selectFrom('sys_oper_log').where(contains(db, 'sys_oper_log', 'userName', 'mid'))) => {
+      const answer = await listPage(db, filtered, (qb) => qb.select('operId'), { page: n, limit: 10, sortField: '', sortOrder: '' },
+        { sortColumns: {}, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId', searchCountStep: step });
+      return { rows: answer.rows.map((r) => r.operId), total: answer.total, totalBounded: answer.totalBounded };
+    };
+    const want = (n: number) => expected('mid', n).rows;
+    // pages 1–10 hold rows 1–100: counted to 101, said 共 100+ 条; the pager offers page 11
+    expect(await page(1)).toEqual({ rows: want(1), total: step + 1, totalBounded: true });
+    expect(await page(10)).toEqual({ rows: want(10), total: step + 1, totalBounded: true });
+    // page 11, the last the pager offered, counts to the next step, and so on until the rows end
+    expect(await page(11)).toEqual({ rows: want(11), total: 2 * step + 1, totalBounded: true });
+    expect(await page(21)).toEqual({ rows: want(21), total: matching, totalBounded: undefined });
+    const last = Math.ceil(matching / 10);
+    expect(await page(last)).toEqual({ rows: want(last), total: matching, totalBounded: undefined });
+    // the same rows with an index-backed filter alone: exact up to LIST_COUNT_BOUND, however many
+    const failed = all.filter((r) => r.success === 0).length;
+    expect(failed).toBeGreaterThan(step);
+    expect(await page(1, db.selectFrom('sys_oper_log').where('success', '=', 0))).toMatchObject({ total: failed, totalBounded: undefined });
+  });
+
+  it('bound a searched count at the step holding the page, an unsearched one at LIST_COUNT_BOUND', () => {
+    expect(countBoundOf(0, 10, true)).toBe(SEARCH_COUNT_STEP);
+    expect(countBoundOf(SEARCH_COUNT_STEP - 10, 10, true)).toBe(SEARCH_COUNT_STEP); // page 100: rows 991–1,000
+    expect(countBoundOf(SEARCH_COUNT_STEP, 10, true)).toBe(2 * SEARCH_COUNT_STEP); // page 101
+    expect(countBoundOf(SEARCH_COUNT_STEP - 20, 40, true)).toBe(2 * SEARCH_COUNT_STEP); // a page across the step
+    expect(countBoundOf(LIST_COUNT_BOUND, 10, true)).toBe(LIST_COUNT_BOUND);
+    expect(countBoundOf(0, 10, false)).toBe(LIST_COUNT_BOUND);
+  });
 
   it('take each side of the switch points on SQLite (the data above crosses them)', async () => {
     if (dialectOf(db) === 'postgres') return; // PostgreSQL: one form, `lower(x) like` on the GIN trigram index

@@ -3,7 +3,7 @@ import {
   type SelectQueryBuilder, type SelectQueryNode, type SqlBool,
   AliasNode, IdentifierNode, TableNode,
 } from 'kysely';
-import { LIST_COUNT_BOUND, type PageQuery } from '@huiyun/contract';
+import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP, type PageQuery } from '@huiyun/contract';
 import { dialectOf } from './dialect.ts';
 import { searchIndexes, searchTableOf, type SearchedColumn, type SearchedTable } from './search-index.ts';
 
@@ -14,7 +14,8 @@ import { searchIndexes, searchTableOf, type SearchedColumn, type SearchedTable }
 //   probes the term's FTS5 matches first and reads a rare term's few matches as a key list, a common
 //   one by walking the sort index with `like` (`planSearches`);
 // - the default sort and the equality filters read composite indexes (migration 0010);
-// - the page is read first, and counted only when it is full, at most LIST_COUNT_BOUND + 1 rows;
+// - the page is read first, and counted only when it is full, at most LIST_COUNT_BOUND + 1 rows — with
+//   a contains filter in steps of SEARCH_COUNT_STEP (共 1,000+ 条: `countBoundOf`);
 // - a page starting past LIST_COUNT_BOUND is not read (the offset a page walks is bounded), and a page
 //   past the first reads its keys first, then joins names to those rows only.
 
@@ -34,10 +35,10 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
   if (!(spec.columns as readonly string[]).includes(name)) throw new Error(`${table}.${name} has no search index (db/search-index.ts)`);
   const escaped = text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
   const pattern = `%${escaped}%`;
-  if (dialectOf(db) === 'postgres') return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+  if (dialectOf(db) === 'postgres') return new ContainsExpression(sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`);
   // SQLite's LIKE already ignores ASCII case (its lower() knows no other), so the column is compared as is.
   const scan = sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
-  if ([...text].length < 3) return scan;
+  if ([...text].length < 3) return new ContainsExpression(scan);
   const key = dot < 0 ? spec.key : `${column.slice(0, dot)}.${spec.key}`;
   const search = searchTableOf(table);
   const phrase = `${name} : "${text.replaceAll('"', '""')}"`;
@@ -66,17 +67,39 @@ class SearchExpression implements Expression<SqlBool> {
   }
 }
 
-/** Finds the searches of a query (collect) and swaps each for the form chosen for it (replace). */
+/** The nodes of the contains filters that have one form (PostgreSQL; 1–2 characters on SQLite), to find them in a query. */
+const containsNodes = new WeakSet<OperationNode>();
+
+/** A contains filter with one form: marked so `listPage` knows the query searches (its count is bounded in steps). */
+class ContainsExpression implements Expression<SqlBool> {
+  readonly #node: OperationNode;
+  constructor(condition: RawBuilder<SqlBool>) {
+    this.#node = condition.toOperationNode();
+    containsNodes.add(this.#node);
+  }
+  get expressionType(): SqlBool | undefined {
+    return undefined;
+  }
+  toOperationNode(): OperationNode {
+    return this.#node;
+  }
+}
+
+/** Finds the contains filters of a query (collect) and swaps each search for the form chosen for it (replace). */
 class SearchSwapper extends OperationNodeTransformer {
   readonly found: Search[] = [];
+  /** Whether the query has a contains filter of any form. */
+  searches = false;
   readonly #chosen: Map<Search, Expression<SqlBool>> | undefined;
   constructor(chosen?: Map<Search, Expression<SqlBool>>) {
     super();
     this.#chosen = chosen;
   }
   protected override transformRaw(node: RawNode, queryId?: QueryId): RawNode {
+    if (containsNodes.has(node)) this.searches = true;
     const search = searchesByNode.get(node);
     if (!search) return super.transformRaw(node, queryId);
+    this.searches = true;
     this.found.push(search);
     return (this.#chosen?.get(search)?.toOperationNode() as RawNode | undefined) ?? node;
   }
@@ -110,7 +133,7 @@ type SearchProbe = { n: number; firstKey: number | null; nthMatch: number | null
  * match costs more the more trigrams the term has (each one's positions are merged), ~the cost of
  * scanning 3 rows for a 3-character term, ~20 rows a trigram for longer ones.
  */
-export function chooseSearchPlan(probe: SearchProbe, offset: number, limit: number): { page: 'indexed' | 'scan'; count: 'indexed' | 'scan' } {
+export function chooseSearchPlan(probe: SearchProbe, offset: number, limit: number, countBound = LIST_COUNT_BOUND): { page: 'indexed' | 'scan'; count: 'indexed' | 'scan' } {
   const n = Number(probe.n);
   if (n < SEARCH_PROBE || probe.nthMatch == null) return { page: 'indexed', count: 'indexed' };
   const first = Number(probe.firstKey ?? 1);
@@ -119,7 +142,9 @@ export function chooseSearchPlan(probe: SearchProbe, offset: number, limit: numb
   const matches = share * rows;
   const walked = Math.min(rows, (offset + limit) / share);
   const scanPerMatch = probe.trigrams <= 1 ? SCAN_PER_MATCH_SHORT : SCAN_PER_MATCH_TRIGRAM * probe.trigrams;
-  return { page: walked < WALK_PER_MATCH * matches ? 'scan' : 'indexed', count: share * scanPerMatch > 1 ? 'scan' : 'indexed' };
+  // The count stops at countBound + 1 matches: `like` then scans the rows those lie in, FTS5 reads every match (the IN list).
+  const scanned = Math.min(rows, (countBound + 1) / share);
+  return { page: walked < WALK_PER_MATCH * matches ? 'scan' : 'indexed', count: scanned < scanPerMatch * matches ? 'scan' : 'indexed' };
 }
 
 /**
@@ -129,7 +154,7 @@ export function chooseSearchPlan(probe: SearchProbe, offset: number, limit: numb
  * of them lies gives the share of rows that match (chooseSearchPlan).
  * Both forms select the same rows; only the work differs (tests compare them on both sides of the switch).
  */
-async function planSearches(db: Kysely<any>, searches: readonly Search[], offset: number, limit: number, force?: 'indexed' | 'scan') {
+async function planSearches(db: Kysely<any>, searches: readonly Search[], offset: number, limit: number, countBound: number, force?: 'indexed' | 'scan') {
   const page = new Map<Search, Expression<SqlBool>>();
   const count = new Map<Search, Expression<SqlBool>>();
   const forms = { page: [] as SearchForm[], count: [] as SearchForm[] };
@@ -155,7 +180,7 @@ async function planSearches(db: Kysely<any>, searches: readonly Search[], offset
     }
     // two subqueries: SQLite reads min() and max() off the key only when each is a query of its own
     const span = await sql<{ first: number | null; last: number | null }>`select (select min(${sql.ref(search.key)}) from ${sql.table(search.table)}) as first, (select max(${sql.ref(search.key)}) from ${sql.table(search.table)}) as last`.execute(db);
-    const chosen = chooseSearchPlan({ n: keys.length, firstKey: span.rows[0]?.first ?? null, nthMatch: keys.at(-1)!.k, lastKey: span.rows[0]?.last ?? null, trigrams: search.trigrams }, offset, limit);
+    const chosen = chooseSearchPlan({ n: keys.length, firstKey: span.rows[0]?.first ?? null, nthMatch: keys.at(-1)!.k, lastKey: span.rows[0]?.last ?? null, trigrams: search.trigrams }, offset, limit, countBound);
     choose(search, chosen.page, chosen.count);
   }
   return { page, count, forms };
@@ -192,7 +217,22 @@ type ListOptions = {
   searchPlan?: 'indexed' | 'scan';
   /** Tests only: told the form each search is read with, for the page and for the count. */
   onSearchPlan?: (forms: { page: SearchForm[]; count: SearchForm[] }) => void;
+  /** Tests only: the step of a searched list's count, instead of SEARCH_COUNT_STEP (a small one needs fewer rows). */
+  searchCountStep?: number;
 };
+
+/** What `listPage` answers, and every list's query passes on: the page, the total, whether the count stopped at a bound. */
+export type Listed<Row> = { rows: Row[]; total: number; totalBounded?: true };
+
+/**
+ * How far the count of a list's rows goes: LIST_COUNT_BOUND; for a list filtered by a contains search
+ * the multiple of `step` (SEARCH_COUNT_STEP) that holds the page — 1,000 for pages 1–100 at 10 a page,
+ * 2,000 for 101–200 — so a full page always leaves the next page offered when rows continue.
+ */
+export function countBoundOf(offset: number, limit: number, searched: boolean, step = SEARCH_COUNT_STEP): number {
+  if (!searched) return LIST_COUNT_BOUND;
+  return Math.min(LIST_COUNT_BOUND, step * Math.max(1, Math.ceil((offset + limit) / step)));
+}
 
 /**
  * One page of a filtered query plus the total, the shape every list call answers. Sorting is by a
@@ -200,9 +240,10 @@ type ListOptions = {
  * paging is stable. `selectColumns` picks the row's columns; end it with `.$castTo<Row>()` to name
  * the row type the mapper takes.
  *
- * The total is exact up to LIST_COUNT_BOUND and LIST_COUNT_BOUND + 1 beyond (共 10,000+ 条): a page
- * that is not full needs no count at all (offset + its rows), a full one counts at most
- * LIST_COUNT_BOUND + 1 rows. Pages starting past the bound answer no rows.
+ * The total is exact up to the count's bound (`countBoundOf`: LIST_COUNT_BOUND, or a step of
+ * SEARCH_COUNT_STEP when a contains filter is in the query) and the bound + 1 beyond, with
+ * `totalBounded` (共 10,000+ 条, 共 1,000+ 条): a page that is not full needs no count at all (offset +
+ * its rows), a full one counts at most the bound + 1 rows. Pages starting past LIST_COUNT_BOUND answer no rows.
  *
  * A page past the first is read in two steps when the list's table can be named by its key (a single
  * table, sorted on its own columns, the tie-breaker its integer key): the keys of the page off the
@@ -214,16 +255,17 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   selectColumns: (qb: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<SelectDB, SelectTB, O>,
   query: Paging | { pageNum: number; pageSize: number },
   options: ListOptions,
-): Promise<{ rows: O[]; total: number }> {
+): Promise<Listed<O>> {
   const paging = pagingOf(query);
   const offset = (paging.page - 1) * paging.limit;
   const finder = new SearchSwapper();
   const filteredNode = finder.transformNode(filtered.toOperationNode()) as SelectQueryNode;
-  const plan = finder.found.length > 0 ? await planSearches(db, finder.found, offset, paging.limit, options.searchPlan) : undefined;
+  const bound = countBoundOf(offset, paging.limit, finder.searches, options.searchCountStep);
+  const plan = finder.found.length > 0 ? await planSearches(db, finder.found, offset, paging.limit, bound, options.searchPlan) : undefined;
   if (plan) options.onSearchPlan?.(plan.forms);
   const forPage = plan ? filtered.withPlugin(swapSearches(plan.page)) : filtered;
   const forCount = plan ? filtered.withPlugin(swapSearches(plan.count)) : filtered;
-  if (offset > LIST_COUNT_BOUND) return { rows: [], total: await countUpTo(db, forCount, LIST_COUNT_BOUND + 1) };
+  if (offset > LIST_COUNT_BOUND) return { rows: [], ...await countUpTo(db, forCount, bound) };
   const sortColumn = Object.hasOwn(options.sortColumns, paging.sortField) ? options.sortColumns[paging.sortField] : undefined;
   const [orderColumn, direction] = sortColumn && paging.sortOrder
     ? [sortColumn, paging.sortOrder === 'ascend' ? 'asc' as const : 'desc' as const]
@@ -236,9 +278,11 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   } else {
     rows = (await ordered(selectColumns(forPage)).limit(paging.limit).offset(offset).execute()) as O[];
   }
+  // The page that holds the last row offered (LIST_COUNT_BOUND + 1) may run past it: 共 10,000+ 条 still.
+  if (offset + rows.length > LIST_COUNT_BOUND) return { rows, total: LIST_COUNT_BOUND + 1, totalBounded: true };
   if (rows.length > 0 && rows.length < paging.limit) return { rows, total: offset + rows.length };
   if (rows.length === 0 && offset === 0) return { rows, total: 0 };
-  return { rows, total: await countUpTo(db, forCount, LIST_COUNT_BOUND + 1) };
+  return { rows, ...await countUpTo(db, forCount, bound) };
 }
 
 /**
@@ -257,12 +301,13 @@ function keyedBy(node: SelectQueryNode, orderColumn: string, tieBreaker: string)
   return !!spec && nameOf(tieBreaker) === spec.key && prefixOf(tieBreaker) === alias && prefixOf(orderColumn) === alias;
 }
 
-/** The rows of `filtered`, counted up to `most`: never more work than reading that many rows. */
-async function countUpTo<DB, TB extends keyof DB>(db: Kysely<any>, filtered: SelectQueryBuilder<DB, TB, {}>, most: number): Promise<number> {
-  const bounded = filtered.select(sql.lit(1).as('one')).limit(most).as('bounded');
+/** The rows of `filtered`, counted up to `bound` + 1: never more work than reading that many rows. */
+async function countUpTo<DB, TB extends keyof DB>(db: Kysely<any>, filtered: SelectQueryBuilder<DB, TB, {}>, bound: number): Promise<{ total: number; totalBounded?: true }> {
+  const bounded = filtered.select(sql.lit(1).as('one')).limit(bound + 1).as('bounded');
   const counted = await db
     .selectFrom(bounded)
     .select(sql<number | string>`count(*)`.as('total'))
     .executeTakeFirst();
-  return Number(counted?.total ?? 0);
+  const total = Number(counted?.total ?? 0);
+  return total > bound ? { total, totalBounded: true } : { total };
 }
