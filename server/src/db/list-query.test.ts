@@ -45,7 +45,7 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     db = t().db;
   }, 60_000);
 
-  const read = async (text: string, page: number, extra: { sort?: 'userName'; failedOnly?: boolean; searchPlan?: 'indexed' | 'scan' } = {}) => {
+  const read = async (text: string, page: number, extra: { sort?: 'userName'; failedOnly?: boolean; searchPlan?: 'indexed' | 'scan' | 'stream' } = {}) => {
     let filtered = db.selectFrom('sys_oper_log').where(contains(db, 'sys_oper_log', 'userName', text));
     if (extra.failedOnly) filtered = filtered.where('success', '=', 0);
     forms = undefined;
@@ -76,7 +76,7 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
         const want = expected(text, page, extra);
         const got = await read(text, page, extra);
         expect({ rows: got.rows, total: got.total, totalBounded: got.totalBounded }, `${text} page ${page} ${JSON.stringify(extra)}`).toEqual(want);
-        for (const searchPlan of ['indexed', 'scan'] as const) {
+        for (const searchPlan of ['indexed', 'scan', 'stream'] as const) {
           const forced = await read(text, page, { ...extra, searchPlan });
           expect({ rows: forced.rows, total: forced.total, totalBounded: forced.totalBounded }, `${text} page ${page} ${JSON.stringify(extra)} ${searchPlan}`).toEqual(want);
         }
@@ -128,21 +128,24 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     // common: page 1 walks the sort index with like, the count scans with like
     expect(await plan('zhang', 1)).toEqual({ page: ['scan'], count: ['scan'] });
     expect(await plan('ZHANG1', 1)).toEqual({ page: ['scan'], count: ['scan'] }); // 1,111 of 20,000
-    // 1.4% of rows: page 1 by walking, the count through FTS5; the last page through FTS5 too
-    expect(await plan('mid', 1)).toEqual({ page: ['scan'], count: ['indexed'] });
-    expect(await plan('mid', 29)).toEqual({ page: ['indexed'], count: ['indexed'] });
+    // 1.4% of rows: page 1 by walking, the count streamed from FTS5; the last page through FTS5 too
+    expect(await plan('mid', 1)).toEqual({ page: ['scan'], count: ['stream'] });
+    expect(await plan('mid', 29)).toEqual({ page: ['indexed'], count: ['stream'] });
     // 1–2 characters: no trigram, always like, nothing to plan
     expect(await plan('zh', 1)).toBeUndefined();
   });
 
   it('choose by the share of matching rows, the depth of the page and the trigrams of the term', () => {
     const probe = (share: number, trigrams = 3, rows = 1_000_000) => ({ n: SEARCH_PROBE, firstKey: 1, nthMatch: Math.round(SEARCH_PROBE / share), lastKey: rows, trigrams });
-    expect(chooseSearchPlan({ n: 3, firstKey: 1, nthMatch: 10, lastKey: 1_000_000, trigrams: 3 }, 0, 10)).toEqual({ page: 'indexed', count: 'indexed' });
-    expect(chooseSearchPlan(probe(0.5), 0, 10)).toEqual({ page: 'scan', count: 'scan' });
-    expect(chooseSearchPlan(probe(0.04, 3, 100_000), 0, 10)).toEqual({ page: 'scan', count: 'scan' }); // zhang of 100,000 users
-    expect(chooseSearchPlan(probe(0.1, 1, 100_000), 0, 10)).toEqual({ page: 'scan', count: 'indexed' }); // 双十一: one trigram, FTS5 counts it cheaper
-    expect(chooseSearchPlan(probe(0.001, 6), 0, 10)).toEqual({ page: 'scan', count: 'indexed' }); // 1 in 1,000: ~10,000 rows walked
-    expect(chooseSearchPlan(probe(0.001, 6), 4990, 10)).toEqual({ page: 'indexed', count: 'indexed' }); // page 500
-    expect(chooseSearchPlan(probe(0.0002, 6), 0, 10)).toEqual({ page: 'indexed', count: 'indexed' }); // 1 in 5,000
+    expect(chooseSearchPlan({ n: 3, firstKey: 1, nthMatch: 10, lastKey: 1_000_000, trigrams: 3 }, 0, 10)).toEqual({ page: 'indexed', count: 'stream' });
+    expect(chooseSearchPlan(probe(0.5, 3, 20_000), 0, 10)).toEqual({ page: 'scan', count: 'scan' });
+    expect(chooseSearchPlan(probe(0.04, 3, 100_000), 0, 10)).toEqual({ page: 'scan', count: 'scan' }); // zhang of 100,000 users, counted to 10,001
+    expect(chooseSearchPlan(probe(0.1, 1, 100_000), 0, 10)).toEqual({ page: 'scan', count: 'stream' }); // 双十一: one trigram, FTS5 counts it cheaper
+    expect(chooseSearchPlan(probe(0.001, 6), 0, 10)).toEqual({ page: 'scan', count: 'stream' }); // 1 in 1,000: ~10,000 rows walked
+    expect(chooseSearchPlan(probe(0.001, 6), 4990, 10)).toEqual({ page: 'indexed', count: 'stream' }); // page 500
+    expect(chooseSearchPlan(probe(0.0002, 6), 0, 10)).toEqual({ page: 'indexed', count: 'stream' }); // 1 in 5,000
+    // counted to SEARCH_COUNT_STEP + 1: the FTS5 stream stops after 1,001 matches
+    expect(chooseSearchPlan(probe(0.04, 3, 100_000), 0, 10, SEARCH_COUNT_STEP)).toEqual({ page: 'scan', count: 'stream' });
+    expect(chooseSearchPlan(probe(0.5, 3, 20_000), 0, 10, SEARCH_COUNT_STEP)).toEqual({ page: 'scan', count: 'scan' }); // a small table
   });
 });
