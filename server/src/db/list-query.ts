@@ -157,19 +157,21 @@ export function chooseSearchPlan(probe: SearchProbe, offset: number, limit: numb
 
 /**
  * Per search of the query: the page reads the FTS5 matches (IN list) or walks with `like`, the count
- * streams the FTS5 matches or scans with `like`, whichever costs less for this term. The probe reads the term's first SEARCH_PROBE matches in key
- * order: all of them for a rare term (then they are the filter, as a key list), else how far the last
- * of them lies gives the share of rows that match (chooseSearchPlan).
+ * streams the FTS5 matches or scans with `like`, whichever costs less for this term. The probe reads
+ * the term's first SEARCH_PROBE matches in key order: all of them for a rare term (then they are the
+ * filter, as a key list), else how far the last of them lies gives the share of rows that match
+ * (chooseSearchPlan). A count is streamed only for a query of one table and no grouping (`streamable`):
+ * there one match is one row.
  * Both forms select the same rows; only the work differs (tests compare them on both sides of the switch).
  */
-async function planSearches(db: Kysely<any>, searches: readonly Search[], offset: number, limit: number, countBound: number, force?: ForcedPlan) {
+async function planSearches(db: Kysely<any>, searches: readonly Search[], offset: number, limit: number, countBound: number, streamable: boolean, force?: ForcedPlan) {
   const page = new Map<Search, Expression<SqlBool>>();
   const count = new Map<Search, Expression<SqlBool>>();
   const forms = { page: [] as SearchForm[], count: [] as SearchForm[] };
   let streamed: Search | undefined;
   const choose = (search: Search, forPage: 'keys' | 'indexed' | 'scan', chosenForCount: SearchForm, keys?: Expression<SqlBool>) => {
     // One search drives a streamed count; in it each row is checked with `like` (cheap: the row is read anyway).
-    const forCount = chosenForCount === 'stream' && streamed ? 'indexed' : chosenForCount;
+    const forCount = chosenForCount === 'stream' && (streamed || !streamable) ? 'indexed' : chosenForCount;
     if (forCount === 'stream') streamed = search;
     page.set(search, forPage === 'keys' ? keys! : search[forPage]);
     count.set(search, forCount === 'keys' ? keys! : search[forCount === 'stream' ? 'scan' : forCount]);
@@ -276,7 +278,8 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const finder = new SearchSwapper();
   const filteredNode = finder.transformNode(filtered.toOperationNode()) as SelectQueryNode;
   const bound = countBoundOf(offset, paging.limit, finder.searches, options.searchCountStep);
-  const plan = finder.found.length > 0 ? await planSearches(db, finder.found, offset, paging.limit, bound, options.searchPlan) : undefined;
+  const streamable = !filteredNode.joins?.length && !filteredNode.groupBy;
+  const plan = finder.found.length > 0 ? await planSearches(db, finder.found, offset, paging.limit, bound, streamable, options.searchPlan) : undefined;
   if (plan) options.onSearchPlan?.(plan.forms);
   const forPage = plan ? filtered.withPlugin(swapSearches(plan.page)) : filtered;
   const forCount = plan ? filtered.withPlugin(swapSearches(plan.count)) : filtered;
