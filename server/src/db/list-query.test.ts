@@ -8,7 +8,8 @@ import type { Database } from './schema.ts';
 import { useTestDatabase } from '../test/use-test-database.ts';
 
 // The adaptive plan of a contains filter (SQLite: the FTS5 matches as a key list or an IN list, or a
-// walk of the sort index with `like`) and the two-step read of deep pages must answer exactly what the
+// walk of the sort index with `like`, the count streamed or scanned; PostgreSQL: a rare term's key list
+// or `like`) and the two-step read of deep pages must answer exactly what the
 // simple plan answers: the same rows, in the same order, with the same total — for rare, common and
 // 1–2 character terms, on both sides of each switch point. The reference is computed here, in plain code.
 // A contains filter's count stops at a step of SEARCH_COUNT_STEP (共 1,000+ 条): the reference too.
@@ -118,8 +119,17 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     expect(countBoundOf(0, 10, false)).toBe(LIST_COUNT_BOUND);
   });
 
+  it('read a rare term as the key list of its matches on PostgreSQL, a common one with like', async () => {
+    if (dialectOf(db) !== 'postgres') return;
+    const plan = async (text: string, page: number) => (await read(text, page)).forms;
+    expect(await plan('rare_x', 1)).toEqual({ page: ['keys'], count: ['keys'] });
+    expect(await plan('zhang', 1)).toEqual({ page: ['scan'], count: ['scan'] });
+    expect(await plan('mid', 1)).toEqual({ page: ['scan'], count: ['scan'] });
+    expect(await plan('zh', 1)).toBeUndefined(); // no trigram: nothing to probe
+  });
+
   it('take each side of the switch points on SQLite (the data above crosses them)', async () => {
-    if (dialectOf(db) === 'postgres') return; // PostgreSQL: one form, `lower(x) like` on the GIN trigram index
+    if (dialectOf(db) === 'postgres') return; // PostgreSQL: the test above
     expect(expected('mid', 1).total).toBeGreaterThanOrEqual(SEARCH_PROBE); // not rare
     expect(expected('mid', 1).total / ROWS).toBeLessThan(1 / 60); // yet a small share
     const plan = async (text: string, page: number) => (await read(text, page)).forms;

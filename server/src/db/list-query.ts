@@ -23,10 +23,11 @@ import { searchIndexes, searchTableOf, type SearchedColumn, type SearchedTable }
  * `column` (of `table`, as the query names it: `u.userName` or `userName`) contains `text`,
  * case-insensitively, with % and _ in the text taken literally; backed by the column's trigram index.
  *
- * On SQLite a text of 3 characters or more is a *search*: `listPage` decides per request how to read
- * it (`planSearches`): the matches of the FTS5 table as an IN list when they are few, or the list's
- * sort index walked and each row compared with `like` when the term is common. Used outside
- * `listPage` it is the IN list.
+ * A text of 3 characters or more is a *search*: `listPage` decides per request how to read it
+ * (`planSearches`). A rare term's few matches (probed first) become a key list on both databases. On
+ * SQLite a common term is read as the matches of the FTS5 table (IN list) or by walking the list's sort
+ * index comparing each row with `like`; on PostgreSQL as `lower(x) like`, the planner choosing between
+ * the GIN trigram bitmap and the sort index. Used outside `listPage` it is the IN list / the `like`.
  */
 export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, column: `${string}.${SearchedColumn<T>}` | SearchedColumn<T>, text: string): Expression<SqlBool> {
   const dot = column.lastIndexOf('.');
@@ -35,19 +36,42 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
   if (!(spec.columns as readonly string[]).includes(name)) throw new Error(`${table}.${name} has no search index (db/search-index.ts)`);
   const escaped = text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
   const pattern = `%${escaped}%`;
-  if (dialectOf(db) === 'postgres') return new ContainsExpression(sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`);
+  const key = dot < 0 ? spec.key : `${column.slice(0, dot)}.${spec.key}`;
+  const trigrams = [...text].length - 2;
+  if (dialectOf(db) === 'postgres') {
+    const like = sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    if (trigrams < 1) return new ContainsExpression(like); // no trigram: the GIN index cannot probe it
+    return new SearchExpression({
+      table, key: spec.key, keyRef: key, search: '', phrase: '', trigrams, indexed: like, scan: like,
+      probe: sql<{ k: number }>`select ${sql.ref(spec.key)} as k from ${sql.table(table)} where lower(${sql.ref(name)}) like ${pattern} escape '\\' limit ${SEARCH_PROBE}`,
+      matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} = any(${keys}::bigint[])`,
+    });
+  }
   // SQLite's LIKE already ignores ASCII case (its lower() knows no other), so the column is compared as is.
   const scan = sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
-  if ([...text].length < 3) return new ContainsExpression(scan);
-  const key = dot < 0 ? spec.key : `${column.slice(0, dot)}.${spec.key}`;
+  if (trigrams < 1) return new ContainsExpression(scan);
   const search = searchTableOf(table);
   const phrase = `${name} : "${text.replaceAll('"', '""')}"`;
   const indexed = sql<SqlBool>`${sql.ref(key)} in (select rowid from ${sql.table(search)} where ${sql.table(search)} match ${phrase})`;
-  return new SearchExpression({ table, key: spec.key, keyRef: key, search, phrase, trigrams: [...text].length - 2, indexed, scan });
+  return new SearchExpression({
+    table, key: spec.key, keyRef: key, search, phrase, trigrams, indexed, scan,
+    // FTS5 answers rowids in ascending order: the first SEARCH_PROBE matches, read the cheap way round.
+    probe: sql<{ k: number }>`select rowid as k from ${sql.table(search)} where ${sql.table(search)} match ${phrase} limit ${SEARCH_PROBE}`,
+    matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} in (select value from json_each(${JSON.stringify(keys)}))`,
+  });
 }
 
-/** A SQLite contains filter of 3+ characters: its two forms, and what a probe needs to choose between them. */
-type Search = { table: string; key: string; keyRef: string; search: string; phrase: string; trigrams: number; indexed: RawBuilder<SqlBool>; scan: RawBuilder<SqlBool> };
+/**
+ * A contains filter of 3+ characters: its forms, and what a probe needs to choose between them. On
+ * PostgreSQL `search` and `phrase` are empty and `indexed` is `scan` (the planner picks the index).
+ */
+type Search = {
+  table: string; key: string; keyRef: string; search: string; phrase: string; trigrams: number; indexed: RawBuilder<SqlBool>; scan: RawBuilder<SqlBool>;
+  /** The term's first SEARCH_PROBE matches in the whole table, by key. */
+  probe: RawBuilder<{ k: number }>;
+  /** The filter as the keys of all its matches (a rare term, whose probe read them all). */
+  matchedKeys: (keys: number[]) => RawBuilder<SqlBool>;
+};
 
 /** The node each search puts in a query, to find it there again (`planSearches`). */
 const searchesByNode = new WeakMap<OperationNode, Search>();
@@ -67,7 +91,7 @@ class SearchExpression implements Expression<SqlBool> {
   }
 }
 
-/** The nodes of the contains filters that have one form (PostgreSQL; 1–2 characters on SQLite), to find them in a query. */
+/** The nodes of the contains filters that have one form (1–2 characters), to find them in a query. */
 const containsNodes = new WeakSet<OperationNode>();
 
 /** A contains filter with one form: marked so `listPage` knows the query searches (its count is bounded in steps). */
@@ -183,13 +207,17 @@ async function planSearches(db: Kysely<any>, searches: readonly Search[], offset
       choose(search, force === 'stream' ? 'indexed' : force, force);
       continue;
     }
-    // FTS5 answers rowids in ascending order: the first SEARCH_PROBE matches, read the cheap way round.
-    const { rows: keys } = await sql<{ k: number }>`select rowid as k from ${sql.table(search.search)} where ${sql.table(search.search)} match ${search.phrase} limit ${SEARCH_PROBE}`.execute(db);
+    const { rows: keys } = await search.probe.execute(db);
     if (keys.length < SEARCH_PROBE) {
       // A rare term: the probe read all its matches, so the page and the count take them as they are
-      // and the FTS5 table is not read again.
-      const matched = sql<SqlBool>`${sql.ref(search.keyRef)} in (select value from json_each(${JSON.stringify(keys.map((r) => r.k))}))`;
-      choose(search, 'keys', 'keys', matched);
+      // and the index is not read again (PostgreSQL: ip `10.3.7`, 172 matches of 1,000,000 — two GIN
+      // bitmaps of common trigrams, page and count, 21 ms; the probe and two key lookups 5.6 ms).
+      choose(search, 'keys', 'keys', search.matchedKeys(keys.map((r) => Number(r.k))));
+      continue;
+    }
+    if (!search.search) {
+      // PostgreSQL: a common term is `lower(x) like`; the planner walks the sort index or reads the GIN bitmap.
+      choose(search, 'scan', 'scan');
       continue;
     }
     // two subqueries: SQLite reads min() and max() off the key only when each is a query of its own
@@ -278,7 +306,7 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const finder = new SearchSwapper();
   const filteredNode = finder.transformNode(filtered.toOperationNode()) as SelectQueryNode;
   const bound = countBoundOf(offset, paging.limit, finder.searches, options.searchCountStep);
-  const streamable = !filteredNode.joins?.length && !filteredNode.groupBy;
+  const streamable = dialectOf(db) === 'sqlite' && !filteredNode.joins?.length && !filteredNode.groupBy;
   const plan = finder.found.length > 0 ? await planSearches(db, finder.found, offset, paging.limit, bound, streamable, options.searchPlan) : undefined;
   if (plan) options.onSearchPlan?.(plan.forms);
   const forPage = plan ? filtered.withPlugin(swapSearches(plan.page)) : filtered;
