@@ -113,6 +113,29 @@ test.describe('操作日志', () => {
     await page.getByRole('button', { name: '导出' }).click();
     expect((await downloading).suggestedFilename()).toBe('操作日志.xlsx');
   });
+
+  test('a count stopped at its step reads 共 1,000+ 条, and its last page offers the next', async ({ adminPage: page }) => {
+    // A searched list's answer past SEARCH_COUNT_STEP, made from the server's real answer (seeding 1,001
+    // matches would take longer than the rest of this file): page 1's rows, total 1,001 (2,001 from page
+    // 101 on: the server counts to the step holding the page) and the flag.
+    const tag = uniqueName('e2e_bounded');
+    await saveVariable(page, { varLable: tag, varName: tag, varValue: '1' }); // a row for page 1 to show
+    let firstRows: unknown[] | undefined;
+    await page.route('**/api/OperLog/list', async (route) => {
+      const { page: asked } = route.request().postDataJSON() as { page: number };
+      const response = await route.fetch();
+      const answer = (await response.json()) as { data: unknown[] };
+      firstRows ??= answer.data;
+      await route.fulfill({ response, json: { ...answer, data: firstRows, total: asked > 100 ? 2001 : 1001, totalBounded: true } });
+    });
+    await page.goto('/monitor/operLog');
+    const pager = page.locator('.ant-pagination');
+    await expect(pager.getByText('共 1,000+ 条')).toBeVisible();
+    await pager.getByTitle('101', { exact: true }).click();
+    await expect(page.locator('.ant-pagination-item-active')).toHaveText('101');
+    await expect(pager.getByText('共 2,000+ 条')).toBeVisible();
+    await expect(pager.getByTitle('201', { exact: true })).toBeVisible();
+  });
 });
 
 test.describe('登录日志', () => {

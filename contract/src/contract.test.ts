@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fill, formatDateTime, idList, listTotalText, LIST_COUNT_BOUND, pageQuery, secondsToNextShanghaiDay, shanghaiDay, variableSave } from './index.ts';
+import { fill, formatDateTime, idList, listTotalText, LIST_COUNT_BOUND, SEARCH_COUNT_STEP, pageQuery, secondsToNextShanghaiDay, shanghaiDay, variableSave } from './index.ts';
 import { common, variable } from './messages.ts';
 
 describe('contract helpers', () => {
@@ -42,5 +42,11 @@ describe('listTotalText', () => {
     expect(listTotalText(0)).toBe('共 0 条');
     expect(listTotalText(LIST_COUNT_BOUND)).toBe('共 10000 条');
     expect(listTotalText(LIST_COUNT_BOUND + 1)).toBe('共 10,000+ 条');
+  });
+  it('says the bound of a bounded answer (a contains search counted in steps of SEARCH_COUNT_STEP)', () => {
+    expect(listTotalText(SEARCH_COUNT_STEP + 1, true)).toBe('共 1,000+ 条');
+    expect(listTotalText(2 * SEARCH_COUNT_STEP + 1, true)).toBe('共 2,000+ 条');
+    expect(listTotalText(SEARCH_COUNT_STEP + 1, false)).toBe('共 1001 条'); // an exact 1,001 of an index-backed filter
+    expect(listTotalText(LIST_COUNT_BOUND + 1, true)).toBe('共 10,000+ 条');
   });
 });

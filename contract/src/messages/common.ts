@@ -35,7 +35,7 @@ export const common = {
   cancel: '取消',
   save: '保存',
   totalItems: '共 {total} 条',
-  /** A bounded count (LIST_COUNT_BOUND): 共 10,000+ 条. */
+  /** A bounded count (LIST_COUNT_BOUND, SEARCH_COUNT_STEP): 共 10,000+ 条, 共 1,000+ 条. */
   totalItemsBounded: '共 {total}+ 条',
   addTitle: '新增{name}',
   editTitle: '编辑{name}',

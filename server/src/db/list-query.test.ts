@@ -1,16 +1,18 @@
 import type { Kysely } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LIST_COUNT_BOUND } from '@huiyun/contract';
+import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP } from '@huiyun/contract';
 import { dialectOf } from './dialect.ts';
-import { chooseSearchPlan, contains, listPage, SEARCH_PROBE, type SearchForm } from './list-query.ts';
+import { chooseSearchPlan, contains, countBoundOf, listPage, SEARCH_PROBE, type SearchForm } from './list-query.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
 import { useTestDatabase } from '../test/use-test-database.ts';
 
 // The adaptive plan of a contains filter (SQLite: the FTS5 matches as a key list or an IN list, or a
-// walk of the sort index with `like`) and the two-step read of deep pages must answer exactly what the
+// walk of the sort index with `like`, the count streamed or scanned; PostgreSQL: a rare term's key list
+// or `like`) and the two-step read of deep pages must answer exactly what the
 // simple plan answers: the same rows, in the same order, with the same total — for rare, common and
 // 1–2 character terms, on both sides of each switch point. The reference is computed here, in plain code.
+// A contains filter's count stops at a step of SEARCH_COUNT_STEP (共 1,000+ 条): the reference too.
 
 const ROWS = 20_000;
 const BASE = Date.UTC(2026, 0, 1);
@@ -44,24 +46,26 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     db = t().db;
   }, 60_000);
 
-  const read = async (text: string, page: number, extra: { sort?: 'userName'; failedOnly?: boolean; searchPlan?: 'indexed' | 'scan' } = {}) => {
+  const read = async (text: string, page: number, extra: { sort?: 'userName'; failedOnly?: boolean; searchPlan?: 'indexed' | 'scan' | 'stream' } = {}) => {
     let filtered = db.selectFrom('sys_oper_log').where(contains(db, 'sys_oper_log', 'userName', text));
     if (extra.failedOnly) filtered = filtered.where('success', '=', 0);
     forms = undefined;
     const answer = await listPage(db, filtered, (qb) => qb.select(['operId', 'userName']),
       { page, limit: 10, sortField: extra.sort ?? '', sortOrder: extra.sort ? 'ascend' : '' },
       { sortColumns: { userName: 'userName' }, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId', searchPlan: extra.searchPlan, onSearchPlan: (seen) => { forms = seen; } });
-    return { rows: answer.rows.map((r) => r.operId), total: answer.total, forms };
+    return { rows: answer.rows.map((r) => r.operId), total: answer.total, totalBounded: answer.totalBounded, forms };
   };
   const expected = (text: string, page: number, extra: { sort?: 'userName'; failedOnly?: boolean } = {}) => {
     const matching = all.filter((r) => r.userName.toLowerCase().includes(text.toLowerCase()) && (!extra.failedOnly || r.success === 0));
     const sorted = extra.sort
       ? matching.sort((a, b) => (a.userName < b.userName ? -1 : a.userName > b.userName ? 1 : a.operId - b.operId))
       : matching.sort((a, b) => b.operTime - a.operTime || b.operId - a.operId);
-    // the list machinery's bound: 共 10,000+ 条 past it, and no page read that starts past it
+    // the list machinery's bounds: a searched list counts to the step of SEARCH_COUNT_STEP that holds
+    // the page (共 1,000+ 条), at most LIST_COUNT_BOUND; and no page read that starts past LIST_COUNT_BOUND
     const offset = (page - 1) * 10;
+    const bound = Math.min(LIST_COUNT_BOUND, SEARCH_COUNT_STEP * Math.max(1, Math.ceil((offset + 10) / SEARCH_COUNT_STEP)));
     const rows = offset > LIST_COUNT_BOUND ? [] : sorted.slice(offset, offset + 10).map((r) => r.operId);
-    return { rows, total: matching.length > LIST_COUNT_BOUND ? LIST_COUNT_BOUND + 1 : matching.length };
+    return matching.length > bound ? { rows, total: bound + 1, totalBounded: true as const } : { rows, total: matching.length, totalBounded: undefined };
   };
 
   const terms = ['zhang', 'ZHANG1', 'mid', 'wang.mid7', 'rare_x', 'rare%x', 'zh', 'g', '_', 'nobody-has-this'];
@@ -72,17 +76,60 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
       for (const extra of [{}, { sort: 'userName' as const }, { failedOnly: true }]) {
         const want = expected(text, page, extra);
         const got = await read(text, page, extra);
-        expect({ rows: got.rows, total: got.total }, `${text} page ${page} ${JSON.stringify(extra)}`).toEqual(want);
-        for (const searchPlan of ['indexed', 'scan'] as const) {
+        expect({ rows: got.rows, total: got.total, totalBounded: got.totalBounded }, `${text} page ${page} ${JSON.stringify(extra)}`).toEqual(want);
+        for (const searchPlan of ['indexed', 'scan', 'stream'] as const) {
           const forced = await read(text, page, { ...extra, searchPlan });
-          expect({ rows: forced.rows, total: forced.total }, `${text} page ${page} ${JSON.stringify(extra)} ${searchPlan}`).toEqual(want);
+          expect({ rows: forced.rows, total: forced.total, totalBounded: forced.totalBounded }, `${text} page ${page} ${JSON.stringify(extra)} ${searchPlan}`).toEqual(want);
         }
       }
     }
   }, 60_000);
 
+  it('count a searched list in steps: 共 N+ 条 while rows continue past the step, the next step from its last page on, exact below', async () => {
+    const step = 100; // the data has 'mid' ~286 times: steps of 100 cross it thrice
+    const matching = expected('mid', 1).total;
+    expect(matching).toBeGreaterThan(2 * step);
+    expect(matching).toBeLessThan(3 * step);
+    const page = async (n: number, filtered = db.selectFrom('sys_oper_log').where(contains(db, 'sys_oper_log', 'userName', 'mid'))) => {
+      const answer = await listPage(db, filtered, (qb) => qb.select('operId'), { page: n, limit: 10, sortField: '', sortOrder: '' },
+        { sortColumns: {}, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId', searchCountStep: step });
+      return { rows: answer.rows.map((r) => r.operId), total: answer.total, totalBounded: answer.totalBounded };
+    };
+    const want = (n: number) => expected('mid', n).rows;
+    // pages 1–10 hold rows 1–100: counted to 101, said 共 100+ 条; the pager offers page 11
+    expect(await page(1)).toEqual({ rows: want(1), total: step + 1, totalBounded: true });
+    expect(await page(10)).toEqual({ rows: want(10), total: step + 1, totalBounded: true });
+    // page 11, the last the pager offered, counts to the next step, and so on until the rows end
+    expect(await page(11)).toEqual({ rows: want(11), total: 2 * step + 1, totalBounded: true });
+    expect(await page(21)).toEqual({ rows: want(21), total: matching, totalBounded: undefined });
+    const last = Math.ceil(matching / 10);
+    expect(await page(last)).toEqual({ rows: want(last), total: matching, totalBounded: undefined });
+    // the same rows with an index-backed filter alone: exact up to LIST_COUNT_BOUND, however many
+    const failed = all.filter((r) => r.success === 0).length;
+    expect(failed).toBeGreaterThan(step);
+    expect(await page(1, db.selectFrom('sys_oper_log').where('success', '=', 0))).toMatchObject({ total: failed, totalBounded: undefined });
+  });
+
+  it('bound a searched count at the step holding the page, an unsearched one at LIST_COUNT_BOUND', () => {
+    expect(countBoundOf(0, 10, true)).toBe(SEARCH_COUNT_STEP);
+    expect(countBoundOf(SEARCH_COUNT_STEP - 10, 10, true)).toBe(SEARCH_COUNT_STEP); // page 100: rows 991–1,000
+    expect(countBoundOf(SEARCH_COUNT_STEP, 10, true)).toBe(2 * SEARCH_COUNT_STEP); // page 101
+    expect(countBoundOf(SEARCH_COUNT_STEP - 20, 40, true)).toBe(2 * SEARCH_COUNT_STEP); // a page across the step
+    expect(countBoundOf(LIST_COUNT_BOUND, 10, true)).toBe(LIST_COUNT_BOUND);
+    expect(countBoundOf(0, 10, false)).toBe(LIST_COUNT_BOUND);
+  });
+
+  it('read a rare term as the key list of its matches on PostgreSQL, a common one with like', async () => {
+    if (dialectOf(db) !== 'postgres') return;
+    const plan = async (text: string, page: number) => (await read(text, page)).forms;
+    expect(await plan('rare_x', 1)).toEqual({ page: ['keys'], count: ['keys'] });
+    expect(await plan('zhang', 1)).toEqual({ page: ['scan'], count: ['scan'] });
+    expect(await plan('mid', 1)).toEqual({ page: ['scan'], count: ['scan'] });
+    expect(await plan('zh', 1)).toBeUndefined(); // no trigram: nothing to probe
+  });
+
   it('take each side of the switch points on SQLite (the data above crosses them)', async () => {
-    if (dialectOf(db) === 'postgres') return; // PostgreSQL: one form, `lower(x) like` on the GIN trigram index
+    if (dialectOf(db) === 'postgres') return; // PostgreSQL: the test above
     expect(expected('mid', 1).total).toBeGreaterThanOrEqual(SEARCH_PROBE); // not rare
     expect(expected('mid', 1).total / ROWS).toBeLessThan(1 / 60); // yet a small share
     const plan = async (text: string, page: number) => (await read(text, page)).forms;
@@ -91,21 +138,24 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     // common: page 1 walks the sort index with like, the count scans with like
     expect(await plan('zhang', 1)).toEqual({ page: ['scan'], count: ['scan'] });
     expect(await plan('ZHANG1', 1)).toEqual({ page: ['scan'], count: ['scan'] }); // 1,111 of 20,000
-    // 1.4% of rows: page 1 by walking, the count through FTS5; the last page through FTS5 too
-    expect(await plan('mid', 1)).toEqual({ page: ['scan'], count: ['indexed'] });
-    expect(await plan('mid', 29)).toEqual({ page: ['indexed'], count: ['indexed'] });
+    // 1.4% of rows: page 1 by walking, the count streamed from FTS5; the last page through FTS5 too
+    expect(await plan('mid', 1)).toEqual({ page: ['scan'], count: ['stream'] });
+    expect(await plan('mid', 29)).toEqual({ page: ['indexed'], count: ['stream'] });
     // 1–2 characters: no trigram, always like, nothing to plan
     expect(await plan('zh', 1)).toBeUndefined();
   });
 
   it('choose by the share of matching rows, the depth of the page and the trigrams of the term', () => {
     const probe = (share: number, trigrams = 3, rows = 1_000_000) => ({ n: SEARCH_PROBE, firstKey: 1, nthMatch: Math.round(SEARCH_PROBE / share), lastKey: rows, trigrams });
-    expect(chooseSearchPlan({ n: 3, firstKey: 1, nthMatch: 10, lastKey: 1_000_000, trigrams: 3 }, 0, 10)).toEqual({ page: 'indexed', count: 'indexed' });
-    expect(chooseSearchPlan(probe(0.5), 0, 10)).toEqual({ page: 'scan', count: 'scan' });
-    expect(chooseSearchPlan(probe(0.04, 3, 100_000), 0, 10)).toEqual({ page: 'scan', count: 'scan' }); // zhang of 100,000 users
-    expect(chooseSearchPlan(probe(0.1, 1, 100_000), 0, 10)).toEqual({ page: 'scan', count: 'indexed' }); // 双十一: one trigram, FTS5 counts it cheaper
-    expect(chooseSearchPlan(probe(0.001, 6), 0, 10)).toEqual({ page: 'scan', count: 'indexed' }); // 1 in 1,000: ~10,000 rows walked
-    expect(chooseSearchPlan(probe(0.001, 6), 4990, 10)).toEqual({ page: 'indexed', count: 'indexed' }); // page 500
-    expect(chooseSearchPlan(probe(0.0002, 6), 0, 10)).toEqual({ page: 'indexed', count: 'indexed' }); // 1 in 5,000
+    expect(chooseSearchPlan({ n: 3, firstKey: 1, nthMatch: 10, lastKey: 1_000_000, trigrams: 3 }, 0, 10)).toEqual({ page: 'indexed', count: 'stream' });
+    expect(chooseSearchPlan(probe(0.5, 3, 20_000), 0, 10)).toEqual({ page: 'scan', count: 'scan' });
+    expect(chooseSearchPlan(probe(0.04, 3, 100_000), 0, 10)).toEqual({ page: 'scan', count: 'scan' }); // zhang of 100,000 users, counted to 10,001
+    expect(chooseSearchPlan(probe(0.1, 1, 100_000), 0, 10)).toEqual({ page: 'scan', count: 'stream' }); // 双十一: one trigram, FTS5 counts it cheaper
+    expect(chooseSearchPlan(probe(0.001, 6), 0, 10)).toEqual({ page: 'scan', count: 'stream' }); // 1 in 1,000: ~10,000 rows walked
+    expect(chooseSearchPlan(probe(0.001, 6), 4990, 10)).toEqual({ page: 'indexed', count: 'stream' }); // page 500
+    expect(chooseSearchPlan(probe(0.0002, 6), 0, 10)).toEqual({ page: 'indexed', count: 'stream' }); // 1 in 5,000
+    // counted to SEARCH_COUNT_STEP + 1: the FTS5 stream stops after 1,001 matches
+    expect(chooseSearchPlan(probe(0.04, 3, 100_000), 0, 10, SEARCH_COUNT_STEP)).toEqual({ page: 'scan', count: 'stream' });
+    expect(chooseSearchPlan(probe(0.5, 3, 20_000), 0, 10, SEARCH_COUNT_STEP)).toEqual({ page: 'scan', count: 'scan' }); // a small table
   });
 });

@@ -3,7 +3,7 @@ import {
   type SelectQueryBuilder, type SelectQueryNode, type SqlBool,
   AliasNode, IdentifierNode, TableNode,
 } from 'kysely';
-import { LIST_COUNT_BOUND, type PageQuery } from '@huiyun/contract';
+import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP, type PageQuery } from '@huiyun/contract';
 import { dialectOf } from './dialect.ts';
 import { searchIndexes, searchTableOf, type SearchedColumn, type SearchedTable } from './search-index.ts';
 
@@ -14,7 +14,8 @@ import { searchIndexes, searchTableOf, type SearchedColumn, type SearchedTable }
 //   probes the term's FTS5 matches first and reads a rare term's few matches as a key list, a common
 //   one by walking the sort index with `like` (`planSearches`);
 // - the default sort and the equality filters read composite indexes (migration 0010);
-// - the page is read first, and counted only when it is full, at most LIST_COUNT_BOUND + 1 rows;
+// - the page is read first, and counted only when it is full, at most LIST_COUNT_BOUND + 1 rows — with
+//   a contains filter in steps of SEARCH_COUNT_STEP (共 1,000+ 条: `countBoundOf`);
 // - a page starting past LIST_COUNT_BOUND is not read (the offset a page walks is bounded), and a page
 //   past the first reads its keys first, then joins names to those rows only.
 
@@ -22,10 +23,11 @@ import { searchIndexes, searchTableOf, type SearchedColumn, type SearchedTable }
  * `column` (of `table`, as the query names it: `u.userName` or `userName`) contains `text`,
  * case-insensitively, with % and _ in the text taken literally; backed by the column's trigram index.
  *
- * On SQLite a text of 3 characters or more is a *search*: `listPage` decides per request how to read
- * it (`planSearches`): the matches of the FTS5 table as an IN list when they are few, or the list's
- * sort index walked and each row compared with `like` when the term is common. Used outside
- * `listPage` it is the IN list.
+ * A text of 3 characters or more is a *search*: `listPage` decides per request how to read it
+ * (`planSearches`). A rare term's few matches (probed first) become a key list on both databases. On
+ * SQLite a common term is read as the matches of the FTS5 table (IN list) or by walking the list's sort
+ * index comparing each row with `like`; on PostgreSQL as `lower(x) like`, the planner choosing between
+ * the GIN trigram bitmap and the sort index. Used outside `listPage` it is the IN list / the `like`.
  */
 export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, column: `${string}.${SearchedColumn<T>}` | SearchedColumn<T>, text: string): Expression<SqlBool> {
   const dot = column.lastIndexOf('.');
@@ -34,19 +36,42 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
   if (!(spec.columns as readonly string[]).includes(name)) throw new Error(`${table}.${name} has no search index (db/search-index.ts)`);
   const escaped = text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
   const pattern = `%${escaped}%`;
-  if (dialectOf(db) === 'postgres') return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+  const key = dot < 0 ? spec.key : `${column.slice(0, dot)}.${spec.key}`;
+  const trigrams = [...text].length - 2;
+  if (dialectOf(db) === 'postgres') {
+    const like = sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    if (trigrams < 1) return new ContainsExpression(like); // no trigram: the GIN index cannot probe it
+    return new SearchExpression({
+      table, key: spec.key, keyRef: key, search: '', phrase: '', trigrams, indexed: like, scan: like,
+      probe: sql<{ k: number }>`select ${sql.ref(spec.key)} as k from ${sql.table(table)} where lower(${sql.ref(name)}) like ${pattern} escape '\\' limit ${SEARCH_PROBE}`,
+      matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} = any(${keys}::bigint[])`,
+    });
+  }
   // SQLite's LIKE already ignores ASCII case (its lower() knows no other), so the column is compared as is.
   const scan = sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
-  if ([...text].length < 3) return scan;
-  const key = dot < 0 ? spec.key : `${column.slice(0, dot)}.${spec.key}`;
+  if (trigrams < 1) return new ContainsExpression(scan);
   const search = searchTableOf(table);
   const phrase = `${name} : "${text.replaceAll('"', '""')}"`;
   const indexed = sql<SqlBool>`${sql.ref(key)} in (select rowid from ${sql.table(search)} where ${sql.table(search)} match ${phrase})`;
-  return new SearchExpression({ table, key: spec.key, keyRef: key, search, phrase, trigrams: [...text].length - 2, indexed, scan });
+  return new SearchExpression({
+    table, key: spec.key, keyRef: key, search, phrase, trigrams, indexed, scan,
+    // FTS5 answers rowids in ascending order: the first SEARCH_PROBE matches, read the cheap way round.
+    probe: sql<{ k: number }>`select rowid as k from ${sql.table(search)} where ${sql.table(search)} match ${phrase} limit ${SEARCH_PROBE}`,
+    matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} in (select value from json_each(${JSON.stringify(keys)}))`,
+  });
 }
 
-/** A SQLite contains filter of 3+ characters: its two forms, and what a probe needs to choose between them. */
-type Search = { table: string; key: string; keyRef: string; search: string; phrase: string; trigrams: number; indexed: RawBuilder<SqlBool>; scan: RawBuilder<SqlBool> };
+/**
+ * A contains filter of 3+ characters: its forms, and what a probe needs to choose between them. On
+ * PostgreSQL `search` and `phrase` are empty and `indexed` is `scan` (the planner picks the index).
+ */
+type Search = {
+  table: string; key: string; keyRef: string; search: string; phrase: string; trigrams: number; indexed: RawBuilder<SqlBool>; scan: RawBuilder<SqlBool>;
+  /** The term's first SEARCH_PROBE matches in the whole table, by key. */
+  probe: RawBuilder<{ k: number }>;
+  /** The filter as the keys of all its matches (a rare term, whose probe read them all). */
+  matchedKeys: (keys: number[]) => RawBuilder<SqlBool>;
+};
 
 /** The node each search puts in a query, to find it there again (`planSearches`). */
 const searchesByNode = new WeakMap<OperationNode, Search>();
@@ -66,17 +91,39 @@ class SearchExpression implements Expression<SqlBool> {
   }
 }
 
-/** Finds the searches of a query (collect) and swaps each for the form chosen for it (replace). */
+/** The nodes of the contains filters that have one form (1–2 characters), to find them in a query. */
+const containsNodes = new WeakSet<OperationNode>();
+
+/** A contains filter with one form: marked so `listPage` knows the query searches (its count is bounded in steps). */
+class ContainsExpression implements Expression<SqlBool> {
+  readonly #node: OperationNode;
+  constructor(condition: RawBuilder<SqlBool>) {
+    this.#node = condition.toOperationNode();
+    containsNodes.add(this.#node);
+  }
+  get expressionType(): SqlBool | undefined {
+    return undefined;
+  }
+  toOperationNode(): OperationNode {
+    return this.#node;
+  }
+}
+
+/** Finds the contains filters of a query (collect) and swaps each search for the form chosen for it (replace). */
 class SearchSwapper extends OperationNodeTransformer {
   readonly found: Search[] = [];
+  /** Whether the query has a contains filter of any form. */
+  searches = false;
   readonly #chosen: Map<Search, Expression<SqlBool>> | undefined;
   constructor(chosen?: Map<Search, Expression<SqlBool>>) {
     super();
     this.#chosen = chosen;
   }
   protected override transformRaw(node: RawNode, queryId?: QueryId): RawNode {
+    if (containsNodes.has(node)) this.searches = true;
     const search = searchesByNode.get(node);
     if (!search) return super.transformRaw(node, queryId);
+    this.searches = true;
     this.found.push(search);
     return (this.#chosen?.get(search)?.toOperationNode() as RawNode | undefined) ?? node;
   }
@@ -93,12 +140,18 @@ export const SEARCH_PROBE = 256;
 // comparing a row with `like` costs ~0.2 µs a row; a match of a 5–8 character term read from FTS5
 // trigram doclists (IN list, then sorted) ~3–6 µs; a bounded count with `like` 0.04–0.2 µs a row (more
 // for wide rows and Chinese text), with FTS5 ~4 µs a match of `zhang`, ~0.7 µs of `双十一` (one trigram).
+// The count streamed from FTS5 (`countUpTo`), to 1,001: `双十一` 0.37 ms (`like`: 12.9 ms), `zhang` 2.3 ms
+// (4.1 ms), `wangfang` over 1M log rows 7.0 ms (the IN list: 24.7 ms) — bench database, machine loaded.
 const WALK_PER_MATCH = 20; // rows walked that cost what one FTS5 match costs, for the page
 const SCAN_PER_MATCH_SHORT = 3; // rows scanned that cost what one FTS5 match of a single trigram costs, for the count
 const SCAN_PER_MATCH_TRIGRAM = 20; // … and per trigram of a longer term
 
-/** How a search is read: its matches as a key list (rare), the FTS5 IN list, or `like` on the rows read. */
-export type SearchForm = 'keys' | 'indexed' | 'scan';
+/**
+ * How a search is read: its matches as a key list (rare), the FTS5 IN list, or `like` on the rows read;
+ * for the count also `stream`: the FTS5 matches read in key order, each row looked up, stopping at the
+ * count's bound (`countUpTo`) — the IN list reads every match first, however many the count needs.
+ */
+export type SearchForm = 'keys' | 'indexed' | 'scan' | 'stream';
 
 type SearchProbe = { n: number; firstKey: number | null; nthMatch: number | null; lastKey: number | null; trigrams: number };
 
@@ -110,56 +163,73 @@ type SearchProbe = { n: number; firstKey: number | null; nthMatch: number | null
  * match costs more the more trigrams the term has (each one's positions are merged), ~the cost of
  * scanning 3 rows for a 3-character term, ~20 rows a trigram for longer ones.
  */
-export function chooseSearchPlan(probe: SearchProbe, offset: number, limit: number): { page: 'indexed' | 'scan'; count: 'indexed' | 'scan' } {
+export function chooseSearchPlan(probe: SearchProbe, offset: number, limit: number, countBound = LIST_COUNT_BOUND): { page: 'indexed' | 'scan'; count: 'stream' | 'scan' } {
   const n = Number(probe.n);
-  if (n < SEARCH_PROBE || probe.nthMatch == null) return { page: 'indexed', count: 'indexed' };
+  if (n < SEARCH_PROBE || probe.nthMatch == null) return { page: 'indexed', count: 'stream' };
   const first = Number(probe.firstKey ?? 1);
   const rows = Math.max(Number(probe.lastKey ?? 0) - first + 1, 1);
   const share = Math.min(1, n / Math.max(1, Number(probe.nthMatch) - first + 1));
   const matches = share * rows;
   const walked = Math.min(rows, (offset + limit) / share);
   const scanPerMatch = probe.trigrams <= 1 ? SCAN_PER_MATCH_SHORT : SCAN_PER_MATCH_TRIGRAM * probe.trigrams;
-  return { page: walked < WALK_PER_MATCH * matches ? 'scan' : 'indexed', count: share * scanPerMatch > 1 ? 'scan' : 'indexed' };
+  // The count stops at countBound + 1 matches. The FTS5 stream reads that many; `like` is taken to read the
+  // whole table: SQLite scans the narrowest index that covers the column — the searched column's own,
+  // alphabetical, where a term's matches cluster (`zhang`: 96,000 of 100,000 users read for 1,001 matches).
+  const streamed = Math.min(matches, countBound + 1);
+  return { page: walked < WALK_PER_MATCH * matches ? 'scan' : 'indexed', count: rows < scanPerMatch * streamed ? 'scan' : 'stream' };
 }
 
 /**
- * Per search of the query: the page and the count read the FTS5 matches (IN list) or scan with `like`,
- * whichever costs less for this term. The probe reads the term's first SEARCH_PROBE matches in key
- * order: all of them for a rare term (then they are the filter, as a key list), else how far the last
- * of them lies gives the share of rows that match (chooseSearchPlan).
+ * Per search of the query: the page reads the FTS5 matches (IN list) or walks with `like`, the count
+ * streams the FTS5 matches or scans with `like`, whichever costs less for this term. The probe reads
+ * the term's first SEARCH_PROBE matches in key order: all of them for a rare term (then they are the
+ * filter, as a key list), else how far the last of them lies gives the share of rows that match
+ * (chooseSearchPlan). A count is streamed only for a query of one table and no grouping (`streamable`):
+ * there one match is one row.
  * Both forms select the same rows; only the work differs (tests compare them on both sides of the switch).
  */
-async function planSearches(db: Kysely<any>, searches: readonly Search[], offset: number, limit: number, force?: 'indexed' | 'scan') {
+async function planSearches(db: Kysely<any>, searches: readonly Search[], offset: number, limit: number, countBound: number, streamable: boolean, force?: ForcedPlan) {
   const page = new Map<Search, Expression<SqlBool>>();
   const count = new Map<Search, Expression<SqlBool>>();
   const forms = { page: [] as SearchForm[], count: [] as SearchForm[] };
-  const choose = (search: Search, forPage: SearchForm, forCount: SearchForm, keys?: Expression<SqlBool>) => {
+  let streamed: Search | undefined;
+  const choose = (search: Search, forPage: 'keys' | 'indexed' | 'scan', chosenForCount: SearchForm, keys?: Expression<SqlBool>) => {
+    // One search drives a streamed count; in it each row is checked with `like` (cheap: the row is read anyway).
+    const forCount = chosenForCount === 'stream' && (streamed || !streamable) ? 'indexed' : chosenForCount;
+    if (forCount === 'stream') streamed = search;
     page.set(search, forPage === 'keys' ? keys! : search[forPage]);
-    count.set(search, forCount === 'keys' ? keys! : search[forCount]);
+    count.set(search, forCount === 'keys' ? keys! : search[forCount === 'stream' ? 'scan' : forCount]);
     forms.page.push(forPage);
     forms.count.push(forCount);
   };
   for (const search of searches) {
     if (force) {
-      choose(search, force, force);
+      choose(search, force === 'stream' ? 'indexed' : force, force);
       continue;
     }
-    // FTS5 answers rowids in ascending order: the first SEARCH_PROBE matches, read the cheap way round.
-    const { rows: keys } = await sql<{ k: number }>`select rowid as k from ${sql.table(search.search)} where ${sql.table(search.search)} match ${search.phrase} limit ${SEARCH_PROBE}`.execute(db);
+    const { rows: keys } = await search.probe.execute(db);
     if (keys.length < SEARCH_PROBE) {
       // A rare term: the probe read all its matches, so the page and the count take them as they are
-      // and the FTS5 table is not read again.
-      const matched = sql<SqlBool>`${sql.ref(search.keyRef)} in (select value from json_each(${JSON.stringify(keys.map((r) => r.k))}))`;
-      choose(search, 'keys', 'keys', matched);
+      // and the index is not read again (PostgreSQL: ip `10.3.7`, 172 matches of 1,000,000 — two GIN
+      // bitmaps of common trigrams, page and count, 21 ms; the probe and two key lookups 5.6 ms).
+      choose(search, 'keys', 'keys', search.matchedKeys(keys.map((r) => Number(r.k))));
+      continue;
+    }
+    if (!search.search) {
+      // PostgreSQL: a common term is `lower(x) like`; the planner walks the sort index or reads the GIN bitmap.
+      choose(search, 'scan', 'scan');
       continue;
     }
     // two subqueries: SQLite reads min() and max() off the key only when each is a query of its own
     const span = await sql<{ first: number | null; last: number | null }>`select (select min(${sql.ref(search.key)}) from ${sql.table(search.table)}) as first, (select max(${sql.ref(search.key)}) from ${sql.table(search.table)}) as last`.execute(db);
-    const chosen = chooseSearchPlan({ n: keys.length, firstKey: span.rows[0]?.first ?? null, nthMatch: keys.at(-1)!.k, lastKey: span.rows[0]?.last ?? null, trigrams: search.trigrams }, offset, limit);
+    const chosen = chooseSearchPlan({ n: keys.length, firstKey: span.rows[0]?.first ?? null, nthMatch: keys.at(-1)!.k, lastKey: span.rows[0]?.last ?? null, trigrams: search.trigrams }, offset, limit, countBound);
     choose(search, chosen.page, chosen.count);
   }
-  return { page, count, forms };
+  return { page, count, forms, streamed };
 }
+
+/** Tests only: every search of the query read one way (`stream`: the page through the IN list, the count streamed). */
+type ForcedPlan = 'indexed' | 'scan' | 'stream';
 
 /** A list's sortable API fields → the columns they sort by (a whitelist: client text never reaches the SQL). */
 type SortColumns = Readonly<Record<string, string>>;
@@ -189,10 +259,25 @@ type ListOptions = {
   defaultSort: [string, 'asc' | 'desc'];
   tieBreaker: string;
   /** Tests only: read every search of the query one way instead of choosing per term (planSearches). */
-  searchPlan?: 'indexed' | 'scan';
+  searchPlan?: ForcedPlan;
   /** Tests only: told the form each search is read with, for the page and for the count. */
   onSearchPlan?: (forms: { page: SearchForm[]; count: SearchForm[] }) => void;
+  /** Tests only: the step of a searched list's count, instead of SEARCH_COUNT_STEP (a small one needs fewer rows). */
+  searchCountStep?: number;
 };
+
+/** What `listPage` answers, and every list's query passes on: the page, the total, whether the count stopped at a bound. */
+export type Listed<Row> = { rows: Row[]; total: number; totalBounded?: true };
+
+/**
+ * How far the count of a list's rows goes: LIST_COUNT_BOUND; for a list filtered by a contains search
+ * the multiple of `step` (SEARCH_COUNT_STEP) that holds the page — 1,000 for pages 1–100 at 10 a page,
+ * 2,000 for 101–200 — so a full page always leaves the next page offered when rows continue.
+ */
+export function countBoundOf(offset: number, limit: number, searched: boolean, step = SEARCH_COUNT_STEP): number {
+  if (!searched) return LIST_COUNT_BOUND;
+  return Math.min(LIST_COUNT_BOUND, step * Math.max(1, Math.ceil((offset + limit) / step)));
+}
 
 /**
  * One page of a filtered query plus the total, the shape every list call answers. Sorting is by a
@@ -200,9 +285,10 @@ type ListOptions = {
  * paging is stable. `selectColumns` picks the row's columns; end it with `.$castTo<Row>()` to name
  * the row type the mapper takes.
  *
- * The total is exact up to LIST_COUNT_BOUND and LIST_COUNT_BOUND + 1 beyond (共 10,000+ 条): a page
- * that is not full needs no count at all (offset + its rows), a full one counts at most
- * LIST_COUNT_BOUND + 1 rows. Pages starting past the bound answer no rows.
+ * The total is exact up to the count's bound (`countBoundOf`: LIST_COUNT_BOUND, or a step of
+ * SEARCH_COUNT_STEP when a contains filter is in the query) and the bound + 1 beyond, with
+ * `totalBounded` (共 10,000+ 条, 共 1,000+ 条): a page that is not full needs no count at all (offset +
+ * its rows), a full one counts at most the bound + 1 rows. Pages starting past LIST_COUNT_BOUND answer no rows.
  *
  * A page past the first is read in two steps when the list's table can be named by its key (a single
  * table, sorted on its own columns, the tie-breaker its integer key): the keys of the page off the
@@ -214,16 +300,18 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   selectColumns: (qb: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<SelectDB, SelectTB, O>,
   query: Paging | { pageNum: number; pageSize: number },
   options: ListOptions,
-): Promise<{ rows: O[]; total: number }> {
+): Promise<Listed<O>> {
   const paging = pagingOf(query);
   const offset = (paging.page - 1) * paging.limit;
   const finder = new SearchSwapper();
   const filteredNode = finder.transformNode(filtered.toOperationNode()) as SelectQueryNode;
-  const plan = finder.found.length > 0 ? await planSearches(db, finder.found, offset, paging.limit, options.searchPlan) : undefined;
+  const bound = countBoundOf(offset, paging.limit, finder.searches, options.searchCountStep);
+  const streamable = dialectOf(db) === 'sqlite' && !filteredNode.joins?.length && !filteredNode.groupBy;
+  const plan = finder.found.length > 0 ? await planSearches(db, finder.found, offset, paging.limit, bound, streamable, options.searchPlan) : undefined;
   if (plan) options.onSearchPlan?.(plan.forms);
   const forPage = plan ? filtered.withPlugin(swapSearches(plan.page)) : filtered;
   const forCount = plan ? filtered.withPlugin(swapSearches(plan.count)) : filtered;
-  if (offset > LIST_COUNT_BOUND) return { rows: [], total: await countUpTo(db, forCount, LIST_COUNT_BOUND + 1) };
+  if (offset > LIST_COUNT_BOUND) return { rows: [], ...await countUpTo(db, forCount, bound, plan?.streamed) };
   const sortColumn = Object.hasOwn(options.sortColumns, paging.sortField) ? options.sortColumns[paging.sortField] : undefined;
   const [orderColumn, direction] = sortColumn && paging.sortOrder
     ? [sortColumn, paging.sortOrder === 'ascend' ? 'asc' as const : 'desc' as const]
@@ -236,9 +324,11 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   } else {
     rows = (await ordered(selectColumns(forPage)).limit(paging.limit).offset(offset).execute()) as O[];
   }
+  // The page that holds the last row offered (LIST_COUNT_BOUND + 1) may run past it: 共 10,000+ 条 still.
+  if (offset + rows.length > LIST_COUNT_BOUND) return { rows, total: LIST_COUNT_BOUND + 1, totalBounded: true };
   if (rows.length > 0 && rows.length < paging.limit) return { rows, total: offset + rows.length };
   if (rows.length === 0 && offset === 0) return { rows, total: 0 };
-  return { rows, total: await countUpTo(db, forCount, LIST_COUNT_BOUND + 1) };
+  return { rows, ...await countUpTo(db, forCount, bound, plan?.streamed) };
 }
 
 /**
@@ -257,12 +347,25 @@ function keyedBy(node: SelectQueryNode, orderColumn: string, tieBreaker: string)
   return !!spec && nameOf(tieBreaker) === spec.key && prefixOf(tieBreaker) === alias && prefixOf(orderColumn) === alias;
 }
 
-/** The rows of `filtered`, counted up to `most`: never more work than reading that many rows. */
-async function countUpTo<DB, TB extends keyof DB>(db: Kysely<any>, filtered: SelectQueryBuilder<DB, TB, {}>, most: number): Promise<number> {
-  const bounded = filtered.select(sql.lit(1).as('one')).limit(most).as('bounded');
+/**
+ * The rows of `filtered`, counted up to `bound` + 1: never more work than reading that many rows. With
+ * a `streamed` search (SQLite) the count walks that search's FTS5 matches in key order and checks each
+ * one's row against the filter, so it stops after bound + 1 rows found instead of reading every match.
+ */
+async function countUpTo<DB, TB extends keyof DB>(db: Kysely<any>, filtered: SelectQueryBuilder<DB, TB, {}>, bound: number, streamed?: Search): Promise<{ total: number; totalBounded?: true }> {
+  let bounded;
+  if (streamed) {
+    const search = sql.table(streamed.search);
+    const row = filtered.select(sql.lit(1).as('one')).where(sql.ref(streamed.keyRef), '=', sql.ref(`${streamed.search}.rowid`));
+    bounded = db.selectFrom(search.as(streamed.search) as never).select(sql.lit(1).as('one'))
+      .where(sql<SqlBool>`${search} match ${streamed.phrase}`).where(({ exists }) => exists(row as never)).limit(bound + 1).as('bounded');
+  } else {
+    bounded = filtered.select(sql.lit(1).as('one')).limit(bound + 1).as('bounded');
+  }
   const counted = await db
     .selectFrom(bounded)
     .select(sql<number | string>`count(*)`.as('total'))
     .executeTakeFirst();
-  return Number(counted?.total ?? 0);
+  const total = Number(counted?.total ?? 0);
+  return total > bound ? { total, totalBounded: true } : { total };
 }

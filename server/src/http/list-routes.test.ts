@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIST_COUNT_BOUND } from '@huiyun/contract';
+import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
 import { isRegisteredList } from './list-routes.ts';
 
@@ -67,5 +67,17 @@ describe('list routes', () => {
     expect(narrow.body.totalBounded).toBeUndefined();
     const exactFull = await t.call('POST', '/api/OperLog/list', { token, body: { page: 2, limit: 10, userName: 'bulk999' } });
     expect(exactFull.body).toMatchObject({ total: 11 }); // bulk999, bulk9990 … bulk9999: page 2 holds 1, the count is exact
+    // a contains search counts in steps of SEARCH_COUNT_STEP: 共 1,000+ 条, the page itself exact
+    const searched = await t.call('POST', '/api/OperLog/list', { token, body: { page: 1, limit: 10, userName: 'bulk' } });
+    expect(searched.body).toMatchObject({ success: true, total: SEARCH_COUNT_STEP + 1, totalBounded: true });
+    expect(searched.body.data.map((r: { userName: string }) => r.userName)).toEqual(Array.from({ length: 10 }, (_, i) => `bulk${i}`));
+    // the last page it offers (rows 1,001 …) counts to the next step, so the pager goes on while rows do
+    const nextStep = await t.call('POST', '/api/OperLog/list', { token, body: { page: SEARCH_COUNT_STEP / 10 + 1, limit: 10, userName: 'bulk' } });
+    expect(nextStep.body).toMatchObject({ total: 2 * SEARCH_COUNT_STEP + 1, totalBounded: true });
+    expect(nextStep.body.data[0].userName).toBe(`bulk${SEARCH_COUNT_STEP}`);
+    // under the step the searched count is exact (bulk77, bulk770 … bulk779, bulk7700 … bulk7799)
+    const exactSearched = await t.call('POST', '/api/OperLog/list', { token, body: { page: 1, limit: 10, userName: 'bulk77' } });
+    expect(exactSearched.body).toMatchObject({ total: 111 });
+    expect(exactSearched.body.totalBounded).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { LIST_COUNT_BOUND, type PermissionCode } from '@huiyun/contract';
+import type { Listed } from '../db/list-query.ts';
 import { page } from './envelope.ts';
 import { parse } from './validate.ts';
 import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from './xlsx.ts';
@@ -8,8 +9,10 @@ import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from './xlsx.ts';
 // A list screen's routes from one query: the paged list (`{ success, data, total }`) and, when the
 // screen has 导出, its .xlsx export of the same filters (at most EXPORT_MAX_ROWS rows). Every list
 // route is registered here and reads its page through db/list-query.ts `listPage`, so the list
-// machinery changes in one place for all lists. A list's total is exact up to LIST_COUNT_BOUND
-// (contract); beyond it the answer is `total: LIST_COUNT_BOUND + 1, totalBounded: true`.
+// machinery changes in one place for all lists. A list's total is exact up to its count's bound
+// (LIST_COUNT_BOUND, or a step of SEARCH_COUNT_STEP under a contains filter: contract); beyond it the
+// answer is `total: bound + 1, totalBounded: true`. A list's query passes listPage's `Listed` on whole
+// (`{ ...listed, rows: listed.rows.map(toX) }`) so the flag reaches the answer.
 //
 // Use (modules/variable/routes.ts):
 //
@@ -27,7 +30,6 @@ import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from './xlsx.ts';
 // export (e.g. drops a filter the sheet ignores).
 
 type Paged = { page: number; limit: number } | { pageNum: number; pageSize: number };
-type Listed<Row> = { rows: Row[]; total: number };
 
 type ExportSpec<Q, Row, Out> = {
   url: string;
@@ -75,9 +77,11 @@ export function registerList<S extends z.ZodType<Paged>, Row, Out extends Record
     url: spec.list,
     config,
     handler: async (request) => {
-      const { rows, total } = await spec.load(request, parse(spec.query, input(request)));
-      // listPage counts up to LIST_COUNT_BOUND + 1 rows: past the bound the total says "more" (共 10,000+ 条).
-      return total > LIST_COUNT_BOUND ? { ...page(rows, LIST_COUNT_BOUND + 1), totalBounded: true as const } : page(rows, total);
+      const { rows, total, totalBounded } = await spec.load(request, parse(spec.query, input(request)));
+      // listPage counts up to its bound + 1 rows and says when it stopped there (共 1,000+ 条); a query
+      // that drops the flag still has its total past LIST_COUNT_BOUND said as 共 10,000+ 条.
+      if (!totalBounded && total <= LIST_COUNT_BOUND) return page(rows, total);
+      return { ...page(rows, Math.min(total, LIST_COUNT_BOUND + 1)), totalBounded: true as const };
     },
   });
 

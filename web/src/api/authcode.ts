@@ -1,5 +1,5 @@
 import { messages, type AuthCode, type AuthCodeRecharge, type AuthCodeSave, type Page, type TaskUserChoice, type UserDevice } from '@huiyun/contract';
-import { download, request } from './client.ts';
+import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.authcode;
@@ -8,11 +8,10 @@ export type AuthCodeFilters = { authCode?: string };
 
 /** The task area pages with pageNum / pageSize (SPEC §3). */
 export async function listAuthCodes(params: ListParams<AuthCodeFilters>): Promise<Page<AuthCode>> {
-  const answer = await request<AuthCode[]>('/sync/queryAuthCodeList', {
+  return requestPage<AuthCode>('/sync/queryAuthCodeList', {
     body: { pageNum: params.page, pageSize: params.limit, authCode: params.authCode ?? '' },
     failText: m.loadFailed,
   });
-  return { data: answer.data ?? [], total: answer.total };
 }
 
 export function exportAuthCodes(params: Omit<ListParams<AuthCodeFilters>, 'page' | 'limit'>): Promise<void> {

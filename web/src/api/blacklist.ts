@@ -2,7 +2,7 @@ import {
   messages, type BlacklistAdd, type BlacklistAddResult, type BlacklistDeptChoice, type BlacklistEntry, type Page,
 } from '@huiyun/contract';
 import type { ListParams, StoredNumberFile } from './types.ts';
-import { download, request } from './client.ts';
+import { download, request, requestPage } from './client.ts';
 
 const m = messages.blacklist;
 
@@ -12,11 +12,10 @@ const filtersOf = (params: BlacklistFilters) => ({ phone: params.phone ?? '', de
 
 /** The task area pages with pageNum / pageSize (SPEC §3). */
 export async function listBlacklist(params: ListParams<BlacklistFilters>): Promise<Page<BlacklistEntry>> {
-  const answer = await request<BlacklistEntry[]>('/sync/queryBlacklist', {
+  return requestPage<BlacklistEntry>('/sync/queryBlacklist', {
     body: { pageNum: params.page, pageSize: params.limit, ...filtersOf(params) },
     failText: m.loadFailed,
   });
-  return { data: answer.data ?? [], total: answer.total };
 }
 
 export function exportBlacklist(params: Omit<ListParams<BlacklistFilters>, 'page' | 'limit'>): Promise<void> {

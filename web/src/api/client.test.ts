@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages, UploadKind } from '@huiyun/contract';
-import { ApiError, download, readEnvelope, request, setSessionExpiredHandler } from './client.ts';
+import { ApiError, download, readEnvelope, request, requestPage, setSessionExpiredHandler } from './client.ts';
 import { uploadFile } from './files.ts';
 
 const FAIL = '屏幕的失败文字';
@@ -57,6 +57,16 @@ afterEach(() => {
 describe('readEnvelope', () => {
   it('answers the data, total and text of a success', () => {
     expect(readEnvelope(200, { success: true, data: [1], total: 3, msg: '好' }, { failText: FAIL, token: 't1' })).toEqual({ data: [1], total: 3, msg: '好' });
+  });
+
+  it('keeps the flag of a bounded count, and a list page carries it to the pager (共 1,000+ 条)', async () => {
+    const bounded = { success: true, data: [1], total: 1001, totalBounded: true };
+    expect(readEnvelope(200, bounded, { failText: FAIL, token: 't1' })).toEqual({ data: [1], total: 1001, msg: '', totalBounded: true });
+    signIn('t1');
+    vi.stubGlobal('fetch', async () => jsonResponse(200, bounded));
+    expect(await requestPage('/x', { body: {}, failText: FAIL })).toEqual({ data: [1], total: 1001, totalBounded: true });
+    vi.stubGlobal('fetch', async () => jsonResponse(200, { success: true, data: [], total: 1001 }));
+    expect(await requestPage('/x', { body: {}, failText: FAIL })).toEqual({ data: [], total: 1001 });
   });
 
   it('gives the screen text for an answer that is no envelope', () => {

@@ -1,5 +1,5 @@
 // The one API client: token header, the answer envelope, the session-expiry rule (SPEC §4).
-import { messages, type Envelope } from '@huiyun/contract';
+import { messages, type Envelope, type Page } from '@huiyun/contract';
 import { getToken } from '../app/session.ts';
 
 export class ApiError extends Error {
@@ -33,7 +33,8 @@ export type RequestOptions = {
   skipSessionExpiry?: boolean;
 };
 
-export type Answer<T> = { data: T; total: number; msg: string };
+/** A success envelope's data, total and text; `totalBounded` when a list's count stopped at a bound. */
+export type Answer<T> = { data: T; total: number; msg: string; totalBounded?: true };
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
   if (!query) return path;
@@ -68,6 +69,14 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   return readEnvelope<T>(response.status, envelope, { failText, token, skipSessionExpiry: options.skipSessionExpiry });
 }
 
+/** A page of a list screen (ListPage's fetcher): the rows, the total, and the flag of a bounded count (共 1,000+ 条). */
+export async function requestPage<Row>(path: string, options: RequestOptions): Promise<Page<Row>> {
+  const answer = await request<Row[]>(path, options);
+  const page: Page<Row> = { data: answer.data ?? [], total: answer.total };
+  if (answer.totalBounded) page.totalBounded = true;
+  return page;
+}
+
 type ReadContext = {
   failText: string;
   /** The token the call was sent with: a 401 ends the session only when there was one. */
@@ -89,7 +98,9 @@ export function readEnvelope<T>(status: number, envelope: unknown, context: Read
     throw new ApiError(text || messages.common.sessionExpired, 401, handled);
   }
   if (!envelope.success) throw new ApiError(text || context.failText, status);
-  return { data: envelope.data as T, total: envelope.total ?? 0, msg: text };
+  const answer: Answer<T> = { data: envelope.data as T, total: envelope.total ?? 0, msg: text };
+  if (envelope.totalBounded) answer.totalBounded = true;
+  return answer;
 }
 
 function isEnvelope<T>(value: unknown): value is Envelope<T> {

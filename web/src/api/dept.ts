@@ -1,5 +1,5 @@
 import { messages, type Dept, type DeptSave, type Page } from '@huiyun/contract';
-import { download, request } from './client.ts';
+import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.dept;
@@ -7,8 +7,7 @@ const m = messages.dept;
 export type DeptFilters = { deptName?: string; deptNo?: string };
 
 export async function listDepts(params: ListParams<DeptFilters>): Promise<Page<Dept>> {
-  const answer = await request<Dept[]>('/api/Dept/list', { body: params, failText: m.loadFailed });
-  return { data: answer.data ?? [], total: answer.total };
+  return requestPage<Dept>('/api/Dept/list', { body: params, failText: m.loadFailed });
 }
 
 /** Answers the server's success text ('公司保存成功！'). */

@@ -1,14 +1,13 @@
 import { messages, type DeviceRow, type Page } from '@huiyun/contract';
-import { request } from './client.ts';
+import { requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
 export type DeviceFilters = { machineName?: string };
 
 /** 设备列表: the activated devices the caller sees, paged with pageNum / pageSize like the task area. */
 export async function listDevices(params: ListParams<DeviceFilters>): Promise<Page<DeviceRow>> {
-  const answer = await request<DeviceRow[]>('/sync/queryDeviceList', {
+  return requestPage<DeviceRow>('/sync/queryDeviceList', {
     body: { pageNum: params.page, pageSize: params.limit, machineName: params.machineName ?? '' },
     failText: messages.device.loadFailed,
   });
-  return { data: answer.data ?? [], total: answer.total };
 }

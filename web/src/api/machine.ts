@@ -1,7 +1,7 @@
 import {
   messages, type Aisle, type AisleGrid, type Machine, type MachineKeyAnswer, type MachineOption, type MachineStatus, type Page,
 } from '@huiyun/contract';
-import { download, request } from './client.ts';
+import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.machine;
@@ -12,8 +12,7 @@ const a = messages.aisle;
 export type MachineFilters = { machineNo?: string; machineName?: string; status?: MachineStatus | '' };
 
 export async function listMachines(params: ListParams<MachineFilters>): Promise<Page<Machine>> {
-  const answer = await request<Machine[]>('/api/Machine/list', { body: params, failText: m.loadFailed });
-  return { data: answer.data ?? [], total: answer.total };
+  return requestPage<Machine>('/api/Machine/list', { body: params, failText: m.loadFailed });
 }
 
 export function exportMachines(params: Omit<ListParams<MachineFilters>, 'page' | 'limit'>): Promise<void> {

@@ -1,5 +1,5 @@
 import { fill, messages, type LoginLog, type OnlineSession, type OperLog, type Page } from '@huiyun/contract';
-import { download, request } from './client.ts';
+import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.monitor;
@@ -18,8 +18,7 @@ type ExportParams<F extends object> = Omit<ListParams<F>, 'page' | 'limit'>;
 const exportFailText = messages.common.exportFailed;
 
 export async function listOperLogs(params: ListParams<OperLogFilters>): Promise<Page<OperLog>> {
-  const answer = await request<OperLog[]>('/api/OperLog/list', { body: withDays(params), failText: m.operLogLoadFailed });
-  return { data: answer.data ?? [], total: answer.total };
+  return requestPage<OperLog>('/api/OperLog/list', { body: withDays(params), failText: m.operLogLoadFailed });
 }
 
 export function exportOperLogs(params: ExportParams<OperLogFilters>): Promise<void> {
@@ -27,8 +26,7 @@ export function exportOperLogs(params: ExportParams<OperLogFilters>): Promise<vo
 }
 
 export async function listLoginLogs(params: ListParams<LoginLogFilters>): Promise<Page<LoginLog>> {
-  const answer = await request<LoginLog[]>('/api/LoginLog/list', { body: withDays(params), failText: m.loginLogLoadFailed });
-  return { data: answer.data ?? [], total: answer.total };
+  return requestPage<LoginLog>('/api/LoginLog/list', { body: withDays(params), failText: m.loginLogLoadFailed });
 }
 
 export function exportLoginLogs(params: ExportParams<LoginLogFilters>): Promise<void> {
@@ -36,8 +34,7 @@ export function exportLoginLogs(params: ExportParams<LoginLogFilters>): Promise<
 }
 
 export async function listOnline(params: ListParams<OnlineFilters>): Promise<Page<OnlineSession>> {
-  const answer = await request<OnlineSession[]>('/api/Online/list', { body: params, failText: m.onlineLoadFailed });
-  return { data: answer.data ?? [], total: answer.total };
+  return requestPage<OnlineSession>('/api/Online/list', { body: params, failText: m.onlineLoadFailed });
 }
 
 export function exportOnline(params: ExportParams<OnlineFilters>): Promise<void> {

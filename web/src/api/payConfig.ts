@@ -1,5 +1,5 @@
 import { messages, type PayConfigDeptChoice, type Page, type PayConfig, type PayConfigSave } from '@huiyun/contract';
-import { download, request } from './client.ts';
+import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.payConfig;
@@ -7,8 +7,7 @@ const m = messages.payConfig;
 export type PayConfigFilters = { name?: string; payType?: number; partner?: string };
 
 export async function listPayConfigs(params: ListParams<PayConfigFilters>): Promise<Page<PayConfig>> {
-  const answer = await request<PayConfig[]>('/api/Config/list', { body: params, failText: m.loadFailed });
-  return { data: answer.data ?? [], total: answer.total };
+  return requestPage<PayConfig>('/api/Config/list', { body: params, failText: m.loadFailed });
 }
 
 /** The companies the caller may add a config for (its data scope). */

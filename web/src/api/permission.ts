@@ -1,5 +1,5 @@
 import { messages, type Page, type Permission, type PermissionSave } from '@huiyun/contract';
-import { download, request } from './client.ts';
+import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.permission;
@@ -7,8 +7,7 @@ const m = messages.permission;
 export type PermissionFilters = { permissionName?: string; permission?: string };
 
 export async function listPermissions(params: ListParams<PermissionFilters>): Promise<Page<Permission>> {
-  const answer = await request<Permission[]>('/api/Permission/list', { body: params, failText: m.loadFailed });
-  return { data: answer.data ?? [], total: answer.total };
+  return requestPage<Permission>('/api/Permission/list', { body: params, failText: m.loadFailed });
 }
 
 /** Answers the server's success text ('保存成功！'). */

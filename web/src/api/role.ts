@@ -1,6 +1,6 @@
 import { messages, type Page, type Role, type RoleGrantTree, type RoleOption, type RoleSave } from '@huiyun/contract';
 import { queryOptions } from '@tanstack/react-query';
-import { download, request } from './client.ts';
+import { download, request, requestPage } from './client.ts';
 import { queryKeys } from './queryKeys.ts';
 import type { ListParams } from './types.ts';
 
@@ -9,8 +9,7 @@ const m = messages.role;
 export type RoleFilters = { roleName?: string; roleNo?: string };
 
 export async function listRoles(params: ListParams<RoleFilters>): Promise<Page<Role>> {
-  const answer = await request<Role[]>('/api/Role/list', { body: params, failText: m.loadFailed });
-  return { data: answer.data ?? [], total: answer.total };
+  return requestPage<Role>('/api/Role/list', { body: params, failText: m.loadFailed });
 }
 
 /** Answers the server's success text ('角色保存成功！'). */

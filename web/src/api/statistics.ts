@@ -1,5 +1,5 @@
 import { messages, type Page, type StatisticsTotals, type TaskUserSave, type TaskUserStatistics } from '@huiyun/contract';
-import { download, request } from './client.ts';
+import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.statistics;
@@ -13,11 +13,10 @@ export async function fetchStatisticsTotals(): Promise<StatisticsTotals> {
 
 /** The task area pages with pageNum / pageSize (SPEC §3). */
 export async function listTaskUserStatistics(params: ListParams<StatisticsFilters>): Promise<Page<TaskUserStatistics>> {
-  const answer = await request<TaskUserStatistics[]>('/sync/queryTaskUserStatisticsList', {
+  return requestPage<TaskUserStatistics>('/sync/queryTaskUserStatisticsList', {
     body: { pageNum: params.page, pageSize: params.limit, userName: params.userName ?? '' },
     failText: m.loadFailed,
   });
-  return { data: answer.data ?? [], total: answer.total };
 }
 
 export function exportTaskUserStatistics(params: Omit<ListParams<StatisticsFilters>, 'page' | 'limit'>): Promise<void> {

@@ -1,7 +1,7 @@
 import { messages, type Page, type Task, type TaskSave, type UploadTaskDataResult, type UserDevice } from '@huiyun/contract';
 import { getSession, getToken } from '../app/session.ts';
 import type { ListParams } from './types.ts';
-import { request } from './client.ts';
+import { request, requestPage } from './client.ts';
 
 const m = messages.task;
 
@@ -9,11 +9,10 @@ export type TaskFilters = { taskName?: string };
 
 /** /sync/queryTaskInfoList pages with pageNum / pageSize (SPEC §3 "Paged responses"). */
 export async function listTasks(params: ListParams<TaskFilters>): Promise<Page<Task>> {
-  const answer = await request<Task[]>('/sync/queryTaskInfoList', {
+  return requestPage<Task>('/sync/queryTaskInfoList', {
     body: { pageNum: params.page, pageSize: params.limit, taskName: params.taskName ?? '' },
     failText: m.loadFailed,
   });
-  return { data: answer.data ?? [], total: answer.total };
 }
 
 /** The devices the account activated; an administrator editing another account's task names it. */

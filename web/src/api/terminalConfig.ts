@@ -1,5 +1,5 @@
 import { messages, type Page, type TerminalConfig, type TerminalConfigSave, type TerminalMachineChoice, type TerminalPayConfigChoice } from '@huiyun/contract';
-import { download, request } from './client.ts';
+import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.terminalConfig;
@@ -7,8 +7,7 @@ const m = messages.terminalConfig;
 export type TerminalConfigFilters = { machineNo?: string };
 
 export async function listTerminalConfigs(params: ListParams<TerminalConfigFilters>): Promise<Page<TerminalConfig>> {
-  const answer = await request<TerminalConfig[]>('/api/MachineConfig/list', { body: params, failText: m.loadFailed });
-  return { data: answer.data ?? [], total: answer.total };
+  return requestPage<TerminalConfig>('/api/MachineConfig/list', { body: params, failText: m.loadFailed });
 }
 
 /** The machines the caller may bind whose number or name holds the keyword (at most 50). */

@@ -2,7 +2,7 @@ import {
   messages,
   type Page, type User, type UserDeptNode, type UserPasswordReset, type UserSave, type UserSaveAnswer,
 } from '@huiyun/contract';
-import { download, request } from './client.ts';
+import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.user;
@@ -10,8 +10,7 @@ const m = messages.user;
 export type UserFilters = { isLock?: string; userName?: string; userMobile?: string };
 
 export async function listUsers(params: ListParams<UserFilters>): Promise<Page<User>> {
-  const answer = await request<User[]>('/api/User/list', { body: params, failText: m.loadFailed });
-  return { data: answer.data ?? [], total: answer.total };
+  return requestPage<User>('/api/User/list', { body: params, failText: m.loadFailed });
 }
 
 export function exportUsers(params: Omit<ListParams<UserFilters>, 'page' | 'limit'>): Promise<void> {

@@ -1,5 +1,5 @@
 import { messages, type Page, type Variable, type VariableSave } from '@huiyun/contract';
-import { download, request } from './client.ts';
+import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.variable;
@@ -7,8 +7,7 @@ const m = messages.variable;
 export type VariableFilters = { varLable?: string; varName?: string };
 
 export async function listVariables(params: ListParams<VariableFilters>): Promise<Page<Variable>> {
-  const answer = await request<Variable[]>('/api/Variable/list', { body: params, failText: m.loadFailed });
-  return { data: answer.data ?? [], total: answer.total };
+  return requestPage<Variable>('/api/Variable/list', { body: params, failText: m.loadFailed });
 }
 
 /** Answers the server's success text ('系统环境变量保存成功！'). */

@@ -20,7 +20,7 @@ export async function listDevices(db: Kysely<Database>, caller: Access, query: D
   let filtered = visibleDevices(db, caller);
   if (query.machineName) filtered = filtered.where(contains(db, 'sync_auth_code', 'c.machineName', query.machineName));
   const today = shanghaiDay(now);
-  const { rows, total } = await listPage(
+  const { rows, total, totalBounded } = await listPage(
     db,
     filtered,
     (qb) => qb
@@ -49,7 +49,7 @@ export async function listDevices(db: Kysely<Database>, caller: Access, query: D
     appVersion: r.appVersion ?? '',
     dueNum: Number(r.dueNum),
     dueDateStr: formatDateTime(Number(r.dueDate)),
-  })), total };
+  })), total, totalBounded };
 }
 
 type DeviceListRow = {

@@ -42,7 +42,7 @@ export async function statisticsTotals(db: Kysely<Database>, caller: Access, now
 export async function listTaskUserStatistics(db: Kysely<Database>, caller: Access, query: TaskUserStatisticsQuery) {
   let filtered = visibleAccounts(db, caller);
   if (query.userName) filtered = filtered.where(contains(db, 'sys_user', 'u.userName', query.userName));
-  const { rows, total } = await listPage(
+  const { rows, total, totalBounded } = await listPage(
     db,
     filtered,
     (qb) => qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum']).$castTo<TaskUserStatistics>(),
@@ -55,5 +55,6 @@ export async function listTaskUserStatistics(db: Kysely<Database>, caller: Acces
       stcount: Number(r.stcount), socount: Number(r.socount), sendNum: Number(r.sendNum),
     })),
     total,
+    totalBounded,
   };
 }

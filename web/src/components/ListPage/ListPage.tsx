@@ -50,7 +50,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
     showSizeChanger: true,
     showQuickJumper: true,
     pageSizeOptions,
-    showTotal: listTotalText,
+    showTotal: (total) => listTotalText(total, list.totalBounded),
     itemRender: pagerItemRender,
   };
 

@@ -1,7 +1,7 @@
 import { useEffect, useState, type Key } from 'react';
 import { type TablePaginationConfig } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { messages } from '@huiyun/contract';
+import { LIST_COUNT_BOUND, messages } from '@huiyun/contract';
 import { errorText } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { useConfirm } from '../useConfirm.ts';
@@ -34,6 +34,8 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
   // A delete can empty the last page: step back to the page that now is the last.
   const rows = query.data?.data ?? [];
   const total = query.data?.total ?? 0;
+  // The answer's flag (requestPage passes it on); a fetcher that drops it still reads a total past LIST_COUNT_BOUND as bounded.
+  const totalBounded = query.data?.totalBounded === true || total > LIST_COUNT_BOUND;
   useEffect(() => {
     if (!query.isPlaceholderData && rows.length === 0 && total > 0 && paging.page > 1) {
       setPaging((p) => ({ ...p, page: Math.max(1, Math.ceil(total / p.limit)) }));
@@ -131,6 +133,8 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
   return {
     rows,
     total,
+    /** The server's count stopped at a bound: total is the bound + 1 (共 1,000+ 条), pages go on as rows do. */
+    totalBounded,
     filtered: Object.values(filters).some((value) => value !== undefined && value !== null && value !== ''),
     exporting,
     exportList,
