@@ -266,8 +266,12 @@ type ListOptions = {
   searchCountStep?: number;
 };
 
-/** What `listPage` answers, and every list's query passes on: the page, the total, whether the count stopped at a bound. */
-export type Listed<Row> = { rows: Row[]; total: number; totalBounded?: true };
+/**
+ * What `listPage` answers, and every list's query passes on: the page, the total, whether the count stopped
+ * at a bound. `totalBounded` is a required key (its value may be undefined) so a list that builds its own
+ * answer and drops the flag does not compile.
+ */
+export type Listed<Row> = { rows: Row[]; total: number; totalBounded: true | undefined };
 
 /**
  * How far the count of a list's rows goes: LIST_COUNT_BOUND; for a list filtered by a contains search
@@ -326,8 +330,8 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   }
   // The page that holds the last row offered (LIST_COUNT_BOUND + 1) may run past it: 共 10,000+ 条 still.
   if (offset + rows.length > LIST_COUNT_BOUND) return { rows, total: LIST_COUNT_BOUND + 1, totalBounded: true };
-  if (rows.length > 0 && rows.length < paging.limit) return { rows, total: offset + rows.length };
-  if (rows.length === 0 && offset === 0) return { rows, total: 0 };
+  if (rows.length > 0 && rows.length < paging.limit) return { rows, total: offset + rows.length, totalBounded: undefined };
+  if (rows.length === 0 && offset === 0) return { rows, total: 0, totalBounded: undefined };
   return { rows, ...await countUpTo(db, forCount, bound, plan?.streamed) };
 }
 
@@ -352,7 +356,7 @@ function keyedBy(node: SelectQueryNode, orderColumn: string, tieBreaker: string)
  * a `streamed` search (SQLite) the count walks that search's FTS5 matches in key order and checks each
  * one's row against the filter, so it stops after bound + 1 rows found instead of reading every match.
  */
-async function countUpTo<DB, TB extends keyof DB>(db: Kysely<any>, filtered: SelectQueryBuilder<DB, TB, {}>, bound: number, streamed?: Search): Promise<{ total: number; totalBounded?: true }> {
+async function countUpTo<DB, TB extends keyof DB>(db: Kysely<any>, filtered: SelectQueryBuilder<DB, TB, {}>, bound: number, streamed?: Search): Promise<Omit<Listed<never>, 'rows'>> {
   let bounded;
   if (streamed) {
     const search = sql.table(streamed.search);
@@ -367,5 +371,5 @@ async function countUpTo<DB, TB extends keyof DB>(db: Kysely<any>, filtered: Sel
     .select(sql<number | string>`count(*)`.as('total'))
     .executeTakeFirst();
   const total = Number(counted?.total ?? 0);
-  return total > bound ? { total, totalBounded: true } : { total };
+  return { total, totalBounded: total > bound ? true : undefined };
 }

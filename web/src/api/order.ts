@@ -1,5 +1,5 @@
 import { messages, type Order, type OrderDeptChoice, type OrderDetail, type OrderRefundRequest, type OrderRefundResult, type Page } from '@huiyun/contract';
-import { download, request } from './client.ts';
+import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.order;
@@ -22,8 +22,7 @@ function withDays<P extends { dateRange?: [string, string] }>({ dateRange, ...re
 }
 
 export async function listOrders(params: ListParams<OrderFilters>): Promise<Page<Order>> {
-  const answer = await request<Order[]>('/api/Order/list', { body: withDays(params), failText: m.loadFailed });
-  return { data: answer.data ?? [], total: answer.total };
+  return requestPage<Order>('/api/Order/list', { body: withDays(params), failText: m.loadFailed });
 }
 
 export function exportOrders(params: Omit<ListParams<OrderFilters>, 'page' | 'limit'>): Promise<void> {

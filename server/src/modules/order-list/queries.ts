@@ -2,7 +2,7 @@ import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { fenToYuan, formatDateTime, orderSortFields, TransType, type Order, type OrderDetail, type OrderListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { refundableOf } from '../order/refund.ts';
-import { listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf, type Listed } from '../../db/list-query.ts';
 import { assertDeptInScope, inDeptScope, type DeptScope } from '../../db/scope.ts';
 import { shanghaiDayRange } from '@huiyun/contract';
 
@@ -38,7 +38,7 @@ function withColumns(qb: Orders) {
   return qb.leftJoin('sys_dept as d', 'd.deptId', 'o.deptId').select(orderColumns).$castTo<OrderRow>();
 }
 
-export async function listOrders(db: Kysely<Database>, scope: DeptScope, query: OrderListQuery): Promise<{ rows: Order[]; total: number }> {
+export async function listOrders(db: Kysely<Database>, scope: DeptScope, query: OrderListQuery): Promise<Listed<Order>> {
   let filtered = db.selectFrom('pay_order as o').where(inDeptScope('o.deptId', scope));
   if (query.deptId !== undefined) {
     assertDeptInScope(scope, query.deptId); // a company outside the scope is refused, not shown empty
@@ -52,10 +52,10 @@ export async function listOrders(db: Kysely<Database>, scope: DeptScope, query: 
   const { from, before } = shanghaiDayRange(query.start, query.end);
   if (from !== undefined) filtered = filtered.where('o.createTime', '>=', from);
   if (before !== undefined) filtered = filtered.where('o.createTime', '<', before);
-  const { rows, total } = await listPage(db, filtered, withColumns, query, {
+  const listed = await listPage(db, filtered, withColumns, query, {
     sortColumns, defaultSort: ['o.createTime', 'desc'], tieBreaker: 'o.orderId',
   });
-  return { rows: rows.map(toOrder), total };
+  return { ...listed, rows: listed.rows.map(toOrder) };
 }
 
 export function toOrder({ reservedAmount, ...row }: OrderRow): Order {
