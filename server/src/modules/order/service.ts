@@ -8,6 +8,7 @@ import type { GatewayConfig, PaymentGateway } from '../gateway/gateway.ts';
 import { GatewayVerifyError } from '../gateway/gateway.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { statusLabel, transition } from './state-machine.ts';
+import { orderMoveOrTimeout } from './status-waiters.ts';
 
 // The order core (issue 16 §2): create, paid notification, dispense result, and settling an unpaid order
 // (ask the gateway first). Every status change goes through state-machine.ts's guarded UPDATE.
@@ -173,12 +174,15 @@ async function ownOrder(ctx: AppContext, machine: TerminalMachine, orderNo: stri
   return order;
 }
 
+/** Without a wake (the order moved in another server instance), a long poll reads its order this often. */
+const RECHECK_MS = 1_000;
+
 /** The status of an own order; waits up to waitSeconds for it to differ from knownStatus. */
 export async function orderStatus(ctx: AppContext, machine: TerminalMachine, orderNo: string, knownStatus?: number, waitSeconds = 0, closed = () => false): Promise<TerminalOrderStatus> {
   let order = await ownOrder(ctx, machine, orderNo);
   const until = Date.now() + Math.min(waitSeconds, 30) * 1000;
   while (knownStatus !== undefined && order.orderStatus === knownStatus && Date.now() < until && !closed()) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await orderMoveOrTimeout(order.orderId, Math.min(RECHECK_MS, until - Date.now()));
     order = await ownOrder(ctx, machine, orderNo);
   }
   return orderView(order);
