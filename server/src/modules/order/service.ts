@@ -54,10 +54,13 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   if (aisle.status !== MachineStatus.enabled) throw refuse(fill(t.aisleDisabled, { aisleNo: input.aisleNo }));
   if (aisle.stock <= 0) throw refuse(fill(t.aisleEmpty, { aisleNo: input.aisleNo }));
   if (aisle.price <= 0) throw refuse(fill(t.aisleNoPrice, { aisleNo: input.aisleNo }));
-  const tc = await db.selectFrom('pay_terminal_config').select(['configId']).where('machineNo', '=', machine.machineNo).where('payType', '=', input.payType).where('payOpen', '=', 'T').executeTakeFirst();
+  // the 终端支付配置 and its 支付配置 in one read
+  const tc = await db.selectFrom('pay_terminal_config as tc').leftJoin('pay_config as c', 'c.id', 'tc.configId')
+    .select(['c.id', 'c.gateway', 'c.partner', 'c.appid', 'c.partnerKey'])
+    .where('tc.machineNo', '=', machine.machineNo).where('tc.payType', '=', input.payType).where('tc.payOpen', '=', 'T').executeTakeFirst();
   if (!tc) throw refuse(t.noPayConfig);
-  const config = await configOf(db, tc.configId);
-  if (!config) throw refuse(t.payConfigMissing);
+  if (tc.id === null) throw refuse(t.payConfigMissing);
+  const config: GatewayConfig = { id: tc.id, gateway: tc.gateway!, partner: tc.partner!, appid: tc.appid!, partnerKey: tc.partnerKey! };
   const gateway = gatewayOf(rt, config);
 
   // one order at a time: a paid order waits for its dispense result; an unpaid one is settled first
@@ -215,8 +218,10 @@ export async function reportDispense(ctx: AppContext, machine: TerminalMachine, 
     }
     return moved;
   });
+  if (result.moved) return orderView({ ...order, orderStatus: wanted });
+  // another report of the same order won the race: the same result answers as a repeat
   const after = await ownOrder(ctx, machine, input.orderNo);
-  if (!result.moved && after.orderStatus !== wanted) throw refuse(result.reason, 409);
+  if (after.orderStatus !== wanted) throw refuse(result.reason, 409);
   return orderView(after);
 }
 
