@@ -19,6 +19,7 @@ import { OrderStatus } from '@huiyun/contract';
 import { EXPORT_MAX_ROWS } from '../server/src/http/xlsx.ts';
 import { startChildServer } from './lib/child-server.ts';
 import { ORDERS, seedOrders } from './lib/order-fixture.ts';
+import { CopyOut } from './lib/pg-copy-out.ts';
 import { readRss, resetPeakRss } from './lib/rss.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './lib/server.ts';
 
@@ -131,37 +132,6 @@ async function dumpCsv(text: string, file: string): Promise<{ seconds: number; r
     fs.closeSync(fd);
   }
   return { seconds: (performance.now() - started) / 1000, rows: rowCount };
-}
-
-/** `COPY … TO STDOUT` through pg's client: a submittable that hands each CopyData chunk to `onData`. */
-class CopyOut {
-  private readonly text: string;
-  private readonly onData: (chunk: Buffer) => void;
-  private settle!: { resolve: () => void; reject: (error: unknown) => void };
-  private failed: unknown;
-  readonly done: Promise<void>;
-  constructor(text: string, onData: (chunk: Buffer) => void) {
-    this.text = text;
-    this.onData = onData;
-    this.done = new Promise((resolve, reject) => void (this.settle = { resolve, reject }));
-  }
-  submit(connection: { query: (text: string) => void }) {
-    connection.query(this.text);
-  }
-  handleCopyData(message: { chunk: Buffer }) {
-    this.onData(message.chunk);
-  }
-  handleCommandComplete() {}
-  handleError(error: unknown) {
-    this.failed = error;
-  }
-  handleReadyForQuery() {
-    if (this.failed) this.settle.reject(this.failed);
-    else this.settle.resolve();
-  }
-  then(resolve: () => void, reject: (error: unknown) => void) {
-    return this.done.then(resolve, reject);
-  }
 }
 
 async function runServerChild(): Promise<never> {
