@@ -37,15 +37,21 @@ if (process.env.BENCH_CHILD === 'server') await runServerChild();
 const cpuProfDir = process.env.BENCH_CPU_PROF;
 const server = await startChildServer<Child>(import.meta.filename, cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []);
 const origin = new URL(server.url);
-// every machine keeps its connection open, as a device would (the default keeps only 256 idle ones:
-// the rest reconnect, and 1,000 reconnects at once overflow the listen backlog)
-const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity });
+// Every machine keeps one connection open, as a device would, and so does its customer's phone.
+// (Node's default agent keeps only 256 idle sockets: the rest reconnected, and a request on a new
+// connection to a busy server waited up to 10–14 s to be read — see docs/performance.md.)
+const agents = new Map<string, http.Agent>();
+const agentFor = (name: string) => {
+  let agent = agents.get(name);
+  if (!agent) agents.set(name, (agent = new http.Agent({ keepAlive: true, maxSockets: 1 })));
+  return agent;
+};
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`terminal flow on ${server.dbKind}: ${MACHINES} machines, ${SECONDS} s; ${os.cpus().length} cores, load before ${load()}`);
 
 // ---- the machines and the customer, over HTTP ----
 
-function post(path: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+function post(path: string, body: string, headers: Record<string, string>, agent: http.Agent): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request({ host: origin.hostname, port: origin.port, path, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (response) => {
       const chunks: Buffer[] = [];
@@ -66,7 +72,7 @@ async function signed<T>(m: Machine, path: string, payload: unknown): Promise<T>
   const answer = await post(full, raw, {
     'content-type': 'application/json', 'x-machine-no': m.machineNo, 'x-timestamp': timestamp, 'x-nonce': nonce,
     'x-signature': signTerminal(m.key, 'POST', full, timestamp, nonce, raw),
-  });
+  }, agentFor(m.machineNo));
   const body = JSON.parse(answer.text) as { success: boolean; msg: string; data?: T };
   if (!body.success || !body.data) throw new Error(`${path} ${answer.status}: ${body.msg}`);
   return body.data;
@@ -79,6 +85,7 @@ let lastError = '';
 
 // time spent in each step of purchases (ms, summed), and the status calls they took
 const steps = { create: 0, pay: 0, untilPaid: 0, dispense: 0, statusCalls: 0 };
+const slowest = { create: 0, pay: 0, untilPaid: 0, dispense: 0 };
 
 async function purchase(m: Machine): Promise<void> {
   const aisleNo = AISLES[Math.floor(Math.random() * AISLES.length)]!;
@@ -86,13 +93,14 @@ async function purchase(m: Machine): Promise<void> {
   const lap = (step: 'create' | 'pay' | 'untilPaid' | 'dispense') => {
     const now = performance.now();
     steps[step] += now - t;
+    slowest[step] = Math.max(slowest[step], now - t);
     t = now;
   };
   const created = await signed<{ orderNo: string; codeUrl: string }>(m, '/order/create', { aisleNo, payType: PayType.wechat });
   seenOrders.push(created.orderNo);
   lap('create');
   const page = new URL(created.codeUrl);
-  const paid = await post(page.pathname, new URLSearchParams({ t: page.searchParams.get('t') ?? '', action: 'pay' }).toString(), { 'content-type': 'application/x-www-form-urlencoded' });
+  const paid = await post(page.pathname, new URLSearchParams({ t: page.searchParams.get('t') ?? '', action: 'pay' }).toString(), { 'content-type': 'application/x-www-form-urlencoded' }, agentFor(`customer of ${m.machineNo}`));
   if (!paid.text.includes(messages.terminal.simPaid)) throw new Error(`支付模拟 did not pay ${created.orderNo}: ${paid.status}`);
   lap('pay');
   let status: number = OrderStatus.processing;
@@ -110,6 +118,9 @@ let completed = 0;
 
 async function runMachines(until: () => boolean): Promise<void> {
   await Promise.all(server.machines.slice(0, MACHINES).map(async (m) => {
+    // machines come online over the first half of the warm-up, so their purchases do not move in
+    // lockstep (a window would then count whole waves of 1,000)
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * WARMUP * 500));
     do {
       const started = performance.now();
       try {
@@ -201,6 +212,18 @@ async function openBare(): Promise<Bare> {
   };
 }
 
+// Every machine and its customer connect before the run, 50 at a time: the machine with its heartbeat
+// (the protocol's first call), the customer with a 支付模拟 page that shows nothing.
+const connectStart = performance.now();
+const fleet = server.machines.slice(0, MACHINES);
+for (let i = 0; i < fleet.length; i += 50) {
+  await Promise.all(fleet.slice(i, i + 50).flatMap((m) => [
+    signed(m, '/heartbeat', { aisles: [] }),
+    post('/gateway/simulator/pay/NONE', 't=none&action=cancel', { 'content-type': 'application/x-www-form-urlencoded' }, agentFor(`customer of ${m.machineNo}`)),
+  ]));
+}
+console.log(`${fleet.length} machines and their customers connected in ${((performance.now() - connectStart) / 1000).toFixed(1)} s`);
+
 const bare = await openBare();
 const stockBefore = await bare.stockByAisle();
 
@@ -240,7 +263,8 @@ const serverCpuMs = (w.serverCpu * 1000) / Math.max(1, purchases);
 console.log(`  CPU in the window: server ${w.serverCpu.toFixed(1)} s (${(w.serverCpu / w.seconds * 100).toFixed(0)} % of a core, ${serverCpuMs.toFixed(2)} ms a purchase: one core would carry ${(1000 / serverCpuMs).toFixed(0)}/s), `
   + `machines + customers (this process) ${w.ownCpu.toFixed(1)} s (${(w.ownCpu / w.seconds * 100).toFixed(0)} %); load ${loadsHttp.join(' / ')}`);
 const per = (ms: number) => (ms / Math.max(1, purchases)).toFixed(0);
-console.log(`  a purchase's steps on average: create ${per(w.steps.create)} ms, pay ${per(w.steps.pay)} ms, until paid ${per(w.steps.untilPaid)} ms (${(w.steps.statusCalls / Math.max(1, purchases)).toFixed(2)} status calls), dispense ${per(w.steps.dispense)} ms`);
+console.log(`  a purchase's steps on average: create ${per(w.steps.create)} ms, pay ${per(w.steps.pay)} ms, until paid ${per(w.steps.untilPaid)} ms (${(w.steps.statusCalls / Math.max(1, purchases)).toFixed(2)} status calls), dispense ${per(w.steps.dispense)} ms; `
+  + `slowest of the whole run: ${Object.entries(slowest).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}; p99 ${pct(0.99).toFixed(0)} ms, slowest purchase ${pct(1).toFixed(0)} ms`);
 
 // let the last notifications (and their 5 % duplicates) land before the baseline writes
 await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -327,7 +351,7 @@ console.log(`| bare driver: insert, → 10, → 2, → 3 + stock − 1 (${bare.l
 console.log(`HTTP/bare ${(httpRate / rawRate).toFixed(2)}×`);
 
 await bare.close();
-agent.destroy();
+for (const a of agents.values()) a.destroy();
 await server.stop();
 process.exit(problems.length ? 1 : 0);
 
