@@ -307,7 +307,8 @@ for (const [status, n] of counts) if (!legal.has(status)) problems.push(`${n} or
 const active = await bare.all<{ machineNo: string; n: number }>(`select "machineNo", count(*) as n from pay_order where "orderStatus" in (1, 2, 10) group by "machineNo" having count(*) > 1`);
 if (active.length) problems.push(`${active.length} machines with more than one open sale`);
 const inFlight = (counts.get(OrderStatus.created) ?? 0) + (counts.get(OrderStatus.processing) ?? 0) + (counts.get(OrderStatus.paid) ?? 0);
-if (inFlight > errors) problems.push(`${inFlight} orders still open after every machine finished (${errors} purchases failed)`);
+if (inFlight) problems.push(`${inFlight} orders still open after every machine finished`);
+if (errors) problems.push(`${errors} purchases failed (the last: ${lastError})`);
 const stockAfter = await bare.stockByAisle();
 const dispensedByAisle = new Map((await bare.all<{ aisleId: number; n: number }>(`select "aisleId", count(*) as n from pay_order where "orderStatus" = ${OrderStatus.dispensed} group by "aisleId"`)).map((r) => [Number(r.aisleId), Number(r.n)]));
 let stockTaken = 0;
