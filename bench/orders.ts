@@ -6,51 +6,23 @@
 //   BENCH_CONNECTIONS, default 50)
 import os from 'node:os';
 import { sql } from 'kysely';
-import { OrderStatus, orderListQuery, PayType, shanghaiDay, TransType } from '@huiyun/contract';
+import { OrderStatus, orderListQuery, PayType, shanghaiDay } from '@huiyun/contract';
 import { listPage } from '../server/src/db/list-query.ts';
 import { listOrders } from '../server/src/modules/order-list/queries.ts';
-import { bulkInsert } from './lib/bulk-insert.ts';
+import { COMPANIES, MACHINES, machineNo, ORDERS, orderNo, seedOrders, transId } from './lib/order-fixture.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
 import { measureHttp, printTable, type Figures } from './lib/measure.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './lib/server.ts';
 
-const COMPANIES = 10;
-const MACHINES = 1_000;
-const ORDERS = 1_000_000;
-const YEAR_MS = 365 * 86_400_000;
-const SPACING_MS = Math.floor(YEAR_MS / ORDERS); // ~31.5 s between orders: a million over one year
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-
-const GOODS = ['矿泉水', '可乐', '雪碧', '橙汁', '绿茶', '红茶', '咖啡', '酸奶', '薯片', '饼干'];
-const machineNo = (k: number) => `M${String(k + 1).padStart(4, '0')}`;
-const orderNo = (i: number) => `HY${String(i).padStart(9, '0')}`;
-const transId = (i: number) => `42000${String(i).padStart(9, '0')}`;
-
-/** Pay types as a vending fleet sees them: WeChat most, Alipay next, then cash and UnionPay QR. */
-function payTypeOf(i: number): number {
-  const r = (Math.floor(i / 100) * 37 + i * 3) % 100; // independent of the status (i % 100)
-  return r < 55 ? PayType.wechat : r < 90 ? PayType.alipay : r < 95 ? PayType.cash : PayType.unionQr;
-}
-
-/** Statuses of a year of sales: mostly dispensed; timed out, failed, paid, in flight; 5 % refund rows. */
-function statusOf(i: number): { status: number; refund: boolean } {
-  const r = i % 100;
-  if (r < 85) return { status: OrderStatus.dispensed, refund: false };
-  if (r < 91) return { status: OrderStatus.timedOut, refund: false };
-  if (r < 92) return { status: OrderStatus.dispenseFailed, refund: false };
-  if (r < 93) return { status: OrderStatus.paid, refund: false };
-  if (r < 94) return { status: OrderStatus.processing, refund: false };
-  if (r < 95) return { status: OrderStatus.created, refund: false };
-  return { status: r < 99 ? OrderStatus.refunded : OrderStatus.refundFailed, refund: true };
-}
 
 const server = await startBenchServer();
 const { db } = server.ctx;
 const now = Date.now();
 console.log(`Seeding on ${server.dbKind}…`);
 const seedStart = performance.now();
-const depts = await seed(server);
+const depts = await seedOrders(server, now);
 await (server.dbKind === 'postgres' ? sql`vacuum analyze` : sql`analyze`).execute(db);
 console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
@@ -101,35 +73,3 @@ printTable(
   results,
 );
 await server.close();
-
-async function seed(server: BenchServer): Promise<number[]> {
-  const text = { pgType: 'text' } as const;
-  const int = { pgType: 'int' } as const;
-  const big = { pgType: 'bigint' } as const;
-  await bulkInsert(server, 'sys_dept', [
-    { name: 'deptName', ...text }, { name: 'deptNo', ...text }, { name: 'parentId', ...int }, { name: 'addTime', ...big }, { name: 'editTime', ...big },
-  ], COMPANIES, (i) => [`售货公司${i + 1}`, `VEND${i + 1}`, 0, now, now]);
-  const depts = (await db.selectFrom('sys_dept').select('deptId').where('deptNo', 'like', 'VEND%').orderBy('deptId').execute()).map((d) => d.deptId);
-  const start = now - YEAR_MS;
-  await bulkInsert(server, 'pay_order', [
-    { name: 'deptId', ...int }, { name: 'orderNo', ...text }, { name: 'transId', ...text }, { name: 'payType', ...int }, { name: 'subPayType', ...int },
-    { name: 'transType', ...int }, { name: 'machineNo', ...text }, { name: 'goodsNo', ...text }, { name: 'goodsName', ...text },
-    { name: 'goodsPrice', ...int }, { name: 'payAmount', ...int }, { name: 'aisleNo', ...text }, { name: 'orderStatus', ...int },
-    { name: 'openId', ...text }, { name: 'mchId', ...text }, { name: 'subMchId', ...text }, { name: 'remark', ...text },
-    { name: 'createTime', ...big }, { name: 'payTime', ...big },
-  ], ORDERS, (i) => {
-    const k = (i * 7_919) % MACHINES; // machine k belongs to company k % 10
-    const goods = i % GOODS.length;
-    const price = 200 + goods * 50;
-    const { status, refund } = statusOf(i);
-    const created = start + i * SPACING_MS;
-    const paid = status !== OrderStatus.created && status !== OrderStatus.processing && status !== OrderStatus.timedOut;
-    return [
-      depts[k % COMPANIES]!, orderNo(i), paid ? transId(i) : '', payTypeOf(i), 0, refund ? TransType.refund : TransType.consume, machineNo(k),
-      `G${goods}`, GOODS[goods]!, price, refund ? -price : price, `A${1 + (i % 30)}`, status, `o${String(i % 50_000).padStart(8, '0')}`,
-      '1900000001', '', '', created, paid ? created + 3_000 : (null as unknown as number), // unpaid: no pay time
-    ];
-  });
-  console.log(`  orders seeded at ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
-  return depts;
-}

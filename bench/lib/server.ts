@@ -37,7 +37,9 @@ export async function startBenchServer(): Promise<BenchServer> {
     db = connectDatabase({ kind: 'sqlite', file: sqliteFile });
   }
   const app = await buildApp(config, { db, logger: false });
-  const address = await app.app.listen({ port: 0, host: '127.0.0.1' });
+  // a long accept queue (the kernel caps it at net.core.somaxconn): a bench opening hundreds of connections
+  // at once must not lose SYNs to the default 511 and wait out their 1, 3, 7, 15 s retransmits
+  const address = await app.app.listen({ port: 0, host: '127.0.0.1', backlog: 4096 });
   return {
     ...app,
     url: address,

@@ -8,6 +8,7 @@ import type { GatewayConfig, PaymentGateway } from '../gateway/gateway.ts';
 import { GatewayVerifyError } from '../gateway/gateway.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { statusLabel, transition } from './state-machine.ts';
+import { orderMoveOrTimeout } from './status-waiters.ts';
 
 // The order core (issue 16 §2): create, paid notification, dispense result, and settling an unpaid order
 // (ask the gateway first). Every status change goes through state-machine.ts's guarded UPDATE.
@@ -56,10 +57,13 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   if (aisle.status !== MachineStatus.enabled) throw refuse(fill(t.aisleDisabled, { aisleNo: input.aisleNo }));
   if (aisle.stock <= 0) throw refuse(fill(t.aisleEmpty, { aisleNo: input.aisleNo }));
   if (aisle.price <= 0) throw refuse(fill(t.aisleNoPrice, { aisleNo: input.aisleNo }));
-  const tc = await db.selectFrom('pay_terminal_config').select(['configId']).where('machineNo', '=', machine.machineNo).where('payType', '=', input.payType).where('payOpen', '=', 'T').executeTakeFirst();
+  // the 终端支付配置 and its 支付配置 in one read
+  const tc = await db.selectFrom('pay_terminal_config as tc').leftJoin('pay_config as c', 'c.id', 'tc.configId')
+    .select(['c.id', 'c.gateway', 'c.partner', 'c.appid', 'c.partnerKey'])
+    .where('tc.machineNo', '=', machine.machineNo).where('tc.payType', '=', input.payType).where('tc.payOpen', '=', 'T').executeTakeFirst();
   if (!tc) throw refuse(t.noPayConfig);
-  const config = await configOf(db, tc.configId);
-  if (!config) throw refuse(t.payConfigMissing);
+  if (tc.id === null) throw refuse(t.payConfigMissing);
+  const config: GatewayConfig = { id: tc.id, gateway: tc.gateway!, partner: tc.partner!, appid: tc.appid!, partnerKey: tc.partnerKey! };
   const gateway = gatewayOf(rt, config);
 
   // one order at a time: a paid order waits for its dispense result; an unpaid one is settled first
@@ -177,12 +181,15 @@ async function ownOrder(ctx: AppContext, machine: TerminalMachine, orderNo: stri
   return order;
 }
 
+/** Without a wake (the order moved in another server instance), a long poll reads its order this often. */
+const RECHECK_MS = 1_000;
+
 /** The status of an own order; waits up to waitSeconds for it to differ from knownStatus. */
 export async function orderStatus(ctx: AppContext, machine: TerminalMachine, orderNo: string, knownStatus?: number, waitSeconds = 0, closed = () => false): Promise<TerminalOrderStatus> {
   let order = await ownOrder(ctx, machine, orderNo);
   const until = Date.now() + Math.min(waitSeconds, 30) * 1000;
   while (knownStatus !== undefined && order.orderStatus === knownStatus && Date.now() < until && !closed()) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await orderMoveOrTimeout(order.orderId, Math.min(RECHECK_MS, until - Date.now()));
     order = await ownOrder(ctx, machine, orderNo);
   }
   return orderView(order);
@@ -215,8 +222,10 @@ export async function reportDispense(ctx: AppContext, machine: TerminalMachine, 
     }
     return moved;
   });
+  if (result.moved) return orderView({ ...order, orderStatus: wanted });
+  // another report of the same order won the race: the same result answers as a repeat
   const after = await ownOrder(ctx, machine, input.orderNo);
-  if (!result.moved && after.orderStatus !== wanted) throw refuse(result.reason, 409);
+  if (after.orderStatus !== wanted) throw refuse(result.reason, 409);
   return orderView(after);
 }
 

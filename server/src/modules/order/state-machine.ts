@@ -1,6 +1,7 @@
 import { fill, messages, OrderStatus, orderStatusOptions } from '@huiyun/contract';
 import type { Database, Queryable } from '../../db/schema.ts';
 import type { Updateable } from 'kysely';
+import { orderMoved } from './status-waiters.ts';
 
 // The order state machine (issue 16 §2, SPEC §3 statuses):
 //   1 初始化 → 10 处理中 (QR issued) → 2 已支付 → 3 出货成功 | 4 出货失败;   1/10 → 5 订单超时.
@@ -41,7 +42,10 @@ export async function transition(db: Queryable, orderId: number, event: OrderEve
     .where('orderId', '=', orderId)
     .where('orderStatus', 'in', [...rule.from])
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 1) return { moved: true, to: rule.to };
+  if (Number(result.numUpdatedRows) === 1) {
+    orderMoved(orderId);
+    return { moved: true, to: rule.to };
+  }
   const row = await db.selectFrom('pay_order').select('orderStatus').where('orderId', '=', orderId).executeTakeFirst();
   return { moved: false, status: row?.orderStatus, reason: row ? refusal(row.orderStatus, event) : messages.terminal.orderMissing };
 }

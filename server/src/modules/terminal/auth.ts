@@ -33,6 +33,24 @@ export function signTerminal(key: string, method: string, path: string, timestam
   return createHmac('sha256', key).update(stringToSign(method, path, timestamp, nonce, rawBody)).digest('hex');
 }
 
+// Opening a sealed key is an AES-GCM decryption: done once per sealed value, not on every call (it was
+// a sixth of a terminal call's CPU, docs/performance.md "Terminal flow"). A reset key is a new sealed
+// value, opened anew. Per secret box, bounded: past OPENED_MAX keys the map starts over.
+const OPENED_MAX = 20_000;
+const openedKeys = new WeakMap<AppContext['secrets'], Map<string, string>>();
+
+function terminalKeyOf(ctx: AppContext, sealed: string): string {
+  let opened = openedKeys.get(ctx.secrets);
+  if (!opened) openedKeys.set(ctx.secrets, (opened = new Map()));
+  let key = opened.get(sealed);
+  if (key === undefined) {
+    key = openTerminalKey(ctx.secrets, sealed);
+    if (opened.size >= OPENED_MAX) opened.clear();
+    opened.set(sealed, key);
+  }
+  return key;
+}
+
 const header = (request: FastifyRequest, name: string) => {
   const value = request.headers[name];
   return typeof value === 'string' ? value.trim() : '';
@@ -50,7 +68,7 @@ export async function authenticateTerminal(ctx: AppContext, request: FastifyRequ
   const machine = await ctx.db.selectFrom('pay_machine').select(['machineId', 'machineNo', 'deptId', 'status', 'terminalKey']).where('machineNo', '=', machineNo).executeTakeFirst();
   let key: string | undefined;
   try {
-    key = machine ? openTerminalKey(ctx.secrets, machine.terminalKey) : undefined;
+    key = machine ? terminalKeyOf(ctx, machine.terminalKey) : undefined;
   } catch {
     key = undefined;
   }

@@ -1,0 +1,386 @@
+// Issue 16 §7's terminal-flow benchmark: 1,000 simulated vending machines buying as fast as the server
+// answers, each purchase the whole protocol over real HTTP against the server in a child process:
+//   order/create (signed) → the customer presses 支付成功 on the 支付模拟 page (POST of its form) → the
+//   simulator gateway's signed paid notification (sent by the server's simulator to its own notify
+//   route) → order/status long poll until 已支付 (signed) → order/dispense success (signed).
+// Baseline in the same run: the same state changes through the bare driver (insert the order, → 10,
+// → 2, then → 3 with the aisle's stock − 1 in one transaction), on the same tables. Then a recount:
+// every order in a legal state, each aisle's stock down by exactly its dispensed orders, every
+// purchase the machines saw once in the database; exits 1 when it does not hold.
+//   npm run bench -- terminal   (BENCH_DB=postgres + TEST_DATABASE_URL for PostgreSQL; BENCH_SECONDS,
+//   default 20, after BENCH_WARMUP, default 10; BENCH_MACHINES, default 1000; BENCH_CPU_PROF=dir writes the server's --cpu-prof there)
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
+import { startChildServer } from './lib/child-server.ts';
+import { startBenchServer } from './lib/server.ts';
+import { newTerminalKey, sealTerminalKey } from '../server/src/modules/machine/terminal-key.ts';
+import { signTerminal } from '../server/src/modules/terminal/auth.ts';
+import { newOrderNo } from '../server/src/modules/order/service.ts';
+
+const MACHINES = Number(process.env.BENCH_MACHINES ?? 1_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
+const AISLES = ['A1', 'A2', 'A3', 'A4', 'B1', 'B2', 'B3', 'B4'];
+const CAPACITY = 1_000_000; // stock never runs out during a run: every create can sell
+const PRICE = 250;
+
+type Machine = { machineNo: string; machineId: number; key: string };
+type Child = { url: string; dbKind: 'sqlite' | 'postgres'; sqliteFile?: string; databaseUrl?: string; machines: Machine[]; configId: number; deptId: number };
+
+if (process.env.BENCH_CHILD === 'server') await runServerChild();
+
+const cpuProfDir = process.env.BENCH_CPU_PROF;
+const server = await startChildServer<Child>(import.meta.filename, cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []);
+const origin = new URL(server.url);
+// Every machine keeps one connection open, as a device would, and so does its customer's phone.
+// (Node's default agent keeps only 256 idle sockets: the rest reconnected, and a request on a new
+// connection to a busy server waited up to 10–14 s to be read — see docs/performance.md.)
+const agents = new Map<string, http.Agent>();
+const agentFor = (name: string) => {
+  let agent = agents.get(name);
+  if (!agent) agents.set(name, (agent = new http.Agent({ keepAlive: true, maxSockets: 1 })));
+  return agent;
+};
+const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+console.log(`terminal flow on ${server.dbKind}: ${MACHINES} machines, ${SECONDS} s; ${os.cpus().length} cores, load before ${load()}`);
+
+// ---- the machines and the customer, over HTTP ----
+
+function post(path: string, body: string, headers: Record<string, string>, agent: http.Agent): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: origin.hostname, port: origin.port, path, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (c: Buffer) => chunks.push(c));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+async function signed<T>(m: Machine, path: string, payload: unknown): Promise<T> {
+  const full = `/terminal/v1${path}`;
+  const raw = JSON.stringify(payload);
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const nonce = randomBytes(12).toString('hex');
+  const answer = await post(full, raw, {
+    'content-type': 'application/json', 'x-machine-no': m.machineNo, 'x-timestamp': timestamp, 'x-nonce': nonce,
+    'x-signature': signTerminal(m.key, 'POST', full, timestamp, nonce, raw),
+  }, agentFor(m.machineNo));
+  const body = JSON.parse(answer.text) as { success: boolean; msg: string; data?: T };
+  if (!body.success || !body.data) throw new Error(`${path} ${answer.status}: ${body.msg}`);
+  return body.data;
+}
+
+const seenOrders: string[] = [];
+const latencies: number[] = [];
+let errors = 0;
+let lastError = '';
+
+// time spent in each step of purchases (ms, summed), and the status calls they took
+const steps = { create: 0, pay: 0, untilPaid: 0, dispense: 0, statusCalls: 0 };
+const slowest = { create: 0, pay: 0, untilPaid: 0, dispense: 0 };
+
+async function purchase(m: Machine): Promise<void> {
+  const aisleNo = AISLES[Math.floor(Math.random() * AISLES.length)]!;
+  let t = performance.now();
+  const lap = (step: 'create' | 'pay' | 'untilPaid' | 'dispense') => {
+    const now = performance.now();
+    steps[step] += now - t;
+    slowest[step] = Math.max(slowest[step], now - t);
+    t = now;
+  };
+  const created = await signed<{ orderNo: string; codeUrl: string }>(m, '/order/create', { aisleNo, payType: PayType.wechat });
+  seenOrders.push(created.orderNo);
+  lap('create');
+  const page = new URL(created.codeUrl);
+  const paid = await post(page.pathname, new URLSearchParams({ t: page.searchParams.get('t') ?? '', action: 'pay' }).toString(), { 'content-type': 'application/x-www-form-urlencoded' }, agentFor(`customer of ${m.machineNo}`));
+  if (!paid.text.includes(messages.terminal.simPaid)) throw new Error(`支付模拟 did not pay ${created.orderNo}: ${paid.status}`);
+  lap('pay');
+  let status: number = OrderStatus.processing;
+  for (let i = 0; i < 5 && status !== OrderStatus.paid; i++) {
+    steps.statusCalls += 1;
+    status = (await signed<{ orderStatus: number }>(m, '/order/status', { orderNo: created.orderNo, knownStatus: status, waitSeconds: 10 })).orderStatus;
+  }
+  if (status !== OrderStatus.paid) throw new Error(`${created.orderNo} not paid: status ${status}`);
+  lap('untilPaid');
+  await signed(m, '/order/dispense', { orderNo: created.orderNo, success: true, aisleStatus: 1, message: '' });
+  lap('dispense');
+}
+
+let completed = 0;
+
+async function runMachines(until: () => boolean): Promise<void> {
+  await Promise.all(server.machines.slice(0, MACHINES).map(async (m) => {
+    // machines come online over the first half of the warm-up, so their purchases do not move in
+    // lockstep (a window would then count whole waves of 1,000)
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * WARMUP * 500));
+    do {
+      const started = performance.now();
+      try {
+        await purchase(m);
+        completed += 1;
+        latencies.push(performance.now() - started);
+      } catch (error) {
+        errors += 1;
+        lastError = error instanceof Error ? error.message : String(error);
+      }
+    } while (!until());
+  }));
+}
+
+/** CPU seconds a process has used (utime + stime of /proc/<pid>/stat, in 100 Hz ticks). */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+// ---- the bare driver: the same state changes ----
+
+type Bare = { stockByAisle: () => Promise<Map<number, number>>; purchase: (m: Machine, aisleId: number, n: number) => Promise<void>; all: <R>(text: string, params?: unknown[]) => Promise<R[]>; close: () => Promise<void>; loops: number };
+
+async function openBare(): Promise<Bare> {
+  const insertSql = `insert into pay_order ("deptId", "orderNo", "payType", "transType", "machineNo", "goodsNo", "goodsName", "goodsPrice", "payAmount", "aisleNo", "orderStatus", "mchId", "createTime", "payTime", "configId", "aisleId", "expireAt", "updateTime")
+    values ($1, $2, $3, $4, $5, '', '矿泉水', $6, $6, $7, ${OrderStatus.created}, 'SIM-BENCH', $8, null, $9, $10, $11, $8) returning "orderId"`;
+  const toProcessing = `update pay_order set "orderStatus" = ${OrderStatus.processing}, "updateTime" = $1 where "orderId" = $2 and "orderStatus" in (${OrderStatus.created})`;
+  const toPaid = `update pay_order set "transId" = $1, "payTime" = $2, "orderStatus" = ${OrderStatus.paid}, "updateTime" = $2 where "orderId" = $3 and "orderStatus" in (${OrderStatus.created}, ${OrderStatus.processing})`;
+  const toDispensed = `update pay_order set "dispenseTime" = $1, "dispenseMessage" = '', "orderStatus" = ${OrderStatus.dispensed}, "updateTime" = $1 where "orderId" = $2 and "orderStatus" in (${OrderStatus.paid})`;
+  const takeStock = `update pay_aisle set stock = stock - 1, "editTime" = $1 where "aisleId" = $2 and stock > 0`;
+  const aisleNoOf = (aisleId: number) => AISLES[(aisleId - 1) % AISLES.length]!;
+  if (server.dbKind === 'sqlite') {
+    const raw = new DatabaseSync(server.sqliteFile!, { timeout: 5000 });
+    raw.exec('PRAGMA journal_mode = WAL');
+    raw.exec('PRAGMA synchronous = NORMAL');
+    const q = (text: string) => raw.prepare(text.replace(/\$\d+/g, (p) => `?${p.slice(1)}`));
+    const [ins, proc, paid, disp, take] = [insertSql, toProcessing, toPaid, toDispensed, takeStock].map(q) as [ReturnType<typeof q>, ReturnType<typeof q>, ReturnType<typeof q>, ReturnType<typeof q>, ReturnType<typeof q>];
+    return {
+      loops: 1, // node:sqlite is synchronous: one loop, as the server's one connection
+      stockByAisle: async () => new Map((raw.prepare('select "aisleId", stock from pay_aisle').all() as { aisleId: number; stock: number }[]).map((r) => [r.aisleId, r.stock])),
+      all: async <R>(text: string, params: unknown[] = []) => raw.prepare(text).all(...(params as never[])) as R[],
+      purchase: async (m, aisleId, n) => {
+        const now = Date.now();
+        const { orderId } = ins.get(server.deptId, newOrderNo(now), PayType.wechat, TransType.consume, m.machineNo, PRICE, aisleNoOf(aisleId), now, server.configId, aisleId, now + 300_000) as { orderId: number };
+        proc.run(Date.now(), orderId);
+        paid.run(`RAW${n}`, Date.now(), orderId);
+        raw.exec('begin');
+        try {
+          disp.run(Date.now(), orderId);
+          take.run(Date.now(), aisleId);
+          raw.exec('commit');
+        } catch (error) {
+          raw.exec('rollback');
+          throw error;
+        }
+      },
+      close: async () => raw.close(),
+    };
+  }
+  const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 20 });
+  // named statements: what the server's pool does with DATABASE_PREPARED_STATEMENTS (the default)
+  const run = (c: pg.PoolClient | pg.Pool, name: string, text: string, values: unknown[]) => c.query({ name, text, values });
+  return {
+    loops: 20, // the server's pool size (DATABASE_POOL_SIZE default)
+    stockByAisle: async () => new Map((await pool.query<{ aisleId: number; stock: number }>('select "aisleId", stock from pay_aisle')).rows.map((r) => [r.aisleId, r.stock])),
+    all: async <R>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as R[],
+    purchase: async (m, aisleId, n) => {
+      const c = await pool.connect();
+      try {
+        const now = Date.now();
+        const { orderId } = (await run(c, 'b_ins', insertSql, [server.deptId, newOrderNo(now), PayType.wechat, TransType.consume, m.machineNo, PRICE, aisleNoOf(aisleId), now, server.configId, aisleId, now + 300_000])).rows[0] as { orderId: number };
+        await run(c, 'b_proc', toProcessing, [Date.now(), orderId]);
+        await run(c, 'b_paid', toPaid, [`RAW${n}`, Date.now(), orderId]);
+        await c.query('begin');
+        try {
+          await run(c, 'b_disp', toDispensed, [Date.now(), orderId]);
+          await run(c, 'b_take', takeStock, [Date.now(), aisleId]);
+          await c.query('commit');
+        } catch (error) {
+          await c.query('rollback');
+          throw error;
+        }
+      } finally {
+        c.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+// Every machine and its customer connect before the run, 50 at a time: the machine with its heartbeat
+// (the protocol's first call), the customer with a 支付模拟 page that shows nothing.
+const connectStart = performance.now();
+const fleet = server.machines.slice(0, MACHINES);
+for (let i = 0; i < fleet.length; i += 50) {
+  await Promise.all(fleet.slice(i, i + 50).flatMap((m) => [
+    signed(m, '/heartbeat', { aisles: [] }),
+    post('/gateway/simulator/pay/NONE', 't=none&action=cancel', { 'content-type': 'application/x-www-form-urlencoded' }, agentFor(`customer of ${m.machineNo}`)),
+  ]));
+}
+console.log(`${fleet.length} machines and their customers connected in ${((performance.now() - connectStart) / 1000).toFixed(1)} s`);
+
+const bare = await openBare();
+const stockBefore = await bare.stockByAisle();
+
+// The machines run without a pause for WARMUP + SECONDS; the figures are of the last SECONDS (a window
+// in steady state): purchases completed in it, CPU used in it. Purchases under way at its end are
+// finished afterwards (and recounted) but not counted.
+const loadsHttp: string[] = [];
+const loadTimer = setInterval(() => loadsHttp.push(os.loadavg()[0]!.toFixed(2)), 5_000);
+const start = performance.now();
+const end = start + (WARMUP + SECONDS) * 1000;
+type Snapshot = { at: number; completed: number; errors: number; serverCpu: number; ownCpu: number; steps: typeof steps; latencies: number };
+const snapshot = (): Snapshot => {
+  const own = process.cpuUsage();
+  return { at: performance.now(), completed, errors, serverCpu: cpuSeconds(server.pid), ownCpu: (own.user + own.system) / 1e6, steps: { ...steps }, latencies: latencies.length };
+};
+const after = (seconds: number) => new Promise<Snapshot>((resolve) => setTimeout(() => resolve(snapshot()), seconds * 1000));
+const windowStart = after(WARMUP);
+const windowEnd = after(WARMUP + SECONDS);
+await runMachines(() => performance.now() >= end);
+const drainSeconds = (performance.now() - end) / 1000;
+clearInterval(loadTimer);
+const [w0, w1] = [await windowStart, await windowEnd];
+const w = {
+  purchases: w1.completed - w0.completed, seconds: (w1.at - w0.at) / 1000, serverCpu: w1.serverCpu - w0.serverCpu, ownCpu: w1.ownCpu - w0.ownCpu, errors: w1.errors - w0.errors,
+  steps: Object.fromEntries(Object.entries(w1.steps).map(([k, v]) => [k, v - w0.steps[k as keyof typeof steps]])) as typeof steps,
+};
+const purchases = w.purchases;
+const windowLatencies = latencies.slice(w0.latencies, w1.latencies);
+latencies.length = 0;
+latencies.push(...windowLatencies);
+const httpRate = purchases / w.seconds;
+latencies.sort((a, b) => a - b);
+const pct = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+console.log(`HTTP: ${purchases} purchases completed in ${w.seconds.toFixed(1)} s = ${httpRate.toFixed(0)}/s, p50 ${pct(0.5).toFixed(0)} ms, p95 ${pct(0.95).toFixed(0)} ms a purchase, ${w.errors} errors in the window, ${errors} in all${errors ? ` (${lastError})` : ''}; `
+  + `the ones under way at the end finished ${drainSeconds.toFixed(1)} s later`);
+const serverCpuMs = (w.serverCpu * 1000) / Math.max(1, purchases);
+console.log(`  CPU in the window: server ${w.serverCpu.toFixed(1)} s (${(w.serverCpu / w.seconds * 100).toFixed(0)} % of a core, ${serverCpuMs.toFixed(2)} ms a purchase: one core would carry ${(1000 / serverCpuMs).toFixed(0)}/s), `
+  + `machines + customers (this process) ${w.ownCpu.toFixed(1)} s (${(w.ownCpu / w.seconds * 100).toFixed(0)} %); load ${loadsHttp.join(' / ')}`);
+const per = (ms: number) => (ms / Math.max(1, purchases)).toFixed(0);
+console.log(`  a purchase's steps on average: create ${per(w.steps.create)} ms, pay ${per(w.steps.pay)} ms, until paid ${per(w.steps.untilPaid)} ms (${(w.steps.statusCalls / Math.max(1, purchases)).toFixed(2)} status calls), dispense ${per(w.steps.dispense)} ms; `
+  + `slowest of the whole run: ${Object.entries(slowest).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}; p99 ${pct(0.99).toFixed(0)} ms, slowest purchase ${pct(1).toFixed(0)} ms`);
+
+// let the last notifications (and their 5 % duplicates) land before the baseline writes
+await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+// the bare-driver run: the same state changes on the same machines and aisles
+const aisleIds = await bare.all<{ aisleId: number; machineNo: string }>('select a."aisleId", m."machineNo" from pay_aisle a join pay_machine m on m."machineId" = a."machineId" order by a."aisleId"');
+const machineByNo = new Map(server.machines.map((m) => [m.machineNo, m]));
+const aislesOf = new Map<string, number[]>();
+for (const a of aisleIds) aislesOf.set(a.machineNo, [...(aislesOf.get(a.machineNo) ?? []), a.aisleId]);
+let rawDone = 0;
+let rawErrors = 0;
+let rawLastError = '';
+const rawStart = performance.now();
+const rawEnd = rawStart + SECONDS * 1000;
+await Promise.all(Array.from({ length: bare.loops }, async (_, loop) => {
+  // loop k uses machines k, k + loops, …: one sale at a time per machine, as the unique index demands
+  const mine = server.machines.slice(0, MACHINES).filter((_, i) => i % bare.loops === loop);
+  for (let i = 0; performance.now() < rawEnd; i++) {
+    const m = mine[i % mine.length]!;
+    const aisles = aislesOf.get(m.machineNo)!;
+    try {
+      await bare.purchase(machineByNo.get(m.machineNo)!, aisles[Math.floor(Math.random() * aisles.length)]!, rawDone);
+      rawDone += 1;
+    } catch (error) {
+      rawErrors += 1;
+      rawLastError = error instanceof Error ? error.message : String(error);
+    }
+  }
+}));
+const rawSeconds = (performance.now() - rawStart) / 1000;
+const rawRate = rawDone / rawSeconds;
+console.log(`bare driver: ${rawDone} purchases in ${rawSeconds.toFixed(1)} s = ${rawRate.toFixed(0)}/s (${bare.loops} loop${bare.loops > 1 ? 's' : ''}), ${rawErrors} errors${rawErrors ? ` (${rawLastError})` : ''}; load ${load()}`);
+
+// ---- the recount ----
+const problems: string[] = [];
+const byStatus = await bare.all<{ orderStatus: number; n: number }>('select "orderStatus", count(*) as n from pay_order group by "orderStatus" order by "orderStatus"');
+const counts = new Map(byStatus.map((r) => [Number(r.orderStatus), Number(r.n)]));
+const legal = new Set<number>([OrderStatus.created, OrderStatus.processing, OrderStatus.paid, OrderStatus.dispensed, OrderStatus.dispenseFailed, OrderStatus.timedOut]);
+for (const [status, n] of counts) if (!legal.has(status)) problems.push(`${n} orders in status ${status}`);
+const active = await bare.all<{ machineNo: string; n: number }>(`select "machineNo", count(*) as n from pay_order where "orderStatus" in (1, 2, 10) group by "machineNo" having count(*) > 1`);
+if (active.length) problems.push(`${active.length} machines with more than one open sale`);
+const inFlight = (counts.get(OrderStatus.created) ?? 0) + (counts.get(OrderStatus.processing) ?? 0) + (counts.get(OrderStatus.paid) ?? 0);
+if (inFlight) problems.push(`${inFlight} orders still open after every machine finished`);
+if (errors) problems.push(`${errors} purchases failed (the last: ${lastError})`);
+const stockAfter = await bare.stockByAisle();
+const dispensedByAisle = new Map((await bare.all<{ aisleId: number; n: number }>(`select "aisleId", count(*) as n from pay_order where "orderStatus" = ${OrderStatus.dispensed} group by "aisleId"`)).map((r) => [Number(r.aisleId), Number(r.n)]));
+let stockTaken = 0;
+let aisleMismatches = 0;
+for (const [aisleId, before] of stockBefore) {
+  const taken = before - stockAfter.get(aisleId)!;
+  stockTaken += taken;
+  if (taken !== (dispensedByAisle.get(aisleId) ?? 0)) aisleMismatches += 1;
+}
+const dispensed = counts.get(OrderStatus.dispensed) ?? 0;
+if (aisleMismatches) problems.push(`${aisleMismatches} aisles whose stock moved by other than their dispensed orders`);
+if (stockTaken !== dispensed) problems.push(`stock taken ${stockTaken} ≠ dispensed orders ${dispensed}`);
+const seen = new Set(seenOrders);
+if (seen.size !== seenOrders.length) problems.push(`${seenOrders.length - seen.size} order numbers given twice`);
+const found = new Map<string, number>();
+for (let i = 0; i < seenOrders.length; i += 5_000) {
+  const slice = seenOrders.slice(i, i + 5_000);
+  const rows = await bare.all<{ orderNo: string; orderStatus: number }>(`select "orderNo", "orderStatus" from pay_order where "orderNo" in (${slice.map((_, k) => (server.dbKind === 'sqlite' ? '?' : `$${k + 1}`)).join(', ')})`, slice);
+  for (const r of rows) found.set(r.orderNo, Number(r.orderStatus));
+}
+const missing = seenOrders.filter((o) => !found.has(o)).length;
+if (missing) problems.push(`${missing} orders a machine was given are not in the database`);
+const serverOrders = Number((await bare.all<{ n: number }>(`select count(*) as n from pay_order where "orderNo" like 'T%' and "transId" not like 'RAW%'`))[0]!.n);
+if (serverOrders !== seenOrders.length) problems.push(`the database holds ${serverOrders} server-made orders, the machines were given ${seenOrders.length}`);
+const httpDispensed = [...found.values()].filter((s) => s === OrderStatus.dispensed).length;
+if (httpDispensed + rawDone !== dispensed) problems.push(`dispensed orders ${dispensed} ≠ purchases completed over HTTP and bare (${httpDispensed} + ${rawDone})`);
+const simPaid = Number((await bare.all<{ n: number }>(`select count(*) as n from pay_sim_payment where status = 'paid'`))[0]!.n);
+if (simPaid !== seenOrders.length) problems.push(`gateway payments ${simPaid} ≠ orders created over HTTP ${seenOrders.length}`);
+const refundNeeded = Number((await bare.all<{ n: number }>('select count(*) as n from pay_order where "refundNeeded" = 1'))[0]!.n);
+const alarms = Number((await bare.all<{ n: number }>('select count(*) as n from pay_alarm'))[0]!.n);
+if (refundNeeded || alarms) problems.push(`${refundNeeded} orders marked for refund, ${alarms} alarms (none expected: every dispense succeeds)`);
+console.log(`\nrecount: orders by status ${[...counts].map(([s, n]) => `${s}: ${n}`).join(', ')}; stock taken ${stockTaken} = dispensed ${dispensed} (per aisle: ${aisleMismatches} mismatches); `
+  + `${seenOrders.length} orders given to machines, ${missing} missing, ${seen.size === seenOrders.length ? 'none' : seenOrders.length - seen.size} doubled; gateway payments ${simPaid}; refundNeeded ${refundNeeded}, alarms ${alarms}`);
+console.log(problems.length ? `RECOUNT FAILED:\n  ${problems.join('\n  ')}` : 'recount: OK');
+
+console.log(`\nTerminal flow, ${MACHINES} machines, ${SECONDS} s a run, ${server.dbKind}; ${os.cpus().length} cores, 1-min load during the HTTP run ${loadsHttp.join(' / ')}`);
+console.log('| case | purchases/s | purchases | p50 ms | p95 ms | server CPU ms a purchase | errors |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
+console.log(`| HTTP: create → pay on 支付模拟 → notification → status → dispense, signed | ${httpRate.toFixed(0)} | ${purchases} | ${pct(0.5).toFixed(0)} | ${pct(0.95).toFixed(0)} | ${serverCpuMs.toFixed(2)} | ${w.errors} |`);
+console.log(`| bare driver: insert, → 10, → 2, → 3 + stock − 1 (${bare.loops} loop${bare.loops > 1 ? 's' : ''}) | ${rawRate.toFixed(0)} | ${rawDone} | | | | ${rawErrors} |`);
+console.log(`HTTP/bare ${(httpRate / rawRate).toFixed(2)}×`);
+
+await bare.close();
+for (const a of agents.values()) a.destroy();
+await server.stop();
+process.exit(problems.length ? 1 : 0);
+
+// ---- the server child ----
+
+async function runServerChild(): Promise<never> {
+  const s = await startBenchServer();
+  const db = s.ctx.db;
+  const count = Number(process.env.BENCH_MACHINES ?? 1_000);
+  const now = Date.now();
+  const deptId = 1;
+  const { id: configId } = await db.insertInto('pay_config').values({ deptId, name: '压测-模拟网关', payType: PayType.wechat, gateway: 'simulator', partner: 'SIM-BENCH', appid: 'APP-BENCH', addTime: now, editTime: now })
+    .returning('id').executeTakeFirstOrThrow();
+  const machines: Machine[] = [];
+  for (let i = 1; i <= count; i += 1) {
+    const machineNo = `BENCH-${String(i).padStart(4, '0')}`;
+    const key = newTerminalKey();
+    const { machineId } = await db.insertInto('pay_machine').values({ machineNo, machineName: machineNo, deptId, status: 1, terminalKey: sealTerminalKey(s.ctx.secrets, key), lastSeenAt: null, addTime: now, editTime: now })
+      .returning('machineId').executeTakeFirstOrThrow();
+    await db.insertInto('pay_aisle').values(AISLES.map((aisleNo, k) => ({
+      machineId, aisleNo, layer: k < 4 ? 1 : 2, aisleColumn: (k % 4) + 1, goodsName: '矿泉水', price: PRICE, capacity: CAPACITY, stock: CAPACITY, status: 1, addTime: now, editTime: now,
+    }))).execute();
+    await db.insertInto('pay_terminal_config').values({ deptId, machineNo, payType: PayType.wechat, configId, configName: '压测', payOpen: 'T', addTime: now, editTime: now }).execute();
+    machines.push({ machineNo, machineId, key });
+  }
+  process.stdout.write(`${JSON.stringify({ url: s.url, dbKind: s.dbKind, sqliteFile: s.sqliteFile, databaseUrl: s.databaseUrl, machines, configId, deptId } satisfies Child)}\n`);
+  process.stdin.resume();
+  await new Promise((resolve) => process.stdin.on('end', resolve));
+  await s.close();
+  process.exit(0);
+}

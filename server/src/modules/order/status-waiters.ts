@@ -1,0 +1,32 @@
+// Long polls of order/status wait here for their order to move (docs/terminal-protocol.md §3). Every
+// transition made by this process wakes the polls of its order at once (state-machine.ts); a move made
+// by another server instance (or between a poll's read and its wait) is seen by the next read, at most
+// `ms` later. Reading the order every 250 ms instead cost one SELECT per waiting machine four times a
+// second: with 1,000 machines waiting for their customers, most of the server's work (docs/performance.md,
+// "Terminal flow"). Keyed by orderId for the whole process: a wake for another database's order of the
+// same id (tests run several apps in one process) costs that poll one more read.
+
+const waiting = new Map<number, Set<() => void>>();
+
+/** Resolves when `orderId` moves in this process, or after `ms`. */
+export function orderMoveOrTimeout(orderId: number, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    let set = waiting.get(orderId);
+    if (!set) waiting.set(orderId, (set = new Set()));
+    const waiters = set;
+    const done = () => {
+      clearTimeout(timer);
+      waiters.delete(done);
+      if (waiters.size === 0 && waiting.get(orderId) === waiters) waiting.delete(orderId);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    waiters.add(done);
+  });
+}
+
+/** Wakes the polls waiting on `orderId` (they read the order again). */
+export function orderMoved(orderId: number): void {
+  const set = waiting.get(orderId);
+  if (set) for (const wake of [...set]) wake();
+}
