@@ -147,6 +147,27 @@ describe('交易订单', () => {
     expect(scoped.slice(1).map((r) => r[0])).toEqual(['OL20260302D']);
   });
 
+  it('streams an export larger than a page: every order once, newest first, ties by id (keyset across pages)', async () => {
+    const base = day2 + 5 * HOUR;
+    const rows = Array.from({ length: 4_500 }, (_, i) => ({
+      deptId: 1, orderNo: `BULK-${String(i).padStart(5, '0')}`, payType: PayType.cash, transType: TransType.consume, machineNo: 'BULK-1', goodsPrice: 100, payAmount: 100,
+      orderStatus: OrderStatus.dispensed, createTime: base + Math.floor(i / 7) * 1000, payTime: null, // 7 orders a second: ties straddle every page
+    }));
+    for (let i = 0; i < rows.length; i += 500) await t.ctx.db.insertInto('pay_order').values(rows.slice(i, i + 500)).execute();
+    const sheet = await readXlsxExport((await t.call('POST', '/api/Order/export', { token, body: { machineNo: 'BULK-1' } })).raw, m.title);
+    const exported = sheet.slice(1).map((r) => r[0] as string);
+    expect(exported).toHaveLength(4_500);
+    expect(new Set(exported).size).toBe(4_500);
+    // newest first; within a second, the later insert (higher id) first
+    expect(exported).toEqual(rows.map((r) => r.orderNo).reverse());
+    const ascending = await readXlsxExport((await t.call('POST', '/api/Order/export', { token, body: { machineNo: 'BULK-1', sortField: 'createTime', sortOrder: 'ascend' } })).raw);
+    expect(ascending.slice(1).map((r) => r[0])).toEqual(rows.map((r) => r.orderNo));
+    // a company outside the caller's scope is refused before any byte of a file
+    const refused = await t.call('POST', '/api/Order/export', { token: otherToken, body: { deptId: 1 } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.success).toBe(false);
+  });
+
   it('is refused without the permission', async () => {
     expect((await t.call('POST', '/api/Order/list', { body: {} })).status).toBe(401);
   });

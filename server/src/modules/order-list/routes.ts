@@ -13,7 +13,7 @@ import { parse } from '../../http/validate.ts';
 import type { XlsxColumn } from '../../http/xlsx.ts';
 import { refundOrder } from '../order/refund.ts';
 import { paymentRuntime } from '../order/runtime.ts';
-import { findOrderDetail, listOrders, orderDeptChoices, orderById } from './queries.ts';
+import { findOrderDetail, listOrders, orderById, orderDeptChoices, streamOrders } from './queries.ts';
 
 const m = messages.order;
 
@@ -52,6 +52,7 @@ export function orderListRoutes(ctx: AppContext) {
       load: (request, query) => listOrders(ctx.db, callerOf(request).deptScope, query),
       export: {
         url: '/api/Order/export', fileName: m.title, columns: exportColumns,
+        stream: (request, query) => streamOrders(ctx.db, callerOf(request).deptScope, query),
         row: (row): OrderExportRow => ({
           ...row, payType: payTypeLabel(row.payType), orderStatus: orderStatusLabel(row.orderStatus), transType: transTypeLabel(row.transType),
         }),
