@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
 import { antdCss } from './build/antd-css.ts';
 import { antdStyleStrip } from './build/antd-style-strip.ts';
+import { antdTableFilter } from './build/antd-table-filter.ts';
 
 // web/ whatever the working directory (the config is loaded from a file: URL).
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
@@ -10,7 +11,7 @@ const server = 'http://127.0.0.1:8080';
 
 export default defineConfig({
   root,
-  plugins: [react(), antdCss(), antdStyleStrip(), precompress()],
+  plugins: [react(), antdCss(), antdStyleStrip(), antdTableFilter(), precompress()],
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
   server: {
     proxy: {
