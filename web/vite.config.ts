@@ -12,7 +12,12 @@ const server = 'http://127.0.0.1:8080';
 export default defineConfig({
   root,
   plugins: [react(), antdCss(), antdStyleStrip(), antdTableFilter(), precompress()],
-  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2000,
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] } } },
+  },
   server: {
     proxy: {
       '/api': server,
