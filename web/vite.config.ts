@@ -16,7 +16,11 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 2000,
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] } } },
+    rolldownOptions: { output: { codeSplitting: { groups: [
+      { name: 'app', tags: ['$initial'], priority: 3 },
+      { name: 'console', test: /[\\/]app[\\/]layout[\\/]ProtectedLayout\.tsx$/, priority: 2 },
+      { name: 'list', test: /[\\/]components[\\/]ListPage[\\/]ListPage\.tsx$/, priority: 1 },
+    ] } } },
   },
   server: {
     proxy: {
