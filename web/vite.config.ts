@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
 import { antdCss } from './build/antd-css.ts';
 import { antdStyleStrip } from './build/antd-style-strip.ts';
+import { antdTableFilter } from './build/antd-table-filter.ts';
 
 // web/ whatever the working directory (the config is loaded from a file: URL).
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
@@ -10,8 +11,17 @@ const server = 'http://127.0.0.1:8080';
 
 export default defineConfig({
   root,
-  plugins: [react(), antdCss(), antdStyleStrip(), precompress()],
-  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  plugins: [react(), antdCss(), antdStyleStrip(), antdTableFilter(), precompress()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2000,
+    rolldownOptions: { output: { codeSplitting: { groups: [
+      { name: 'app', tags: ['$initial'], priority: 3 },
+      { name: 'console', test: /[\\/]app[\\/]layout[\\/]ProtectedLayout\.tsx$/, priority: 2 },
+      { name: 'list', test: /[\\/]components[\\/]ListPage[\\/]ListPage\.tsx$/, priority: 1 },
+    ] } } },
+  },
   server: {
     proxy: {
       '/api': server,

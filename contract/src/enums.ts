@@ -51,7 +51,7 @@ export const orderStatusOptions: Option<number>[] = [
   { value: 14, label: '退款失败' },
 ];
 
-/** pay_order.transType (SPEC §3 Order: consumption or refund); labels in order.ts (transTypeOptions). */
+/** pay_order.transType (SPEC §3 Order: consumption or refund); labels in orderLabels.ts (transTypeOptions). */
 export const TransType = { consume: 1, refund: 2 } as const;
 
 export const TaskStatus = { running: 0, paused: 1, completed: 2 } as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { aisle, authcode, blacklist, common, dept, machine, menu, monitor as m, order, payConfig, permission, role, statistics, task, terminalConfig, upload, user, variable } from './messages.ts';
+import { common, monitor as m } from './messages.ts';
 import { optionalText, pageQuery, typedText } from './fields.ts';
-import { LogResult, type Option } from './enums.ts';
+import { LogResult } from './enums.ts';
 
 // 系统监控: 在线用户, 操作日志 and 登录日志 — their filters, rows and the helpers both sides share.
 
@@ -45,18 +45,7 @@ const resultFilter = z.preprocess(
 
 const dateOrderOk = (q: { beginTime: string; endTime: string }) => !q.beginTime || !q.endTime || q.beginTime <= q.endTime;
 
-/**
- * The modules an operation-log entry names: the `audit.module` of every changing route (a server test
- * fails when a route names one that is not here). 操作日志 offers them as its 模块 choices and filters
- * on the module by equality — one of a known set of screens, picked, not typed — read off the index
- * (module, operTime, operId).
- */
-export const operLogModules = [
-  user.title, role.title, dept.title, menu.title, permission.title, variable.title, m.onlineTitle,
-  task.title, upload.title, authcode.title, statistics.title, blacklist.title,
-  payConfig.title, terminalConfig.title, machine.title, aisle.title, order.title,
-] as const;
-export const operLogModuleOptions: Option<string>[] = operLogModules.map((module) => ({ value: module, label: module }));
+// operLogModules (the 模块 choices of 操作日志) are in operLogModules.ts, away from this file's zod schemas.
 
 export const operLogListQuery = pageQuery
   .extend({

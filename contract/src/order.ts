@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { order as m } from './messages.ts';
-import { OrderStatus, orderStatusOptions, PayType, payTypeOptions, TransType, type Option } from './enums.ts';
+import { orderStatusOptions, payTypeOptions } from './enums.ts';
 import { optionalIdOf, optionalText, pageQuery, requiredText, typedText, idOf } from './fields.ts';
 import { yuanToFen } from './money.ts';
-import { fill } from './messages.ts';
 import { MACHINE_NO_PATTERN } from './machine.ts';
 import { shanghaiDayStart } from './monitor.ts';
 
-// 交易订单 (/pay/Order, SPEC §2.5, issue 16 §5): the list query, the row and the labels and tag colours
-// of its numbers. Amounts are integer fen in pay_order and yuan text ('12.50', '-3.00') here.
+// 交易订单 (/pay/Order, SPEC §2.5, issue 16 §5): the list query and the row (the labels and tag colours
+// of its numbers are in orderLabels.ts). Amounts are integer fen in pay_order and yuan text ('12.50', '-3.00') here.
 
 /** '' (all) or one of the listed numbers; form bodies send them as text. */
 function oneOf(values: readonly number[], message: string) {
@@ -113,52 +112,3 @@ export type Order = {
 export type OrderDetail = { order: Order; refunds: Order[] };
 
 export type OrderDeptChoice = { deptId: number; deptName: string };
-
-export const transTypeOptions: Option<number>[] = [
-  { value: TransType.consume, label: m.transConsume },
-  { value: TransType.refund, label: m.transRefund },
-];
-
-/** A status's label; SPEC §3 gives 7 and 8 (sample data) and anything else no meaning: 未知状态 N. */
-export function orderStatusLabel(status: number): string {
-  return orderStatusOptions.find((o) => o.value === status)?.label ?? fill(m.unknownStatus, { status });
-}
-
-const statusColors: Record<number, string> = {
-  [OrderStatus.created]: 'default',
-  [OrderStatus.processing]: 'processing',
-  [OrderStatus.paid]: 'blue',
-  [OrderStatus.dispensed]: 'green',
-  [OrderStatus.dispenseFailed]: 'red',
-  [OrderStatus.timedOut]: 'default',
-  [OrderStatus.refundCreated]: 'gold',
-  [OrderStatus.refunding]: 'orange',
-  [OrderStatus.refunded]: 'purple',
-  [OrderStatus.refundFailed]: 'volcano',
-};
-
-/** The antd Tag colour of a status ('default' for unknown ones). */
-export function orderStatusColor(status: number): string {
-  return statusColors[status] ?? 'default';
-}
-
-/** A pay type's label; an unlisted number reads as itself. */
-export function payTypeLabel(payType: number): string {
-  return payTypeOptions.find((o) => o.value === payType)?.label ?? String(payType);
-}
-
-const payTypeColors: Record<number, string> = {
-  [PayType.cash]: 'gold',
-  [PayType.alipay]: 'blue',
-  [PayType.wechat]: 'green',
-  [PayType.unionQr]: 'red',
-  [PayType.memberBalance]: 'purple',
-};
-
-export function payTypeColor(payType: number): string {
-  return payTypeColors[payType] ?? 'default';
-}
-
-export function transTypeLabel(transType: number): string {
-  return transTypeOptions.find((o) => o.value === transType)?.label ?? String(transType);
-}

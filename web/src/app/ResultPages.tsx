@@ -31,3 +31,8 @@ export function NotFoundPage() {
 export function ComingSoonPage({ name }: { name: string }) {
   return <Result status="info" title={name} subTitle={m.comingSoon} extra={<HomeButton />} />;
 }
+
+/** The signed-in console could not load the user (menus, permissions): the server's text and 重试. */
+export function UserLoadFailedPage({ text, onRetry }: { text: string; onRetry: () => void }) {
+  return <Result status="error" subTitle={text} extra={<Button onClick={onRetry}>{m.retry}</Button>} />;
+}

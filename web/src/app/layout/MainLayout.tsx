@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Button, Layout, Result, Spin, theme } from 'antd';
+import { Layout, Spin, theme } from 'antd';
 import { Outlet } from 'react-router';
 import { alwaysAllowedUrls, consoleRoutes, menuGroups, menuUrlOf, messages, type MenuNode } from '@huiyun/contract';
 import { setSessionExpiredHandler } from '../../api/client.ts';
@@ -9,8 +9,10 @@ import { useSessionExpiry } from '../useSignOut.ts';
 import { SideMenu } from './SideMenu.tsx';
 import { TopBar } from './TopBar.tsx';
 
-// Result pages carry large illustrations: loaded only when a screen is refused.
+// Result pages carry large illustrations (antd's Result imports all of them): loaded only when a screen is
+// refused or the user could not be loaded.
 const ForbiddenPage = lazy(() => import('../ResultPages.tsx').then((m) => ({ default: m.ForbiddenPage })));
+const UserLoadFailedPage = lazy(() => import('../ResultPages.tsx').then((m) => ({ default: m.UserLoadFailedPage })));
 
 const m = messages.layout;
 
@@ -51,11 +53,9 @@ export function MainLayout() {
     content = <Spin size="large" tip={m.loadingUser} style={{ display: 'block', marginTop: 120 }}><div /></Spin>;
   } else if (user.isError) {
     content = (
-      <Result
-        status="error"
-        subTitle={user.error.message || m.userLoadFailed}
-        extra={<Button onClick={() => void user.refetch()}>{m.retry}</Button>}
-      />
+      <Suspense fallback={null}>
+        <UserLoadFailedPage text={user.error.message || m.userLoadFailed} onRetry={() => void user.refetch()} />
+      </Suspense>
     );
   } else {
     content = allowed ? <Outlet /> : (

@@ -63,8 +63,12 @@ export type EditConfig<Row> = {
   /** '系统环境变量' → titles 新增系统环境变量 / 编辑系统环境变量. */
   entityName: string;
   fields: FieldConfig[];
-  /** The contract's zod object schema: each field's antd rule comes from it. */
-  schema?: ObjectSchemaLike;
+  /**
+   * Loads the contract's zod object schema (each field's antd rule comes from it) when the dialog first
+   * opens, so a list screen's first load carries no zod. A module-level function (it is cached by identity):
+   * `const loadSchema = () => import('@huiyun/contract').then((c) => c.deptSave);`
+   */
+  schema?: () => Promise<ObjectSchemaLike>;
   initialValues?: Record<string, unknown>;
   toFormValues?: (row: Row) => Record<string, unknown>;
   /** Saves and answers the server's success text. editing is null when adding. */

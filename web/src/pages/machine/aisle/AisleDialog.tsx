@@ -1,5 +1,5 @@
 import { Input, InputNumber, Select } from 'antd';
-import { aisleSave, aisleStatusOptions, fill, MAX_AISLE_CAPACITY, MAX_AISLE_COLUMNS, MAX_AISLE_LAYERS, messages, type Aisle, type MachineStatus } from '@huiyun/contract';
+import { aisleSave, aisleStatusOptions, fill, MachineStatus, MAX_AISLE_CAPACITY, MAX_AISLE_COLUMNS, MAX_AISLE_LAYERS, messages, type Aisle } from '@huiyun/contract';
 import { saveAisle } from '../../../api/machine.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
@@ -10,14 +10,14 @@ type Values = {
   layer: number; aisleColumn: number; goodsNo?: string; goodsName?: string; price: string; capacity: number; stock: number; status: MachineStatus;
 };
 
-/** 新增 / 编辑 one aisle; the price is typed in yuan (two decimals at most), the server keeps fen. */
-export function AisleDialog({ machineId, editing, open, initial, onClose }: {
-  machineId: number; editing: Aisle | null; open: boolean; initial: Partial<Values>; onClose: () => void;
+/** 新增 / 编辑 one aisle; the price is typed in yuan (two decimals at most), the server keeps fen. A new one goes to the next free cell of `aisles`. */
+export function AisleDialog({ machineId, editing, open, aisles, onClose }: {
+  machineId: number; editing: Aisle | null; open: boolean; aisles: Aisle[]; onClose: () => void;
 }) {
   const saver = useServerAction('aisle', saveAisle);
   const values: Partial<Values> = editing
     ? { layer: editing.layer, aisleColumn: editing.aisleColumn, goodsNo: editing.goodsNo, goodsName: editing.goodsName, price: editing.price, capacity: editing.capacity, stock: editing.stock, status: editing.status }
-    : initial;
+    : { ...nextCell(aisles), price: '0.00', capacity: 10, stock: 0, status: MachineStatus.enabled };
   const number = (label: string, min: number, max?: number) => (
     <InputNumber min={min} max={max} precision={0} style={{ width: '100%' }} placeholder={fill(messages.common.inputPlaceholder, { label })} />
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Empty, Radio, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -8,12 +8,15 @@ import { queryKeys } from '../../../api/queryKeys.ts';
 import { usePermission } from '../../../app/useCurrentUser.ts';
 import { AppstoreOutlined, PlusOutlined, ReloadOutlined, UnorderedListOutlined } from '../../../app/icons.tsx';
 import { Panel } from '../../../components/Panel.tsx';
-import { AisleDialog, nextCell } from './AisleDialog.tsx';
 import { AisleGridView } from './AisleGridView.tsx';
 import { AisleTable } from './AisleTable.tsx';
-import { GridDialog } from './GridDialog.tsx';
 import { MachineSelect } from './MachineSelect.tsx';
 import { useAisleActions } from './useAisleActions.ts';
+import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
+
+// The two dialogs (antd Form, the contract's aisle schemas and zod) load when first opened.
+const AisleDialog = lazy(() => import('./AisleDialog.tsx').then((d) => ({ default: d.AisleDialog })));
+const GridDialog = lazy(() => import('./GridDialog.tsx').then((d) => ({ default: d.GridDialog })));
 
 const a = messages.aisle;
 
@@ -44,6 +47,8 @@ function AisleBoard({ machineId }: { machineId: number }) {
   const [editing, setEditing] = useState<Aisle | null>(null);
   const [adding, setAdding] = useState(false);
   const [gridOpen, setGridOpen] = useState(false);
+  const aisleOpened = useOpenedOnce(adding || editing !== null);
+  const gridOpened = useOpenedOnce(gridOpen);
   const aisles = grid.data?.aisles ?? [];
   const stock = aisles.reduce((n, x) => n + x.stock, 0);
   const capacity = aisles.reduce((n, x) => n + x.capacity, 0);
@@ -75,17 +80,21 @@ function AisleBoard({ machineId }: { machineId: number }) {
       ) : (
         <AisleGridView aisles={aisles} canSave={canSave} onEdit={setEditing} />
       )}
-      <AisleDialog
-        machineId={machineId}
-        open={adding || editing !== null}
-        editing={editing}
-        initial={{ ...nextCell(aisles), price: '0.00', capacity: 10, stock: 0, status: MachineStatus.enabled }}
-        onClose={() => {
-          setAdding(false);
-          setEditing(null);
-        }}
-      />
-      <GridDialog machineId={machineId} open={gridOpen} onClose={() => setGridOpen(false)} />
+      <Suspense fallback={null}>
+        {aisleOpened && (
+          <AisleDialog
+            machineId={machineId}
+            open={adding || editing !== null}
+            editing={editing}
+            aisles={aisles}
+            onClose={() => {
+              setAdding(false);
+              setEditing(null);
+            }}
+          />
+        )}
+        {gridOpened && <GridDialog machineId={machineId} open={gridOpen} onClose={() => setGridOpen(false)} />}
+      </Suspense>
     </Panel>
   );
 }

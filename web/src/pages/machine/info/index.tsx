@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Badge, Tag, Tooltip } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -12,7 +12,11 @@ import { usePermission } from '../../../app/useCurrentUser.ts';
 import { useToast } from '../../../app/toast.tsx';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { machineDialog } from './machineDialog.ts';
-import { TerminalKeyDialog, type ShownKey } from './TerminalKeyDialog.tsx';
+import type { ShownKey } from './TerminalKeyDialog.tsx';
+import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
+
+// The terminal key dialog (Modal, Alert, Typography) loads when a key is first shown.
+const TerminalKeyDialog = lazy(() => import('./TerminalKeyDialog.tsx').then((d) => ({ default: d.TerminalKeyDialog })));
 
 const m = messages.machine;
 
@@ -24,6 +28,7 @@ export function MachineInfoPage() {
   const message = useToast();
   const navigate = useNavigate();
   const [shownKey, setShownKey] = useState<ShownKey | null>(null);
+  const keyOpened = useOpenedOnce(shownKey !== null);
   const companies = useQuery({ queryKey: queryKeys.options('machine', 'depts'), queryFn: machineDeptOptions, enabled: can(Perm.machineSave), meta: { silent: true } });
   const companyOptions = useMemo(() => (companies.data ?? []).map((c) => ({ value: c.deptId, label: c.deptName })), [companies.data]);
 
@@ -97,7 +102,11 @@ export function MachineInfoPage() {
         exporter={{ run: exportMachines, failText: messages.common.exportFailed }}
         remove={{ run: (ids) => deleteMachines(ids.map(Number)), failText: m.deleteFailed, hidden: !can(Perm.machineDelete) }}
       />
-      <TerminalKeyDialog shown={shownKey} onClose={() => setShownKey(null)} />
+      {keyOpened && (
+        <Suspense fallback={null}>
+          <TerminalKeyDialog shown={shownKey} onClose={() => setShownKey(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

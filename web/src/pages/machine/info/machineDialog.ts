@@ -1,9 +1,12 @@
-import { machineSave, machineStatusOptions, MachineStatus, messages, type Machine, type MachineStatus as Status } from '@huiyun/contract';
+import { machineStatusOptions, MachineStatus, messages, type Machine, type MachineStatus as Status } from '@huiyun/contract';
 import { saveMachine } from '../../../api/machine.ts';
 import type { EditConfig, FieldConfig, FieldOption } from '../../../components/ListPage/index.ts';
 import type { ShownKey } from './TerminalKeyDialog.tsx';
 
 const m = messages.machine;
+
+// The save schema (and zod with it) loads with the dialog, not with the list.
+const loadSchema = () => import('../../../api/saveSchemas.ts').then((s) => s.machineSave);
 
 type Options = {
   canSave: boolean;
@@ -26,7 +29,7 @@ export function machineDialog({ canSave, companies, onCreated }: Options): EditC
   );
   return {
     entityName: m.entityName,
-    schema: machineSave,
+    schema: loadSchema,
     fields,
     initialValues: { status: MachineStatus.enabled },
     toFormValues: (row) => ({ machineNo: row.machineNo, machineName: row.machineName, deptId: row.deptId, address: row.address, status: row.status }),

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { messages, orderStatusOptions, payTypeOptions, Perm, type Order } from '@huiyun/contract';
 import { exportOrders, listOrders, orderDeptOptions, type OrderFilters } from '../../../api/order.ts';
@@ -6,10 +6,12 @@ import { queryKeys } from '../../../api/queryKeys.ts';
 import { usePermission } from '../../../app/useCurrentUser.ts';
 import { ListPage, type FieldConfig, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
-import { OrderDetailDialog } from './OrderDetailDialog.tsx';
 import { OrderStatusTag, PayTypeTag, yuan } from './OrderTags.tsx';
-import { RefundDialog } from './RefundDialog.tsx';
 import { canRefund } from './refund.ts';
+
+// 详情 and 退款 (Descriptions, antd Form, the refund schema and zod) load when first opened, not with the list.
+const OrderDetailDialog = lazy(() => import('./OrderDetailDialog.tsx').then((d) => ({ default: d.OrderDetailDialog })));
+const RefundDialog = lazy(() => import('./RefundDialog.tsx').then((d) => ({ default: d.RefundDialog })));
 
 const m = messages.order;
 
@@ -66,8 +68,10 @@ export function OrderPage() {
         rowActions={rowActions}
         exporter={{ run: exportOrders, failText: messages.common.exportFailed }}
       />
-      {previewOpened && <OrderDetailDialog orderId={previewed} onClose={() => setPreviewed(null)} />}
-      {refundOpened && <RefundDialog order={refunding} onClose={() => setRefunding(null)} />}
+      <Suspense fallback={null}>
+        {previewOpened && <OrderDetailDialog orderId={previewed} onClose={() => setPreviewed(null)} />}
+        {refundOpened && <RefundDialog order={refunding} onClose={() => setRefunding(null)} />}
+      </Suspense>
     </>
   );
 }

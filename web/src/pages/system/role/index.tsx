@@ -1,12 +1,15 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Tag } from 'antd';
 import { PlusOutlined } from '../../../app/icons.tsx';
 import { messages, Perm, RoleId, type Role } from '@huiyun/contract';
 import { deleteRoles, exportRoles, listRoles, type RoleFilters } from '../../../api/role.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
 import { usePermission } from '../../../app/useCurrentUser.ts';
-import { RoleDialog } from './RoleDialog.tsx';
-import { RoleRightDialog } from './RoleRightDialog.tsx';
+import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
+
+// The add / edit dialog (antd Form, the role schema and zod) and the menu-permission tree load when first opened.
+const RoleDialog = lazy(() => import('./RoleDialog.tsx').then((d) => ({ default: d.RoleDialog })));
+const RoleRightDialog = lazy(() => import('./RoleRightDialog.tsx').then((d) => ({ default: d.RoleRightDialog })));
 
 const m = messages.role;
 
@@ -25,6 +28,8 @@ export function RolePage() {
   const can = usePermission();
   const [dialog, setDialog] = useState<{ open: boolean; editing: Role | null }>({ open: false, editing: null });
   const [granting, setGranting] = useState<Role | null>(null);
+  const dialogOpened = useOpenedOnce(dialog.open);
+  const grantingOpened = useOpenedOnce(granting !== null);
   const canSave = can(Perm.roleSave);
   return (
     <>
@@ -57,8 +62,10 @@ export function RolePage() {
         exporter={{ run: exportRoles, failText: messages.common.exportFailed }}
         remove={{ run: (ids) => deleteRoles(ids.map(Number)), failText: m.deleteFailed, hidden: !can(Perm.roleDelete) }}
       />
-      <RoleDialog open={dialog.open} editing={dialog.editing} onClose={() => setDialog((d) => ({ ...d, open: false }))} />
-      <RoleRightDialog role={granting} onClose={() => setGranting(null)} />
+      <Suspense fallback={null}>
+        {dialogOpened && <RoleDialog open={dialog.open} editing={dialog.editing} onClose={() => setDialog((d) => ({ ...d, open: false }))} />}
+        {grantingOpened && <RoleRightDialog role={granting} onClose={() => setGranting(null)} />}
+      </Suspense>
     </>
   );
 }

@@ -1,8 +1,11 @@
-import { messages, sexOptions, userSave, type User } from '@huiyun/contract';
+import { messages, sexOptions, type User } from '@huiyun/contract';
 import { saveUser } from '../../../api/user.ts';
 import type { EditConfig, FieldConfig, FieldOption } from '../../../components/ListPage/index.ts';
 
 const m = messages.user;
+
+// The save schema (and zod with it) loads with the dialog, not with the list.
+const loadSchema = () => import('../../../api/saveSchemas.ts').then((s) => s.userSave);
 
 type Options = {
   canSave: boolean;
@@ -26,7 +29,7 @@ export function userDialog({ canSave, roles, companies, onCreated }: Options): E
   if (companies.length > 0) fields.push({ name: 'deptId', label: m.company, type: 'select', options: companies, placeholder: m.companyDefault });
   return {
     entityName: m.entityName,
-    schema: userSave,
+    schema: loadSchema,
     fields,
     toFormValues: (row) => ({
       userName: row.userName, userRealName: row.userRealName, roleId: row.roleId, userSex: row.userSex || undefined,

@@ -1,14 +1,17 @@
-import { messages, variableSave, type Variable } from '@huiyun/contract';
+import { messages, type Variable } from '@huiyun/contract';
 import { saveVariable } from '../../../api/variable.ts';
 import type { EditConfig } from '../../../components/ListPage/index.ts';
 
 const m = messages.variable;
 
+// The save schema (and zod with it) loads with the dialog, not with the list.
+const loadSchema = () => import('../../../api/saveSchemas.ts').then((s) => s.variableSave);
+
 /** The add / edit dialog of 系统环境变量: fields, rules from the contract schema, save. */
 export function variableDialog(canSave: boolean): EditConfig<Variable> {
   return {
     entityName: m.title,
-    schema: variableSave,
+    schema: loadSchema,
     fields: [
       { name: 'varLable', label: m.varLable },
       { name: 'varName', label: m.varName },

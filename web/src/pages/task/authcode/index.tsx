@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Tag } from 'antd';
 import { MobileOutlined, PlusOutlined } from '../../../app/icons.tsx';
 import { useNavigate } from 'react-router';
@@ -6,8 +6,11 @@ import { DEVICE_LIST_URL, fill, isAdministratorAccount, isAuthCodeUsed, messages
 import { deleteAuthCode, exportAuthCodes, listAuthCodes, type AuthCodeFilters } from '../../../api/authcode.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
-import { AddAuthCodeDialog } from './AddAuthCodeDialog.tsx';
-import { RechargeDialog } from './RechargeDialog.tsx';
+import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
+
+// 新增 and 充值 (antd Form, the contract's schemas and zod) load when first opened.
+const AddAuthCodeDialog = lazy(() => import('./AddAuthCodeDialog.tsx').then((d) => ({ default: d.AddAuthCodeDialog })));
+const RechargeDialog = lazy(() => import('./RechargeDialog.tsx').then((d) => ({ default: d.RechargeDialog })));
 
 const m = messages.authcode;
 const AUTH_CODE_PAGE_SIZE = 10; // SPEC §9
@@ -32,6 +35,8 @@ export function AuthCodePage() {
   const navigate = useNavigate();
   const [adding, setAdding] = useState(false);
   const [recharging, setRecharging] = useState<AuthCode | null>(null);
+  const addOpened = useOpenedOnce(adding);
+  const rechargeOpened = useOpenedOnce(recharging !== null);
 
   const rowActions: RowAction<AuthCode>[] = [
     ...(isAdmin && can(Perm.authCodeRecharge) ? [{ key: 'recharge', label: m.recharge, onClick: (row: AuthCode) => setRecharging(row) }] : []),
@@ -72,8 +77,10 @@ export function AuthCodePage() {
           </>
         )}
       />
-      <AddAuthCodeDialog open={adding} onClose={() => setAdding(false)} />
-      <RechargeDialog code={recharging} onClose={() => setRecharging(null)} />
+      <Suspense fallback={null}>
+        {addOpened && <AddAuthCodeDialog open={adding} onClose={() => setAdding(false)} />}
+        {rechargeOpened && <RechargeDialog code={recharging} onClose={() => setRecharging(null)} />}
+      </Suspense>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button } from 'antd';
 import { UploadOutlined } from '../../../app/icons.tsx';
-import { blacklistAdd, messages, Perm, type BlacklistEntry } from '@huiyun/contract';
+import { messages, Perm, type BlacklistEntry } from '@huiyun/contract';
 import { deleteBlacklist, exportBlacklist, listBlacklist, saveBlacklist, type BlacklistFilters } from '../../../api/blacklist.ts';
 import { ListPage, type FieldConfig, type ListColumn } from '../../../components/ListPage/index.ts';
 import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
@@ -12,6 +12,9 @@ import { useBlacklistDepts } from './useBlacklistDepts.ts';
 const UploadBlacklistDialog = lazy(() => import('./UploadBlacklistDialog.tsx').then((m) => ({ default: m.UploadBlacklistDialog })));
 
 const m = messages.blacklist;
+
+// The save schema (and zod with it) loads with the dialog, not with the list.
+const loadSchema = () => import('../../../api/saveSchemas.ts').then((s) => s.blacklistAdd);
 const QUERY_KEY = 'blacklist';
 
 /**
@@ -47,7 +50,7 @@ export function BlacklistPage() {
         edit={{
           entityName: m.entityName,
           fields: [...companyFields, { name: 'phones', label: m.phones, type: 'textarea', placeholder: m.phonesPlaceholder }],
-          schema: blacklistAdd,
+          schema: loadSchema,
           initialValues: { deptId: me?.deptId ?? undefined },
           save: (values) => saveBlacklist(values),
           failText: m.saveFailed,

@@ -6,13 +6,13 @@ import { deleteTask, listTasks, pauseStartTask, type TaskFilters } from '../../.
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
-import { ExportDialog } from './ExportDialog.tsx';
-import { TestDialog } from './TestDialog.tsx';
 import { useToast } from '../../../app/toast.tsx';
 
 // The task and number-upload dialogs (uploads, image preview, progress) load the first time they open.
 const TaskDialog = lazy(() => import('./TaskDialog.tsx').then((m) => ({ default: m.TaskDialog })));
 const UploadDialog = lazy(() => import('./UploadDialog.tsx').then((m) => ({ default: m.UploadDialog })));
+const ExportDialog = lazy(() => import('./ExportDialog.tsx').then((m) => ({ default: m.ExportDialog })));
+const TestDialog = lazy(() => import('./TestDialog.tsx').then((m) => ({ default: m.TestDialog })));
 
 const m = messages.task;
 const QUERY_KEY = 'task';
@@ -57,6 +57,8 @@ export function TaskPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const editOpened = useOpenedOnce(dialog?.kind === 'edit');
   const uploadOpened = useOpenedOnce(dialog?.kind === 'upload');
+  const exportOpened = useOpenedOnce(dialog?.kind === 'export');
+  const testOpened = useOpenedOnce(dialog?.kind === 'test');
   // Counters move while devices send: refresh the page in the background while a task runs.
   const refreshInterval = (rows: Task[]) => (rows.some((t) => t.taskStatus === TaskStatus.running) ? RUNNING_REFRESH_MS : false);
 
@@ -146,8 +148,10 @@ export function TaskPage() {
           <UploadDialog task={dialog?.kind === 'upload' ? dialog.task : null} queryKey={QUERY_KEY} onClose={close} />
         </Suspense>
       )}
-      <ExportDialog task={dialog?.kind === 'export' ? dialog.task : null} onClose={close} />
-      <TestDialog task={dialog?.kind === 'test' ? dialog.task : null} queryKey={QUERY_KEY} onClose={close} />
+      <Suspense fallback={null}>
+        {exportOpened && <ExportDialog task={dialog?.kind === 'export' ? dialog.task : null} onClose={close} />}
+        {testOpened && <TestDialog task={dialog?.kind === 'test' ? dialog.task : null} queryKey={QUERY_KEY} onClose={close} />}
+      </Suspense>
     </>
   );
 }
