@@ -90,7 +90,7 @@ describe('操作日志', () => {
   it('offers as 模块 choices every module a route writes', () => {
     expect(t.app.auditedModules.size).toBeGreaterThanOrEqual(10);
     const missing = [...t.app.auditedModules].filter((module) => !(operLogModules as readonly string[]).includes(module));
-    expect(missing, 'add them to operLogModules (contract/src/monitor.ts)').toEqual([]);
+    expect(missing, 'add them to operLogModules (contract/src/operLogModules.ts)').toEqual([]);
   });
 
   it('filters by result, user name and module', async () => {
