@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 
@@ -12,6 +12,26 @@ export const EXPORT_MAX_ROWS = 100_000;
 
 /** Rows a sheet holds before the export goes on in the next one (Excel opens at most 1,048,576 a sheet). */
 export const SHEET_MAX_ROWS = 1_000_000;
+
+/**
+ * The stream the zip reads a sheet's XML from. exceljs writes the XML into it without waiting (its
+ * StreamBuf ignores backpressure), so a compressor slower than the rows piled the XML up in memory:
+ * +600 MB for 1,000,000 rows. Reached through exceljs internals (4.4: the sheet's `stream` and its
+ * `pipes`); xlsx.test.ts fails if an upgrade moves them.
+ */
+export function zipInputOf(sheet: ExcelJS.Worksheet): ZipInput | undefined {
+  return (sheet as unknown as { stream?: { pipes?: ZipInput[] } }).stream?.pipes?.[0];
+}
+
+/** archiver's PassThrough comes from the readable-stream package: its state, not Node's newer getters. */
+type ZipInput = Writable & { _writableState?: { needDrain?: boolean; length?: number } };
+
+/** Waits while the zip has not taken the XML written, or the client what was zipped. */
+async function untilTaken(stream: PassThrough, sheet: ExcelJS.Worksheet): Promise<void> {
+  const zipInput = zipInputOf(sheet);
+  if (zipInput?._writableState?.needDrain) await once(zipInput, 'drain');
+  if (stream.writableNeedDrain) await once(stream, 'drain');
+}
 
 /**
  * Writes the rows as they come (an iterable, or an async one read page by page) and waits whenever the
@@ -47,8 +67,7 @@ export function sendXlsx<T extends Record<string, unknown>>(
       }
       sheet.addRow(columns.map((c) => row[c.key] ?? '')).commit();
       inSheet++;
-      // the zip writer pipes into `stream`: when the client is slower, wait until it has taken the rest
-      if (inSheet % 500 === 0 && stream.writableNeedDrain) await once(stream, 'drain');
+      if (inSheet % 200 === 0) await untilTaken(stream, sheet);
       if (stream.destroyed) return;
     }
     sheet.commit();
