@@ -28,7 +28,7 @@ export function gatewayRoutes(ctx: AppContext) {
     app.post(SIM_NOTIFY_PATH, { config: { access: 'public' } }, async (request, reply) => {
       const gateway = rt.gateways.get(SIMULATOR)!;
       const answer = await handlePaidNotification(ctx, rt, SIMULATOR, request.rawBody ?? '', request.headers, request.log);
-      if (answer.refundNeeded) refundSoon(ctx, rt, gateway.orderNoOf(request.rawBody ?? '')!, request.log);
+      if (answer.refundOrderNo) refundSoon(ctx, rt, answer.refundOrderNo, request.log);
       const ack = gateway.acknowledgement(answer.ok, answer.message);
       return reply.code(answer.ok ? 200 : 400).type(ack.contentType).send(ack.body);
     });

@@ -71,7 +71,7 @@ export function orderListRoutes(ctx: AppContext) {
       describeTarget(request, `orderId ${input.orderId}`);
       const scope = callerOf(request).deptScope;
       const outcome = await refundOrder(ctx, rt, scope, input, request.log);
-      const [refund, order] = await Promise.all([orderById(ctx.db, scope, outcome.refund.orderId), orderById(ctx.db, scope, outcome.order.orderId)]);
+      const [refund, order] = await Promise.all([orderById(ctx.db, scope, outcome.refund.orderId), orderById(ctx.db, scope, input.orderId)]);
       describeTarget(request, `${order!.orderNo} ${m.refundAmount} ${refund!.payAmount.replace('-', '')}`);
       // the same request again answers as the first did: a failed refund fails again (a retry needs a new key)
       if (refund!.orderStatus === OrderStatus.refundFailed) throw new AppError(fill(m.refundFailed, { reason: refund!.failReason || m.gatewayUnavailable }), 409);

@@ -27,7 +27,7 @@ type Order = Selectable<Database['pay_order']>;
 const REFUNDABLE_FROM = [OrderStatus.paid, OrderStatus.dispensed, OrderStatus.dispenseFailed, OrderStatus.timedOut];
 
 export type RefundInput = { orderId: number; amount: number; reason: string; requestKey: string };
-export type RefundOutcome = { refund: Order; order: Order; repeated: boolean };
+export type RefundOutcome = { refund: Order; repeated: boolean };
 
 export const refundableOf = (order: Pick<Order, 'transType' | 'payTime' | 'payAmount' | 'refundedAmount' | 'reservedAmount'>) =>
   order.transType === TransType.consume && order.payTime !== null ? order.payAmount - order.refundedAmount - order.reservedAmount : 0;
@@ -163,12 +163,12 @@ export async function refundOrder(ctx: AppContext, rt: PaymentRuntime, scope: De
   const known = order.transType === TransType.consume
     ? await ctx.db.selectFrom('pay_order').selectAll().where('parentId', '=', order.orderId).where('requestKey', '=', input.requestKey).executeTakeFirst()
     : undefined;
-  if (known) return { refund: known, order, repeated: true };
+  if (known) return { refund: known, repeated: true };
   const refused = refusalOf(order, input.amount);
   if (refused) throw new AppError(refused, 409);
   const reserved = await reserveRefund(ctx, order, input);
   const refund = reserved.repeated ? reserved.refund : await driveRefund(ctx, rt, reserved.refund, log);
-  return { refund, order: (await loadOrder(ctx.db, order.orderId))!, repeated: reserved.repeated };
+  return { refund, repeated: reserved.repeated };
 }
 
 const AUTO_KEY = 'auto-refund';

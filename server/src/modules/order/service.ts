@@ -125,8 +125,8 @@ export async function settleUnpaid(ctx: AppContext, rt: PaymentRuntime, order: O
   return row.orderStatus;
 }
 
-/** refundNeeded: the notification marked its order for an automatic refund (a payment after close). */
-export type NotifyAnswer = { ok: boolean; message: string; refundNeeded?: boolean };
+/** refundOrderNo: the order the notification marked for an automatic refund (a payment after close). */
+export type NotifyAnswer = { ok: boolean; message: string; refundOrderNo?: string };
 
 /**
  * A paid notification: verified with the order's 支付配置, cross-checked (amount, merchant, app id, order
@@ -169,7 +169,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
       .where('orderId', '=', order.orderId).where('orderStatus', '=', OrderStatus.timedOut).executeTakeFirst();
     if (Number(recorded.numUpdatedRows) !== 1) return { ok: false, message: 'retry' };
     if (order.refundNeeded !== 1) await recordAlarm(ctx, log, 'latePayment', order.orderNo, `payment ${paid.transId} after close: marked for automatic refund`);
-    return { ok: true, message: 'recorded for refund', refundNeeded: true };
+    return { ok: true, message: 'recorded for refund', refundOrderNo: order.orderNo };
   }
   // already paid / dispensed / failed: a repeat, acknowledged, nothing changes
   return { ok: true, message: 'repeat' };

@@ -21,26 +21,30 @@ import { transition } from './state-machine.ts';
  */
 const recoverMsOf = (ctx: AppContext) => ctx.config.pay.recoverMs;
 
-export async function claimExpired(ctx: AppContext, token: string, limit = 100): Promise<number> {
+type Claim = { statuses: readonly number[]; due: 'expireAt' | 'updateTime'; before: number; limit: number };
+
+/**
+ * Leases up to `limit` rows in `statuses` whose `due` time is before `before` and whose lease is free, in
+ * one guarded UPDATE (two sweeps never take the same row), and answers them.
+ */
+async function claimRows(ctx: AppContext, token: string, claim: Claim) {
   const now = ctx.now();
-  const due = sql`select "orderId" from pay_order where "orderStatus" in (${OrderStatus.created}, ${OrderStatus.processing}) and "expireAt" < ${now}
-    and ("claimUntil" is null or "claimUntil" < ${now}) order by "expireAt" limit ${limit}`;
+  const statuses = sql.join(claim.statuses);
+  const due = sql`select "orderId" from pay_order where "orderStatus" in (${statuses}) and ${sql.ref(claim.due)} < ${claim.before}
+    and ("claimUntil" is null or "claimUntil" < ${now}) order by ${sql.ref(claim.due)} limit ${claim.limit}`;
   const claimed = await sql`update pay_order set "claimBy" = ${token}, "claimUntil" = ${now + recoverMsOf(ctx)}
-    where "orderId" in (${due}) and "transType" = ${TransType.consume} and "orderStatus" in (${OrderStatus.created}, ${OrderStatus.processing})
-    and ("claimUntil" is null or "claimUntil" < ${now})`.execute(ctx.db);
-  return Number(claimed.numAffectedRows ?? 0);
+    where "orderId" in (${due}) and "orderStatus" in (${statuses}) and ("claimUntil" is null or "claimUntil" < ${now})`.execute(ctx.db);
+  if (Number(claimed.numAffectedRows ?? 0) === 0) return [];
+  return ctx.db.selectFrom('pay_order').selectAll().where('claimBy', '=', token).execute();
 }
 
-/** Claims refunds in 11/12 whose last change is older than PAY_RECOVER_SECONDS and whose lease is free. */
-export async function claimStuckRefunds(ctx: AppContext, token: string, limit = 100): Promise<number> {
-  const now = ctx.now();
-  const due = sql`select "orderId" from pay_order where "orderStatus" in (${OrderStatus.refundCreated}, ${OrderStatus.refunding}) and "updateTime" < ${now - recoverMsOf(ctx)}
-    and ("claimUntil" is null or "claimUntil" < ${now}) order by "updateTime" limit ${limit}`;
-  const claimed = await sql`update pay_order set "claimBy" = ${token}, "claimUntil" = ${now + recoverMsOf(ctx)}
-    where "orderId" in (${due}) and "orderStatus" in (${OrderStatus.refundCreated}, ${OrderStatus.refunding})
-    and ("claimUntil" is null or "claimUntil" < ${now})`.execute(ctx.db);
-  return Number(claimed.numAffectedRows ?? 0);
-}
+/** Unpaid orders (1 初始化 / 10 处理中) past their expireAt. */
+export const claimExpired = (ctx: AppContext, token: string, limit = 100) =>
+  claimRows(ctx, token, { statuses: [OrderStatus.created, OrderStatus.processing], due: 'expireAt', before: ctx.now(), limit });
+
+/** Refunds in 11/12 whose last change is older than PAY_RECOVER_SECONDS. */
+export const claimStuckRefunds = (ctx: AppContext, token: string, limit = 100) =>
+  claimRows(ctx, token, { statuses: [OrderStatus.refundCreated, OrderStatus.refunding], due: 'updateTime', before: ctx.now() - recoverMsOf(ctx), limit });
 
 /**
  * Paid orders whose machine never reported the dispense within PAY_DISPENSE_TIMEOUT_SECONDS (it died,
@@ -64,7 +68,7 @@ export async function failStaleDispenses(ctx: AppContext, limit = 100): Promise<
 
 /** Automatic refunds of marked orders, then the stuck refunds this sweep claimed. */
 export async function sweepRefunds(ctx: AppContext, rt: PaymentRuntime, options: { limit?: number; log?: Parameters<typeof settleUnpaid>[3] } = {}) {
-  const counts = { dispenseTimeouts: await failStaleDispenses(ctx, options.limit), autoRefunds: 0, refundsClaimed: 0, refundsSettled: 0, refundsFailed: 0 };
+  const counts = { autoRefunds: 0, refundsClaimed: 0, refundsSettled: 0, refundsFailed: 0 };
   const marked = await ctx.db.selectFrom('pay_order').select('orderId').where('refundNeeded', '=', 1).orderBy('orderId').limit(options.limit ?? 100).execute();
   for (const { orderId } of marked) {
     try {
@@ -74,18 +78,15 @@ export async function sweepRefunds(ctx: AppContext, rt: PaymentRuntime, options:
       options.log?.error({ err: error, orderId }, 'automatic refund failed (tried again next sweep)');
     }
   }
-  const token = randomUUID();
-  counts.refundsClaimed = await claimStuckRefunds(ctx, token, options.limit);
-  if (counts.refundsClaimed > 0) {
-    const rows = await ctx.db.selectFrom('pay_order').selectAll().where('claimBy', '=', token).execute();
-    for (const refund of rows) {
-      try {
-        const after = await driveRefund(ctx, rt, refund, options.log);
-        if (after.orderStatus === OrderStatus.refunded || after.orderStatus === OrderStatus.refundFailed) counts.refundsSettled++;
-      } catch (error) {
-        counts.refundsFailed++;
-        options.log?.error({ err: error, refundNo: refund.orderNo }, 'refund sweep: asking the gateway failed (tried again when the lease runs out)');
-      }
+  const stuck = await claimStuckRefunds(ctx, randomUUID(), options.limit);
+  counts.refundsClaimed = stuck.length;
+  for (const refund of stuck) {
+    try {
+      const after = await driveRefund(ctx, rt, refund, options.log);
+      if (after.orderStatus === OrderStatus.refunded || after.orderStatus === OrderStatus.refundFailed) counts.refundsSettled++;
+    } catch (error) {
+      counts.refundsFailed++;
+      options.log?.error({ err: error, refundNo: refund.orderNo }, 'refund sweep: asking the gateway failed (tried again when the lease runs out)');
     }
   }
   return counts;
@@ -94,25 +95,24 @@ export async function sweepRefunds(ctx: AppContext, rt: PaymentRuntime, options:
 /** One sweep: claim, settle each claimed order, release. Answers what happened. */
 export async function sweepOrders(ctx: AppContext, rt: PaymentRuntime, options: { limit?: number; log?: Parameters<typeof settleUnpaid>[3] } = {}) {
   const token = randomUUID();
-  const counts = { claimed: 0, paid: 0, closed: 0, failed: 0, nonces: 0 };
-  counts.claimed = await claimExpired(ctx, token, options.limit);
-  if (counts.claimed > 0) {
-    const rows = await ctx.db.selectFrom('pay_order').selectAll().where('claimBy', '=', token).execute();
-    for (const order of rows) {
-      try {
-        const status = await settleUnpaid(ctx, rt, order, options.log);
-        if (status === OrderStatus.paid) counts.paid++;
-        else if (status === OrderStatus.timedOut) counts.closed++;
-      } catch (error) {
-        counts.failed++;
-        options.log?.error({ err: error, orderNo: order.orderNo }, 'order sweep: settling failed (tried again when the lease runs out)');
-        continue;
-      }
-      await ctx.db.updateTable('pay_order').set({ claimBy: '', claimUntil: null }).where('orderId', '=', order.orderId).where('claimBy', '=', token).execute();
+  const counts = { claimed: 0, paid: 0, closed: 0, failed: 0, nonces: 0, dispenseTimeouts: 0 };
+  const expired = await claimExpired(ctx, token, options.limit);
+  counts.claimed = expired.length;
+  for (const order of expired) {
+    try {
+      const status = await settleUnpaid(ctx, rt, order, options.log);
+      if (status === OrderStatus.paid) counts.paid++;
+      else if (status === OrderStatus.timedOut) counts.closed++;
+    } catch (error) {
+      counts.failed++;
+      options.log?.error({ err: error, orderNo: order.orderNo }, 'order sweep: settling failed (tried again when the lease runs out)');
+      continue;
     }
+    await ctx.db.updateTable('pay_order').set({ claimBy: '', claimUntil: null }).where('orderId', '=', order.orderId).where('claimBy', '=', token).execute();
   }
   const nonces = await ctx.db.deleteFrom('pay_terminal_nonce').where('expireAt', '<', ctx.now()).executeTakeFirst();
   counts.nonces = Number(nonces.numDeletedRows);
+  counts.dispenseTimeouts = await failStaleDispenses(ctx, options.limit);
   return { ...counts, ...(await sweepRefunds(ctx, rt, options)) };
 }
 
