@@ -14,7 +14,7 @@ import { listUsers } from '../server/src/modules/user/queries.ts';
 import { bulkInsert } from './lib/bulk-insert.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
 import { measureHttp, printTable, type Figures } from './lib/measure.ts';
-import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './lib/server.ts';
+import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer, withCursorOfPageBefore, type BenchServer } from './lib/server.ts';
 
 const COMPANIES = 1_000;
 const USERS = 100_000;
@@ -57,22 +57,22 @@ const superAdmin: Access = {
   deptId: 1, deptName: '', permissions: new Set(), menus: [], deptScope: 'all',
 };
 const day30 = shanghaiDay(now - 30 * 86_400_000);
-type Case = { list: string; label: string; url: string; body: Record<string, unknown>; run: (capturing: typeof db) => Promise<unknown> };
+type Case = { list: string; label: string; url: string; body: Record<string, unknown>; run: (capturing: typeof db, body: Record<string, unknown>) => Promise<unknown>; keyset?: boolean };
 const users = (label: string, body: Record<string, unknown>): Case => ({
   list: 'users', label: `用户管理 ${label}`, url: '/api/User/list', body: { limit: 10, ...body },
-  run: (d) => listUsers(d, 'all', userListQuery.parse({ limit: 10, ...body })),
+  run: (d, b) => listUsers(d, 'all', userListQuery.parse(b)),
 });
 const operLogs = (label: string, body: Record<string, unknown>): Case => ({
   list: 'oper', label: `操作日志 ${label}`, url: '/api/OperLog/list', body: { limit: 10, ...body },
-  run: (d) => listOperLogs(d, 'all', operLogListQuery.parse({ limit: 10, ...body })),
+  run: (d, b) => listOperLogs(d, 'all', operLogListQuery.parse(b)),
 });
 const loginLogs = (label: string, body: Record<string, unknown>): Case => ({
   list: 'login', label: `登录日志 ${label}`, url: '/api/LoginLog/list', body: { limit: 10, ...body },
-  run: (d) => listLoginLogs(d, 'all', loginLogListQuery.parse({ limit: 10, ...body })),
+  run: (d, b) => listLoginLogs(d, 'all', loginLogListQuery.parse(b)),
 });
 const tasks = (label: string, body: Record<string, unknown>): Case => ({
   list: 'tasks', label: `任务列表 ${label}`, url: '/sync/queryTaskInfoList', body: { pageSize: 10, ...body },
-  run: (d) => listTasks(d, superAdmin, taskListQuery.parse({ pageSize: 10, ...body })),
+  run: (d, b) => listTasks(d, superAdmin, taskListQuery.parse(b)),
 });
 const cases: Case[] = [
   users('page 1', { page: 1 }),
@@ -81,42 +81,49 @@ const cases: Case[] = [
   users('userMobile 8888', { page: 1, userMobile: '8888' }),
   users('isLock Y', { page: 1, isLock: 'Y' }),
   users('page 500', { page: 500 }),
+  { ...users('page 500 after page 499 (its cursor)', { page: 500 }), keyset: true },
   operLogs('page 1', { page: 1 }),
   operLogs('userName wangfang', { page: 1, userName: 'wangfang' }),
   operLogs('module 用户管理', { page: 1, module: '用户管理' }),
   operLogs('result 失败', { page: 1, success: 0 }),
   operLogs('one day', { page: 1, beginTime: day30, endTime: day30 }),
   operLogs('page 500', { page: 500 }),
+  { ...operLogs('page 500 after page 499 (its cursor)', { page: 500 }), keyset: true },
   loginLogs('page 1', { page: 1 }),
   loginLogs('userName liwei', { page: 1, userName: 'liwei' }),
   loginLogs('ip 10.3.7', { page: 1, ip: '10.3.7' }),
   loginLogs('result 失败', { page: 1, success: 0 }),
   loginLogs('one day', { page: 1, beginTime: day30, endTime: day30 }),
   loginLogs('page 500', { page: 500 }),
+  { ...loginLogs('page 500 after page 499 (its cursor)', { page: 500 }), keyset: true },
   tasks('page 1', { pageNum: 1 }),
   tasks('taskName 双十一', { pageNum: 1, taskName: '双十一' }),
   tasks('taskName 会员日推广770', { pageNum: 1, taskName: '会员日推广770' }),
   tasks('page 500', { pageNum: 500 }),
+  { ...tasks('page 500 after page 499 (its cursor)', { pageNum: 500 }), keyset: true },
 ].filter((c) => !only || only.includes(c.list));
 
-const token = await loginAs(server, 'admin', ADMIN_PASSWORD);
+const serving = await servingProcess(server);
+const token = await loginAs(serving, 'admin', ADMIN_PASSWORD);
 const results: Figures[] = [];
 for (const c of cases) {
-  const probe = await fetch(`${server.url}${c.url}`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(c.body) });
+  if (c.keyset) c.body = await withCursorOfPageBefore(`${serving.url}${c.url}`, token, c.body);
+  const probe = await fetch(`${serving.url}${c.url}`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(c.body) });
   const answer = (await probe.json()) as { success: boolean; total?: number; totalBounded?: boolean; data?: unknown[] };
   if (!answer.success || !answer.data?.length) throw new Error(`unexpected answer for ${c.label}: ${JSON.stringify(answer).slice(0, 300)}`);
   const total = `${answer.total}${answer.totalBounded ? ' (bounded)' : ''}`;
   console.log(`${c.label}: total ${total}, ${answer.data.length} rows`);
-  results.push(await measureHttp(`HTTP ${c.label} — total ${total}`, { url: `${server.url}${c.url}`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS }));
+  results.push(await measureHttp(`HTTP ${c.label} — total ${total}`, { url: `${serving.url}${c.url}`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS }));
   results.push(await measureRaw(server, c));
   for (const r of results.slice(-2)) console.log(`  ${r.label}: ${r.requestsPerSecond.toFixed(0)}/s, p50 ${r.p50Ms.toFixed(1)} ms, p95 ${r.p95Ms.toFixed(1)} ms, ${r.errors} errors`);
 }
 printTable(`Lists at scale, ${LOGS} operation / ${LOGS} login log rows, ${USERS} users / ${COMPANIES} companies, ${TASKS} tasks, ${CONNECTIONS} connections, ${SECONDS} s a case, ${server.dbKind}`, results);
+await serving.stop();
 await server.close();
 
 /** The statements the list function runs for this case, replayed straight through the driver. */
 async function measureRaw(server: BenchServer, c: Case): Promise<Figures> {
-  const statements = await captureQueries(server, c.run);
+  const statements = await captureQueries(server, (d) => c.run(d, c.body));
   const label = `  raw driver, same ${statements.length} statement${statements.length > 1 ? 's' : ''}`;
   return replayThroughDriver(server, statements, label, { concurrency: CONNECTIONS, seconds: SECONDS });
 }

@@ -12,7 +12,7 @@ import { listOrders } from '../server/src/modules/order-list/queries.ts';
 import { COMPANIES, MACHINES, machineNo, ORDERS, orderNo, seedOrders, transId } from './lib/order-fixture.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
 import { measureHttp, printTable, type Figures } from './lib/measure.ts';
-import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './lib/server.ts';
+import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer, withCursorOfPageBefore, type BenchServer } from './lib/server.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -28,7 +28,7 @@ console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`
 
 const day30 = shanghaiDay(now - 30 * 86_400_000);
 const probeOrder = 654_321;
-type Case = { label: string; body: Record<string, unknown>; empty?: boolean };
+type Case = { label: string; body: Record<string, unknown>; empty?: boolean; keyset?: boolean };
 const cases: Case[] = [
   { label: 'page 1', body: { page: 1 } },
   { label: 'status 出货成功 + 支付宝', body: { page: 1, orderStatus: OrderStatus.dispensed, payType: PayType.alipay } },
@@ -39,21 +39,25 @@ const cases: Case[] = [
   { label: 'one company', body: { page: 1, deptId: depts[3] } },
   { label: 'one day', body: { page: 1, start: day30, end: day30 } },
   { label: 'page 500', body: { page: 500 } },
+  // what the pager sends stepping from page 499 to 500: page 499's cursor, read from the sort index (keyset)
+  { label: 'page 500 after page 499 (its cursor)', body: { page: 500 }, keyset: true },
   // The floor: one index probe that finds nothing — what a request costs the server besides its SQL.
   { label: 'floor: an orderNo no order has', body: { page: 1, orderNo: 'NO-SUCH-ORDER' }, empty: true },
 ].map((c) => ({ ...c, body: { limit: 10, ...c.body } }));
 
-const token = await loginAs(server, 'admin', ADMIN_PASSWORD);
+const serving = await servingProcess(server);
+const token = await loginAs(serving, 'admin', ADMIN_PASSWORD);
 const results: Figures[] = [];
 const loads: string[] = [];
 for (const c of cases) {
-  const probe = await fetch(`${server.url}/api/Order/list`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(c.body) });
+  if (c.keyset) c.body = await withCursorOfPageBefore(`${serving.url}/api/Order/list`, token, c.body);
+  const probe = await fetch(`${serving.url}/api/Order/list`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(c.body) });
   const answer = (await probe.json()) as { success: boolean; total?: number; totalBounded?: boolean; data?: unknown[] };
   if (!answer.success || (c.empty ? answer.data?.length !== 0 : !answer.data?.length)) throw new Error(`unexpected answer for ${c.label}: ${JSON.stringify(answer).slice(0, 300)}`);
   const total = `${answer.total}${answer.totalBounded ? ' (bounded)' : ''}`;
   loads.push(os.loadavg()[0]!.toFixed(2));
   console.log(`${c.label}: total ${total}, ${answer.data?.length} rows, load ${loads.at(-1)}`);
-  results.push(await measureHttp(`HTTP ${c.label} — total ${total}`, { url: `${server.url}/api/Order/list`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS }));
+  results.push(await measureHttp(`HTTP ${c.label} — total ${total}`, { url: `${serving.url}/api/Order/list`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS }));
   const statements = await captureQueries(server, (d) => listOrders(d, 'all', orderListQuery.parse(c.body)));
   results.push(await replayThroughDriver(server, statements, `  raw driver, same ${statements.length} statement${statements.length > 1 ? 's' : ''}`, { concurrency: CONNECTIONS, seconds: SECONDS }));
   for (const r of results.slice(-2)) console.log(`  ${r.label}: ${r.requestsPerSecond.toFixed(0)}/s, p50 ${r.p50Ms.toFixed(1)} ms, p95 ${r.p95Ms.toFixed(1)} ms, ${r.errors} errors`);
@@ -72,4 +76,5 @@ printTable(
     + `${os.cpus().length} cores, 1-min load average during the cases ${loads.join(' / ')}`,
   results,
 );
+await serving.stop();
 await server.close();

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { listUsers } from '../server/src/modules/user/queries.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
 import { measureHttp, printTable, type Figures } from './lib/measure.ts';
-import { ADMIN_PASSWORD, loginAs, startBenchServer } from './lib/server.ts';
+import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer } from './lib/server.ts';
 
 const COMPANIES = 1_000;
 const USERS = 100_000;
@@ -45,18 +45,20 @@ await db.transaction().execute(async (trx) => {
 if (server.dbKind === 'postgres') await sql`analyze`.execute(db);
 console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
-const token = await loginAs(server, 'admin', ADMIN_PASSWORD);
+const serving = await servingProcess(server);
+const token = await loginAs(serving, 'admin', ADMIN_PASSWORD);
 const results: Figures[] = [];
 for (const pageNo of [1, 500]) {
   const body = { page: pageNo, limit: 10, userName: FILTER };
-  const probe = await fetch(`${server.url}/api/User/list`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(body) });
+  const probe = await fetch(`${serving.url}/api/User/list`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(body) });
   const answer = (await probe.json()) as { success: boolean; total?: number; data?: unknown[] };
   if (!answer.success || !answer.data?.length) throw new Error(`unexpected answer for page ${pageNo}: ${JSON.stringify(answer).slice(0, 200)}`);
   console.log(`page ${pageNo}: total ${answer.total}, ${answer.data.length} rows`);
-  results.push(await measureHttp(`HTTP /api/User/list page ${pageNo}`, { url: `${server.url}/api/User/list`, body, token, connections: CONNECTIONS, seconds: SECONDS }));
+  results.push(await measureHttp(`HTTP /api/User/list page ${pageNo}`, { url: `${serving.url}/api/User/list`, body, token, connections: CONNECTIONS, seconds: SECONDS }));
   results.push(await measureRaw(pageNo));
 }
 printTable(`/api/User/list, ${USERS} users / ${COMPANIES} companies, name filter '${FILTER}', ${CONNECTIONS} connections, ${server.dbKind}`, results);
+await serving.stop();
 await server.close();
 
 /** The statements listUsers runs for this page (count, then the rows), replayed straight through the driver. */

@@ -9,18 +9,23 @@ import type { BenchServer } from './server.ts';
 export type CapturedQuery = { sql: string; parameters: readonly unknown[] };
 
 /**
- * Runs `work` (the endpoint's own query function) on a second connection to the bench database and
- * answers the statements it executed, so a raw-driver baseline replays exactly the same SQL.
+ * Runs `work` (the endpoint's own query function) twice on a second connection to the bench database and
+ * answers the statements the second run executed — what the server runs for a repeated request (a list's
+ * count that reached its bound is remembered a few seconds: db/list-query.ts) — so a raw-driver baseline
+ * replays exactly the same SQL.
  */
 export async function captureQueries(server: BenchServer, work: (db: Kysely<Database>) => Promise<unknown>): Promise<CapturedQuery[]> {
   const captured: CapturedQuery[] = [];
+  let capturing = false;
   const log = (event: { level: string; query: { sql: string; parameters: readonly unknown[] } }) => {
-    if (event.level === 'query') captured.push({ sql: event.query.sql, parameters: event.query.parameters });
+    if (capturing && event.level === 'query') captured.push({ sql: event.query.sql, parameters: event.query.parameters });
   };
   const db = server.dbKind === 'postgres'
     ? connectDatabase({ kind: 'postgres', url: server.databaseUrl! }, { log })
     : connectDatabase({ kind: 'sqlite', file: server.sqliteFile! }, { log });
   try {
+    await work(db);
+    capturing = true;
     await work(db);
   } finally {
     await db.destroy();

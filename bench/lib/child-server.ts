@@ -9,8 +9,8 @@ export type ChildServer<T> = T & { pid: number; stop: () => Promise<void> };
  * (not the generated file's or the load generator's). The child prints one JSON line describing
  * itself, then serves until its stdin closes.
  */
-export async function startChildServer<T>(file: string, nodeArgs: string[] = []): Promise<ChildServer<T>> {
-  const child = spawn(process.execPath, [...nodeArgs, file], { env: { ...process.env, BENCH_CHILD: 'server' }, stdio: ['pipe', 'pipe', 'inherit'] });
+export async function startChildServer<T>(file: string, nodeArgs: string[] = [], env: Record<string, string> = {}): Promise<ChildServer<T>> {
+  const child = spawn(process.execPath, [...nodeArgs, file], { env: { ...process.env, ...env, BENCH_CHILD: 'server' }, stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {

@@ -5,6 +5,7 @@ import { buildApp, type App } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { connectDatabase } from '../../server/src/db/connect.ts';
 import { createTestDatabase } from '../../server/src/test/test-database.ts';
+import { startChildServer } from './child-server.ts';
 
 export type BenchServer = App & { url: string; dbKind: 'sqlite' | 'postgres'; sqliteFile?: string; databaseUrl?: string; close: () => Promise<void> };
 
@@ -54,7 +55,27 @@ export async function startBenchServer(): Promise<BenchServer> {
   };
 }
 
-export async function loginAs(server: BenchServer, userName: string, passwd: string): Promise<string> {
+/**
+ * The server on `server`'s (seeded) database in a process of its own (serve-child.ts): what a list bench
+ * loads with autocannon, so the load generator does not run on the server's event loop. BENCH_IN_PROCESS=1
+ * answers `server` itself (how the list benches measured before 2026-11-24 16:00 UTC).
+ */
+export async function servingProcess(server: BenchServer): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (process.env.BENCH_IN_PROCESS === '1') return { url: server.url, stop: async () => {} };
+  return startChildServer<{ url: string }>(path.join(import.meta.dirname, 'serve-child.ts'), [],
+    server.databaseUrl ? { BENCH_SERVE_DATABASE_URL: server.databaseUrl } : { BENCH_SERVE_SQLITE: server.sqliteFile! });
+}
+
+/** `body` (of page N) with the cursor the list answered for page N − 1: what the pager sends stepping one page forward. */
+export async function withCursorOfPageBefore(url: string, token: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const pageField = 'pageNum' in body ? 'pageNum' : 'page';
+  const before = { ...body, [pageField]: Number(body[pageField]) - 1 };
+  const answer = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(before) })).json()) as { next?: string };
+  if (!answer.next) throw new Error(`no cursor in the answer for ${JSON.stringify(before)}`);
+  return { ...body, after: answer.next };
+}
+
+export async function loginAs(server: Pick<BenchServer, 'url'>, userName: string, passwd: string): Promise<string> {
   const response = await fetch(`${server.url}/sync/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
