@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { authcode as m, common } from './messages.ts';
-import { idOf, optionalIdOf, optionalText, pageNumber, pageSizeOf, requiredId, typedText } from './fields.ts';
+import { idOf, optionalIdOf, optionalText, pageCursor, pageNumber, pageSizeOf, requiredId, typedText } from './fields.ts';
 
 // 授权码 (SPEC §2.15, §3; PRODUCT §4 "Devices"): an administrator makes a code for an owner; a device
 // activating it binds itself to the code (useStatus used) and to the owner.
@@ -9,6 +9,7 @@ import { idOf, optionalIdOf, optionalText, pageNumber, pageSizeOf, requiredId, t
 export const pageNumQuery = z.object({
   pageNum: pageNumber,
   pageSize: pageSizeOf(10),
+  after: pageCursor,
 });
 
 

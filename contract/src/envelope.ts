@@ -15,6 +15,8 @@ export type Envelope<T = unknown> = {
    * to the bound and one more. Which lists bound where: LIST_COUNT_BOUND and SEARCH_COUNT_STEP.
    */
   totalBounded?: true;
+  /** A list page that is full: where the page after it starts, to send back as `after` with that page's number (keyset paging). */
+  next?: string;
 };
 
 /**
@@ -38,8 +40,8 @@ export const SEARCH_COUNT_STEP = 1_000;
 /** The pager's page sizes (SPEC §9). Here, not in fields.ts: a list screen must not load zod for it. */
 export const pageSizeOptions = [10, 20, 30, 40];
 
-/** A page of a list as a screen's fetcher answers it: the rows, the total, and whether the count stopped at a bound. */
-export type Page<T> = { data: T[]; total: number; totalBounded?: true };
+/** A page of a list as a screen's fetcher answers it: the rows, the total, whether the count stopped at a bound, and the next page's cursor. */
+export type Page<T> = { data: T[]; total: number; totalBounded?: true; next?: string };
 
 /**
  * 共 N 条 under a list (ListPage's pager). A bounded count (the answer's `totalBounded`; without the flag,

@@ -97,6 +97,12 @@ export const requiredId = idOf(common.badParameter);
 /** A page number of a list: anything unreadable or out of range reads as the first page. */
 export const pageNumber = z.coerce.number({ error: common.badParameter }).int().min(1).max(MAX_INT_COLUMN).catch(1).default(1);
 
+/**
+ * Where a list's page starts: the `next` of the page before it, as the server answered it (keyset paging,
+ * db/list-query.ts). Opaque to the client; anything unreadable is ignored and the page read by its number.
+ */
+export const pageCursor = z.string().max(512).optional().catch(undefined);
+
 /** Rows per page of a list: anything unreadable reads as `fallback`. */
 export const pageSizeOf = (fallback: number) => z.coerce.number({ error: common.badParameter }).int().min(1).max(200).catch(fallback).default(fallback);
 
@@ -137,6 +143,7 @@ export const grantIdList = idListOf(common.badParameter, { allowEmpty: true, max
 export const pageQuery = z.object({
   page: pageNumber,
   limit: pageSizeOf(10),
+  after: pageCursor,
   sortField: optionalText(64),
   sortOrder: z.enum(['ascend', 'descend', '']).catch('').default(''),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isSendableNumber } from './carriers.ts';
 import { RandomNum, RandomPosition, ShowType, TaskStatus } from './enums.ts';
-import { idOf, optionalId, optionalText, pageNumber, pageSizeOf, typedText } from './fields.ts';
+import { idOf, optionalId, optionalText, pageCursor, pageNumber, pageSizeOf, typedText } from './fields.ts';
 import { common, task as m } from './messages.ts';
 
 // 任务列表 (SPEC §2.14, §3 Task, §4, §7.8): requests of /sync/queryTaskInfoList, saveTaskInfo,
@@ -65,6 +65,7 @@ const machineCodeList = z.preprocess(
 export const taskListQuery = z.object({
   pageNum: pageNumber,
   pageSize: pageSizeOf(TASK_PAGE_SIZE),
+  after: pageCursor,
   taskName: optionalText(100),
 });
 export type TaskListQuery = z.infer<typeof taskListQuery>;

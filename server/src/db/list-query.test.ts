@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP } from '@huiyun/contract';
 import { dialectOf } from './dialect.ts';
-import { chooseSearchPlan, contains, countBoundOf, listPage, SEARCH_PROBE, type SearchForm } from './list-query.ts';
+import { chooseSearchPlan, contains, COUNT_MEMORY_MS, countBoundOf, listPage, SEARCH_PROBE, type SearchForm } from './list-query.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
 import { useTestDatabase } from '../test/use-test-database.ts';
@@ -25,6 +25,8 @@ function nameOf(i: number): string {
 }
 // times are a permutation of the ids (sort order ≠ key order), each shared by two rows (the tie-breaker decides)
 const timeOf = (i: number) => BASE + ((i * 7919) % (ROWS / 2)) * 1000;
+
+class Rollback extends Error {}
 
 type Row = { operId: number; userName: string; operTime: number; success: number };
 
@@ -85,6 +87,46 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     }
   }, 60_000);
 
+  it('read a page from the cursor of the page before it (keyset) exactly as by its offset; ignore a cursor of another page, sort or form', async () => {
+    const pageOf = async (page: number, extra: { sort?: 'userName'; failedOnly?: boolean; after?: string } = {}) => {
+      let filtered = db.selectFrom('sys_oper_log').where('operId', '>', 0);
+      if (extra.failedOnly) filtered = filtered.where('success', '=', 0);
+      return listPage(db, filtered, (qb) => qb.select(['operId', 'userName']),
+        { page, limit: 10, sortField: extra.sort ?? '', sortOrder: extra.sort ? 'ascend' : '', after: extra.after },
+        { sortColumns: { userName: 'userName' }, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId' });
+    };
+    // every time is shared by two rows: the key decides between them, across page ends too
+    for (const extra of [{}, { sort: 'userName' as const }, { failedOnly: true }]) {
+      let answer = await pageOf(1, extra);
+      for (let page = 2; page <= 30; page++) {
+        expect(answer.next, `page ${page - 1} ${JSON.stringify(extra)}`).toBeDefined();
+        const byCursor = await pageOf(page, { ...extra, after: answer.next });
+        const byOffset = await pageOf(page, extra);
+        expect(byCursor.rows.map((r) => r.operId), `page ${page} ${JSON.stringify(extra)}`).toEqual(byOffset.rows.map((r) => r.operId));
+        expect(byCursor.rows[0]).toEqual({ operId: byOffset.rows[0]!.operId, userName: byOffset.rows[0]!.userName }); // no cursor columns leak
+        expect({ total: byCursor.total, totalBounded: byCursor.totalBounded }).toEqual({ total: byOffset.total, totalBounded: byOffset.totalBounded });
+        answer = byCursor;
+      }
+    }
+    // a cursor is taken only for the page after its own and with its sort: other uses read by offset
+    const page3 = (await pageOf(3)).rows.map((r) => r.operId);
+    const cursorOf1 = (await pageOf(1)).next;
+    const cursorOf2 = (await pageOf(2)).next;
+    expect((await pageOf(3, { after: cursorOf1 })).rows.map((r) => r.operId)).toEqual(page3);
+    expect((await pageOf(3, { after: cursorOf2 })).rows.map((r) => r.operId)).toEqual(page3);
+    const sortedPage3 = (await pageOf(3, { sort: 'userName' })).rows.map((r) => r.operId);
+    expect((await pageOf(3, { sort: 'userName', after: cursorOf2 })).rows.map((r) => r.operId)).toEqual(sortedPage3);
+    for (const garbage of ['', 'x', 'bm90IGpzb24', Buffer.from('[2,"operTime desc",{"a":1},1]').toString('base64url'), Buffer.from('[2,"operTime desc",1]').toString('base64url')]) {
+      expect((await pageOf(3, { after: garbage })).rows.map((r) => r.operId), garbage).toEqual(page3);
+    }
+    // the last page is not full: no cursor; a text where the sort holds integers is not taken (PostgreSQL would refuse it)
+    const failedTotal = all.filter((r) => r.success === 0).length;
+    expect((await pageOf(Math.ceil(failedTotal / 10), { failedOnly: true })).next).toBeUndefined();
+    const injected = Buffer.from(JSON.stringify([2, 'operTime desc', "1) or (1=1", 1])).toString('base64url');
+    expect((await pageOf(3, { after: injected })).rows.map((r) => r.operId)).toEqual(page3);
+    expect(Number((await db.selectFrom('sys_oper_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(all.length);
+  });
+
   it('count a searched list in steps: 共 N+ 条 while rows continue past the step, the next step from its last page on, exact below', async () => {
     const step = 100; // the data has 'mid' ~286 times: steps of 100 cross it thrice
     const matching = expected('mid', 1).total;
@@ -117,6 +159,41 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     expect(countBoundOf(SEARCH_COUNT_STEP - 20, 40, true)).toBe(2 * SEARCH_COUNT_STEP); // a page across the step
     expect(countBoundOf(LIST_COUNT_BOUND, 10, true)).toBe(LIST_COUNT_BOUND);
     expect(countBoundOf(0, 10, false)).toBe(LIST_COUNT_BOUND);
+  });
+
+  it('remember a count that reached its bound for COUNT_MEMORY_MS, never an exact one', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      const step = 100;
+      const matching = expected('mid', 1).total;
+      const failedMid = all.filter((r) => r.userName.toLowerCase().includes('mid') && r.success === 0);
+      await db.transaction().execute(async (trx) => {
+        const count = async (failedOnly: boolean) => {
+          let filtered = trx.selectFrom('sys_oper_log').where(contains(trx, 'sys_oper_log', 'userName', 'mid'));
+          if (failedOnly) filtered = filtered.where('success', '=', 0);
+          const { total, totalBounded } = await listPage(trx, filtered, (qb) => qb.select('operId'), { page: 1, limit: 10, sortField: '', sortOrder: '' },
+            // one plan throughout: the memory is of a statement, and a term with few matches left is read another way
+            { sortColumns: {}, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId', searchCountStep: step, searchPlan: 'scan' });
+          return { total, totalBounded };
+        };
+        expect(await count(false)).toEqual({ total: step + 1, totalBounded: true });
+        expect(await count(true)).toEqual({ total: failedMid.length, totalBounded: undefined });
+        // all but 20 of the matches go, and one failed one: the bounded answer stands, the exact one moves at once
+        const gone = all.filter((r) => r.userName.toLowerCase().includes('mid')).slice(20).map((r) => r.operId);
+        await trx.deleteFrom('sys_oper_log').where('operId', 'in', [...gone, failedMid[0]!.operId]).execute();
+        const left = matching - new Set([...gone, failedMid[0]!.operId]).size;
+        const failedLeft = failedMid.filter((r) => r.operId !== failedMid[0]!.operId && !gone.includes(r.operId)).length;
+        expect(await count(false)).toEqual({ total: step + 1, totalBounded: true });
+        expect(await count(true)).toEqual({ total: failedLeft, totalBounded: undefined });
+        vi.advanceTimersByTime(COUNT_MEMORY_MS);
+        expect(await count(false)).toEqual({ total: left, totalBounded: undefined });
+        throw new Rollback();
+      }).catch((error: unknown) => {
+        if (!(error instanceof Rollback)) throw error;
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('read a rare term as the key list of its matches on PostgreSQL, a common one with like', async () => {

@@ -247,11 +247,37 @@ export function sortColumnsOf<F extends string>(
 }
 
 /** The paging of a list: page/limit (system lists) as is; pageNum/pageSize (task-area lists, no sorting) mapped. */
-export type Paging = Pick<PageQuery, 'page' | 'limit' | 'sortField' | 'sortOrder'>;
+export type Paging = Pick<PageQuery, 'page' | 'limit' | 'sortField' | 'sortOrder'> & { after?: string };
 
-function pagingOf(query: Paging | { pageNum: number; pageSize: number }): Paging {
-  if ('pageNum' in query) return { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' };
+function pagingOf(query: Paging | { pageNum: number; pageSize: number; after?: string }): Paging {
+  if ('pageNum' in query) return { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after };
   return query;
+}
+
+/**
+ * Where the page after a page starts: its last row's sort value and key, with the page's number and sort.
+ * Handed out with a full page (`next`), taken back as `after` with the next page's number: that page is
+ * then read from the sort index at that row (keyset) instead of walking every row before it. A cursor of
+ * another page or sort, or one that does not read, is ignored (the page is read by its offset).
+ */
+type Cursor = { page: number; sort: string; key: [CursorValue, CursorValue] };
+type CursorValue = string | number;
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.page, cursor.sort, ...cursor.key])).toString('base64url');
+}
+
+function decodeCursor(text: string | undefined): Cursor | undefined {
+  if (!text) return undefined;
+  try {
+    const parts: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (!Array.isArray(parts) || parts.length !== 4) return undefined;
+    const [page, sort, value, key] = parts as unknown[];
+    if (!Number.isSafeInteger(page) || typeof sort !== 'string' || !isCursorValue(value) || !isCursorValue(key)) return undefined;
+    return { page: page as number, sort, key: [value, key] };
+  } catch {
+    return undefined;
+  }
 }
 
 type ListOptions = {
@@ -268,10 +294,11 @@ type ListOptions = {
 
 /**
  * What `listPage` answers, and every list's query passes on: the page, the total, whether the count stopped
- * at a bound. `totalBounded` is a required key (its value may be undefined) so a list that builds its own
- * answer and drops the flag does not compile.
+ * at a bound, and where the next page starts (`next`, a cursor the client sends back as `after`).
+ * `totalBounded` and `next` are required keys (their value may be undefined) so a list that builds its own
+ * answer and drops one does not compile: pass `{ ...listed, rows: listed.rows.map(toX) }`.
  */
-export type Listed<Row> = { rows: Row[]; total: number; totalBounded: true | undefined };
+export type Listed<Row> = { rows: Row[]; total: number; totalBounded: true | undefined; next: string | undefined };
 
 /**
  * How far the count of a list's rows goes: LIST_COUNT_BOUND; for a list filtered by a contains search
@@ -302,7 +329,7 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   db: Kysely<any>,
   filtered: SelectQueryBuilder<DB, TB, {}>,
   selectColumns: (qb: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<SelectDB, SelectTB, O>,
-  query: Paging | { pageNum: number; pageSize: number },
+  query: Paging | { pageNum: number; pageSize: number; after?: string },
   options: ListOptions,
 ): Promise<Listed<O>> {
   const paging = pagingOf(query);
@@ -315,25 +342,47 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   if (plan) options.onSearchPlan?.(plan.forms);
   const forPage = plan ? filtered.withPlugin(swapSearches(plan.page)) : filtered;
   const forCount = plan ? filtered.withPlugin(swapSearches(plan.count)) : filtered;
-  if (offset > LIST_COUNT_BOUND) return { rows: [], ...await countUpTo(db, forCount, bound, plan?.streamed) };
+  if (offset > LIST_COUNT_BOUND) return { rows: [], ...await countUpTo(db, forCount, bound, plan?.streamed), next: undefined };
   const sortColumn = Object.hasOwn(options.sortColumns, paging.sortField) ? options.sortColumns[paging.sortField] : undefined;
   const [orderColumn, direction] = sortColumn && paging.sortOrder
     ? [sortColumn, paging.sortOrder === 'ascend' ? 'asc' as const : 'desc' as const]
     : options.defaultSort;
+  const sort = `${orderColumn} ${direction}`;
   const ordered = <Q extends SelectQueryBuilder<any, any, any>>(qb: Q): Q => qb.orderBy(sql.ref(orderColumn), direction).orderBy(sql.ref(options.tieBreaker), direction) as Q;
-  let rows: O[];
-  if (offset > 0 && keyedBy(filteredNode, orderColumn, options.tieBreaker)) {
+  // Every page also reads its rows' sort value and key, for the cursor of the page after it.
+  const withPosition = <Q extends SelectQueryBuilder<any, any, any>>(qb: Q): Q => qb.select([sql.ref(orderColumn).as(SORT_VALUE), sql.ref(options.tieBreaker).as(SORT_KEY)]) as Q;
+  const memory = listMemoryOf(db);
+  const cursor = decodeCursor(paging.after);
+  const seek = cursor && cursor.page === paging.page - 1 && cursor.sort === sort && memory.fitsSort(sort, cursor.key) ? cursor.key : undefined;
+  let read: Record<string, unknown>[];
+  if (seek) {
+    // the rows after the cursor's, in the sort's direction: a range of the sort index (row values: both databases)
+    const after = sql<SqlBool>`(${sql.ref(orderColumn)}, ${sql.ref(options.tieBreaker)}) ${sql.raw(direction === 'desc' ? '<' : '>')} (${seek[0]}, ${seek[1]})`;
+    read = await ordered(withPosition(selectColumns(forPage.where(after)))).limit(paging.limit).execute() as Record<string, unknown>[];
+  } else if (offset > 0 && keyedBy(filteredNode, orderColumn, options.tieBreaker)) {
     const keys = ordered(forPage.select(sql.ref(options.tieBreaker).as('pageKey'))).limit(paging.limit).offset(offset);
-    rows = (await ordered(selectColumns(filtered.clearWhere().where(sql.ref(options.tieBreaker), 'in', keys as never))).execute()) as O[];
+    read = await ordered(withPosition(selectColumns(filtered.clearWhere().where(sql.ref(options.tieBreaker), 'in', keys as never)))).execute() as Record<string, unknown>[];
   } else {
-    rows = (await ordered(selectColumns(forPage)).limit(paging.limit).offset(offset).execute()) as O[];
+    read = await ordered(withPosition(selectColumns(forPage))).limit(paging.limit).offset(offset).execute() as Record<string, unknown>[];
   }
+  const last = read.at(-1);
+  let next: string | undefined;
+  if (read.length === paging.limit && isCursorValue(last?.[SORT_VALUE]) && isCursorValue(last?.[SORT_KEY])) {
+    const key: Cursor['key'] = [last[SORT_VALUE], last[SORT_KEY]];
+    memory.learnSort(sort, key);
+    next = encodeCursor({ page: paging.page, sort, key });
+  }
+  const rows = read.map(({ [SORT_VALUE]: _value, [SORT_KEY]: _key, ...row }) => row) as O[];
   // The page that holds the last row offered (LIST_COUNT_BOUND + 1) may run past it: 共 10,000+ 条 still.
-  if (offset + rows.length > LIST_COUNT_BOUND) return { rows, total: LIST_COUNT_BOUND + 1, totalBounded: true };
-  if (rows.length > 0 && rows.length < paging.limit) return { rows, total: offset + rows.length, totalBounded: undefined };
-  if (rows.length === 0 && offset === 0) return { rows, total: 0, totalBounded: undefined };
-  return { rows, ...await countUpTo(db, forCount, bound, plan?.streamed) };
+  if (offset + rows.length > LIST_COUNT_BOUND) return { rows, total: LIST_COUNT_BOUND + 1, totalBounded: true, next };
+  if (rows.length > 0 && rows.length < paging.limit) return { rows, total: offset + rows.length, totalBounded: undefined, next };
+  if (rows.length === 0 && offset === 0) return { rows, total: 0, totalBounded: undefined, next };
+  return { rows, ...await countUpTo(db, forCount, bound, plan?.streamed), next };
 }
+
+const SORT_VALUE = 'listSortValue';
+const SORT_KEY = 'listSortKey';
+const isCursorValue = (value: unknown): value is CursorValue => Number.isSafeInteger(value) || (typeof value === 'string' && value.length <= 200);
 
 /**
  * Whether `tieBreaker` is the integer key of the query's one table (db/search-index.ts names them) and
@@ -356,7 +405,7 @@ function keyedBy(node: SelectQueryNode, orderColumn: string, tieBreaker: string)
  * a `streamed` search (SQLite) the count walks that search's FTS5 matches in key order and checks each
  * one's row against the filter, so it stops after bound + 1 rows found instead of reading every match.
  */
-async function countUpTo<DB, TB extends keyof DB>(db: Kysely<any>, filtered: SelectQueryBuilder<DB, TB, {}>, bound: number, streamed?: Search): Promise<Omit<Listed<never>, 'rows'>> {
+async function countUpTo<DB, TB extends keyof DB>(db: Kysely<any>, filtered: SelectQueryBuilder<DB, TB, {}>, bound: number, streamed?: Search): Promise<Pick<Listed<never>, 'total' | 'totalBounded'>> {
   let bounded;
   if (streamed) {
     const search = sql.table(streamed.search);
@@ -366,10 +415,67 @@ async function countUpTo<DB, TB extends keyof DB>(db: Kysely<any>, filtered: Sel
   } else {
     bounded = filtered.select(sql.lit(1).as('one')).limit(bound + 1).as('bounded');
   }
-  const counted = await db
-    .selectFrom(bounded)
-    .select(sql<number | string>`count(*)`.as('total'))
-    .executeTakeFirst();
-  const total = Number(counted?.total ?? 0);
+  const query = db.selectFrom(bounded).select(sql<number | string>`count(*)`.as('total')).compile();
+  const memory = listMemoryOf(db);
+  const key = `${query.sql}\u0000${JSON.stringify(query.parameters)}`;
+  if (memory.passedBound(key)) return { total: bound + 1, totalBounded: true };
+  const total = Number((await db.executeQuery(query)).rows[0]?.total ?? 0);
+  if (total > bound) memory.remember(key);
   return { total, totalBounded: total > bound ? true : undefined };
+}
+
+/**
+ * The counts that reached their bound lately, per database, by their statement and parameters: for
+ * COUNT_MEMORY_MS such a count answers 共 10,000+ 条 without counting again. A count that reached the
+ * bound reads bound + 1 index entries — most of the cost of page 1 of a big list, of a common filter, of a
+ * company's orders — and the answer hardly moves within seconds (a list that big does not lose 1 of
+ * 10,001 rows at once but by deletes or status changes in bulk; then the total says 10,000+ a few seconds
+ * longer, while every page is read live). A count below its bound is exact and never remembered, so a list
+ * a person is changing row by row shows its exact total. Each server instance keeps its own.
+ */
+export const COUNT_MEMORY_MS = 10_000;
+const COUNT_MEMORY_SIZE = 1_000;
+
+/**
+ * What a database's lists learn as they answer (one per database, per server instance): the counts that
+ * reached their bound lately, and the types of each sort's values. A cursor comes back from the client:
+ * its values are bound as parameters (never SQL), but a text where the sort column holds integers would be
+ * refused by PostgreSQL (invalid input syntax for type bigint) — so a cursor is taken only when its values
+ * have the types this instance has handed out for that sort; otherwise the page is read by its offset.
+ */
+class ListMemory {
+  private readonly countedAt = new Map<string, number>();
+  private readonly sortTypes = new Map<string, string>();
+
+  learnSort(sort: string, key: Cursor['key']): void {
+    if (this.sortTypes.size < COUNT_MEMORY_SIZE) this.sortTypes.set(sort, `${typeof key[0]} ${typeof key[1]}`);
+  }
+
+  fitsSort(sort: string, key: Cursor['key']): boolean {
+    return this.sortTypes.get(sort) === `${typeof key[0]} ${typeof key[1]}`;
+  }
+
+  passedBound(key: string): boolean {
+    const at = this.countedAt.get(key);
+    if (at === undefined) return false;
+    const age = performance.now() - at;
+    if (age >= 0 && age < COUNT_MEMORY_MS) return true;
+    this.countedAt.delete(key);
+    return false;
+  }
+
+  remember(key: string): void {
+    this.countedAt.delete(key);
+    if (this.countedAt.size >= COUNT_MEMORY_SIZE) this.countedAt.delete(this.countedAt.keys().next().value!);
+    this.countedAt.set(key, performance.now());
+  }
+}
+
+// Keyed by the database's adapter: one object per Kysely instance, shared by its transactions and plugins.
+const listMemories = new WeakMap<object, ListMemory>();
+function listMemoryOf(db: Kysely<any>): ListMemory {
+  const adapter = db.getExecutor().adapter;
+  let memory = listMemories.get(adapter);
+  if (!memory) listMemories.set(adapter, (memory = new ListMemory()));
+  return memory;
 }

@@ -82,11 +82,13 @@ export function registerList<S extends z.ZodType<Paged>, Row, Out extends Record
     url: spec.list,
     config,
     handler: async (request) => {
-      const { rows, total, totalBounded } = await spec.load(request, parse(spec.query, input(request)));
+      const { rows, total, totalBounded, next } = await spec.load(request, parse(spec.query, input(request)));
       // listPage counts up to its bound + 1 rows and says when it stopped there (共 1,000+ 条); a query
       // that drops the flag still has its total past LIST_COUNT_BOUND said as 共 10,000+ 条.
-      if (!totalBounded && total <= LIST_COUNT_BOUND) return page(rows, total);
-      return { ...page(rows, Math.min(total, LIST_COUNT_BOUND + 1)), totalBounded: true as const };
+      const answer = !totalBounded && total <= LIST_COUNT_BOUND
+        ? page(rows, total)
+        : { ...page(rows, Math.min(total, LIST_COUNT_BOUND + 1)), totalBounded: true as const };
+      return next ? { ...answer, next } : answer;
     },
   });
 
@@ -113,5 +115,5 @@ async function* mapAsync<A, B>(rows: AsyncIterable<A>, map: (row: A) => B): Asyn
 
 /** The same filters and sort, every row (up to EXPORT_MAX_ROWS) on one page. */
 function exportAll<Q extends Paged>(query: Q): Q {
-  return 'pageNum' in query ? { ...query, pageNum: 1, pageSize: EXPORT_MAX_ROWS } : { ...query, page: 1, limit: EXPORT_MAX_ROWS };
+  return 'pageNum' in query ? { ...query, pageNum: 1, pageSize: EXPORT_MAX_ROWS, after: undefined } : { ...query, page: 1, limit: EXPORT_MAX_ROWS, after: undefined };
 }

@@ -9,7 +9,7 @@ export type AuthCodeFilters = { authCode?: string };
 /** The task area pages with pageNum / pageSize (SPEC §3). */
 export async function listAuthCodes(params: ListParams<AuthCodeFilters>): Promise<Page<AuthCode>> {
   return requestPage<AuthCode>('/sync/queryAuthCodeList', {
-    body: { pageNum: params.page, pageSize: params.limit, authCode: params.authCode ?? '' },
+    body: { pageNum: params.page, pageSize: params.limit, after: params.after, authCode: params.authCode ?? '' },
     failText: m.loadFailed,
   });
 }

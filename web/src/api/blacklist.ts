@@ -13,7 +13,7 @@ const filtersOf = (params: BlacklistFilters) => ({ phone: params.phone ?? '', de
 /** The task area pages with pageNum / pageSize (SPEC §3). */
 export async function listBlacklist(params: ListParams<BlacklistFilters>): Promise<Page<BlacklistEntry>> {
   return requestPage<BlacklistEntry>('/sync/queryBlacklist', {
-    body: { pageNum: params.page, pageSize: params.limit, ...filtersOf(params) },
+    body: { pageNum: params.page, pageSize: params.limit, after: params.after, ...filtersOf(params) },
     failText: m.loadFailed,
   });
 }

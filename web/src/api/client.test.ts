@@ -69,6 +69,12 @@ describe('readEnvelope', () => {
     expect(await requestPage('/x', { body: {}, failText: FAIL })).toEqual({ data: [], total: 1001 });
   });
 
+  it('carries the cursor of a full page to the pager, which sends it back with the next page (keyset paging)', async () => {
+    signIn('t1');
+    vi.stubGlobal('fetch', async () => jsonResponse(200, { success: true, data: [1], total: 30, next: 'abc' }));
+    expect(await requestPage('/x', { body: {}, failText: FAIL })).toEqual({ data: [1], total: 30, next: 'abc' });
+  });
+
   it('gives the screen text for an answer that is no envelope', () => {
     for (const body of [null, 'text', { data: 1 }]) {
       expect(() => readEnvelope(200, body, { failText: FAIL, token: 't1' })).toThrow(FAIL);

@@ -33,8 +33,8 @@ export type RequestOptions = {
   skipSessionExpiry?: boolean;
 };
 
-/** A success envelope's data, total and text; `totalBounded` when a list's count stopped at a bound. */
-export type Answer<T> = { data: T; total: number; msg: string; totalBounded?: true };
+/** A success envelope's data, total and text; `totalBounded` when a list's count stopped at a bound; a full list page's `next`. */
+export type Answer<T> = { data: T; total: number; msg: string; totalBounded?: true; next?: string };
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
   if (!query) return path;
@@ -74,6 +74,7 @@ export async function requestPage<Row>(path: string, options: RequestOptions): P
   const answer = await request<Row[]>(path, options);
   const page: Page<Row> = { data: answer.data ?? [], total: answer.total };
   if (answer.totalBounded) page.totalBounded = true;
+  if (answer.next) page.next = answer.next;
   return page;
 }
 
@@ -100,6 +101,7 @@ export function readEnvelope<T>(status: number, envelope: unknown, context: Read
   if (!envelope.success) throw new ApiError(text || context.failText, status);
   const answer: Answer<T> = { data: envelope.data as T, total: envelope.total ?? 0, msg: text };
   if (envelope.totalBounded) answer.totalBounded = true;
+  if (typeof envelope.next === 'string') answer.next = envelope.next;
   return answer;
 }
 

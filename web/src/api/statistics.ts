@@ -14,7 +14,7 @@ export async function fetchStatisticsTotals(): Promise<StatisticsTotals> {
 /** The task area pages with pageNum / pageSize (SPEC §3). */
 export async function listTaskUserStatistics(params: ListParams<StatisticsFilters>): Promise<Page<TaskUserStatistics>> {
   return requestPage<TaskUserStatistics>('/sync/queryTaskUserStatisticsList', {
-    body: { pageNum: params.page, pageSize: params.limit, userName: params.userName ?? '' },
+    body: { pageNum: params.page, pageSize: params.limit, after: params.after, userName: params.userName ?? '' },
     failText: m.loadFailed,
   });
 }

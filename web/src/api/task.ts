@@ -10,7 +10,7 @@ export type TaskFilters = { taskName?: string };
 /** /sync/queryTaskInfoList pages with pageNum / pageSize (SPEC §3 "Paged responses"). */
 export async function listTasks(params: ListParams<TaskFilters>): Promise<Page<Task>> {
   return requestPage<Task>('/sync/queryTaskInfoList', {
-    body: { pageNum: params.page, pageSize: params.limit, taskName: params.taskName ?? '' },
+    body: { pageNum: params.page, pageSize: params.limit, after: params.after, taskName: params.taskName ?? '' },
     failText: m.loadFailed,
   });
 }

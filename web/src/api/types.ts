@@ -9,6 +9,8 @@ export type ListParams<F extends object = Record<string, unknown>> = {
   limit: number;
   sortField: string;
   sortOrder: SortOrder | '';
+  /** The `next` of the page before this one when the pager stepped forward one page: the server reads from there (keyset). */
+  after?: string;
 } & F;
 
 /** A stored number file as the calls that read it take it: {fileNo, fileName, fileUrl}. */

@@ -17,14 +17,14 @@ function visibleCodes(db: Kysely<Database>, caller: Access) {
 export async function listAuthCodes(db: Kysely<Database>, caller: Access, query: AuthCodeListQuery) {
   let filtered = visibleCodes(db, caller);
   if (query.authCode) filtered = filtered.where(contains(db, 'sync_auth_code', 'c.authCode', query.authCode));
-  const { rows, total, totalBounded } = await listPage(
+  const { rows, ...paged } = await listPage(
     db,
     filtered,
     (qb) => qb.select(['c.id', 'u.userName', 'c.authCode', 'c.useStatus', 'c.machineCode', 'c.machineName', 'c.dueNum', 'c.dueDate', 'c.dueDateNum', 'c.authUserId']).$castTo<AuthCodeRow>(),
-    { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
+    { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
     { sortColumns: {}, defaultSort: ['c.id', 'desc'], tieBreaker: 'c.id' },
   );
-  return { rows: rows.map(toAuthCode), total, totalBounded };
+  return { rows: rows.map(toAuthCode), ...paged };
 }
 
 type AuthCodeRow = {

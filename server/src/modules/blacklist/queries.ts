@@ -20,14 +20,14 @@ export async function listBlacklist(db: Kysely<Database>, caller: Access, query:
   // A whole number is looked up by the primary key; a part of one by its digits.
   if (query.phone.length === 11) filtered = filtered.where('b.phone', '=', Number(query.phone));
   else if (query.phone) filtered = filtered.where(sql<SqlBool>`cast(${sql.ref('b.phone')} as varchar(20)) like ${`%${query.phone}%`}`);
-  const { rows, total, totalBounded } = await listPage(
+  const { rows, ...paged } = await listPage(
     db,
     filtered,
     (qb) => qb.select(['b.deptId', 'd.deptName', 'b.phone', 'b.addUser', 'b.addTime']).$castTo<EntryRow>(),
-    { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
+    { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
     { sortColumns: {}, defaultSort: ['b.addTime', 'desc'], tieBreaker: 'b.phone' },
   );
-  return { rows: rows.map(toEntry), total, totalBounded };
+  return { rows: rows.map(toEntry), ...paged };
 }
 
 type EntryRow = { deptId: number; deptName: string; phone: number | string; addUser: string; addTime: number | string };

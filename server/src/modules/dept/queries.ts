@@ -11,10 +11,10 @@ export async function listDepts(db: Kysely<Database>, scope: DeptScope, query: D
   let filtered = db.selectFrom('sys_dept').where(inDeptScope('deptId', scope));
   if (query.deptName) filtered = filtered.where(contains(db, 'sys_dept', 'deptName', query.deptName));
   if (query.deptNo) filtered = filtered.where(contains(db, 'sys_dept', 'deptNo', query.deptNo));
-  const { rows, total, totalBounded } = await listPage(db, filtered, (qb) => qb.selectAll().$castTo<DeptRow>(), query, {
+  const { rows, ...paged } = await listPage(db, filtered, (qb) => qb.selectAll().$castTo<DeptRow>(), query, {
     sortColumns, defaultSort: ['editTime', 'desc'], tieBreaker: 'deptId',
   });
-  return { rows: rows.map(toDept), total, totalBounded };
+  return { rows: rows.map(toDept), ...paged };
 }
 
 type DeptRow = Selectable<Database['sys_dept']>;

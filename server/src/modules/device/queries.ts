@@ -20,7 +20,7 @@ export async function listDevices(db: Kysely<Database>, caller: Access, query: D
   let filtered = visibleDevices(db, caller);
   if (query.machineName) filtered = filtered.where(contains(db, 'sync_auth_code', 'c.machineName', query.machineName));
   const today = shanghaiDay(now);
-  const { rows, total, totalBounded } = await listPage(
+  const { rows, ...paged } = await listPage(
     db,
     filtered,
     (qb) => qb
@@ -30,7 +30,7 @@ export async function listDevices(db: Kysely<Database>, caller: Access, query: D
         'c.appVersion', 'c.dueNum', 'c.dueDate', 'dd.sendCount',
         heldByDevice(eb, eb.ref('c.machineCode'), now).as('leased'),
       ]).$castTo<DeviceListRow>(),
-    { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
+    { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
     { sortColumns: {}, defaultSort: ['c.id', 'desc'], tieBreaker: 'c.id' },
   );
   return { rows: rows.map((r): DeviceRow => ({
@@ -49,7 +49,7 @@ export async function listDevices(db: Kysely<Database>, caller: Access, query: D
     appVersion: r.appVersion ?? '',
     dueNum: Number(r.dueNum),
     dueDateStr: formatDateTime(Number(r.dueDate)),
-  })), total, totalBounded };
+  })), ...paged };
 }
 
 type DeviceListRow = {

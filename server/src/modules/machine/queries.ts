@@ -15,7 +15,7 @@ export async function listMachines(db: Kysely<Database>, scope: DeptScope, query
   if (query.machineNo) filtered = filtered.where(contains(db, 'pay_machine', 'pm.machineNo', query.machineNo));
   if (query.machineName) filtered = filtered.where(contains(db, 'pay_machine', 'pm.machineName', query.machineName));
   if (query.status !== undefined) filtered = filtered.where('pm.status', '=', query.status);
-  const { rows, total, totalBounded } = await listPage(
+  const { rows, ...paged } = await listPage(
     db,
     filtered,
     (qb) => qb
@@ -27,7 +27,7 @@ export async function listMachines(db: Kysely<Database>, scope: DeptScope, query
     query,
     { sortColumns, defaultSort: ['pm.machineId', 'desc'], tieBreaker: 'pm.machineId' },
   );
-  return { rows: rows.map((row) => toMachine(row, now)), total, totalBounded };
+  return { rows: rows.map((row) => toMachine(row, now)), ...paged };
 }
 
 type MachineRow = {

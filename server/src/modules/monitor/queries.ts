@@ -19,14 +19,14 @@ export async function listOperLogs(db: Kysely<Database>, scope: DeptScope, query
   const { from, before } = shanghaiDayRange(query.beginTime, query.endTime);
   if (from !== undefined) filtered = filtered.where('operTime', '>=', from);
   if (before !== undefined) filtered = filtered.where('operTime', '<', before);
-  const { rows, total, totalBounded } = await listPage(
+  const { rows, ...paged } = await listPage(
     db,
     filtered,
     (qb) => qb.select(['operId', 'userName', 'module', 'action', 'target', 'method', 'url', 'ip', 'success', 'message', 'costMs', 'operTime']).$castTo<OperLogRow>(),
     query,
     { sortColumns: operSortColumns, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId' },
   );
-  return { rows: rows.map(toOperLog), total, totalBounded };
+  return { rows: rows.map(toOperLog), ...paged };
 }
 
 type OperLogRow = Omit<OperLog, 'operTime' | 'success'> & { operTime: number; success: number };
@@ -59,14 +59,14 @@ export async function listLoginLogs(db: Kysely<Database>, scope: DeptScope, quer
   const { from, before } = shanghaiDayRange(query.beginTime, query.endTime);
   if (from !== undefined) filtered = filtered.where('l.loginTime', '>=', from);
   if (before !== undefined) filtered = filtered.where('l.loginTime', '<', before);
-  const { rows, total, totalBounded } = await listPage(
+  const { rows, ...paged } = await listPage(
     db,
     filtered,
     (qb) => qb.select(['l.infoId', 'l.userName', 'l.ip', 'l.userAgent', 'l.success', 'l.message', 'l.loginTime']).$castTo<LoginLogRow>(),
     query,
     { sortColumns: loginSortColumns, defaultSort: ['l.loginTime', 'desc'], tieBreaker: 'l.infoId' },
   );
-  return { rows: rows.map(toLoginLog), total, totalBounded };
+  return { rows: rows.map(toLoginLog), ...paged };
 }
 
 type LoginLogRow = Omit<LoginLog, 'loginTime' | 'success' | 'client'> & { loginTime: number; success: number };

@@ -73,7 +73,7 @@ export async function listOnline(ctx: AppContext, caller: Access, query: OnlineL
   }
   const start = (query.page - 1) * query.limit;
   const onePage = rows.slice(start, start + query.limit).map(({ lastSeenMs: _l, createdMs: _c, ...row }): OnlineSession => row);
-  return { rows: onePage, total: rows.length, totalBounded: undefined }; // in memory: always exact
+  return { rows: onePage, total: rows.length, totalBounded: undefined, next: undefined }; // in memory: always exact, paged by number
 }
 
 /**

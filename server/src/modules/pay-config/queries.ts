@@ -21,10 +21,10 @@ export async function listPayConfigs(ctx: AppContext, caller: Access, query: Pay
   if (query.name) filtered = filtered.where(contains(db, 'pay_config', 'c.name', query.name));
   if (query.partner) filtered = filtered.where(contains(db, 'pay_config', 'c.partner', query.partner));
   if (query.payType) filtered = filtered.where('c.payType', '=', query.payType);
-  const { rows, total, totalBounded } = await listPage(db, filtered, (qb) => qb.selectAll('c').select('d.deptName').$castTo<PayConfigRow>(), query, {
+  const { rows, ...paged } = await listPage(db, filtered, (qb) => qb.selectAll('c').select('d.deptName').$castTo<PayConfigRow>(), query, {
     sortColumns, defaultSort: ['c.editTime', 'desc'], tieBreaker: 'c.id',
   });
-  return { rows: rows.map((row) => toPayConfig(ctx, row)), total, totalBounded };
+  return { rows: rows.map((row) => toPayConfig(ctx, row)), ...paged };
 }
 
 type PayConfigRow = Selectable<Database['pay_config']> & { deptName: string | null };

@@ -18,7 +18,7 @@ export async function listPermissions(db: Kysely<Database>, query: PermissionLis
   if (query.permissionName) filtered = filtered.where(contains(db, 'sys_permission', 'p.permissionName', query.permissionName));
   if (query.permission) filtered = filtered.where(contains(db, 'sys_permission', 'p.permission', query.permission));
   const roleId = query.roleId;
-  const { rows, total, totalBounded } = await listPage(
+  const { rows, ...paged } = await listPage(
     db,
     filtered,
     (qb) => {
@@ -41,7 +41,7 @@ export async function listPermissions(db: Kysely<Database>, query: PermissionLis
     query,
     { sortColumns, defaultSort: ['p.permissionId', 'desc'], tieBreaker: 'p.permissionId' },
   );
-  return { rows: rows.map((row) => toPermission(row, roleId !== undefined)), total, totalBounded };
+  return { rows: rows.map((row) => toPermission(row, roleId !== undefined)), ...paged };
 }
 
 function toPermission(row: PermissionRow, withGranted: boolean): Permission {

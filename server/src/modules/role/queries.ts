@@ -17,7 +17,7 @@ export async function listRoles(db: Kysely<Database>, caller: Access, query: Rol
   if (query.roleName) filtered = filtered.where(contains(db, 'sys_role', 'r.roleName', query.roleName));
   if (query.roleNo) filtered = filtered.where(contains(db, 'sys_role', 'r.roleNo', query.roleNo));
   const scope = caller.deptScope;
-  const { rows, total, totalBounded } = await listPage(
+  const { rows, ...paged } = await listPage(
     db,
     filtered,
     (qb) =>
@@ -33,7 +33,7 @@ export async function listRoles(db: Kysely<Database>, caller: Access, query: Rol
     query,
     { sortColumns, defaultSort: ['r.roleId', 'desc'], tieBreaker: 'r.roleId' },
   );
-  return { rows: rows.map(toRole), total, totalBounded };
+  return { rows: rows.map(toRole), ...paged };
 }
 
 type RoleRow = {

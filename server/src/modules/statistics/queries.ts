@@ -42,19 +42,18 @@ export async function statisticsTotals(db: Kysely<Database>, caller: Access, now
 export async function listTaskUserStatistics(db: Kysely<Database>, caller: Access, query: TaskUserStatisticsQuery) {
   let filtered = visibleAccounts(db, caller);
   if (query.userName) filtered = filtered.where(contains(db, 'sys_user', 'u.userName', query.userName));
-  const { rows, total, totalBounded } = await listPage(
+  const { rows, ...paged } = await listPage(
     db,
     filtered,
     (qb) => qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum']).$castTo<TaskUserStatistics>(),
-    { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
+    { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
     { sortColumns: {}, defaultSort: ['u.userId', 'desc'], tieBreaker: 'u.userId' },
   );
   return {
+    ...paged,
     rows: rows.map((r) => ({
       userId: r.userId, userName: r.userName, totalSendNum: Number(r.totalSendNum), smcount: Number(r.smcount), sucount: Number(r.sucount),
       stcount: Number(r.stcount), socount: Number(r.socount), sendNum: Number(r.sendNum),
     })),
-    total,
-    totalBounded,
   };
 }

@@ -12,15 +12,15 @@ export async function listTasks(db: Kysely<Database>, caller: Access, query: Tas
   // Filters on sync_task alone, so the count reads one table; the creator's name is joined to the page.
   let filtered = db.selectFrom('sync_task').where(visibleTasks(caller));
   if (query.taskName) filtered = filtered.where(contains(db, 'sync_task', 'sync_task.taskName', query.taskName));
-  const { rows, total, totalBounded } = await listPage(
+  const { rows, ...paged } = await listPage(
     db,
     filtered,
     (qb) => qb.leftJoin('sys_user', 'sys_user.userId', 'sync_task.userId').selectAll('sync_task').select('sys_user.userName').$castTo<TaskRow>(),
-    { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '' },
+    { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
     { sortColumns: {}, defaultSort: ['sync_task.taskId', 'desc'], tieBreaker: 'sync_task.taskId' },
   );
   const devices = await devicesOf(db, rows.map((r) => r.taskId));
-  return { rows: rows.map((row) => toTask(row, devices.get(row.taskId) ?? [])), total, totalBounded };
+  return { rows: rows.map((row) => toTask(row, devices.get(row.taskId) ?? [])), ...paged };
 }
 
 /** machineCodeList of each task, in a stable order. */

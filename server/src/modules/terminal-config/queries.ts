@@ -22,14 +22,14 @@ export async function listTerminalConfigs(db: Kysely<Database>, caller: Access, 
     .leftJoin('sys_dept as d', 'd.deptId', 't.deptId')
     .where(inDeptScope('t.deptId', caller.deptScope));
   if (query.machineNo) filtered = filtered.where(contains(db, 'pay_machine', 'mc.machineNo', query.machineNo));
-  const { rows, total, totalBounded } = await listPage(
+  const { rows, ...paged } = await listPage(
     db,
     filtered,
     (qb) => qb.selectAll('t').select(['mc.machineName', 'c.name as payConfigName', 'd.deptName']).$castTo<Row>(),
     query,
     { sortColumns, defaultSort: ['t.editTime', 'desc'], tieBreaker: 't.tcId' },
   );
-  return { rows: rows.map(toTerminalConfig), total, totalBounded };
+  return { rows: rows.map(toTerminalConfig), ...paged };
 }
 
 type Row = {

@@ -13,7 +13,7 @@ export async function listUsers(db: Kysely<Database>, scope: DeptScope, query: U
   if (query.isLock) filtered = filtered.where('u.isLock', '=', query.isLock);
   if (query.userName) filtered = filtered.where(contains(db, 'sys_user', 'u.userName', query.userName));
   if (query.userMobile) filtered = filtered.where(contains(db, 'sys_user', 'u.userMobile', query.userMobile));
-  const { rows, total, totalBounded } = await listPage(
+  const { rows, ...paged } = await listPage(
     db,
     filtered,
     (qb) => qb
@@ -26,7 +26,7 @@ export async function listUsers(db: Kysely<Database>, scope: DeptScope, query: U
     query,
     { sortColumns, defaultSort: ['u.addTime', 'desc'], tieBreaker: 'u.userId' },
   );
-  return { rows: rows.map(toUser), total, totalBounded };
+  return { rows: rows.map(toUser), ...paged };
 }
 
 type UserRow = Omit<User, 'deptName' | 'addTime' | 'editTime'> & { deptName: string | null; addTime: number; editTime: number };

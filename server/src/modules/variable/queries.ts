@@ -9,10 +9,10 @@ export async function listVariables(db: Kysely<Database>, query: VariableListQue
   let filtered = db.selectFrom('sys_variable');
   if (query.varLable) filtered = filtered.where(contains(db, 'sys_variable', 'varLable', query.varLable));
   if (query.varName) filtered = filtered.where(contains(db, 'sys_variable', 'varName', query.varName));
-  const { rows, total, totalBounded } = await listPage(db, filtered, (qb) => qb.selectAll().$castTo<VariableRow>(), query, {
+  const { rows, ...paged } = await listPage(db, filtered, (qb) => qb.selectAll().$castTo<VariableRow>(), query, {
     sortColumns, defaultSort: ['editTime', 'desc'], tieBreaker: 'varId',
   });
-  return { rows: rows.map(toVariable), total, totalBounded };
+  return { rows: rows.map(toVariable), ...paged };
 }
 
 type VariableRow = Selectable<Database['sys_variable']>;

@@ -9,7 +9,7 @@ import { useServerAction } from './useServerAction.ts';
 import type { ListContext, ListPageProps, ListParams, RowAction, SortOrder } from './types.ts';
 import { useToast } from '../../app/toast.tsx';
 
-type Paging = { page: number; limit: number; sortField: string; sortOrder: SortOrder | '' };
+type Paging = { page: number; limit: number; sortField: string; sortOrder: SortOrder | ''; after?: string };
 type Filters = Record<string, unknown>;
 
 /** All state and logic of a list page: paging, sort, filters, selection, dialog, delete and row actions. */
@@ -38,7 +38,7 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
   const totalBounded = query.data?.totalBounded === true || total > LIST_COUNT_BOUND;
   useEffect(() => {
     if (!query.isPlaceholderData && rows.length === 0 && total > 0 && paging.page > 1) {
-      setPaging((p) => ({ ...p, page: Math.max(1, Math.ceil(total / p.limit)) }));
+      setPaging((p) => ({ ...p, page: Math.max(1, Math.ceil(total / p.limit)), after: undefined }));
     }
   }, [rows.length, total, paging.page, query.isPlaceholderData]);
 
@@ -46,7 +46,7 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
 
   const search = (values: Filters) => {
     setFilters(values);
-    setPaging((p) => ({ ...p, page: 1 }));
+    setPaging((p) => ({ ...p, page: 1, after: undefined }));
     clearSelection();
   };
 
@@ -57,9 +57,13 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
   ) => {
     if (action === 'sort') {
       const order = sorter.order ?? '';
-      setPaging((p) => ({ ...p, page: 1, sortField: order ? String(sorter.columnKey ?? '') : '', sortOrder: order }));
+      setPaging((p) => ({ ...p, page: 1, sortField: order ? String(sorter.columnKey ?? '') : '', sortOrder: order, after: undefined }));
     } else if (action === 'paginate') {
-      setPaging((p) => ({ ...p, page: pagination.current ?? 1, limit: pagination.pageSize ?? p.limit }));
+      const page = pagination.current ?? 1;
+      const limit = pagination.pageSize ?? paging.limit;
+      // One page forward from the page on screen: the server starts from its last row (keyset), not by walking every row before.
+      const after = page === paging.page + 1 && limit === paging.limit && !query.isPlaceholderData ? query.data?.next : undefined;
+      setPaging((p) => ({ ...p, page, limit, after }));
     }
   };
 
@@ -120,8 +124,8 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
     if (!exporter) return;
     setExporting(true);
     try {
-      const { page: _page, limit: _limit, ...rest } = params;
-      await exporter.run(rest);
+      const { page: _page, limit: _limit, after: _after, ...rest } = params;
+      await exporter.run(rest as Omit<ListParams<F>, 'page' | 'limit'>);
     } catch (error) {
       const text = errorText(error, exporter.failText);
       if (text) void message.error(text);
