@@ -1,6 +1,6 @@
 // Shared pieces of the suite: UI login once per worker and account (storageState), message checks,
 // unique names so tests never depend on each other's data.
-import { test as base, expect, type Browser, type BrowserContextOptions, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContext, type BrowserContextOptions, type ConsoleMessage, type Locator, type Page } from '@playwright/test';
 import { ADMIN, BASE_URL, USER1 } from './env.ts';
 
 export { expect };
@@ -41,10 +41,69 @@ async function pageWith(browser: Browser, state: StorageState, use: (page: Page)
   await context.close();
 }
 
+/**
+ * Chromium logs a request that fails — an error answer (401 after a logout, 403, a refused save) or one
+ * lost on the way (order.spec.ts aborts a refund's answer) — as a console error. For the server's API the
+ * journeys check what the console shows instead; the console's own files (scripts, styles) must load.
+ */
+function requestFailedAsExpected(message: ConsoleMessage): boolean {
+  if (!message.text().startsWith('Failed to load resource:')) return false;
+  return !new URL(message.location().url, BASE_URL).pathname.startsWith('/assets/');
+}
+
+/**
+ * Records what a browser context's pages report as broken: Content-Security-Policy violations (the
+ * page's own `securitypolicyviolation` events: Chromium shows them in DevTools' Issues, not as console
+ * messages — a refused `Function('')` probe, say, is caught by its caller and logs nothing), console
+ * errors and uncaught exceptions.
+ */
+async function watchBrowserErrors(context: BrowserContext, problems: string[]): Promise<void> {
+  await context.exposeBinding('__e2eCspViolation', ({ page }, text: string) => {
+    problems.push(`CSP violation on ${page.url()}: ${text}`);
+  });
+  await context.addInitScript(() => {
+    // Runs in the page (the e2e project has no DOM types).
+    type Violation = Event & { effectiveDirective: string; blockedURI: string; sourceFile: string; lineNumber: number };
+    const page = globalThis as unknown as { document: EventTarget; __e2eCspViolation(text: string): Promise<void> };
+    page.document.addEventListener('securitypolicyviolation', (event) => {
+      const e = event as Violation;
+      void page.__e2eCspViolation(`${e.effectiveDirective} refused ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`);
+    });
+  });
+  context.on('console', (message) => {
+    if (message.type() !== 'error' || requestFailedAsExpected(message)) return;
+    problems.push(`console error on ${message.page()?.url()}: ${message.text()} (${message.location().url})`);
+  });
+  context.on('weberror', (error) => problems.push(`uncaught on ${error.page()?.url()}: ${error.error().message}`));
+}
+
 type WorkerFixtures = { adminState: StorageState; user1State: StorageState };
-type TestFixtures = { adminPage: Page; user1Page: Page };
+type TestFixtures = { adminPage: Page; user1Page: Page; browserErrors: void };
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+  // Every journey fails on a CSP violation, a console error or an uncaught exception in any browser
+  // context it opens: the `page` fixture's, adminPage / user1Page, withSideMenu and the specs' own
+  // browser.newContext calls all go through `browser.newContext`, watched for the length of the test.
+  // Checked after the test's other fixtures have closed their contexts (an automatic fixture is set up
+  // first, so it is torn down last).
+  browserErrors: [
+    async ({ browser }, use) => {
+      const problems: string[] = [];
+      const newContext = browser.newContext;
+      browser.newContext = async (options?: BrowserContextOptions) => {
+        const context = await newContext.call(browser, options);
+        await watchBrowserErrors(context, problems);
+        return context;
+      };
+      try {
+        await use();
+      } finally {
+        browser.newContext = newContext;
+      }
+      expect(problems, 'CSP violations, console errors and uncaught exceptions in the browser').toEqual([]);
+    },
+    { auto: true },
+  ],
   adminState: [async ({ browser }, use) => use(await storageStateOf(browser, ADMIN)), { scope: 'worker' }],
   user1State: [async ({ browser }, use) => use(await storageStateOf(browser, USER1)), { scope: 'worker' }],
   adminPage: async ({ browser, adminState }, use) => pageWith(browser, adminState, use),

@@ -1,5 +1,3 @@
-// First: configures zod before any schema below is built.
-import './zod-config.ts';
 export * as messages from './messages.ts';
 export { fill } from './messages.ts';
 export * from './enums.ts';
