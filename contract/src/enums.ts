@@ -1,6 +1,6 @@
 // Every status / type number and its label. Elsewhere code uses the names, never the bare numbers.
 
-import { authcode, monitor, task } from './messages.ts';
+import { authcode, monitor, payAlarm, task } from './messages.ts';
 import { machine as machineText } from './messages.ts';
 
 export type Option<V extends string | number> = { value: V; label: string };
@@ -53,6 +53,32 @@ export const orderStatusOptions: Option<number>[] = [
 
 /** pay_order.transType (SPEC §3 Order: consumption or refund); labels in orderLabels.ts (transTypeOptions). */
 export const TransType = { consume: 1, refund: 2 } as const;
+
+/**
+ * pay_alarm.kind: what the payment half records when money and an order disagree (modules/order/
+ * service.ts, refund.ts). A notification that is not signed (bad signature, unknown order) is only
+ * logged, never stored: anyone can send one.
+ */
+export const PayAlarmKind = {
+  /** A signed paid notification whose order number, amount, merchant or app id differs from the order. */
+  notifyMismatch: 'notifyMismatch',
+  /** The gateway's query says paid, with another amount than the order's. */
+  amountMismatch: 'amountMismatch',
+  /** A notification from another gateway than the order's 支付配置 (or the config is gone). */
+  configMismatch: 'configMismatch',
+  /** A payment arriving after the order closed (5 订单超时): marked for an automatic refund. */
+  latePayment: 'latePayment',
+  /** The gateway refused an automatic refund (dispense failure, late payment): refund by hand. */
+  autoRefundFailed: 'autoRefundFailed',
+} as const;
+export type PayAlarmKind = (typeof PayAlarmKind)[keyof typeof PayAlarmKind];
+export const payAlarmKindOptions: Option<PayAlarmKind>[] = [
+  { value: PayAlarmKind.notifyMismatch, label: payAlarm.kindNotifyMismatch },
+  { value: PayAlarmKind.amountMismatch, label: payAlarm.kindAmountMismatch },
+  { value: PayAlarmKind.configMismatch, label: payAlarm.kindConfigMismatch },
+  { value: PayAlarmKind.latePayment, label: payAlarm.kindLatePayment },
+  { value: PayAlarmKind.autoRefundFailed, label: payAlarm.kindAutoRefundFailed },
+];
 
 export const TaskStatus = { running: 0, paused: 1, completed: 2 } as const;
 export const taskStatusOptions: Option<number>[] = [
