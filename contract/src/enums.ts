@@ -1,6 +1,6 @@
 // Every status / type number and its label. Elsewhere code uses the names, never the bare numbers.
 
-import { authcode, monitor, payAlarm, task } from './messages.ts';
+import { authcode, monitor, task } from './messages.ts';
 import { machine as machineText } from './messages.ts';
 
 export type Option<V extends string | number> = { value: V; label: string };
@@ -72,13 +72,7 @@ export const PayAlarmKind = {
   autoRefundFailed: 'autoRefundFailed',
 } as const;
 export type PayAlarmKind = (typeof PayAlarmKind)[keyof typeof PayAlarmKind];
-export const payAlarmKindOptions: Option<PayAlarmKind>[] = [
-  { value: PayAlarmKind.notifyMismatch, label: payAlarm.kindNotifyMismatch },
-  { value: PayAlarmKind.amountMismatch, label: payAlarm.kindAmountMismatch },
-  { value: PayAlarmKind.configMismatch, label: payAlarm.kindConfigMismatch },
-  { value: PayAlarmKind.latePayment, label: payAlarm.kindLatePayment },
-  { value: PayAlarmKind.autoRefundFailed, label: payAlarm.kindAutoRefundFailed },
-];
+/** Their labels: payAlarmKindOptions in payAlarmLabels.ts (the labels load with 支付告警 only). */
 
 export const TaskStatus = { running: 0, paused: 1, completed: 2 } as const;
 export const taskStatusOptions: Option<number>[] = [

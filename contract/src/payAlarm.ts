@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { payAlarm as m } from './messages.ts';
-import { payAlarmKindOptions, type PayAlarmKind } from './enums.ts';
+import type { PayAlarmKind } from './enums.ts';
+import { payAlarmKindOptions } from './payAlarmLabels.ts';
 import { optionalIdOf, optionalText, pageQuery } from './fields.ts';
 import { MACHINE_NO_PATTERN } from './machine.ts';
 import { dayOf } from './order.ts';

@@ -1,7 +1,16 @@
-import { PayAlarmKind, payAlarmKindOptions } from './enums.ts';
+import { payAlarm as m } from './messages.ts';
+import { PayAlarmKind, type Option } from './enums.ts';
 
-// The label and tag colour of an alarm's kind: apart from payAlarm.ts, whose zod schema the list page
-// does not need.
+// The labels and tag colours of an alarm's kind: apart from payAlarm.ts, whose zod schema the list page
+// does not need, and apart from enums.ts, which every screen loads.
+
+export const payAlarmKindOptions: Option<PayAlarmKind>[] = [
+  { value: PayAlarmKind.notifyMismatch, label: m.kindNotifyMismatch },
+  { value: PayAlarmKind.amountMismatch, label: m.kindAmountMismatch },
+  { value: PayAlarmKind.configMismatch, label: m.kindConfigMismatch },
+  { value: PayAlarmKind.latePayment, label: m.kindLatePayment },
+  { value: PayAlarmKind.autoRefundFailed, label: m.kindAutoRefundFailed },
+];
 
 /** A kind's label; a kind this release does not know reads as itself. */
 export function payAlarmKindLabel(kind: string): string {
