@@ -54,6 +54,26 @@ export const orderStatusOptions: Option<number>[] = [
 /** pay_order.transType (SPEC §3 Order: consumption or refund); labels in orderLabels.ts (transTypeOptions). */
 export const TransType = { consume: 1, refund: 2 } as const;
 
+/**
+ * pay_alarm.kind: what the payment half records when money and an order disagree (modules/order/
+ * service.ts, refund.ts). A notification that is not signed (bad signature, unknown order) is only
+ * logged, never stored: anyone can send one.
+ */
+export const PayAlarmKind = {
+  /** A signed paid notification whose order number, amount, merchant or app id differs from the order. */
+  notifyMismatch: 'notifyMismatch',
+  /** The gateway's query says paid, with another amount than the order's. */
+  amountMismatch: 'amountMismatch',
+  /** A notification from another gateway than the order's 支付配置 (or the config is gone). */
+  configMismatch: 'configMismatch',
+  /** A payment arriving after the order closed (5 订单超时): marked for an automatic refund. */
+  latePayment: 'latePayment',
+  /** The gateway refused an automatic refund (dispense failure, late payment): refund by hand. */
+  autoRefundFailed: 'autoRefundFailed',
+} as const;
+export type PayAlarmKind = (typeof PayAlarmKind)[keyof typeof PayAlarmKind];
+/** Their labels: payAlarmKindOptions in payAlarmLabels.ts (the labels load with 支付告警 only). */
+
 export const TaskStatus = { running: 0, paused: 1, completed: 2 } as const;
 export const taskStatusOptions: Option<number>[] = [
   { value: 0, label: '运行中' },

@@ -30,3 +30,5 @@ export * from './machine.ts';
 export * from './terminal.ts';
 export * from './order.ts';
 export * from './orderLabels.ts';
+export * from './payAlarm.ts';
+export * from './payAlarmLabels.ts';

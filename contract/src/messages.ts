@@ -26,3 +26,4 @@ export { machine } from './messages/machine.ts';
 export { aisle } from './messages/aisle.ts';
 export { terminal } from './messages/terminal.ts';
 export { order } from './messages/order.ts';
+export { payAlarm } from './messages/payAlarm.ts';

@@ -17,8 +17,8 @@ function oneOf(values: readonly number[], message: string) {
   );
 }
 
-/** A day 'YYYY-MM-DD' (Asia/Shanghai) or '' (open). */
-function dayOf(message: string) {
+/** A day 'YYYY-MM-DD' (Asia/Shanghai) or '' (open): the day filters of 交易订单 and 支付告警. */
+export function dayOf(message: string) {
   return z.preprocess(
     (v) => (v == null ? '' : v),
     typedText(message).trim().refine((v) => v === '' || shanghaiDayStart(v) !== undefined, message),

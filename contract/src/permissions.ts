@@ -70,6 +70,7 @@ const table = {
   'machine:MachineAisle:delete': { name: '货道信息-删除', roles: ['companyAdmin'] },
   'pay:Order:list': { name: '交易订单-查询', roles: ['companyAdmin'] },
   'pay:Order:refund': { name: '交易订单-退款', roles: ['companyAdmin'] },
+  'pay:PayAlarm:list': { name: '支付告警-查询', roles: ['companyAdmin'] },
 } as const satisfies Record<string, { name: string; roles: readonly GrantedRole[] }>;
 
 export type PermissionCode = keyof typeof table;
@@ -103,6 +104,7 @@ export const permissionScreens: Record<PermissionArea, string> = {
   'machine:MachineInfo': '/machine/MachineInfo',
   'machine:MachineAisle': '/machine/MachineAisle',
   'pay:Order': '/pay/Order',
+  'pay:PayAlarm': '/pay/Alarm',
 };
 
 /**
@@ -193,4 +195,5 @@ export const Perm = {
   aisleDelete: 'machine:MachineAisle:delete',
   orderList: 'pay:Order:list',
   orderRefund: 'pay:Order:refund',
+  payAlarmList: 'pay:PayAlarm:list',
 } as const satisfies Record<string, PermissionCode>;

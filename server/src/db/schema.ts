@@ -399,7 +399,8 @@ export interface OrderTable {
 }
 
 export interface TerminalNonceTable { machineId: number; nonce: string; expireAt: number }
-export interface PayAlarmTable { alarmId: Generated<number>; kind: string; orderNo: Generated<string>; detail: Generated<string>; createTime: number }
+/** deptId / machineNo (0019): the order's, set when the alarm is written; 0 / '' when the order is unknown. */
+export interface PayAlarmTable { alarmId: Generated<number>; kind: string; orderNo: Generated<string>; deptId: Generated<number>; machineNo: Generated<string>; detail: Generated<string>; createTime: number }
 export interface SimPaymentTable {
   orderNo: string; configId: number; amount: number; mchId: Generated<string>; appId: Generated<string>; subject: Generated<string>;
   notifyUrl: string; status: string; transId: Generated<string>; expireAt: number; createTime: number; payTime: number | null;

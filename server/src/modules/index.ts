@@ -26,6 +26,7 @@ import { terminalRoutes } from './terminal/routes.ts';
 import { gatewayRoutes } from './gateway/routes.ts';
 import { authenticateTerminal } from './terminal/auth.ts';
 import { orderListRoutes } from './order-list/routes.ts';
+import { payAlarmRoutes } from './pay-alarm/routes.ts';
 
 /** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
 const areas = [
@@ -34,7 +35,7 @@ const areas = [
   payConfigRoutes, terminalConfigRoutes,
   machineRoutes,
   terminalRoutes, gatewayRoutes,
-  orderListRoutes,
+  orderListRoutes, payAlarmRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -11,7 +11,7 @@ export const entities = [
   'online', 'operLog', 'loginLog',
   'payConfig', 'terminalConfig',
   'machine', 'aisle',
-  'order',
+  'order', 'payAlarm',
 ] as const;
 export type Entity = (typeof entities)[number];
 

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { AntdIconProps } from '@ant-design/icons/lib/components/AntdIcon';
 import {
+  AlertOutlined as AntAlertOutlined,
   ApartmentOutlined as AntApartmentOutlined,
   AppstoreOutlined as AntAppstoreOutlined,
   ArrowLeftOutlined as AntArrowLeftOutlined,
@@ -62,6 +63,7 @@ function decorative(AntIcon: Icon): Icon {
   return Decorative;
 }
 
+export const AlertOutlined = /*#__PURE__*/ decorative(AntAlertOutlined);
 export const ApartmentOutlined = /*#__PURE__*/ decorative(AntApartmentOutlined);
 export const AppstoreOutlined = /*#__PURE__*/ decorative(AntAppstoreOutlined);
 export const ArrowLeftOutlined = /*#__PURE__*/ decorative(AntArrowLeftOutlined);
@@ -110,6 +112,7 @@ export const WifiOutlined = /*#__PURE__*/ decorative(AntWifiOutlined);
 
 // Only the icons contract routes.ts names: a menu's moduleIcon is looked up here, never imported by name.
 const icons: Record<string, Icon> = {
+  AlertOutlined,
   ApartmentOutlined,
   AppstoreOutlined,
   BarChartOutlined,

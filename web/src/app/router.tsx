@@ -31,6 +31,7 @@ const screens: Record<string, () => Promise<Screen>> = {
   '/machine/MachineInfo': () => import('../pages/machine/info/index.tsx').then((m) => ({ Component: m.MachineInfoPage })),
   '/machine/MachineAisle': () => import('../pages/machine/aisle/index.tsx').then((m) => ({ Component: m.MachineAislePage })),
   '/pay/Order': () => import('../pages/pay/order/index.tsx').then((m) => ({ Component: m.OrderPage })),
+  '/pay/Alarm': () => import('../pages/pay/alarm/index.tsx').then((m) => ({ Component: m.PayAlarmPage })),
 };
 
 /** Every console route and sub-screen of the contract; screens not built yet show the coming-soon page. */

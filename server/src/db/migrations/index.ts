@@ -13,6 +13,7 @@ import * as m0015 from './0015_orders.ts';
 import * as m0016 from './0016_order_list.ts';
 import * as m0017 from './0017_refunds.ts';
 import * as m0018 from './0018_sim_notify.ts';
+import * as m0019 from './0019_pay_alarm_scope.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
 export const migrations = {
@@ -31,4 +32,5 @@ export const migrations = {
   '0016_order_list': m0016,
   '0017_refunds': m0017,
   '0018_sim_notify': m0018,
+  '0019_pay_alarm_scope': m0019,
 };

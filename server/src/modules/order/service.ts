@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { fenToYuan, fill, MachineStatus, messages, OrderStatus, TransType, type TerminalCreateOrder, type TerminalDispense, type TerminalOrderCreated, type TerminalOrderStatus } from '@huiyun/contract';
+import { fenToYuan, fill, MachineStatus, messages, OrderStatus, TransType, type PayAlarmKind, type TerminalCreateOrder, type TerminalDispense, type TerminalOrderCreated, type TerminalOrderStatus } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError, isUniqueViolation } from '../../db/errors.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
@@ -37,9 +37,13 @@ export function gatewayOf(rt: PaymentRuntime, config: GatewayConfig): PaymentGat
   return gateway;
 }
 
-export async function recordAlarm(ctx: AppContext, log: Log | undefined, kind: string, orderNo: string, detail: string): Promise<void> {
+/** An alarm row (支付告警) about an order: it carries the order's company and terminal (the screen's data scope). */
+export async function recordAlarm(ctx: AppContext, log: Log | undefined, kind: PayAlarmKind, order: Pick<Order, 'orderNo' | 'deptId' | 'machineNo'>, detail: string): Promise<void> {
+  const orderNo = order.orderNo;
   log?.warn({ alarm: kind, orderNo, detail }, `payment alarm: ${kind}`);
-  await ctx.db.insertInto('pay_alarm').values({ kind, orderNo: orderNo.slice(0, 64), detail: detail.slice(0, 500), createTime: ctx.now() }).execute();
+  await ctx.db.insertInto('pay_alarm').values({
+    kind, orderNo: orderNo.slice(0, 64), deptId: order.deptId, machineNo: order.machineNo.slice(0, 32), detail: detail.slice(0, 500), createTime: ctx.now(),
+  }).execute();
 }
 
 export function orderView(order: Order): TerminalOrderStatus {
@@ -114,7 +118,7 @@ export async function settleUnpaid(ctx: AppContext, rt: PaymentRuntime, order: O
   if (gateway && config && state.state !== 'paid') state = await gateway.close(config, order.orderNo);
   if (state.state === 'paid') {
     if (state.amount !== order.payAmount) {
-      await recordAlarm(ctx, log, 'amountMismatch', order.orderNo, `gateway query amount ${state.amount} ≠ order ${order.payAmount}`);
+      await recordAlarm(ctx, log, 'amountMismatch', order, `gateway query amount ${state.amount} ≠ order ${order.payAmount}`);
     } else {
       await transition(ctx.db, order.orderId, 'paid', ctx.now(), { transId: state.transId, payTime: state.payTime });
     }
@@ -146,7 +150,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   }
   const config = await configOf(ctx.db, order.configId);
   if (!config || config.gateway !== gatewayName) {
-    await recordAlarm(ctx, log, 'configMismatch', order.orderNo, `notification from ${gatewayName}, order config ${order.configId}`);
+    await recordAlarm(ctx, log, 'configMismatch', order, `notification from ${gatewayName}, order config ${order.configId}`);
     return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
   }
   let paid;
@@ -158,7 +162,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   }
   const mismatch = paid.orderNo !== order.orderNo ? 'orderNo' : paid.amount !== order.payAmount ? 'amount' : paid.mchId !== config.partner ? 'mchId' : paid.appId !== config.appid ? 'appId' : undefined;
   if (mismatch) {
-    await recordAlarm(ctx, log, 'notifyMismatch', order.orderNo, `${mismatch}: notification ${mismatch === 'amount' ? paid.amount : ''} order ${mismatch === 'amount' ? order.payAmount : ''}`.trim());
+    await recordAlarm(ctx, log, 'notifyMismatch', order, `${mismatch}: notification ${mismatch === 'amount' ? paid.amount : ''} order ${mismatch === 'amount' ? order.payAmount : ''}`.trim());
     return { ok: false, message: fill(t.notifyMismatch, { field: mismatch }) };
   }
   const moved = await transition(ctx.db, order.orderId, 'paid', ctx.now(), { transId: paid.transId, payTime: paid.payTime });
@@ -168,7 +172,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
     const recorded = await ctx.db.updateTable('pay_order').set({ transId: paid.transId, payTime: paid.payTime, refundNeeded: 1, updateTime: ctx.now() })
       .where('orderId', '=', order.orderId).where('orderStatus', '=', OrderStatus.timedOut).executeTakeFirst();
     if (Number(recorded.numUpdatedRows) !== 1) return { ok: false, message: 'retry' };
-    if (order.refundNeeded !== 1) await recordAlarm(ctx, log, 'latePayment', order.orderNo, `payment ${paid.transId} after close: marked for automatic refund`);
+    if (order.refundNeeded !== 1) await recordAlarm(ctx, log, 'latePayment', order, `payment ${paid.transId} after close: marked for automatic refund`);
     return { ok: true, message: 'recorded for refund', refundOrderNo: order.orderNo };
   }
   // already paid / dispensed / failed: a repeat, acknowledged, nothing changes

@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { Page } from '@playwright/test';
+import { BASE_URL, dataDirPointer, E2E_PORT } from './env.ts';
+import { expect, loginThroughUi, test, tokenOf, uniqueName } from './fixtures.ts';
+import { openFromMenu, pickOption, rowOf, rows } from './list-page.ts';
+
+// 支付告警 (/pay/Alarm). The payment half writes alarms (server/src/modules/pay-alarm/pay-alarm.test.ts
+// drives that through a real notification and refund); this spec writes them straight into the suite's
+// database, every order number and terminal carrying this run's mark.
+
+const run = uniqueName('a').replace(/[^A-Za-z0-9]/g, '').slice(-10).toUpperCase();
+const no = (suffix: string) => `E2EA${run}${suffix}`;
+const machine = `E2EA-${run}`;
+/** 'YYYY-MM-DD HH:mm' Asia/Shanghai → epoch ms. */
+const shanghai = (text: string) => Date.parse(`${text.replace(' ', 'T')}:00+08:00`);
+
+type Alarm = { deptNo?: string; kind: string; orderNo: string; detail: string; created: string };
+
+function addAlarms(alarms: Alarm[]) {
+  const dataDir = fs.readFileSync(dataDirPointer(E2E_PORT), 'utf8').trim();
+  const db = new DatabaseSync(path.join(dataDir, 'huiyun.db'));
+  try {
+    db.exec('PRAGMA busy_timeout = 5000');
+    const deptOf = db.prepare('select deptId from sys_dept where deptNo = ?');
+    const insert = db.prepare('insert into pay_alarm (kind, orderNo, deptId, machineNo, detail, createTime) values (?, ?, ?, ?, ?, ?)');
+    for (const a of alarms) {
+      const deptId = a.deptNo === '' ? 0 : (deptOf.get(a.deptNo ?? 'DEMO') as { deptId: number }).deptId;
+      insert.run(a.kind, a.orderNo, deptId, machine, a.detail, shanghai(a.created));
+    }
+  } finally {
+    db.close();
+  }
+}
+
+test.beforeAll(() => {
+  addAlarms([
+    { kind: 'notifyMismatch', orderNo: no('A'), detail: 'amount: notification 1 order 350', created: '2025-07-01 09:00' },
+    { kind: 'autoRefundFailed', orderNo: no('B'), detail: `${no('B')}R0001: 余额不足`, created: '2025-07-02 10:00' },
+    { kind: 'latePayment', orderNo: no('C'), deptNo: '', detail: 'payment LATE1 after close', created: '2025-07-02 11:00' },
+  ]);
+});
+
+const form = (page: Page) => page.locator('form#payAlarm-search');
+
+async function searchMachine(page: Page) {
+  await form(page).getByRole('button', { name: '重置' }).click();
+  await form(page).getByLabel('终端号', { exact: true }).fill(machine);
+}
+
+async function expectAlarms(page: Page, orderNos: string[]) {
+  await expect(rows(page)).toHaveCount(orderNos.length);
+  for (const [i, orderNo] of orderNos.entries()) await expect(rows(page).nth(i)).toContainText(orderNo);
+}
+
+test.describe('支付告警', () => {
+  test('opens from 支付管理, lists alarms newest first with coloured kinds, fits 1366 px, and filters', async ({ adminPage: page }) => {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.goto('/task/index');
+    await openFromMenu(page, '支付管理', '支付告警');
+    await expect(page).toHaveURL(/\/pay\/Alarm$/);
+
+    await searchMachine(page);
+    await form(page).getByRole('button', { name: '查询' }).click();
+    await expectAlarms(page, [no('C'), no('B'), no('A')]);
+    const a = rowOf(page, no('A'));
+    await expect(a.locator('.ant-tag', { hasText: '通知与订单不符' })).toHaveClass(/ant-tag-red/);
+    await expect(rowOf(page, no('B')).locator('.ant-tag', { hasText: '自动退款失败' })).toHaveClass(/ant-tag-magenta/);
+    await expect(rowOf(page, no('C')).locator('.ant-tag', { hasText: '关闭后到账' })).toHaveClass(/ant-tag-gold/);
+    await expect(a).toContainText('2025-07-01 09:00:00');
+    await expect(a).toContainText('amount: notification 1 order 350');
+    await expect(a).toContainText('汇云演示公司');
+    await expect(rowOf(page, no('C'))).toContainText('—'); // an unknown order's alarm: no company
+    await expect(a.getByRole('button', { name: '复制' })).toBeVisible(); // the order number, to paste into 交易订单
+
+    // fits: no sideways scroll, every header inside the window
+    const content = page.locator('.ant-table-content').first();
+    const { scrollWidth, clientWidth } = await content.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    const headers = await page.locator('.ant-table-thead th').evaluateAll((cells) => cells.map((cell) => ({ text: (cell.textContent ?? '').trim(), right: cell.getBoundingClientRect().right })));
+    for (const header of headers) expect(header.right, `${header.text} is outside the window`).toBeLessThanOrEqual(1366);
+    expect(headers.map((h) => h.text)).toEqual(expect.arrayContaining(['时间', '类型', '订单号', '终端号', '公司', '详情']));
+
+    // 告警类型
+    await searchMachine(page);
+    await pickOption(page, form(page), '告警类型', '自动退款失败');
+    await form(page).getByRole('button', { name: '查询' }).click();
+    await expectAlarms(page, [no('B')]);
+
+    // 订单号, exactly
+    await form(page).getByRole('button', { name: '重置' }).click();
+    await form(page).getByLabel('订单号', { exact: true }).fill(no('A'));
+    await form(page).getByRole('button', { name: '查询' }).click();
+    await expectAlarms(page, [no('A')]);
+
+    // 时间范围: 2025-07-02 holds B and C
+    await searchMachine(page);
+    const [start, finish] = [form(page).getByPlaceholder('开始日期'), form(page).getByPlaceholder('结束日期')];
+    await start.click();
+    await start.fill('2025-07-02');
+    await finish.click();
+    await finish.fill('2025-07-02');
+    await finish.press('Enter');
+    await form(page).getByRole('button', { name: '查询' }).click();
+    await expectAlarms(page, [no('C'), no('B')]);
+
+    // 公司: the demo company's alarms only
+    await searchMachine(page);
+    await pickOption(page, form(page), '公司', '汇云演示公司', { search: true });
+    await form(page).getByRole('button', { name: '查询' }).click();
+    await expectAlarms(page, [no('B'), no('A')]);
+  });
+
+  test("a company administrator sees its own company's alarms only", async ({ adminPage: page, browser }) => {
+    const token = await tokenOf(page);
+    const deptNo = uniqueName('ALM').toUpperCase();
+    const dept = await (await page.request.post('/api/Dept/save', { headers: { token }, data: { deptName: uniqueName('告警公司'), deptNo } })).json();
+    expect(dept.success, dept.msg).toBe(true);
+    addAlarms([{ kind: 'notifyMismatch', orderNo: no('D'), deptNo, detail: 'mchId: notification order', created: '2025-07-03 08:00' }]);
+    const userName = uniqueName('alarm');
+    const saved = await (await page.request.post('/api/User/save', {
+      headers: { token },
+      data: { userName, userRealName: userName, roleId: 1, deptId: dept.data.deptId, userSex: '男', userMobile: '13800138000', userEmail: `${userName}@example.com` },
+    })).json();
+    expect(saved.success, saved.msg).toBe(true);
+
+    const context = await browser.newContext({ baseURL: BASE_URL, locale: 'zh-CN' });
+    const operator = await context.newPage();
+    await loginThroughUi(operator, { userName, password: saved.data.initialPassword });
+    await openFromMenu(operator, '支付管理', '支付告警');
+    await searchMachine(operator);
+    await form(operator).getByRole('button', { name: '查询' }).click();
+    await expectAlarms(operator, [no('D')]);
+    await expect(form(operator).getByLabel('公司', { exact: true })).toHaveCount(0); // one company: no company filter
+    await context.close();
+  });
+});
