@@ -36,9 +36,9 @@ function addAlarms(alarms: Alarm[]) {
 
 test.beforeAll(() => {
   addAlarms([
-    { kind: 'notifyMismatch', orderNo: no('A'), detail: 'amount: notification 1 order 350', created: '2025-07-01 09:00' },
+    { kind: 'notifyMismatch', orderNo: no('A'), detail: '通知金额 0.01 元，订单金额 3.50 元', created: '2025-07-01 09:00' },
     { kind: 'autoRefundFailed', orderNo: no('B'), detail: `${no('B')}R0001: 余额不足`, created: '2025-07-02 10:00' },
-    { kind: 'latePayment', orderNo: no('C'), deptNo: '', detail: 'payment LATE1 after close', created: '2025-07-02 11:00' },
+    { kind: 'latePayment', orderNo: no('C'), deptNo: '', detail: '订单超时关闭后收到支付（交易号 LATE1），已标记自动退款', created: '2025-07-02 11:00' },
   ]);
 });
 
@@ -69,7 +69,7 @@ test.describe('支付告警', () => {
     await expect(rowOf(page, no('B')).locator('.ant-tag', { hasText: '自动退款失败' })).toHaveClass(/ant-tag-magenta/);
     await expect(rowOf(page, no('C')).locator('.ant-tag', { hasText: '关闭后到账' })).toHaveClass(/ant-tag-gold/);
     await expect(a).toContainText('2025-07-01 09:00:00');
-    await expect(a).toContainText('amount: notification 1 order 350');
+    await expect(a).toContainText('通知金额 0.01 元，订单金额 3.50 元');
     await expect(a).toContainText('汇云演示公司');
     await expect(rowOf(page, no('C'))).toContainText('—'); // an unknown order's alarm: no company
     await expect(a.getByRole('button', { name: '复制' })).toBeVisible(); // the order number, to paste into 交易订单
@@ -117,7 +117,7 @@ test.describe('支付告警', () => {
     const deptNo = uniqueName('ALM').toUpperCase();
     const dept = await (await page.request.post('/api/Dept/save', { headers: { token }, data: { deptName: uniqueName('告警公司'), deptNo } })).json();
     expect(dept.success, dept.msg).toBe(true);
-    addAlarms([{ kind: 'notifyMismatch', orderNo: no('D'), deptNo, detail: 'mchId: notification order', created: '2025-07-03 08:00' }]);
+    addAlarms([{ kind: 'notifyMismatch', orderNo: no('D'), deptNo, detail: '通知的商户号与订单不符', created: '2025-07-03 08:00' }]);
     const userName = uniqueName('alarm');
     const saved = await (await page.request.post('/api/User/save', {
       headers: { token },

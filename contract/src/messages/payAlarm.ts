@@ -22,6 +22,16 @@ export const payAlarm = {
   kindConfigMismatch: '支付配置不符',
   kindLatePayment: '关闭后到账',
   kindAutoRefundFailed: '自动退款失败',
+  // 详情 of each kind, written with the alarm (modules/order/service.ts, refund.ts); amounts in yuan
+  detailQueryAmount: '网关查询到支付 {paid} 元，订单金额 {order} 元，订单未改为已支付',
+  detailConfig: '通知来自支付网关 {gateway}，与订单的支付配置（ID {configId}）不符',
+  detailNotifyAmount: '通知金额 {paid} 元，订单金额 {order} 元',
+  detailNotifyField: '通知的{field}与订单不符',
+  notifyFieldOrderNo: '订单号',
+  notifyFieldMchId: '商户号',
+  notifyFieldAppId: '应用ID',
+  detailLatePayment: '订单超时关闭后收到支付（交易号 {transId}），已标记自动退款',
+  detailAutoRefundFailed: '退款单 {refundNo} 失败：{reason}',
   // errors (each names its field)
   kindInvalid: '告警类型不正确',
   orderNoInvalid: '订单号最多64位，且不能包含控制字符',

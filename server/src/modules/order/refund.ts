@@ -200,7 +200,7 @@ export async function autoRefund(ctx: AppContext, rt: PaymentRuntime, orderId: n
   }
   const refund = await driveRefund(ctx, rt, reserved.refund, log);
   if (refund.orderStatus === OrderStatus.refundFailed) {
-    await recordAlarm(ctx, log, 'autoRefundFailed', order, `${refund.orderNo}: ${refund.failReason}`);
+    await recordAlarm(ctx, log, 'autoRefundFailed', order, fill(messages.payAlarm.detailAutoRefundFailed, { refundNo: refund.orderNo, reason: refund.failReason }));
   }
   return refund;
 }

@@ -38,6 +38,13 @@ export function gatewayOf(rt: PaymentRuntime, config: GatewayConfig): PaymentGat
 }
 
 /** An alarm row (支付告警) about an order: it carries the order's company and terminal (the screen's data scope). */
+/** 详情 of a notification that does not fit its order: what differs, in the operator's words. */
+function mismatchDetail(field: 'orderNo' | 'amount' | 'mchId' | 'appId', paid: number, order: number): string {
+  const a = messages.payAlarm;
+  if (field === 'amount') return fill(a.detailNotifyAmount, { paid: fenToYuan(paid), order: fenToYuan(order) });
+  return fill(a.detailNotifyField, { field: { orderNo: a.notifyFieldOrderNo, mchId: a.notifyFieldMchId, appId: a.notifyFieldAppId }[field] });
+}
+
 export async function recordAlarm(ctx: AppContext, log: Log | undefined, kind: PayAlarmKind, order: Pick<Order, 'orderNo' | 'deptId' | 'machineNo'>, detail: string): Promise<void> {
   const orderNo = order.orderNo;
   log?.warn({ alarm: kind, orderNo, detail }, `payment alarm: ${kind}`);
@@ -118,7 +125,7 @@ export async function settleUnpaid(ctx: AppContext, rt: PaymentRuntime, order: O
   if (gateway && config && state.state !== 'paid') state = await gateway.close(config, order.orderNo);
   if (state.state === 'paid') {
     if (state.amount !== order.payAmount) {
-      await recordAlarm(ctx, log, 'amountMismatch', order, `gateway query amount ${state.amount} ≠ order ${order.payAmount}`);
+      await recordAlarm(ctx, log, 'amountMismatch', order, fill(messages.payAlarm.detailQueryAmount, { paid: fenToYuan(state.amount), order: fenToYuan(order.payAmount) }));
     } else {
       await transition(ctx.db, order.orderId, 'paid', ctx.now(), { transId: state.transId, payTime: state.payTime });
     }
@@ -150,7 +157,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   }
   const config = await configOf(ctx.db, order.configId);
   if (!config || config.gateway !== gatewayName) {
-    await recordAlarm(ctx, log, 'configMismatch', order, `notification from ${gatewayName}, order config ${order.configId}`);
+    await recordAlarm(ctx, log, 'configMismatch', order, fill(messages.payAlarm.detailConfig, { gateway: gatewayName, configId: order.configId }));
     return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
   }
   let paid;
@@ -162,7 +169,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   }
   const mismatch = paid.orderNo !== order.orderNo ? 'orderNo' : paid.amount !== order.payAmount ? 'amount' : paid.mchId !== config.partner ? 'mchId' : paid.appId !== config.appid ? 'appId' : undefined;
   if (mismatch) {
-    await recordAlarm(ctx, log, 'notifyMismatch', order, `${mismatch}: notification ${mismatch === 'amount' ? paid.amount : ''} order ${mismatch === 'amount' ? order.payAmount : ''}`.trim());
+    await recordAlarm(ctx, log, 'notifyMismatch', order, mismatchDetail(mismatch, paid.amount, order.payAmount));
     return { ok: false, message: fill(t.notifyMismatch, { field: mismatch }) };
   }
   const moved = await transition(ctx.db, order.orderId, 'paid', ctx.now(), { transId: paid.transId, payTime: paid.payTime });
@@ -172,7 +179,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
     const recorded = await ctx.db.updateTable('pay_order').set({ transId: paid.transId, payTime: paid.payTime, refundNeeded: 1, updateTime: ctx.now() })
       .where('orderId', '=', order.orderId).where('orderStatus', '=', OrderStatus.timedOut).executeTakeFirst();
     if (Number(recorded.numUpdatedRows) !== 1) return { ok: false, message: 'retry' };
-    if (order.refundNeeded !== 1) await recordAlarm(ctx, log, 'latePayment', order, `payment ${paid.transId} after close: marked for automatic refund`);
+    if (order.refundNeeded !== 1) await recordAlarm(ctx, log, 'latePayment', order, fill(messages.payAlarm.detailLatePayment, { transId: paid.transId }));
     return { ok: true, message: 'recorded for refund', refundOrderNo: order.orderNo };
   }
   // already paid / dispensed / failed: a repeat, acknowledged, nothing changes

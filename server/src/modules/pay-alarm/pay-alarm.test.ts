@@ -22,7 +22,7 @@ const day1 = shanghaiDayStart('2026-04-01')!;
 const day2 = shanghaiDayStart('2026-04-02')!;
 
 type Seed = { kind: string; orderNo: string; deptId: number; machineNo?: string; detail?: string; createTime: number };
-const insertAlarm = (a: Seed) => t.ctx.db.insertInto('pay_alarm').values({ machineNo: 'PA-1', detail: 'amount: notification 1 order 250', ...a }).execute();
+const insertAlarm = (a: Seed) => t.ctx.db.insertInto('pay_alarm').values({ machineNo: 'PA-1', detail: '通知金额 0.01 元，订单金额 2.50 元', ...a }).execute();
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -56,7 +56,7 @@ describe('支付告警', () => {
     expect(answer.body.data.map((a: { orderNo: string }) => a.orderNo)).toEqual(['PA-A3', 'PA-X1', 'PA-B1', 'PA-A2', 'PA-A1']);
     expect(answer.body.data.find((a: { orderNo: string }) => a.orderNo === 'PA-A2')).toEqual({
       alarmId: expect.any(Number), kind: PayAlarmKind.latePayment, orderNo: 'PA-A2', machineNo: 'PA-2', deptId: c.companyA, deptName: '告警A公司',
-      detail: 'amount: notification 1 order 250', createTime: '2026-04-01 10:00:00',
+      detail: '通知金额 0.01 元，订单金额 2.50 元', createTime: '2026-04-01 10:00:00',
     });
     expect(answer.body.data.find((a: { orderNo: string }) => a.orderNo === 'PA-X1')).toMatchObject({ deptId: 0, deptName: '' });
     expect(await orderNos({ sortField: 'createTime', sortOrder: 'ascend', limit: 2 })).toEqual(['PA-A1', 'PA-A2']);
@@ -159,7 +159,7 @@ describe('alarms the payment half writes', () => {
     });
     expect(notified.statusCode).toBe(400);
     const seen = (await list({ orderNo }, c.adminB)).body.data;
-    expect(seen).toMatchObject([{ kind: PayAlarmKind.notifyMismatch, orderNo, machineNo: 'PA-B-9', deptId: c.companyB, deptName: '告警B公司', detail: 'amount: notification 1 order 250' }]);
+    expect(seen).toMatchObject([{ kind: PayAlarmKind.notifyMismatch, orderNo, machineNo: 'PA-B-9', deptId: c.companyB, deptName: '告警B公司', detail: '通知金额 0.01 元，订单金额 2.50 元' }]);
     expect((await list({ orderNo }, c.adminA)).body.data).toEqual([]);
   });
 
@@ -174,6 +174,6 @@ describe('alarms the payment half writes', () => {
     }
     const seen = (await list({ orderNo, kind: PayAlarmKind.autoRefundFailed }, c.adminB)).body.data;
     expect(seen).toMatchObject([{ kind: PayAlarmKind.autoRefundFailed, orderNo, machineNo: 'PA-B-9', deptId: c.companyB }]);
-    expect(seen[0].detail).toMatch(new RegExp(`^${orderNo}R`));
+    expect(seen[0].detail).toMatch(new RegExp(`^退款单 ${orderNo}R[0-9a-fA-F]+ 失败：`));
   });
 });
