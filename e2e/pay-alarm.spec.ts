@@ -16,7 +16,7 @@ const machine = `E2EA-${run}`;
 /** 'YYYY-MM-DD HH:mm' Asia/Shanghai → epoch ms. */
 const shanghai = (text: string) => Date.parse(`${text.replace(' ', 'T')}:00+08:00`);
 
-type Alarm = { deptNo?: string; kind: string; orderNo: string; detail: string; created: string };
+type Alarm = { deptNo?: string; kind: string; orderNo: string; detail: string; created: string; machineNo?: string };
 
 function addAlarms(alarms: Alarm[]) {
   const dataDir = fs.readFileSync(dataDirPointer(E2E_PORT), 'utf8').trim();
@@ -27,7 +27,7 @@ function addAlarms(alarms: Alarm[]) {
     const insert = db.prepare('insert into pay_alarm (kind, orderNo, deptId, machineNo, detail, createTime) values (?, ?, ?, ?, ?, ?)');
     for (const a of alarms) {
       const deptId = a.deptNo === '' ? 0 : (deptOf.get(a.deptNo ?? 'DEMO') as { deptId: number }).deptId;
-      insert.run(a.kind, a.orderNo, deptId, machine, a.detail, shanghai(a.created));
+      insert.run(a.kind, a.orderNo, deptId, a.machineNo ?? machine, a.detail, shanghai(a.created));
     }
   } finally {
     db.close();
@@ -135,4 +135,38 @@ test.describe('支付告警', () => {
     await expect(form(operator).getByLabel('公司', { exact: true })).toHaveCount(0); // one company: no company filter
     await context.close();
   });
+});
+
+test('steps to the next page from the last row seen (keyset cursor), jumps and steps back by page number', async ({ adminPage: page }) => {
+  const pager = `E2EP-${run}`;
+  // 25 alarms a minute apart: newest first, P24 … P00
+  addAlarms(Array.from({ length: 25 }, (_, i) => ({
+    kind: 'latePayment', orderNo: no(`P${String(i).padStart(2, '0')}`), detail: '分页', machineNo: pager, created: `2025-08-01 10:${String(i).padStart(2, '0')}`,
+  })));
+  const expectPage = async (from: number, count: number) => {
+    await expect(rows(page)).toHaveCount(count);
+    for (let k = 0; k < count; k++) await expect(rows(page).nth(k)).toContainText(no(`P${String(from - k).padStart(2, '0')}`));
+  };
+  const listCall = () => page.waitForRequest((r) => r.url().endsWith('/api/PayAlarm/list') && r.method() === 'POST');
+  await page.goto('/task/index');
+  await openFromMenu(page, '支付管理', '支付告警');
+  await form(page).getByLabel('终端号', { exact: true }).fill(pager);
+  await form(page).getByRole('button', { name: '查询' }).click();
+  await expectPage(24, 10);
+
+  let call = listCall();
+  await page.getByRole('button', { name: '下一页', exact: true }).click();
+  expect((await call).postDataJSON()).toMatchObject({ page: 2, after: expect.any(String) });
+  await expectPage(14, 10);
+
+  call = listCall();
+  await page.getByRole('button', { name: '上一页', exact: true }).click();
+  expect((await call).postDataJSON().after).toBeUndefined();
+  await expectPage(24, 10);
+
+  call = listCall();
+  await page.locator('.ant-pagination-item-3').click();
+  expect((await call).postDataJSON()).toMatchObject({ page: 3 }); // page 1 → 3: a jump, read by offset
+  expect((await call).postDataJSON().after).toBeUndefined();
+  await expectPage(4, 5);
 });
