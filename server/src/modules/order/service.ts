@@ -3,7 +3,7 @@ import { fenToYuan, fill, MachineStatus, messages, OrderStatus, TransType, type 
 import type { AppContext } from '../../context.ts';
 import { AppError, isUniqueViolation } from '../../db/errors.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { GatewayConfig, PaymentGateway } from '../gateway/gateway.ts';
 import { GatewayVerifyError } from '../gateway/gateway.ts';
 import type { PaymentRuntime } from './runtime.ts';
@@ -67,8 +67,10 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   const gateway = gatewayOf(rt, config);
 
   // one order at a time: a paid order waits for its dispense result; an unpaid one is settled first
-  const active = await db.selectFrom('pay_order').selectAll().where('machineNo', '=', machine.machineNo).where('transType', '=', TransType.consume)
-    .where('orderStatus', 'in', [OrderStatus.created, OrderStatus.processing, OrderStatus.paid]).executeTakeFirst();
+  // written as the one-active-order index's own condition (literals, in its order), so both databases read that
+  // partial index: with bound values SQLite walked all of the machine's orders (pay_order_machine_time)
+  const active = await db.selectFrom('pay_order').selectAll().where('machineNo', '=', machine.machineNo).where('transType', '=', sql.lit(TransType.consume))
+    .where('orderStatus', 'in', [sql.lit(OrderStatus.created), sql.lit(OrderStatus.paid), sql.lit(OrderStatus.processing)]).executeTakeFirst();
   if (active?.orderStatus === OrderStatus.paid) throw refuse(t.dispenseInProgress, 409);
   if (active) {
     const settled = await settleUnpaid(ctx, rt, active, log);
