@@ -8,7 +8,7 @@ import type { GatewayConfig, PaymentGateway } from '../gateway/gateway.ts';
 import { GatewayVerifyError } from '../gateway/gateway.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { statusLabel, transition } from './state-machine.ts';
-import { orderMoveOrTimeout } from './status-waiters.ts';
+import { moveClock, orderMovedSince, orderMoveOrTimeout } from './status-waiters.ts';
 
 // The order core (issue 16 §2): create, paid notification, dispense result, and settling an unpaid order
 // (ask the gateway first). Every status change goes through state-machine.ts's guarded UPDATE.
@@ -205,15 +205,24 @@ async function ownOrder(ctx: AppContext, machine: TerminalMachine, orderNo: stri
   return order;
 }
 
-/** Without a wake (the order moved in another server instance), a long poll reads its order this often. */
-const RECHECK_MS = 1_000;
+/**
+ * Without a wake (the order moved in another server instance), a long poll reads its order this often:
+ * every second where instances may share the database (REDIS_URL set: several instances need Redis to
+ * agree, docs/architecture.md), every 5 s on one instance alone, where every move wakes its polls and
+ * the read is only a safety net. Under overload, when notifications come late, each waiting machine's
+ * read every second was most of a purchase's CPU (docs/performance.md "Terminal flow").
+ */
+export const recheckMs = (ctx: AppContext) => (ctx.config.redisUrl ? 1_000 : 5_000);
 
 /** The status of an own order; waits up to waitSeconds for it to differ from knownStatus. */
 export async function orderStatus(ctx: AppContext, machine: TerminalMachine, orderNo: string, knownStatus?: number, waitSeconds = 0, closed = () => false): Promise<TerminalOrderStatus> {
+  let since = moveClock();
   let order = await ownOrder(ctx, machine, orderNo);
   const until = Date.now() + Math.min(waitSeconds, 30) * 1000;
   while (knownStatus !== undefined && order.orderStatus === knownStatus && Date.now() < until && !closed()) {
-    await orderMoveOrTimeout(order.orderId, Math.min(RECHECK_MS, until - Date.now()));
+    // a move between the read and this wait has already woken its polls: read again at once
+    if (!orderMovedSince(order.orderId, since)) await orderMoveOrTimeout(order.orderId, Math.min(recheckMs(ctx), until - Date.now()));
+    since = moveClock();
     order = await ownOrder(ctx, machine, orderNo);
   }
   return orderView(order);
