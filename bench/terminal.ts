@@ -8,16 +8,22 @@
 // every order in a legal state, each aisle's stock down by exactly its dispensed orders, every
 // purchase the machines saw once in the database; exits 1 when it does not hold.
 //   npm run bench -- terminal   (BENCH_DB=postgres + TEST_DATABASE_URL for PostgreSQL; BENCH_SECONDS,
-//   default 20, after BENCH_WARMUP, default 10; BENCH_MACHINES, default 1000; BENCH_CPU_PROF=dir writes the server's --cpu-prof there)
+//   default 20, after BENCH_WARMUP, default 10; BENCH_MACHINES, default 1000; BENCH_CPU_PROF=dir writes the server's --cpu-prof there;
+//   BENCH_SERVER_WORKERS=N: the machines buy from `node server/src/main.ts` with SERVER_WORKERS=N on the
+//   bench's database instead — PostgreSQL, with BENCH_REDIS_URL or TEST_REDIS_URL — and the server CPU
+//   is that of all its processes)
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { startChildServer } from './lib/child-server.ts';
-import { startBenchServer } from './lib/server.ts';
+import { ADMIN_PASSWORD, startBenchServer } from './lib/server.ts';
 import { newTerminalKey, sealTerminalKey } from '../server/src/modules/machine/terminal-key.ts';
 import { signTerminal } from '../server/src/modules/terminal/auth.ts';
 import { newOrderNo } from '../server/src/modules/order/service.ts';
@@ -30,7 +36,7 @@ const CAPACITY = 1_000_000; // stock never runs out during a run: every create c
 const PRICE = 250;
 
 type Machine = { machineNo: string; machineId: number; key: string };
-type Child = { url: string; dbKind: 'sqlite' | 'postgres'; sqliteFile?: string; databaseUrl?: string; machines: Machine[]; configId: number; deptId: number };
+type Child = { url: string; dbKind: 'sqlite' | 'postgres'; sqliteFile?: string; databaseUrl?: string; machines: Machine[]; configId: number; deptId: number; clusterPid?: number; workers?: number };
 
 if (process.env.BENCH_CHILD === 'server') await runServerChild();
 
@@ -47,7 +53,8 @@ const agentFor = (name: string) => {
   return agent;
 };
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
-console.log(`terminal flow on ${server.dbKind}: ${MACHINES} machines, ${SECONDS} s; ${os.cpus().length} cores, load before ${load()}`);
+console.log(`terminal flow on ${server.dbKind}: ${MACHINES} machines, ${SECONDS} s; ${os.cpus().length} cores, load before ${load()}`
+  + (server.clusterPid ? `; server: main.ts with SERVER_WORKERS=${server.workers} (pid ${server.clusterPid})` : ''));
 
 // ---- the machines and the customer, over HTTP ----
 
@@ -133,6 +140,13 @@ async function runMachines(until: () => boolean): Promise<void> {
       }
     } while (!until());
   }));
+}
+
+/** The server's processes: the bench's child, or main.ts and its workers (read anew: a worker may be replaced). */
+function serverPids(): number[] {
+  if (!server.clusterPid) return [server.pid];
+  const children = fs.readFileSync(`/proc/${server.clusterPid}/task/${server.clusterPid}/children`, 'utf8').trim();
+  return [server.clusterPid, ...(children ? children.split(/\s+/).map(Number) : [])];
 }
 
 /** CPU seconds a process has used (utime + stime of /proc/<pid>/stat, in 100 Hz ticks). */
@@ -237,7 +251,7 @@ const end = start + (WARMUP + SECONDS) * 1000;
 type Snapshot = { at: number; completed: number; errors: number; serverCpu: number; ownCpu: number; steps: typeof steps; latencies: number };
 const snapshot = (): Snapshot => {
   const own = process.cpuUsage();
-  return { at: performance.now(), completed, errors, serverCpu: cpuSeconds(server.pid), ownCpu: (own.user + own.system) / 1e6, steps: { ...steps }, latencies: latencies.length };
+  return { at: performance.now(), completed, errors, serverCpu: serverPids().reduce((sum, pid) => sum + cpuSeconds(pid), 0), ownCpu: (own.user + own.system) / 1e6, steps: { ...steps }, latencies: latencies.length };
 };
 const after = (seconds: number) => new Promise<Snapshot>((resolve) => setTimeout(() => resolve(snapshot()), seconds * 1000));
 const windowStart = after(WARMUP);
@@ -378,9 +392,46 @@ async function runServerChild(): Promise<never> {
     await db.insertInto('pay_terminal_config').values({ deptId, machineNo, payType: PayType.wechat, configId, configName: '压测', payOpen: 'T', addTime: now, editTime: now }).execute();
     machines.push({ machineNo, machineId, key });
   }
-  process.stdout.write(`${JSON.stringify({ url: s.url, dbKind: s.dbKind, sqliteFile: s.sqliteFile, databaseUrl: s.databaseUrl, machines, configId, deptId } satisfies Child)}\n`);
+  const workers = Number(process.env.BENCH_SERVER_WORKERS ?? 0);
+  const cluster = workers > 0 ? await startMainServer(s.databaseUrl, s.ctx.config.dataDir, workers) : undefined;
+  process.stdout.write(`${JSON.stringify({ url: cluster?.url ?? s.url, dbKind: s.dbKind, sqliteFile: s.sqliteFile, databaseUrl: s.databaseUrl, machines, configId, deptId, clusterPid: cluster?.pid, workers: cluster ? workers : undefined } satisfies Child)}\n`);
   process.stdin.resume();
   await new Promise((resolve) => process.stdin.on('end', resolve));
+  await cluster?.stop();
   await s.close();
   process.exit(0);
+}
+
+/** `node server/src/main.ts` with SERVER_WORKERS on the bench's database (its data directory: the same payment key). */
+async function startMainServer(databaseUrl: string | undefined, dataDir: string, workers: number): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
+  if (!databaseUrl || !redisUrl) throw new Error('BENCH_SERVER_WORKERS needs BENCH_DB=postgres and BENCH_REDIS_URL (or TEST_REDIS_URL)');
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const main = spawn(process.execPath, [path.resolve(import.meta.dirname, '../server/src/main.ts')], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, SERVER_WORKERS: String(workers), LOG_LEVEL: 'warn', ADMIN_PASSWORD },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  // every worker listening: /healthz answered by as many different processes is not observable, so wait for the count
+  for (let i = 0; ; i++) {
+    if (main.exitCode !== null) throw new Error(`main.ts exited with ${main.exitCode}`);
+    const children = fs.existsSync(`/proc/${main.pid}/task/${main.pid}/children`) ? fs.readFileSync(`/proc/${main.pid}/task/${main.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).length : 0;
+    const up = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (up && (workers === 1 || children === workers)) break;
+    if (i > 600) throw new Error('main.ts did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2_000)); // the last workers' listen after their fork
+  return {
+    url, pid: main.pid!,
+    stop: () => new Promise<void>((resolve) => {
+      main.once('exit', () => resolve());
+      main.kill('SIGTERM');
+    }),
+  };
 }

@@ -26,6 +26,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LOG_RETENTION_DAYS: '0' })).toThrow(/LOG_RETENTION_DAYS/);
   });
 
+  it('runs several server processes only on PostgreSQL with Redis', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(() => loadConfig({ SERVER_WORKERS: '2' })).toThrow(/SERVER_WORKERS.*DATABASE_URL/);
+    expect(() => loadConfig({ SERVER_WORKERS: '2', DATABASE_URL: 'postgres://x/y' })).toThrow(/REDIS_URL/);
+    expect(loadConfig({ SERVER_WORKERS: '2', DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://r' }).workers).toBe(2);
+    expect(loadConfig({ SERVER_WORKERS: '1' }).workers).toBe(1);
+  });
+
   it('names the variable of a bad value', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: '99999' })).toThrow(/PORT/);

@@ -16,6 +16,7 @@ const schema = z.object({
   DATABASE_PREPARED_STATEMENTS: z.enum(['true', 'false']).default('true'),
   DATABASE_POOL_SIZE: intIn(1, 1000).default(20),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  SERVER_WORKERS: intIn(1, 64).default(1),
   ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').max(64).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_IDLE_MINUTES: intIn(1, 60 * 24 * 30).default(30),
@@ -60,6 +61,8 @@ export type Config = {
   /** PostgreSQL: connections this server instance keeps open at most. */
   poolSize: number;
   redisUrl?: string;
+  /** Server processes on the one port (node:cluster, main.ts): more than 1 only on PostgreSQL with Redis. */
+  workers: number;
   adminPassword?: string;
   logLevel: string;
   sessionIdleMs: number;
@@ -105,6 +108,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  // SQLite is one process's database; several processes agree on sessions, throttles and the
+  // permission cache only through Redis (docs/architecture.md "Caches and limits").
+  if (e.SERVER_WORKERS > 1 && (!e.DATABASE_URL || !e.REDIS_URL)) {
+    throw new ConfigError('Invalid configuration:\n  SERVER_WORKERS: more than 1 needs DATABASE_URL (PostgreSQL: SQLite is served by one process) and REDIS_URL (the processes agree through it)');
+  }
   const repoRoot = path.resolve(import.meta.dirname, '../..');
   return {
     port: e.PORT,
@@ -114,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     preparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'true',
     poolSize: e.DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL,
+    workers: e.SERVER_WORKERS,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { startLogRetention } from './db/log-retention.ts';
@@ -15,10 +16,14 @@ async function main() {
     }
     throw error;
   }
+  if (config.workers > 1 && cluster.isPrimary) return runWorkers(config.workers);
   const { app, ctx } = await buildApp(config);
   let retention: { stop: () => Promise<void> } | undefined;
   let orderSweeper: OrderSweeper | undefined;
+  let closing = false;
   const shutdown = async (signal: string) => {
+    if (closing) return; // (a terminal's Ctrl-C reaches a cluster's processes twice: from the terminal and from the primary)
+    closing = true;
     app.log.info(`${signal}: shutting down`);
     await retention?.stop();
     await orderSweeper?.stop();
@@ -37,13 +42,47 @@ async function main() {
   // Unpaid orders past their time: asked at the gateway, then paid or closed; automatic refunds and
   // refunds left under way by a crash (modules/order/sweeper.ts).
   const payments = paymentRuntime(ctx);
-  void payments.simulator.resume().then((n) => { if (n > 0) app.log.info(`simulator gateway: ${n} unacknowledged paid notifications sent again`); }, (error) => app.log.error({ err: error }, 'simulator gateway: resuming notifications failed'));
+  // (one process resends them, not each of several)
+  if (!cluster.isWorker || cluster.worker?.id === 1) void payments.simulator.resume().then((n) => { if (n > 0) app.log.info(`simulator gateway: ${n} unacknowledged paid notifications sent again`); }, (error) => app.log.error({ err: error }, 'simulator gateway: resuming notifications failed'));
   orderSweeper = startOrderSweeper(ctx, payments, {
     log: app.log,
     onSwept: (c) => { if (c.claimed + c.dispenseTimeouts + c.autoRefunds + c.refundsClaimed > 0) app.log.info({ swept: c }, 'order sweep'); },
     onError: (error) => app.log.error({ err: error }, 'order sweep failed'),
   });
   app.log.info(`汇云运营台 listening on http://${config.host}:${config.port} (database: ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}, sessions: ${config.redisUrl ? 'Redis' : 'database'})`);
+}
+
+/**
+ * SERVER_WORKERS > 1 (PostgreSQL + Redis, checked by config.ts): this process only starts that many
+ * server processes on the one port (node:cluster hands each new connection to one of them) and
+ * replaces one that ends. The first migrates and seeds the database; the others start once it
+ * listens. Each is a whole instance (its own pool of DATABASE_POOL_SIZE connections, its sweepers —
+ * they take rows by lease), as instances behind a load balancer are.
+ */
+function runWorkers(count: number): void {
+  let stopping = false;
+  let ready = false;
+  const first = cluster.fork();
+  first.once('listening', () => {
+    ready = true;
+    for (let i = 1; i < count; i++) cluster.fork();
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    // one that cannot start (configuration, database) would only fail again: stop with it
+    if (!ready) process.exit(code || 1);
+    console.error(`server process ${worker.process.pid} ended (${signal ?? code}); starting another`);
+    cluster.fork();
+  });
+  const stop = () => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 }
 
 main().catch((error) => {

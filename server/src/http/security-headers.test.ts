@@ -1,8 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fastifyHelmet from '@fastify/helmet';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
+import { helmetOptions, registerSecurityHeaders, securityHeaderSet } from './security-headers.ts';
 
 // Issue 12 D7: the headers of each kind of answer — the console's page, a hashed asset, API JSON
 // (the login answer carries the token), an .xlsx export and a stored file's download.
@@ -101,5 +104,25 @@ describe('security headers', () => {
     expect(raw.statusCode).toBe(200);
     expectBaseline(raw.headers, 'download');
     expect(raw.headers['cache-control']).toBe('private, no-store');
+  });
+
+  it('are computed once and are exactly what @fastify/helmet wrote on every answer with the same settings', async () => {
+    const answer = async (register: (app: ReturnType<typeof Fastify>) => Promise<void>) => {
+      const app = Fastify();
+      await register(app);
+      app.get('/page', async (_request, reply) => reply.type('text/html; charset=utf-8').send('<p>x</p>'));
+      app.post('/plain', async () => ({ ok: true }));
+      const answers = [await app.inject({ method: 'GET', url: '/page' }), await app.inject({ method: 'POST', url: '/plain' }), await app.inject({ method: 'GET', url: '/none' })];
+      await app.close();
+      return answers.map((a) => ({ status: a.statusCode, headers: Object.entries(a.headers).filter(([name]) => name !== 'date') }));
+    };
+    const theirs = await answer(async (app) => void (await app.register(fastifyHelmet, helmetOptions)));
+    // (the cache rule of registerSecurityHeaders touches only API paths, which these are not)
+    const ours = await answer(registerSecurityHeaders);
+    expect(ours).toEqual(theirs); // names, values and order
+    const { set, remove } = securityHeaderSet();
+    expect(set.map(([name]) => name.toLowerCase())).toEqual(expect.arrayContaining(['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'cross-origin-opener-policy']));
+    expect(set.map(([name]) => name.toLowerCase())).not.toContain('strict-transport-security');
+    expect(remove).toEqual(['X-Powered-By']);
   });
 });

@@ -1,5 +1,6 @@
-import fastifyHelmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import { isApiPath } from './error-handler.ts';
 
 /**
@@ -26,18 +27,57 @@ export const consoleCsp = {
 };
 
 
+/** helmet's settings: the policies above, framing denied, no HSTS (left to an HTTPS proxy). */
+export const helmetOptions: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: consoleCsp },
+  frameguard: { action: 'deny' },
+  strictTransportSecurity: false,
+};
+
+export type SecurityHeaderSet = { set: [name: string, value: string][]; remove: string[] };
+
+/**
+ * What helmet writes on an answer: the same on every one (no directive depends on the request), so
+ * it is computed once, by running helmet's middleware against a response that only records.
+ * (@fastify/helmet built helmet's middleware again for every answer — parsing the CSP each time was
+ * ~4 % of a terminal call's CPU, docs/performance.md "Terminal flow".)
+ */
+export function securityHeaderSet(options: HelmetOptions = helmetOptions): SecurityHeaderSet {
+  const headers: SecurityHeaderSet = { set: [], remove: [] };
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      if (typeof value !== 'string') throw new Error(`security headers: ${name} is not one string`);
+      headers.set.push([name, value]);
+      return recorder;
+    },
+    removeHeader: (name: string) => void headers.remove.push(name),
+  };
+  let called = false;
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+    called = true;
+  });
+  if (!called) throw new Error('security headers: helmet did not finish at once');
+  return headers;
+}
+
 /**
  * Security headers on every answer (helmet: CSP, X-Frame-Options DENY, nosniff, Referrer-Policy,
  * cross-origin policies), and one rule for caching: an API answer (tokens, personal data, exports)
  * is never stored by a browser or proxy. The console's files keep their own cache headers
  * (console-static.ts: hashed assets immutable, index.html no-cache); the hashed assets' route skips
- * helmet and sets the two headers a script or style reads (nosniff, cross-origin resource policy).
+ * helmet (route config `helmet: { skipRoute: true }`) and sets the two headers a script or style reads
+ * (nosniff, cross-origin resource policy).
  */
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: consoleCsp },
-    frameguard: { action: 'deny' },
-    strictTransportSecurity: false,
+  const { set, remove } = securityHeaderSet();
+  app.addHook('onRequest', (request, reply, done) => {
+    if ((request.routeOptions.config as { helmet?: { skipRoute?: boolean } }).helmet?.skipRoute !== true) {
+      const raw = reply.raw;
+      for (const [name, value] of set) raw.setHeader(name, value);
+      for (const name of remove) raw.removeHeader(name);
+    }
+    done();
   });
   app.addHook('onSend', async (request, reply, payload) => {
     if (!isApiPath(request.url)) return payload;

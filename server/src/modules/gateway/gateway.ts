@@ -2,6 +2,8 @@
 // or the simulator. Amounts are integer fen. A gateway never sees the order table; the order module
 // never sees a gateway's wire format.
 
+import type { Queryable } from '../../db/schema.ts';
+
 /** The 支付配置 a payment runs on (pay_config), with its secrets still sealed. */
 export type GatewayConfig = {
   id: number;
@@ -28,6 +30,11 @@ export type PaidNotification = { orderNo: string; transId: string; amount: numbe
 export interface PaymentGateway {
   readonly name: string;
   createPayment(config: GatewayConfig, input: CreatePayment): Promise<{ codeUrl: string }>;
+  /**
+   * Only a gateway whose books are in this database (the simulator): the same as createPayment, written
+   * through `db` — the caller's transaction, so the order, its payment and its QR commit together.
+   */
+  createPaymentIn?(db: Queryable, config: GatewayConfig, input: CreatePayment): Promise<{ codeUrl: string }>;
   query(config: GatewayConfig, orderNo: string): Promise<PaymentState>;
   /** Closes an unpaid payment; answers what the gateway holds afterwards (a payment may have won the race). */
   close(config: GatewayConfig, orderNo: string): Promise<PaymentState>;

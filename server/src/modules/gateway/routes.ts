@@ -5,7 +5,7 @@ import { handlePaidNotification } from '../order/service.ts';
 import { refundSoon } from '../order/refund.ts';
 import { paymentRuntime } from '../order/runtime.ts';
 import { keepRawJsonBody } from '../terminal/routes.ts';
-import { SIM_NOTIFY_PATH, SIM_PAGE_PATH, SIMULATOR } from './simulator.ts';
+import { SIM_NOTIFY_PATH, SIM_PAGE_PATH, SIMULATOR, type PageView } from './simulator.ts';
 
 const t = messages.terminal;
 
@@ -33,8 +33,9 @@ export function gatewayRoutes(ctx: AppContext) {
       return reply.code(answer.ok ? 200 : 400).type(ack.contentType).send(ack.body);
     });
 
-    const page = async (orderNo: string, token: string, notice?: string) => {
-      const view = await rt.simulator.pageView(orderNo, token);
+    // shown = the payment as pay() read it (the page after 支付成功 shows the same amount and goods)
+    const page = async (orderNo: string, token: string, notice?: string, shown?: PageView) => {
+      const view = shown ?? (await rt.simulator.pageView(orderNo, token));
       if (!view) return simPage(t.simTitle, `<p class="note">${esc(t.simMissing)}</p>`);
       const state = view.status === 'paid' ? t.simAlreadyPaid : view.status === 'closed' ? t.simClosed : view.expired ? t.simExpired : '';
       const form = state || notice ? '' : `<form method="post"><input type="hidden" name="t" value="${esc(token)}">
@@ -53,11 +54,13 @@ export function gatewayRoutes(ctx: AppContext) {
       const body = (request.body ?? {}) as { t?: string; action?: string };
       const token = String(body.t ?? '');
       let notice: string | undefined;
+      let shown: PageView | undefined;
       if (body.action === 'pay') {
-        const outcome = await rt.simulator.pay(orderNo, token);
-        notice = { paid: t.simPaid, alreadyPaid: t.simAlreadyPaid, closed: t.simClosed, expired: t.simExpired, missing: t.simMissing }[outcome];
+        const paid = await rt.simulator.payOnPage(orderNo, token);
+        notice = { paid: t.simPaid, alreadyPaid: t.simAlreadyPaid, closed: t.simClosed, expired: t.simExpired, missing: t.simMissing }[paid.outcome];
+        shown = paid.view;
       } else notice = t.simCancelled;
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(await page(orderNo, token, notice));
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(await page(orderNo, token, notice, shown));
     });
   };
 }

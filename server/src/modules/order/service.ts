@@ -3,12 +3,12 @@ import { fenToYuan, fill, MachineStatus, messages, OrderStatus, TransType, type 
 import type { AppContext } from '../../context.ts';
 import { AppError, isUniqueViolation } from '../../db/errors.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { GatewayConfig, PaymentGateway } from '../gateway/gateway.ts';
 import { GatewayVerifyError } from '../gateway/gateway.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { statusLabel, transition } from './state-machine.ts';
-import { orderMoveOrTimeout } from './status-waiters.ts';
+import { moveClock, orderMovedSince, orderMoveOrTimeout } from './status-waiters.ts';
 
 // The order core (issue 16 §2): create, paid notification, dispense result, and settling an unpaid order
 // (ask the gateway first). Every status change goes through state-machine.ts's guarded UPDATE.
@@ -78,8 +78,10 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   const gateway = gatewayOf(rt, config);
 
   // one order at a time: a paid order waits for its dispense result; an unpaid one is settled first
-  const active = await db.selectFrom('pay_order').selectAll().where('machineNo', '=', machine.machineNo).where('transType', '=', TransType.consume)
-    .where('orderStatus', 'in', [OrderStatus.created, OrderStatus.processing, OrderStatus.paid]).executeTakeFirst();
+  // written as the one-active-order index's own condition (literals, in its order), so both databases read that
+  // partial index: with bound values SQLite walked all of the machine's orders (pay_order_machine_time)
+  const active = await db.selectFrom('pay_order').selectAll().where('machineNo', '=', machine.machineNo).where('transType', '=', sql.lit(TransType.consume))
+    .where('orderStatus', 'in', [sql.lit(OrderStatus.created), sql.lit(OrderStatus.paid), sql.lit(OrderStatus.processing)]).executeTakeFirst();
   if (active?.orderStatus === OrderStatus.paid) throw refuse(t.dispenseInProgress, 409);
   if (active) {
     const settled = await settleUnpaid(ctx, rt, active, log);
@@ -90,28 +92,50 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   const now = ctx.now();
   const expireAt = now + ORDER_TTL_MS;
   const orderNo = newOrderNo(now);
+  const insertOrder = async (q: Queryable) => (await q.insertInto('pay_order').values({
+    deptId: machine.deptId, orderNo, payType: input.payType, transType: TransType.consume, machineNo: machine.machineNo, goodsNo: aisle.goodsNo, goodsName: aisle.goodsName,
+    goodsPrice: aisle.price, payAmount: aisle.price, aisleNo: aisle.aisleNo, orderStatus: OrderStatus.created, mchId: config.partner,
+    createTime: now, payTime: null, configId: config.id, aisleId: aisle.aisleId, expireAt, updateTime: now,
+  }).returning('orderId').executeTakeFirstOrThrow()).orderId;
+  const payment = { orderNo, amount: aisle.price, subject: aisle.goodsName || aisle.aisleNo, expireAt, notifyUrl: `${origin}/gateway/${config.gateway}/notify` };
+  const created = (codeUrl: string): TerminalOrderCreated => ({ orderNo, codeUrl, amount: fenToYuan(aisle.price), expireAt });
+
+  if (gateway.createPaymentIn) {
+    // A gateway with its books in this database (the simulator): the order, its payment and → 10 in
+    // one transaction, one commit instead of three; all or nothing.
+    const createIn = gateway.createPaymentIn.bind(gateway);
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const orderId = await insertOrder(trx);
+        const { codeUrl } = await createIn(trx, config, payment);
+        await transition(trx, orderId, 'issueQr', now);
+        return created(codeUrl);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw refuse(t.orderInProgress, 409);
+      throw error;
+    }
+  }
+
+  // A gateway elsewhere: the order is committed before it is asked, so a crash in between leaves an
+  // order the sweeper settles (asking the gateway).
   let orderId: number;
   try {
-    const row = await db.insertInto('pay_order').values({
-      deptId: machine.deptId, orderNo, payType: input.payType, transType: TransType.consume, machineNo: machine.machineNo, goodsNo: aisle.goodsNo, goodsName: aisle.goodsName,
-      goodsPrice: aisle.price, payAmount: aisle.price, aisleNo: aisle.aisleNo, orderStatus: OrderStatus.created, mchId: config.partner,
-      createTime: now, payTime: null, configId: config.id, aisleId: aisle.aisleId, expireAt, updateTime: now,
-    }).returning('orderId').executeTakeFirstOrThrow();
-    orderId = row.orderId;
+    orderId = await insertOrder(db);
   } catch (error) {
     if (isUniqueViolation(error)) throw refuse(t.orderInProgress, 409);
     throw error;
   }
   let codeUrl: string;
   try {
-    ({ codeUrl } = await gateway.createPayment(config, { orderNo, amount: aisle.price, subject: aisle.goodsName || aisle.aisleNo, expireAt, notifyUrl: `${origin}/gateway/${config.gateway}/notify` }));
+    ({ codeUrl } = await gateway.createPayment(config, payment));
   } catch (error) {
     log?.error({ err: error, orderNo }, 'gateway createPayment failed');
     await transition(db, orderId, 'close', ctx.now(), { closeTime: ctx.now() });
     throw refuse(t.gatewayFailed, 502);
   }
   await transition(db, orderId, 'issueQr', ctx.now());
-  return { orderNo, codeUrl, amount: fenToYuan(aisle.price), expireAt };
+  return created(codeUrl);
 }
 
 /**
@@ -192,15 +216,24 @@ async function ownOrder(ctx: AppContext, machine: TerminalMachine, orderNo: stri
   return order;
 }
 
-/** Without a wake (the order moved in another server instance), a long poll reads its order this often. */
-const RECHECK_MS = 1_000;
+/**
+ * Without a wake (the order moved in another server instance), a long poll reads its order this often:
+ * every second where instances may share the database (REDIS_URL set: several instances need Redis to
+ * agree, docs/architecture.md), every 5 s on one instance alone, where every move wakes its polls and
+ * the read is only a safety net. Under overload, when notifications come late, each waiting machine's
+ * read every second was most of a purchase's CPU (docs/performance.md "Terminal flow").
+ */
+export const recheckMs = (ctx: AppContext) => (ctx.config.redisUrl ? 1_000 : 5_000);
 
 /** The status of an own order; waits up to waitSeconds for it to differ from knownStatus. */
 export async function orderStatus(ctx: AppContext, machine: TerminalMachine, orderNo: string, knownStatus?: number, waitSeconds = 0, closed = () => false): Promise<TerminalOrderStatus> {
+  let since = moveClock();
   let order = await ownOrder(ctx, machine, orderNo);
   const until = Date.now() + Math.min(waitSeconds, 30) * 1000;
   while (knownStatus !== undefined && order.orderStatus === knownStatus && Date.now() < until && !closed()) {
-    await orderMoveOrTimeout(order.orderId, Math.min(RECHECK_MS, until - Date.now()));
+    // a move between the read and this wait has already woken its polls: read again at once
+    if (!orderMovedSince(order.orderId, since)) await orderMoveOrTimeout(order.orderId, Math.min(recheckMs(ctx), until - Date.now()));
+    since = moveClock();
     order = await ownOrder(ctx, machine, orderNo);
   }
   return orderView(order);

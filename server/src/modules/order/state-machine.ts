@@ -1,6 +1,6 @@
 import { fill, messages, OrderStatus, orderStatusOptions } from '@huiyun/contract';
 import type { Database, Queryable } from '../../db/schema.ts';
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { orderMoved } from './status-waiters.ts';
 
 // The order state machine (issue 16 §2, SPEC §3 statuses):
@@ -40,7 +40,8 @@ export async function transition(db: Queryable, orderId: number, event: OrderEve
     .updateTable('pay_order')
     .set({ ...set, orderStatus: rule.to, updateTime: now })
     .where('orderId', '=', orderId)
-    .where('orderStatus', 'in', [...rule.from])
+    // the statuses as literals: one text per event, so PostgreSQL keeps it prepared (pg-prepared.ts names no `in ($1, $2)`)
+    .where('orderStatus', 'in', rule.from.map((status) => sql.lit(status)))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 1) {
     orderMoved(orderId);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderMoved, orderMoveOrTimeout } from './status-waiters.ts';
+import { moveClock, orderMoved, orderMovedSince, orderMoveOrTimeout } from './status-waiters.ts';
 
 describe('order status waiters', () => {
   it('wakes every poll waiting on the order that moved, and only those', async () => {
@@ -17,5 +17,15 @@ describe('order status waiters', () => {
   it('ends a wait on its own when nothing moves', async () => {
     await orderMoveOrTimeout(903, 1);
     orderMoved(903); // nobody waits any more: nothing to wake
+  });
+
+  it('tells a poll that its order moved between its read and its wait (the wake it would have missed)', () => {
+    const since = moveClock();
+    expect(orderMovedSince(904, since)).toBe(false);
+    orderMoved(905);
+    expect(orderMovedSince(904, since)).toBe(false);
+    orderMoved(904);
+    expect(orderMovedSince(904, since)).toBe(true);
+    expect(orderMovedSince(904, moveClock())).toBe(false); // read again after the move: nothing new
   });
 });

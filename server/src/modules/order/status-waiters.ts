@@ -1,12 +1,28 @@
 // Long polls of order/status wait here for their order to move (docs/terminal-protocol.md §3). Every
 // transition made by this process wakes the polls of its order at once (state-machine.ts); a move made
-// by another server instance (or between a poll's read and its wait) is seen by the next read, at most
-// `ms` later. Reading the order every 250 ms instead cost one SELECT per waiting machine four times a
+// by another server instance is seen by the next read, at most `ms` later; one made in this process
+// between a poll's read and its wait is seen at once (orderMovedSince). Reading the order every 250 ms instead cost one SELECT per waiting machine four times a
 // second: with 1,000 machines waiting for their customers, most of the server's work (docs/performance.md,
 // "Terminal flow"). Keyed by orderId for the whole process: a wake for another database's order of the
 // same id (tests run several apps in one process) costs that poll one more read.
 
 const waiting = new Map<number, Set<() => void>>();
+
+// The orders that moved in this process in the last MOVES_KEPT_MS, with when (oldest first): a poll
+// that read its order just before a move — and so would wait for a wake already given — sees it here.
+const MOVES_KEPT_MS = 60_000;
+const moves = new Map<number, { tick: number; time: number }>();
+let tick = 0;
+
+/** A point in this process's sequence of moves: take it before reading an order. */
+export function moveClock(): number {
+  return tick;
+}
+
+/** True when `orderId` moved in this process after `since` (a moveClock() taken before the read). */
+export function orderMovedSince(orderId: number, since: number): boolean {
+  return (moves.get(orderId)?.tick ?? 0) > since;
+}
 
 /** Resolves when `orderId` moves in this process, or after `ms`. */
 export function orderMoveOrTimeout(orderId: number, ms: number): Promise<void> {
@@ -27,6 +43,13 @@ export function orderMoveOrTimeout(orderId: number, ms: number): Promise<void> {
 
 /** Wakes the polls waiting on `orderId` (they read the order again). */
 export function orderMoved(orderId: number): void {
+  const time = Date.now();
+  moves.delete(orderId);
+  moves.set(orderId, { tick: ++tick, time });
+  for (const [id, move] of moves) {
+    if (move.time >= time - MOVES_KEPT_MS) break;
+    moves.delete(id);
+  }
   const set = waiting.get(orderId);
   if (set) for (const wake of [...set]) wake();
 }

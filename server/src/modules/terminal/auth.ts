@@ -1,8 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { sql, type Kysely } from 'kysely';
 import { MachineStatus, messages, TERMINAL_WINDOW_SECONDS, terminalHeaders } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
+import { dialectOf } from '../../db/dialect.ts';
+import { GroupWrite } from '../../db/group-write.ts';
+import type { Database } from '../../db/schema.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { openTerminalKey } from '../machine/terminal-key.ts';
 import type { TerminalMachine } from '../order/service.ts';
@@ -13,7 +16,8 @@ import type { TerminalMachine } from '../order/service.ts';
 //   X-Signature    = lowercase hex HMAC-SHA256(terminal key as UTF-8 text, string to sign)
 // A timestamp (epoch seconds) beyond ±300 s, a nonce seen before, an unknown or disabled machine or a
 // wrong signature is refused with 401 and nothing changes. The nonce is stored only after the signature
-// holds, so nobody can burn a machine's nonces.
+// holds, so nobody can burn a machine's nonces; and before the call goes on, so a replay is refused
+// by every instance, before and after a restart.
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -78,12 +82,56 @@ export async function authenticateTerminal(ctx: AppContext, request: FastifyRequ
   const fits = given.length === expected.length && timingSafeEqual(given, expected);
   if (!machine || !key || !fits) throw unauthorized(t.badSignature);
   if (machine.status !== MachineStatus.enabled) throw unauthorized(t.machineDisabled);
-  try {
-    await ctx.db.insertInto('pay_terminal_nonce').values({ machineId: machine.machineId, nonce, expireAt: nowMs + 2 * TERMINAL_WINDOW_SECONDS * 1000 }).execute();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw unauthorized(t.replayed);
-    throw error;
-  }
+  if (!(await nonceStore(ctx.db).claim(machine.machineId, nonce, nowMs + 2 * TERMINAL_WINDOW_SECONDS * 1000))) throw unauthorized(t.replayed);
   request.terminal = { machineId: machine.machineId, machineNo: machine.machineNo, deptId: machine.deptId, status: machine.status };
 }
 
+
+type NonceRow = { machineId: number; nonce: string; expireAt: number };
+const nonceKey = (machineId: number, nonce: string) => `${machineId}:${nonce}`;
+
+/**
+ * The nonces seen (pay_terminal_nonce, primary key machine + nonce): the calls of one turn are stored
+ * together, one statement and one commit (db/group-write.ts) — they were three commits of a purchase.
+ * A call goes on only once its nonce row is committed; a nonce already stored, or already waiting in
+ * this instance, is a replay.
+ */
+export class NonceStore {
+  private readonly waiting = new Set<string>();
+  private readonly writes: GroupWrite<NonceRow, boolean>;
+
+  constructor(db: Kysely<Database>) {
+    const insert = dialectOf(db) === 'postgres'
+      ? (rows: NonceRow[]) => sql<{ machineId: number; nonce: string }>`insert into "pay_terminal_nonce" ("machineId", "nonce", "expireAt")
+          select * from unnest(${rows.map((r) => r.machineId)}::integer[], ${rows.map((r) => r.nonce)}::varchar[], ${rows.map((r) => r.expireAt)}::bigint[])
+          on conflict do nothing returning "machineId", "nonce"`
+      // (SQLite reads "select … on conflict" as a join without the where)
+      : (rows: NonceRow[]) => sql<{ machineId: number; nonce: string }>`insert into "pay_terminal_nonce" ("machineId", "nonce", "expireAt")
+          select j.value ->> 0, j.value ->> 1, j.value ->> 2 from json_each(${JSON.stringify(rows.map((r) => [r.machineId, r.nonce, r.expireAt]))}) as j where true
+          on conflict do nothing returning "machineId", "nonce"`;
+    this.writes = new GroupWrite(async (rows) => {
+      const stored = new Set((await insert(rows).execute(db)).rows.map((r) => nonceKey(Number(r.machineId), r.nonce)));
+      return rows.map((r) => stored.has(nonceKey(r.machineId, r.nonce)));
+    });
+  }
+
+  /** True when the nonce is new (and is now stored); false for a replay. */
+  async claim(machineId: number, nonce: string, expireAt: number): Promise<boolean> {
+    const key = nonceKey(machineId, nonce);
+    if (this.waiting.has(key)) return false;
+    this.waiting.add(key);
+    try {
+      return await this.writes.add({ machineId, nonce, expireAt });
+    } finally {
+      this.waiting.delete(key);
+    }
+  }
+}
+
+const nonceStores = new WeakMap<Kysely<Database>, NonceStore>();
+
+function nonceStore(db: Kysely<Database>): NonceStore {
+  let store = nonceStores.get(db);
+  if (!store) nonceStores.set(db, (store = new NonceStore(db)));
+  return store;
+}

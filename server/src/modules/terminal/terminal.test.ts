@@ -8,7 +8,7 @@ import { paymentRuntime, type PaymentRuntime } from '../order/runtime.ts';
 import { refusal, saleStatuses, statusLabel, transition, transitions, type OrderEvent } from '../order/state-machine.ts';
 import { sweepOrders } from '../order/sweeper.ts';
 import { SIM_NOTIFY_PATH } from '../gateway/simulator.ts';
-import { signTerminal } from './auth.ts';
+import { NonceStore, signTerminal } from './auth.ts';
 
 const tm = messages.terminal;
 let t: TestApp;
@@ -136,6 +136,16 @@ describe('the terminal protocol', () => {
     const nonce = randomBytes(12).toString('hex');
     expect((await call(m, '/heartbeat', { aisles: [] }, { nonce })).body.success).toBe(true);
     expect(await call(m, '/heartbeat', { aisles: [] }, { nonce })).toMatchObject({ status: 401, body: { msg: tm.replayed } });
+    expect(await call(m, '/order/create', body, { nonce })).toMatchObject({ status: 401, body: { msg: tm.replayed } });
+    // the same nonce sent five times at once (one group write): exactly one passes
+    const twin = randomBytes(12).toString('hex');
+    const answers = await Promise.all(Array.from({ length: 5 }, () => call(m, '/heartbeat', { aisles: [] }, { nonce: twin })));
+    expect(answers.filter((a) => a.body.success)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 401 && a.body.msg === tm.replayed)).toHaveLength(4);
+    // stored before the call went on: another instance, or this one after a restart, refuses it too
+    expect(await new NonceStore(t.ctx.db).claim(m.machineId, nonce, Date.now() + 600_000)).toBe(false);
+    expect(await new NonceStore(t.ctx.db).claim(m.machineId, twin, Date.now() + 600_000)).toBe(false);
+    expect(await new NonceStore(t.ctx.db).claim(other.machineId, nonce, Date.now() + 600_000)).toBe(true); // a nonce is per machine
     // a body changed after signing
     const raw = JSON.stringify(body);
     const ts = String(Math.floor(Date.now() / 1000));
