@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { restartBudget } from './infra/restart-budget.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { startLogRetention } from './db/log-retention.ts';
@@ -43,7 +44,7 @@ async function main() {
   // refunds left under way by a crash (modules/order/sweeper.ts).
   const payments = paymentRuntime(ctx);
   // (one process resends them, not each of several)
-  if (!cluster.isWorker || cluster.worker?.id === 1) void payments.simulator.resume().then((n) => { if (n > 0) app.log.info(`simulator gateway: ${n} unacknowledged paid notifications sent again`); }, (error) => app.log.error({ err: error }, 'simulator gateway: resuming notifications failed'));
+  if (!cluster.isWorker || process.env[RESENDER_ENV] === '1') void payments.simulator.resume().then((n) => { if (n > 0) app.log.info(`simulator gateway: ${n} unacknowledged paid notifications sent again`); }, (error) => app.log.error({ err: error }, 'simulator gateway: resuming notifications failed'));
   orderSweeper = startOrderSweeper(ctx, payments, {
     log: app.log,
     onSwept: (c) => { if (c.claimed + c.dispenseTimeouts + c.autoRefunds + c.refundsClaimed > 0) app.log.info({ swept: c }, 'order sweep'); },
@@ -59,23 +60,37 @@ async function main() {
  * listens. Each is a whole instance (its own pool of DATABASE_POOL_SIZE connections, its sweepers —
  * they take rows by lease), as instances behind a load balancer are.
  */
+const RESENDER_ENV = 'HUIYUN_RESEND_NOTIFICATIONS';
+
 function runWorkers(count: number): void {
   let stopping = false;
   let ready = false;
-  const first = cluster.fork();
+  const restarts = restartBudget();
+  // One process resends the simulator's unacknowledged notifications at start (main above): the first,
+  // and whichever replaces it.
+  const resender = { [RESENDER_ENV]: '1' };
+  let resenderId = cluster.fork(resender).id;
+  const first = cluster.workers![resenderId]!;
   first.once('listening', () => {
     ready = true;
     for (let i = 1; i < count; i++) cluster.fork();
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(process.exitCode ?? 0);
       return;
     }
     // one that cannot start (configuration, database) would only fail again: stop with it
     if (!ready) process.exit(code || 1);
+    if (!restarts.allow(Date.now())) {
+      console.error(`server process ${worker.process.pid} ended (${signal ?? code}): too many restarts in a minute, stopping`);
+      stop();
+      process.exitCode = 1;
+      return;
+    }
     console.error(`server process ${worker.process.pid} ended (${signal ?? code}); starting another`);
-    cluster.fork();
+    const replacement = cluster.fork(worker.id === resenderId ? resender : {});
+    if (worker.id === resenderId) resenderId = replacement.id;
   });
   const stop = () => {
     stopping = true;
