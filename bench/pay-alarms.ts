@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { PayAlarmKind, payAlarmListQuery, shanghaiDay } from '@huiyun/contract';
 import { listPayAlarms } from '../server/src/modules/pay-alarm/queries.ts';
 import { bulkInsert } from './lib/bulk-insert.ts';
+import { big, COMPANIES, int, MACHINES, machineNo, orderNo, seedCompanies, text, YEAR_MS } from './lib/order-fixture.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
 import { measureHttp, printTable, type Figures } from './lib/measure.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer } from './lib/server.ts';
@@ -16,29 +17,18 @@ import { ADMIN_PASSWORD, loginAs, startBenchServer } from './lib/server.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ALARMS = 1_000_000;
-const COMPANIES = 10;
-const MACHINES = 1_000;
-const YEAR_MS = 365 * 86_400_000;
 
 const server = await startBenchServer();
 const { db } = server.ctx;
 const now = Date.now();
 console.log(`Seeding on ${server.dbKind}…`);
 const seedStart = performance.now();
-const text = { pgType: 'text' } as const;
-const int = { pgType: 'int' } as const;
-const big = { pgType: 'bigint' } as const;
-await bulkInsert(server, 'sys_dept', [
-  { name: 'deptName', ...text }, { name: 'deptNo', ...text }, { name: 'parentId', ...int }, { name: 'addTime', ...big }, { name: 'editTime', ...big },
-], COMPANIES, (i) => [`售货公司${i + 1}`, `VEND${i + 1}`, 0, now, now]);
-const depts = (await db.selectFrom('sys_dept').select('deptId').where('deptNo', 'like', 'VEND%').orderBy('deptId').execute()).map((d) => d.deptId);
+const depts = await seedCompanies(server, now);
 /** Kinds as a fleet would see them: mismatching notifications most, refused automatic refunds rare. */
 const kindOf = (i: number) => {
   const r = (Math.floor(i / 100) * 37 + i * 13) % 100; // independent of the company (i * 9 % 10)
   return r < 45 ? PayAlarmKind.notifyMismatch : r < 75 ? PayAlarmKind.latePayment : r < 90 ? PayAlarmKind.amountMismatch : r < 99 ? PayAlarmKind.configMismatch : PayAlarmKind.autoRefundFailed;
 };
-const machineNo = (k: number) => `M${String(k + 1).padStart(4, '0')}`;
-const orderNo = (i: number) => `HY${String(i).padStart(9, '0')}`;
 const spacing = Math.floor(YEAR_MS / ALARMS);
 await bulkInsert(server, 'pay_alarm', [
   { name: 'kind', ...text }, { name: 'orderNo', ...text }, { name: 'deptId', ...int }, { name: 'machineNo', ...text }, { name: 'detail', ...text }, { name: 'createTime', ...big },

@@ -8,7 +8,7 @@ import type { BenchServer } from './server.ts';
 export const COMPANIES = 10;
 export const MACHINES = 1_000;
 export const ORDERS = 1_000_000;
-const YEAR_MS = 365 * 86_400_000;
+export const YEAR_MS = 365 * 86_400_000;
 
 const GOODS = ['矿泉水', '可乐', '雪碧', '橙汁', '绿茶', '红茶', '咖啡', '酸奶', '薯片', '饼干'];
 export const machineNo = (k: number) => `M${String(k + 1).padStart(4, '0')}`;
@@ -47,17 +47,24 @@ function yearStatusOf(i: number): { status: number; refund: boolean } {
 }
 
 /** Seeds `count` orders spread over the year before `now` (~31.5 s apart for a million); answers the companies' ids. */
+/** Column types of `bulkInsert`. */
+export const text = { pgType: 'text' } as const;
+export const int = { pgType: 'int' } as const;
+export const big = { pgType: 'bigint' } as const;
+
+/** The COMPANIES vending companies (售货公司1…, deptNo VEND1…): their deptIds in order. */
+export async function seedCompanies(server: BenchServer, now: number): Promise<number[]> {
+  await bulkInsert(server, 'sys_dept', [
+    { name: 'deptName', ...text }, { name: 'deptNo', ...text }, { name: 'parentId', ...int }, { name: 'addTime', ...big }, { name: 'editTime', ...big },
+  ], COMPANIES, (i) => [`售货公司${i + 1}`, `VEND${i + 1}`, 0, now, now]);
+  return (await server.ctx.db.selectFrom('sys_dept').select('deptId').where('deptNo', 'like', 'VEND%').orderBy('deptId').execute()).map((d) => d.deptId);
+}
+
 export async function seedOrders(server: BenchServer, now: number, count = ORDERS, log: (line: string) => void = console.log): Promise<number[]> {
   const { db } = server.ctx;
   const seedStart = performance.now();
   const spacing = Math.floor(YEAR_MS / count);
-  const text = { pgType: 'text' } as const;
-  const int = { pgType: 'int' } as const;
-  const big = { pgType: 'bigint' } as const;
-  await bulkInsert(server, 'sys_dept', [
-    { name: 'deptName', ...text }, { name: 'deptNo', ...text }, { name: 'parentId', ...int }, { name: 'addTime', ...big }, { name: 'editTime', ...big },
-  ], COMPANIES, (i) => [`售货公司${i + 1}`, `VEND${i + 1}`, 0, now, now]);
-  const depts = (await db.selectFrom('sys_dept').select('deptId').where('deptNo', 'like', 'VEND%').orderBy('deptId').execute()).map((d) => d.deptId);
+  const depts = await seedCompanies(server, now);
   const start = now - YEAR_MS;
   await bulkInsert(server, 'pay_order', [
     { name: 'deptId', ...int }, { name: 'orderNo', ...text }, { name: 'transId', ...text }, { name: 'payType', ...int }, { name: 'subPayType', ...int },

@@ -1,36 +1,34 @@
 import { fill, messages, type LoginLog, type OnlineSession, type OperLog, type Page } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
+import { withDays, type DayRange } from './dayRange.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.monitor;
 
-/** The search form keeps a day range as one field; the server takes beginTime / endTime. */
-type DayRange = { dateRange?: [string, string] };
 export type OperLogFilters = { userName?: string; module?: string; success?: number } & DayRange;
 export type LoginLogFilters = { userName?: string; ip?: string; success?: number } & DayRange;
 export type OnlineFilters = { userName?: string; ip?: string };
 
-function withDays<P extends DayRange>({ dateRange, ...rest }: P) {
-  return { ...rest, beginTime: dateRange?.[0] ?? '', endTime: dateRange?.[1] ?? '' };
-}
+/** The logs take their day range as beginTime / endTime. */
+const withLogDays = <P extends DayRange>(params: P) => withDays(params, 'beginTime', 'endTime');
 
 type ExportParams<F extends object> = Omit<ListParams<F>, 'page' | 'limit'>;
 const exportFailText = messages.common.exportFailed;
 
 export async function listOperLogs(params: ListParams<OperLogFilters>): Promise<Page<OperLog>> {
-  return requestPage<OperLog>('/api/OperLog/list', { body: withDays(params), failText: m.operLogLoadFailed });
+  return requestPage<OperLog>('/api/OperLog/list', { body: withLogDays(params), failText: m.operLogLoadFailed });
 }
 
 export function exportOperLogs(params: ExportParams<OperLogFilters>): Promise<void> {
-  return download('/api/OperLog/export', { body: withDays(params), fileName: `${m.operLogTitle}.xlsx`, failText: exportFailText });
+  return download('/api/OperLog/export', { body: withLogDays(params), fileName: `${m.operLogTitle}.xlsx`, failText: exportFailText });
 }
 
 export async function listLoginLogs(params: ListParams<LoginLogFilters>): Promise<Page<LoginLog>> {
-  return requestPage<LoginLog>('/api/LoginLog/list', { body: withDays(params), failText: m.loginLogLoadFailed });
+  return requestPage<LoginLog>('/api/LoginLog/list', { body: withLogDays(params), failText: m.loginLogLoadFailed });
 }
 
 export function exportLoginLogs(params: ExportParams<LoginLogFilters>): Promise<void> {
-  return download('/api/LoginLog/export', { body: withDays(params), fileName: `${m.loginLogTitle}.xlsx`, failText: exportFailText });
+  return download('/api/LoginLog/export', { body: withLogDays(params), fileName: `${m.loginLogTitle}.xlsx`, failText: exportFailText });
 }
 
 export async function listOnline(params: ListParams<OnlineFilters>): Promise<Page<OnlineSession>> {

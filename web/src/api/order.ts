@@ -1,12 +1,12 @@
 import { messages, type Order, type OrderDeptChoice, type OrderDetail, type OrderRefundRequest, type OrderRefundResult, type Page } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
+import { withDays } from './dayRange.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.order;
 
 // 交易订单 (server/src/modules/order-list/routes.ts).
 
-/** The search form keeps the day range as one field; the server takes start / end. */
 export type OrderFilters = {
   machineNo?: string;
   orderNo?: string;
@@ -16,10 +16,6 @@ export type OrderFilters = {
   deptId?: number;
   dateRange?: [string, string];
 };
-
-function withDays<P extends { dateRange?: [string, string] }>({ dateRange, ...rest }: P) {
-  return { ...rest, start: dateRange?.[0] ?? '', end: dateRange?.[1] ?? '' };
-}
 
 export async function listOrders(params: ListParams<OrderFilters>): Promise<Page<Order>> {
   return requestPage<Order>('/api/Order/list', { body: withDays(params), failText: m.loadFailed });

@@ -1,12 +1,12 @@
 import { messages, type Page, type PayAlarm, type PayAlarmDeptChoice } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
+import { withDays } from './dayRange.ts';
 import type { ListParams } from './types.ts';
 
 const m = messages.payAlarm;
 
 // 支付告警 (server/src/modules/pay-alarm/routes.ts).
 
-/** The search form keeps the day range as one field; the server takes start / end. */
 export type PayAlarmFilters = {
   kind?: string;
   orderNo?: string;
@@ -14,10 +14,6 @@ export type PayAlarmFilters = {
   deptId?: number;
   dateRange?: [string, string];
 };
-
-function withDays<P extends { dateRange?: [string, string] }>({ dateRange, ...rest }: P) {
-  return { ...rest, start: dateRange?.[0] ?? '', end: dateRange?.[1] ?? '' };
-}
 
 export async function listPayAlarms(params: ListParams<PayAlarmFilters>): Promise<Page<PayAlarm>> {
   return requestPage<PayAlarm>('/api/PayAlarm/list', { body: withDays(params), failText: m.loadFailed });
