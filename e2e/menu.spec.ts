@@ -79,6 +79,29 @@ test.describe('菜单管理', () => {
     await expect(fieldError(page, 'URL须以/开头，且不能包含空格')).toBeVisible();
   });
 
+  test('新增 right after a click on a group keeps the new form when the group\'s detail arrives later', async ({ adminPage: page }) => {
+    await page.goto(URL);
+    await expect(treeNode(page, '系统管理')).toBeVisible();
+    // hold the group's detail until 新增 has filled the form
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/Module/get/*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const detail = page.waitForResponse((r) => r.url().includes('/api/Module/get/'));
+    await treeNode(page, '系统管理').click();
+    await toolbar(page).getByRole('button', { name: '新增' }).click();
+    await expect(page.getByText('新增菜单')).toBeVisible();
+    await expect(parentSelect(page)).toContainText('系统管理');
+    release();
+    await detail;
+    await expect(page.getByText('新增菜单')).toBeVisible();
+    await expect(parentSelect(page)).toContainText('系统管理');
+    await expect(form(page).getByLabel('菜单名称')).toHaveValue('');
+    await page.unroute('**/api/Module/get/*');
+  });
+
   test('add under 系统管理, grant it to a role, see it after re-login, rename it, delete it', async ({ adminPage: page, browser }) => {
     // Two sign-ins and a role grant between them: ~40 s on a quiet two-core machine.
     test.slow();

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Form } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { fill, messages, ModuleLeaf, TOP_LEVEL_PARENT_ID, type Module, type ModuleTreeNode } from '@huiyun/contract';
@@ -41,6 +41,12 @@ export function useMenuEditor() {
   /** The menu the form edits; null while adding a new one. */
   const [editing, setEditing] = useState<Module | null>(null);
   const [busy, setBusy] = useState<'save' | 'delete' | 'detail' | 'export' | null>(null);
+  /**
+   * Which fill of the form is the operator's latest (a node clicked, 新增): a menu's detail that
+   * arrives after a later one must not overwrite the form (a click on a group and 新增 at once used to
+   * get the group's own values back when its detail arrived).
+   */
+  const formTurn = useRef(0);
 
   const tree = useQuery({ queryKey: ['menu-tree'], queryFn: fetchModuleTree, meta: { errorText: m.treeLoadFailed } });
   const parents = useQuery({ queryKey: ['menu-nodes'], queryFn: fetchParentChoices, meta: { errorText: m.nodesLoadFailed } });
@@ -63,10 +69,12 @@ export function useMenuEditor() {
   };
 
   const select = async (moduleId: number) => {
+    const turn = ++formTurn.current;
     setSelectedId(moduleId);
     setBusy('detail');
     try {
       const module = await fetchModule(moduleId);
+      if (turn !== formTurn.current) return;
       setEditing(module);
       form.resetFields();
       form.setFieldsValue({
@@ -75,9 +83,9 @@ export function useMenuEditor() {
       });
     } catch (error) {
       const text = errorText(error, m.detailLoadFailed);
-      if (text) void message.error(text);
+      if (text && turn === formTurn.current) void message.error(text);
     } finally {
-      setBusy(null);
+      if (turn === formTurn.current) setBusy(null);
     }
   };
 
@@ -87,6 +95,8 @@ export function useMenuEditor() {
     const parentId = !selected ? TOP_LEVEL_PARENT_ID : selected.isLeaf === ModuleLeaf.group ? selected.moduleId : selected.parentId;
     const siblings = parentId === TOP_LEVEL_PARENT_ID ? (tree.data ?? []) : (findNode(tree.data ?? [], parentId)?.children ?? []);
     const nextOrder = siblings.reduce((max, s) => Math.max(max, s.moduleOrder), 0) + 1;
+    formTurn.current += 1;
+    setBusy((b) => (b === 'detail' ? null : b));
     setEditing(null);
     form.resetFields();
     form.setFieldsValue(emptyForm(parentId, nextOrder));
