@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { valueLists, type SearchedTable } from '../../server/src/db/search-index.ts';
 import type { BenchServer } from './server.ts';
 
 export type Column = { name: string; pgType: 'text' | 'int' | 'bigint' };
@@ -8,7 +9,7 @@ export type Column = { name: string; pgType: 'text' | 'int' | 'bigint' };
  * Inserts generated rows fast, outside the server (it is idle while seeding): on SQLite one prepared
  * statement in one transaction per 50,000 rows on a second connection to the file, with the table's
  * triggers (its search index's, db/search-index.ts) dropped meanwhile and the search index rebuilt in
- * one pass afterwards, then the triggers put back as they were; on PostgreSQL `insert … select * from unnest($1::text[], …)`
+ * one pass afterwards (and its value lists filled), then the triggers put back as they were; on PostgreSQL `insert … select * from unnest($1::text[], …)`
  * of 10,000 rows a statement. `row(i)` answers the values of row i in the order of `columns`.
  */
 export async function bulkInsert(server: BenchServer, table: string, columns: Column[], count: number, row: (i: number) => (string | number)[]): Promise<void> {
@@ -28,6 +29,10 @@ export async function bulkInsert(server: BenchServer, table: string, columns: Co
     }
     const search = raw.prepare(`select name from sqlite_master where type = 'table' and name = ?`).get(`${table}_search`);
     if (search) raw.exec(`insert into "${table}_search" ("${table}_search") values ('rebuild')`);
+    // what the dropped value-list triggers would have listed (the value table's own search triggers stay)
+    for (const [column, valueTable] of Object.entries(valueLists[table as SearchedTable] ?? {})) {
+      raw.exec(`insert or ignore into "${valueTable}" (value) select distinct "${column}" from "${table}"`);
+    }
     for (const t of triggers) raw.exec(t.sql);
     raw.close();
     return;

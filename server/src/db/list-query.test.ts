@@ -17,7 +17,7 @@ import { useTestDatabase } from '../test/use-test-database.ts';
 const ROWS = 20_000;
 const BASE = Date.UTC(2026, 0, 1);
 
-/** 20,000 log rows: half of them `zhang…` (common), every 70th `…Mid…` (≥ SEARCH_PROBE matches, 1.4% of rows), 5 `rare_x…`. */
+/** 20,000 log rows (登录日志's ip holds the texts: its search index is the log's own): half of them `zhang…` (common), every 70th `…Mid…` (≥ SEARCH_PROBE matches, 1.4% of rows), 5 `rare_x…`. */
 function nameOf(i: number): string {
   if (i % 70 === 1) return `Wang.Mid${i}`;
   if (i % 4001 === 7) return `rare_x${i}`;
@@ -28,7 +28,7 @@ const timeOf = (i: number) => BASE + ((i * 7919) % (ROWS / 2)) * 1000;
 
 class Rollback extends Error {}
 
-type Row = { operId: number; userName: string; operTime: number; success: number };
+type Row = { infoId: number; ip: string; loginTime: number; success: number };
 
 describe('list pages with contains filters: adaptive plan = simple plan', () => {
   const t = useTestDatabase();
@@ -40,33 +40,36 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     await migrateToLatest(t().db);
     const rows = Array.from({ length: ROWS }, (_, k) => {
       const i = k + 1;
-      return { userId: null, userName: nameOf(i), deptId: null, module: 'm', action: 'a', target: '', method: 'POST', url: '', ip: '', success: i % 3 === 0 ? 0 : 1, message: '', costMs: 0, operTime: timeOf(i) };
+      return { userName: '', userId: null, deptId: null, ip: nameOf(i), userAgent: '', success: i % 3 === 0 ? 0 : 1, message: '', loginTime: timeOf(i) };
     });
-    for (let i = 0; i < rows.length; i += 1000) await t().db.insertInto('sys_oper_log').values(rows.slice(i, i + 1000)).execute();
-    all = await t().db.selectFrom('sys_oper_log').select(['operId', 'userName', 'operTime', 'success']).execute();
-    all = all.map((r) => ({ ...r, operTime: Number(r.operTime) }));
+    for (let i = 0; i < rows.length; i += 1000) await t().db.insertInto('sys_login_log').values(rows.slice(i, i + 1000)).execute();
+    // the same texts as 操作日志's user names, searched through their value list (search-index.ts valueLists): same keys, same times
+    const named = rows.map((r) => ({ userId: null, userName: r.ip, deptId: null, module: 'm', action: 'a', target: '', method: 'POST', url: '', ip: '', success: r.success, message: '', costMs: 0, operTime: r.loginTime }));
+    for (let i = 0; i < named.length; i += 1000) await t().db.insertInto('sys_oper_log').values(named.slice(i, i + 1000)).execute();
+    all = await t().db.selectFrom('sys_login_log').select(['infoId', 'ip', 'loginTime', 'success']).execute();
+    all = all.map((r) => ({ ...r, loginTime: Number(r.loginTime) }));
     db = t().db;
   }, 60_000);
 
-  const read = async (text: string, page: number, extra: { sort?: 'userName'; failedOnly?: boolean; searchPlan?: 'indexed' | 'scan' | 'stream' } = {}) => {
-    let filtered = db.selectFrom('sys_oper_log').where(contains(db, 'sys_oper_log', 'userName', text));
+  const read = async (text: string, page: number, extra: { sort?: 'ip'; failedOnly?: boolean; searchPlan?: 'indexed' | 'scan' | 'stream' } = {}) => {
+    let filtered = db.selectFrom('sys_login_log').where(contains(db, 'sys_login_log', 'ip', text));
     if (extra.failedOnly) filtered = filtered.where('success', '=', 0);
     forms = undefined;
-    const answer = await listPage(db, filtered, (qb) => qb.select(['operId', 'userName']),
+    const answer = await listPage(db, filtered, (qb) => qb.select(['infoId', 'ip']),
       { page, limit: 10, sortField: extra.sort ?? '', sortOrder: extra.sort ? 'ascend' : '' },
-      { sortColumns: { userName: 'userName' }, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId', searchPlan: extra.searchPlan, onSearchPlan: (seen) => { forms = seen; } });
-    return { rows: answer.rows.map((r) => r.operId), total: answer.total, totalBounded: answer.totalBounded, forms };
+      { sortColumns: { ip: 'ip' }, defaultSort: ['loginTime', 'desc'], tieBreaker: 'infoId', searchPlan: extra.searchPlan, onSearchPlan: (seen) => { forms = seen; } });
+    return { rows: answer.rows.map((r) => r.infoId), total: answer.total, totalBounded: answer.totalBounded, forms };
   };
-  const expected = (text: string, page: number, extra: { sort?: 'userName'; failedOnly?: boolean } = {}) => {
-    const matching = all.filter((r) => r.userName.toLowerCase().includes(text.toLowerCase()) && (!extra.failedOnly || r.success === 0));
+  const expected = (text: string, page: number, extra: { sort?: 'ip'; failedOnly?: boolean } = {}) => {
+    const matching = all.filter((r) => r.ip.toLowerCase().includes(text.toLowerCase()) && (!extra.failedOnly || r.success === 0));
     const sorted = extra.sort
-      ? matching.sort((a, b) => (a.userName < b.userName ? -1 : a.userName > b.userName ? 1 : a.operId - b.operId))
-      : matching.sort((a, b) => b.operTime - a.operTime || b.operId - a.operId);
+      ? matching.sort((a, b) => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : a.infoId - b.infoId))
+      : matching.sort((a, b) => b.loginTime - a.loginTime || b.infoId - a.infoId);
     // the list machinery's bounds: a searched list counts to the step of SEARCH_COUNT_STEP that holds
     // the page (共 1,000+ 条), at most LIST_COUNT_BOUND; and no page read that starts past LIST_COUNT_BOUND
     const offset = (page - 1) * 10;
     const bound = Math.min(LIST_COUNT_BOUND, SEARCH_COUNT_STEP * Math.max(1, Math.ceil((offset + 10) / SEARCH_COUNT_STEP)));
-    const rows = offset > LIST_COUNT_BOUND ? [] : sorted.slice(offset, offset + 10).map((r) => r.operId);
+    const rows = offset > LIST_COUNT_BOUND ? [] : sorted.slice(offset, offset + 10).map((r) => r.infoId);
     return matching.length > bound ? { rows, total: bound + 1, totalBounded: true as const } : { rows, total: matching.length, totalBounded: undefined };
   };
 
@@ -75,7 +78,7 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     const total = expected(text, 1).total;
     const lastPage = Math.max(1, Math.ceil(total / 10));
     for (const page of [...new Set([1, 2, 3, Math.ceil(lastPage / 2), lastPage, lastPage + 1])]) {
-      for (const extra of [{}, { sort: 'userName' as const }, { failedOnly: true }]) {
+      for (const extra of [{}, { sort: 'ip' as const }, { failedOnly: true }]) {
         const want = expected(text, page, extra);
         const got = await read(text, page, extra);
         expect({ rows: got.rows, total: got.total, totalBounded: got.totalBounded }, `${text} page ${page} ${JSON.stringify(extra)}`).toEqual(want);
@@ -87,44 +90,73 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     }
   }, 60_000);
 
+  const readNames = async (text: string, page: number, extra: { sort?: 'ip'; failedOnly?: boolean; searchPlan?: 'indexed' | 'scan' | 'stream' } = {}) => {
+    let filtered = db.selectFrom('sys_oper_log').where(contains(db, 'sys_oper_log', 'userName', text));
+    if (extra.failedOnly) filtered = filtered.where('success', '=', 0);
+    forms = undefined;
+    const answer = await listPage(db, filtered, (qb) => qb.select(['operId', 'userName']),
+      { page, limit: 10, sortField: extra.sort ?? '', sortOrder: extra.sort ? 'ascend' : '' },
+      { sortColumns: { ip: 'userName' }, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId', searchPlan: extra.searchPlan, onSearchPlan: (seen) => { forms = seen; } });
+    return { rows: answer.rows.map((r) => r.operId), total: answer.total, totalBounded: answer.totalBounded, forms };
+  };
+
+  it.each(terms)('answer the rows, order and total of the simple plan for %j searched through a value list, every page and sort', async (text) => {
+    const lastPage = Math.max(1, Math.ceil(expected(text, 1).total / 10));
+    for (const page of [...new Set([1, 2, Math.ceil(lastPage / 2), lastPage, lastPage + 1])]) {
+      for (const extra of [{}, { sort: 'ip' as const }, { failedOnly: true }]) {
+        const got = await readNames(text, page, { ...extra, searchPlan: 'stream' }); // a forced plan is no plan for a value list
+        expect({ rows: got.rows, total: got.total, totalBounded: got.totalBounded }, `${text} page ${page} ${JSON.stringify(extra)}`).toEqual(expected(text, page, extra));
+      }
+    }
+  }, 60_000);
+
+  it('read a value list search as equality on the values found, or as the value table when hundreds of values match', async () => {
+    const plan = async (text: string) => (await readNames(text, 1)).forms;
+    expect(await plan('rare_x')).toEqual({ page: ['keys'], count: ['keys'] }); // 5 values
+    expect(await plan('nobody-has-this')).toEqual({ page: ['keys'], count: ['keys'] }); // none: no rows, no error
+    expect(await plan('zhang')).toEqual({ page: ['indexed'], count: ['indexed'] }); // 10,000 values
+    expect(await plan('zh')).toEqual({ page: ['indexed'], count: ['indexed'] }); // 1–2 characters: the value table by like
+    expect(await plan('_')).toEqual({ page: ['keys'], count: ['keys'] });
+  });
+
   it('read a page from the cursor of the page before it (keyset) exactly as by its offset; ignore a cursor of another page, sort or form', async () => {
-    const pageOf = async (page: number, extra: { sort?: 'userName'; failedOnly?: boolean; after?: string } = {}) => {
-      let filtered = db.selectFrom('sys_oper_log').where('operId', '>', 0);
+    const pageOf = async (page: number, extra: { sort?: 'ip'; failedOnly?: boolean; after?: string } = {}) => {
+      let filtered = db.selectFrom('sys_login_log').where('infoId', '>', 0);
       if (extra.failedOnly) filtered = filtered.where('success', '=', 0);
-      return listPage(db, filtered, (qb) => qb.select(['operId', 'userName']),
+      return listPage(db, filtered, (qb) => qb.select(['infoId', 'ip']),
         { page, limit: 10, sortField: extra.sort ?? '', sortOrder: extra.sort ? 'ascend' : '', after: extra.after },
-        { sortColumns: { userName: 'userName' }, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId' });
+        { sortColumns: { ip: 'ip' }, defaultSort: ['loginTime', 'desc'], tieBreaker: 'infoId' });
     };
     // every time is shared by two rows: the key decides between them, across page ends too
-    for (const extra of [{}, { sort: 'userName' as const }, { failedOnly: true }]) {
+    for (const extra of [{}, { sort: 'ip' as const }, { failedOnly: true }]) {
       let answer = await pageOf(1, extra);
       for (let page = 2; page <= 30; page++) {
         expect(answer.next, `page ${page - 1} ${JSON.stringify(extra)}`).toBeDefined();
         const byCursor = await pageOf(page, { ...extra, after: answer.next });
         const byOffset = await pageOf(page, extra);
-        expect(byCursor.rows.map((r) => r.operId), `page ${page} ${JSON.stringify(extra)}`).toEqual(byOffset.rows.map((r) => r.operId));
-        expect(byCursor.rows[0]).toEqual({ operId: byOffset.rows[0]!.operId, userName: byOffset.rows[0]!.userName }); // no cursor columns leak
+        expect(byCursor.rows.map((r) => r.infoId), `page ${page} ${JSON.stringify(extra)}`).toEqual(byOffset.rows.map((r) => r.infoId));
+        expect(byCursor.rows[0]).toEqual({ infoId: byOffset.rows[0]!.infoId, ip: byOffset.rows[0]!.ip }); // no cursor columns leak
         expect({ total: byCursor.total, totalBounded: byCursor.totalBounded }).toEqual({ total: byOffset.total, totalBounded: byOffset.totalBounded });
         answer = byCursor;
       }
     }
     // a cursor is taken only for the page after its own and with its sort: other uses read by offset
-    const page3 = (await pageOf(3)).rows.map((r) => r.operId);
+    const page3 = (await pageOf(3)).rows.map((r) => r.infoId);
     const cursorOf1 = (await pageOf(1)).next;
     const cursorOf2 = (await pageOf(2)).next;
-    expect((await pageOf(3, { after: cursorOf1 })).rows.map((r) => r.operId)).toEqual(page3);
-    expect((await pageOf(3, { after: cursorOf2 })).rows.map((r) => r.operId)).toEqual(page3);
-    const sortedPage3 = (await pageOf(3, { sort: 'userName' })).rows.map((r) => r.operId);
-    expect((await pageOf(3, { sort: 'userName', after: cursorOf2 })).rows.map((r) => r.operId)).toEqual(sortedPage3);
-    for (const garbage of ['', 'x', 'bm90IGpzb24', Buffer.from('[2,"operTime desc",{"a":1},1]').toString('base64url'), Buffer.from('[2,"operTime desc",1]').toString('base64url')]) {
-      expect((await pageOf(3, { after: garbage })).rows.map((r) => r.operId), garbage).toEqual(page3);
+    expect((await pageOf(3, { after: cursorOf1 })).rows.map((r) => r.infoId)).toEqual(page3);
+    expect((await pageOf(3, { after: cursorOf2 })).rows.map((r) => r.infoId)).toEqual(page3);
+    const sortedPage3 = (await pageOf(3, { sort: 'ip' })).rows.map((r) => r.infoId);
+    expect((await pageOf(3, { sort: 'ip', after: cursorOf2 })).rows.map((r) => r.infoId)).toEqual(sortedPage3);
+    for (const garbage of ['', 'x', 'bm90IGpzb24', Buffer.from('[2,"loginTime desc",{"a":1},1]').toString('base64url'), Buffer.from('[2,"loginTime desc",1]').toString('base64url')]) {
+      expect((await pageOf(3, { after: garbage })).rows.map((r) => r.infoId), garbage).toEqual(page3);
     }
     // the last page is not full: no cursor; a text where the sort holds integers is not taken (PostgreSQL would refuse it)
     const failedTotal = all.filter((r) => r.success === 0).length;
     expect((await pageOf(Math.ceil(failedTotal / 10), { failedOnly: true })).next).toBeUndefined();
-    const injected = Buffer.from(JSON.stringify([2, 'operTime desc', "1) or (1=1", 1])).toString('base64url');
-    expect((await pageOf(3, { after: injected })).rows.map((r) => r.operId)).toEqual(page3);
-    expect(Number((await db.selectFrom('sys_oper_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(all.length);
+    const injected = Buffer.from(JSON.stringify([2, 'loginTime desc', "1) or (1=1", 1])).toString('base64url');
+    expect((await pageOf(3, { after: injected })).rows.map((r) => r.infoId)).toEqual(page3);
+    expect(Number((await db.selectFrom('sys_login_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(all.length);
   });
 
   it('count a searched list in steps: 共 N+ 条 while rows continue past the step, the next step from its last page on, exact below', async () => {
@@ -132,10 +164,10 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     const matching = expected('mid', 1).total;
     expect(matching).toBeGreaterThan(2 * step);
     expect(matching).toBeLessThan(3 * step);
-    const page = async (n: number, filtered = db.selectFrom('sys_oper_log').where(contains(db, 'sys_oper_log', 'userName', 'mid'))) => {
-      const answer = await listPage(db, filtered, (qb) => qb.select('operId'), { page: n, limit: 10, sortField: '', sortOrder: '' },
-        { sortColumns: {}, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId', searchCountStep: step });
-      return { rows: answer.rows.map((r) => r.operId), total: answer.total, totalBounded: answer.totalBounded };
+    const page = async (n: number, filtered = db.selectFrom('sys_login_log').where(contains(db, 'sys_login_log', 'ip', 'mid'))) => {
+      const answer = await listPage(db, filtered, (qb) => qb.select('infoId'), { page: n, limit: 10, sortField: '', sortOrder: '' },
+        { sortColumns: {}, defaultSort: ['loginTime', 'desc'], tieBreaker: 'infoId', searchCountStep: step });
+      return { rows: answer.rows.map((r) => r.infoId), total: answer.total, totalBounded: answer.totalBounded };
     };
     const want = (n: number) => expected('mid', n).rows;
     // pages 1–10 hold rows 1–100: counted to 101, said 共 100+ 条; the pager offers page 11
@@ -149,7 +181,7 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     // the same rows with an index-backed filter alone: exact up to LIST_COUNT_BOUND, however many
     const failed = all.filter((r) => r.success === 0).length;
     expect(failed).toBeGreaterThan(step);
-    expect(await page(1, db.selectFrom('sys_oper_log').where('success', '=', 0))).toMatchObject({ total: failed, totalBounded: undefined });
+    expect(await page(1, db.selectFrom('sys_login_log').where('success', '=', 0))).toMatchObject({ total: failed, totalBounded: undefined });
   });
 
   it('bound a searched count at the step holding the page, an unsearched one at LIST_COUNT_BOUND', () => {
@@ -166,23 +198,23 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     try {
       const step = 100;
       const matching = expected('mid', 1).total;
-      const failedMid = all.filter((r) => r.userName.toLowerCase().includes('mid') && r.success === 0);
+      const failedMid = all.filter((r) => r.ip.toLowerCase().includes('mid') && r.success === 0);
       await db.transaction().execute(async (trx) => {
         const count = async (failedOnly: boolean) => {
-          let filtered = trx.selectFrom('sys_oper_log').where(contains(trx, 'sys_oper_log', 'userName', 'mid'));
+          let filtered = trx.selectFrom('sys_login_log').where(contains(trx, 'sys_login_log', 'ip', 'mid'));
           if (failedOnly) filtered = filtered.where('success', '=', 0);
-          const { total, totalBounded } = await listPage(trx, filtered, (qb) => qb.select('operId'), { page: 1, limit: 10, sortField: '', sortOrder: '' },
+          const { total, totalBounded } = await listPage(trx, filtered, (qb) => qb.select('infoId'), { page: 1, limit: 10, sortField: '', sortOrder: '' },
             // one plan throughout: the memory is of a statement, and a term with few matches left is read another way
-            { sortColumns: {}, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId', searchCountStep: step, searchPlan: 'scan' });
+            { sortColumns: {}, defaultSort: ['loginTime', 'desc'], tieBreaker: 'infoId', searchCountStep: step, searchPlan: 'scan' });
           return { total, totalBounded };
         };
         expect(await count(false)).toEqual({ total: step + 1, totalBounded: true });
         expect(await count(true)).toEqual({ total: failedMid.length, totalBounded: undefined });
         // all but 20 of the matches go, and one failed one: the bounded answer stands, the exact one moves at once
-        const gone = all.filter((r) => r.userName.toLowerCase().includes('mid')).slice(20).map((r) => r.operId);
-        await trx.deleteFrom('sys_oper_log').where('operId', 'in', [...gone, failedMid[0]!.operId]).execute();
-        const left = matching - new Set([...gone, failedMid[0]!.operId]).size;
-        const failedLeft = failedMid.filter((r) => r.operId !== failedMid[0]!.operId && !gone.includes(r.operId)).length;
+        const gone = all.filter((r) => r.ip.toLowerCase().includes('mid')).slice(20).map((r) => r.infoId);
+        await trx.deleteFrom('sys_login_log').where('infoId', 'in', [...gone, failedMid[0]!.infoId]).execute();
+        const left = matching - new Set([...gone, failedMid[0]!.infoId]).size;
+        const failedLeft = failedMid.filter((r) => r.infoId !== failedMid[0]!.infoId && !gone.includes(r.infoId)).length;
         expect(await count(false)).toEqual({ total: step + 1, totalBounded: true });
         expect(await count(true)).toEqual({ total: failedLeft, totalBounded: undefined });
         vi.advanceTimersByTime(COUNT_MEMORY_MS);

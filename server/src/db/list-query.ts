@@ -5,7 +5,7 @@ import {
 } from 'kysely';
 import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP, type PageQuery } from '@huiyun/contract';
 import { dialectOf } from './dialect.ts';
-import { searchIndexes, searchTableOf, type SearchedColumn, type SearchedTable } from './search-index.ts';
+import { searchIndexes, searchTableOf, valueListOf, type SearchedColumn, type SearchedTable } from './search-index.ts';
 
 // The shared list machinery: every paged list of the product reads its page here (`listPage`), and
 // every list route is registered by http/list-routes.ts. How a list stays fast at a million rows
@@ -34,30 +34,63 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
   const name = column.slice(dot + 1);
   const spec = searchIndexes[table];
   if (!(spec.columns as readonly string[]).includes(name)) throw new Error(`${table}.${name} has no search index (db/search-index.ts)`);
-  const escaped = text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
-  const pattern = `%${escaped}%`;
+  const pattern = likePatternOf(text);
   const key = dot < 0 ? spec.key : `${column.slice(0, dot)}.${spec.key}`;
   const trigrams = [...text].length - 2;
+  const valueTable = valueListOf(table, name);
+  if (valueTable) return searchValueList(db, column, valueTable, text, { table, key: spec.key, keyRef: key, trigrams });
   if (dialectOf(db) === 'postgres') {
     const like = sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
     if (trigrams < 1) return new ContainsExpression(like); // no trigram: the GIN index cannot probe it
     return new SearchExpression({
       table, key: spec.key, keyRef: key, search: '', phrase: '', trigrams, indexed: like, scan: like,
-      probe: sql<{ k: number }>`select ${sql.ref(spec.key)} as k from ${sql.table(table)} where lower(${sql.ref(name)}) like ${pattern} escape '\\' limit ${SEARCH_PROBE}`,
-      matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} = any(${keys}::bigint[])`,
+      probe: sql<{ k: unknown }>`select ${sql.ref(spec.key)} as k from ${sql.table(table)} where lower(${sql.ref(name)}) like ${pattern} escape '\\' limit ${SEARCH_PROBE}`,
+      matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} = any(${keys.map(Number)}::bigint[])`,
     });
   }
   // SQLite's LIKE already ignores ASCII case (its lower() knows no other), so the column is compared as is.
   const scan = sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
   if (trigrams < 1) return new ContainsExpression(scan);
   const search = searchTableOf(table);
-  const phrase = `${name} : "${text.replaceAll('"', '""')}"`;
+  const phrase = ftsPhraseOf(name, text);
   const indexed = sql<SqlBool>`${sql.ref(key)} in (select rowid from ${sql.table(search)} where ${sql.table(search)} match ${phrase})`;
   return new SearchExpression({
     table, key: spec.key, keyRef: key, search, phrase, trigrams, indexed, scan,
     // FTS5 answers rowids in ascending order: the first SEARCH_PROBE matches, read the cheap way round.
-    probe: sql<{ k: number }>`select rowid as k from ${sql.table(search)} where ${sql.table(search)} match ${phrase} limit ${SEARCH_PROBE}`,
-    matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} in (select value from json_each(${JSON.stringify(keys)}))`,
+    probe: sql<{ k: unknown }>`select rowid as k from ${sql.table(search)} where ${sql.table(search)} match ${phrase} limit ${SEARCH_PROBE}`,
+    matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} in (select value from json_each(${JSON.stringify(keys.map(Number))}))`,
+  });
+}
+
+/** `text` as a `like` pattern of a lowercase column: contained anywhere, % _ and \\ taken literally. */
+const likePatternOf = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** `text` as an FTS5 phrase of `column` (a quote in the text is a character, not syntax). */
+const ftsPhraseOf = (column: string, text: string) => `${column} : "${text.replaceAll('"', '""')}"`;
+
+/**
+ * A contains filter on a column with a value list (search-index.ts `valueLists`): the values that
+ * contain `text` are found in the value table (its trigram index; `like` for 1–2 characters, the table
+ * being small), and the rows are those whose column equals one of them. The probe reads the values:
+ * under SEARCH_PROBE of them (nearly always) they are the filter, by equality; more, and the filter is
+ * the subquery of the value table.
+ */
+function searchValueList(db: Kysely<any>, column: string, valueTable: SearchedTable, text: string, of: Pick<Search, 'table' | 'key' | 'keyRef' | 'trigrams'>): Expression<SqlBool> {
+  const pattern = likePatternOf(text);
+  let values: RawBuilder<SqlBool>;
+  if (dialectOf(db) === 'postgres') values = sql<SqlBool>`lower(value) like ${pattern} escape '\\'`;
+  else if (of.trigrams < 1) values = sql<SqlBool>`value like ${pattern} escape '\\'`;
+  else {
+    const search = sql.table(searchTableOf(valueTable));
+    values = sql<SqlBool>`id in (select rowid from ${search} where ${search} match ${ftsPhraseOf('value', text)})`;
+  }
+  const among = sql<SqlBool>`${sql.ref(column)} in (select value from ${sql.table(valueTable)} where ${values})`;
+  return new SearchExpression({
+    ...of, search: '', phrase: '', valueList: true, indexed: among, scan: among,
+    probe: sql<{ k: unknown }>`select value as k from ${sql.table(valueTable)} where ${values} limit ${SEARCH_PROBE}`,
+    matchedKeys: (found) => dialectOf(db) === 'postgres'
+      ? sql<SqlBool>`${sql.ref(column)} = any(${found.map(String)}::text[])`
+      : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(found.map(String))}))`,
   });
 }
 
@@ -67,10 +100,12 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
  */
 type Search = {
   table: string; key: string; keyRef: string; search: string; phrase: string; trigrams: number; indexed: RawBuilder<SqlBool>; scan: RawBuilder<SqlBool>;
-  /** The term's first SEARCH_PROBE matches in the whole table, by key. */
-  probe: RawBuilder<{ k: number }>;
-  /** The filter as the keys of all its matches (a rare term, whose probe read them all). */
-  matchedKeys: (keys: number[]) => RawBuilder<SqlBool>;
+  /** A search of the column's value list (`searchValueList`): `indexed` and `scan` are its subquery, the probe reads values. */
+  valueList?: true;
+  /** The term's first SEARCH_PROBE matches in the whole table, by key (of a value list: the values). */
+  probe: RawBuilder<{ k: unknown }>;
+  /** The filter as the keys (values) of all its matches (a rare term, whose probe read them all). */
+  matchedKeys: (keys: unknown[]) => RawBuilder<SqlBool>;
 };
 
 /** The node each search puts in a query, to find it there again (`planSearches`). */
@@ -203,7 +238,7 @@ async function planSearches(db: Kysely<any>, searches: readonly Search[], offset
     forms.count.push(forCount);
   };
   for (const search of searches) {
-    if (force) {
+    if (force && !search.valueList) {
       choose(search, force === 'stream' ? 'indexed' : force, force);
       continue;
     }
@@ -212,7 +247,12 @@ async function planSearches(db: Kysely<any>, searches: readonly Search[], offset
       // A rare term: the probe read all its matches, so the page and the count take them as they are
       // and the index is not read again (PostgreSQL: ip `10.3.7`, 172 matches of 1,000,000 — two GIN
       // bitmaps of common trigrams, page and count, 21 ms; the probe and two key lookups 5.6 ms).
-      choose(search, 'keys', 'keys', search.matchedKeys(keys.map((r) => Number(r.k))));
+      choose(search, 'keys', 'keys', search.matchedKeys(keys.map((r) => r.k)));
+      continue;
+    }
+    if (search.valueList) {
+      // hundreds of values contain the term: the rows of any of them, the value table read in the statement
+      choose(search, 'indexed', 'indexed');
       continue;
     }
     if (!search.search) {
@@ -222,7 +262,7 @@ async function planSearches(db: Kysely<any>, searches: readonly Search[], offset
     }
     // two subqueries: SQLite reads min() and max() off the key only when each is a query of its own
     const span = await sql<{ first: number | null; last: number | null }>`select (select min(${sql.ref(search.key)}) from ${sql.table(search.table)}) as first, (select max(${sql.ref(search.key)}) from ${sql.table(search.table)}) as last`.execute(db);
-    const chosen = chooseSearchPlan({ n: keys.length, firstKey: span.rows[0]?.first ?? null, nthMatch: keys.at(-1)!.k, lastKey: span.rows[0]?.last ?? null, trigrams: search.trigrams }, offset, limit, countBound);
+    const chosen = chooseSearchPlan({ n: keys.length, firstKey: span.rows[0]?.first ?? null, nthMatch: Number(keys.at(-1)!.k), lastKey: span.rows[0]?.last ?? null, trigrams: search.trigrams }, offset, limit, countBound);
     choose(search, chosen.page, chosen.count);
   }
   return { page, count, forms, streamed };

@@ -137,6 +137,12 @@ export interface LoginLogTable {
   loginTime: number;
 }
 
+/** The distinct values of a searched column (search-index.ts `valueLists`): filled by a trigger (0020). */
+export interface ValueListTable {
+  id: Generated<number>;
+  value: string;
+}
+
 export interface TaskTable {
   taskId: Generated<number>;
   taskName: string;
@@ -421,6 +427,8 @@ export interface Database {
   sys_session: SessionTable;
   sys_oper_log: OperLogTable;
   sys_login_log: LoginLogTable;
+  sys_oper_log_user_names: ValueListTable;
+  sys_login_log_user_names: ValueListTable;
   sync_task: TaskTable;
   sync_task_device: TaskDeviceTable;
   sync_task_number: TaskNumberTable;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dialectOf } from './dialect.ts';
 import { contains } from './list-query.ts';
 import { migrateToLatest } from './migrate.ts';
-import { searchIndexes, searchTableOf, trigramIndexOf } from './search-index.ts';
+import { searchIndexes, searchTableOf, trigramIndexOf, valueListOf, type SearchedTable } from './search-index.ts';
 import { useTestDatabase } from '../test/use-test-database.ts';
 
 describe('search indexes (contains filters)', () => {
@@ -13,12 +13,14 @@ describe('search indexes (contains filters)', () => {
     const { db } = t();
     await migrateToLatest(db);
     for (const [table, spec] of Object.entries(searchIndexes)) {
+      // a column with a value list is searched there (the value table is a searched table of its own, checked too)
+      const columns = spec.columns.filter((c: string) => !valueListOf(table as SearchedTable, c));
       if (dialectOf(db) === 'postgres') {
         const { rows } = await sql<{ indexname: string }>`select indexname from pg_indexes where tablename = ${table}`.execute(db);
-        for (const column of spec.columns) expect(rows.map((r) => r.indexname), `${table}.${column}`).toContain(trigramIndexOf(table, column));
+        for (const column of columns) expect(rows.map((r) => r.indexname), `${table}.${column}`).toContain(trigramIndexOf(table, column));
       } else {
         const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where name = ${searchTableOf(table)}`.execute(db);
-        for (const column of spec.columns) expect(rows[0]?.sql, `${table}.${column}`).toContain(`"${column}"`);
+        for (const column of columns) expect(rows[0]?.sql, `${table}.${column}`).toContain(`"${column}"`);
       }
     }
   });
@@ -47,6 +49,28 @@ describe('search indexes (contains filters)', () => {
     // a counter update (not a searched column) leaves the index alone and the row findable
     await db.updateTable('sys_variable').set({ varValue: 'x' }).where('varName', '=', 'delta').execute();
     expect(await find('varName', 'delta')).toEqual(['delta']);
+  });
+
+  it('search a column with a value list among its values: every row of each value found, the list following inserts and updates', async () => {
+    const { db } = t();
+    await migrateToLatest(db);
+    const log = (userName: string, loginTime: number) => ({ userName, userId: null, deptId: null, ip: '10.0.0.1', userAgent: '', success: 1, message: '', loginTime });
+    await db.insertInto('sys_login_log').values([log('WangFang', 1), log('wangfang7', 2), log('liwei', 3), log('WangFang', 4), log('a_b', 5), log('axb', 6)]).execute();
+    const find = async (text: string) =>
+      (await db.selectFrom('sys_login_log').select('loginTime').where(contains(db as never, 'sys_login_log', 'userName', text)).orderBy('loginTime').execute()).map((r) => Number(r.loginTime));
+    expect(await find('wangfang')).toEqual([1, 2, 4]); // case-insensitively, every row of each name
+    expect(await find('FANG7')).toEqual([2]);
+    expect(await find('i')).toEqual([3]); // one character: the value table compared with like
+    expect(await find('a_b')).toEqual([5]); // _ literally
+    expect(await find('zhang')).toEqual([]);
+    // the value table holds each name once, filled by the trigger (rows before the migration by the migration)
+    const values = async () => (await db.selectFrom('sys_login_log_user_names').select('value').orderBy('value').execute()).map((r) => r.value);
+    expect(await values()).toEqual(['WangFang', 'a_b', 'axb', 'liwei', 'wangfang7'].sort());
+    await db.updateTable('sys_login_log').set({ userName: 'zhangsan' }).where('loginTime', '=', 3).execute();
+    expect(await find('zhang')).toEqual([3]);
+    expect(await find('liwei')).toEqual([]); // the value stays; no row has it
+    await db.insertInto('sys_oper_log').values({ userId: null, userName: 'zhangsan', deptId: null, module: '用户管理', action: '新增', target: '', method: 'POST', url: '', ip: '', success: 1, message: '', costMs: 0, operTime: 7 }).execute();
+    expect((await db.selectFrom('sys_oper_log').select('operTime').where(contains(db as never, 'sys_oper_log', 'userName', 'angsa')).execute()).map((r) => Number(r.operTime))).toEqual([7]);
   });
 
   it('refuse a column without an index', () => {

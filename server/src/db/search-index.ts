@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from './dialect.ts';
+import { withAutoId } from './migrations/helpers.ts';
 
 // The columns a list screen's contains filter (`contains` in list-query.ts) searches, and the index
 // that backs each of them (issue 14): a `lower(x) like '%…%'` filter can use no B-tree index, so
@@ -28,16 +29,36 @@ export const searchIndexes = {
   sys_role: { key: 'roleId', columns: ['roleName', 'roleNo'] },
   sys_permission: { key: 'permissionId', columns: ['permissionName', 'permission'] },
   sys_variable: { key: 'varId', columns: ['varLable', 'varName'] },
-  sys_oper_log: { key: 'operId', columns: ['userName'] }, // module: an equality filter since 0014
-  sys_login_log: { key: 'infoId', columns: ['userName', 'ip'] },
+  sys_oper_log: { key: 'operId', columns: ['userName'] }, // module: an equality filter since 0014; userName: a value list (0020)
+  sys_login_log: { key: 'infoId', columns: ['userName', 'ip'] }, // userName: a value list (0020)
   sync_task: { key: 'taskId', columns: ['taskName'] },
   sync_auth_code: { key: 'id', columns: ['authCode', 'machineName'] },
   pay_config: { key: 'id', columns: ['name', 'partner'] },
   pay_machine: { key: 'machineId', columns: ['machineNo', 'machineName'] },
+  sys_oper_log_user_names: { key: 'id', columns: ['value'] },
+  sys_login_log_user_names: { key: 'id', columns: ['value'] },
 } as const satisfies Record<string, { key: string; columns: readonly string[] }>;
 
 export type SearchedTable = keyof typeof searchIndexes;
 export type SearchedColumn<T extends SearchedTable> = (typeof searchIndexes)[T]['columns'][number];
+
+/**
+ * Searched columns whose values repeat: the account name of a log entry (a platform has hundreds or
+ * thousands of accounts, a log millions of rows). Such a column is searched in a table of its distinct
+ * values (`createValueList`: filled by a trigger on insert, with its own search index above), and the
+ * list then filters by equality on the values found, off a (column, time, key) index of the big table:
+ * `wangfang` in a million log rows asks 1,000 names, then reads one name's rows newest first. The big
+ * table needs no trigram index of the column. Values stay when their rows go (the retention sweep):
+ * an old name then matches nothing.
+ */
+export const valueLists: { readonly [T in SearchedTable]?: { readonly [C in SearchedColumn<T>]?: SearchedTable } } = {
+  sys_oper_log: { userName: 'sys_oper_log_user_names' },
+  sys_login_log: { userName: 'sys_login_log_user_names' },
+};
+
+/** The value list of a searched column, if it has one. */
+export const valueListOf = (table: SearchedTable, column: string): SearchedTable | undefined =>
+  (valueLists[table] as Record<string, SearchedTable> | undefined)?.[column];
 
 /** The SQLite FTS5 table of a searched table. */
 export const searchTableOf = (table: string) => `${table}_search`;
@@ -83,4 +104,29 @@ export async function dropSearchIndex(db: Kysely<any>, table: string, columns: r
   const search = searchTableOf(table);
   for (const trigger of ['insert', 'delete', 'update']) await sql`drop trigger if exists ${sql.id(`${search}_${trigger}`)}`.execute(db);
   await sql`drop table if exists ${sql.table(search)}`.execute(db);
+}
+
+/**
+ * Creates the value list of `column` of `table` (see `valueLists`): the table of distinct values with
+ * its search index, filled from the rows already there and kept filled by a trigger on insert and on an
+ * update of the column. Used by migrations only.
+ */
+export async function createValueList(db: Kysely<any>, table: string, column: string, valueTable: string): Promise<void> {
+  await withAutoId(db, db.schema.createTable(valueTable), 'id').addColumn('value', 'varchar(255)', (c) => c.notNull().unique()).execute();
+  await sql`insert into ${sql.table(valueTable)} (value) select distinct ${sql.ref(column)} from ${sql.table(table)}`.execute(db);
+  const fill = `${valueTable}_fill`;
+  if (dialectOf(db) === 'postgres') {
+    // `where not exists` first: a known value (nearly every insert) then takes no sequence number
+    await sql`create function ${sql.id(fill)}() returns trigger language plpgsql as $$ begin
+      insert into ${sql.table(valueTable)} (value) select new.${sql.ref(column)}
+        where not exists (select 1 from ${sql.table(valueTable)} where value = new.${sql.ref(column)}) on conflict do nothing;
+      return null;
+    end $$`.execute(db);
+    await sql`create trigger ${sql.id(fill)} after insert or update of ${sql.ref(column)} on ${sql.table(table)} for each row execute function ${sql.id(fill)}()`.execute(db);
+  } else {
+    const insertValue = sql`insert or ignore into ${sql.table(valueTable)} (value) values (${sql.ref(`new.${column}`)})`;
+    await sql`create trigger ${sql.id(`${fill}_insert`)} after insert on ${sql.table(table)} begin ${insertValue}; end`.execute(db);
+    await sql`create trigger ${sql.id(`${fill}_update`)} after update of ${sql.ref(column)} on ${sql.table(table)} begin ${insertValue}; end`.execute(db);
+  }
+  await createSearchIndex(db, valueTable, 'id', ['value']);
 }
