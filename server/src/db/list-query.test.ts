@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP } from '@huiyun/contract';
 import { dialectOf } from './dialect.ts';
-import { chooseSearchPlan, contains, COUNT_MEMORY_MS, countBoundOf, listPage, SEARCH_PROBE, type SearchForm } from './list-query.ts';
+import { chooseSearchPlan, contains, COUNT_MEMORY_MS, countBoundOf, listPage, SEARCH_PROBE, withoutDenseEnds, type SearchForm } from './list-query.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
 import { useTestDatabase } from '../test/use-test-database.ts';
@@ -246,12 +246,24 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     expect(await plan('rare_x', 1)).toEqual({ page: ['keys'], count: ['keys'] });
     // common: page 1 walks the sort index with like, the count scans with like
     expect(await plan('zhang', 1)).toEqual({ page: ['scan'], count: ['scan'] });
-    expect(await plan('ZHANG1', 1)).toEqual({ page: ['scan'], count: ['scan'] }); // 1,111 of 20,000
+    // 1,111 of 20,000: FTS5 is asked for `ng1` (zha, han, ang are in half the rows), one trigram, so the count streams it
+    expect(await plan('ZHANG1', 1)).toEqual({ page: ['scan'], count: ['stream'] });
     // 1.4% of rows: page 1 by walking, the count streamed from FTS5; the last page through FTS5 too
     expect(await plan('mid', 1)).toEqual({ page: ['scan'], count: ['stream'] });
     expect(await plan('mid', 29)).toEqual({ page: ['indexed'], count: ['stream'] });
     // 1–2 characters: no trigram, always like, nothing to plan
     expect(await plan('zh', 1)).toBeUndefined();
+  });
+
+  it('ask FTS5 for the text less its end trigrams that are in a quarter of the rows or more, never less than one that is not', async () => {
+    if (dialectOf(db) === 'postgres') return;
+    const part = (text: string) => withoutDenseEnds(db, 'sys_login_log_search', 'ip', text);
+    expect(await part('ZHANG1')).toBe('NG1'); // zha, han, ang: half the rows each
+    expect(await part('1zhang')).toBe('1zh');
+    expect(await part('x1zhang1')).toBe('x1zhang1'); // dense trigrams inside stay (only the ends go)
+    expect(await part('zhang')).toBe('zhang'); // every trigram dense: nothing to gain
+    expect(await part('wang.mid7')).toBe('wang.mid7');
+    expect(await part('rare_x')).toBe('rare_x');
   });
 
   it('choose by the share of matching rows, the depth of the page and the trigrams of the term', () => {
