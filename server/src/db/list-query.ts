@@ -141,9 +141,13 @@ function searchValueList(db: Kysely<any>, column: string, valueTable: SearchedTa
   return new SearchExpression({
     ...of, search: '', phrase: '', valueList: true, indexed: among, scan: among,
     probe: sql<{ k: unknown }>`select value as k from ${sql.table(valueTable)} where ${values} limit ${SEARCH_PROBE}`,
-    matchedKeys: (found) => dialectOf(db) === 'postgres'
-      ? sql<SqlBool>`${sql.ref(column)} = any(${found.map(String)}::text[])`
-      : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(found.map(String))}))`,
+    matchedKeys: (found) => {
+      // one value: plain equality, so PostgreSQL reads (column, time, key) in order (= any(array) sorts every row of it)
+      if (found.length === 1) return sql<SqlBool>`${sql.ref(column)} = ${String(found[0])}`;
+      return dialectOf(db) === 'postgres'
+        ? sql<SqlBool>`${sql.ref(column)} = any(${found.map(String)}::text[])`
+        : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(found.map(String))}))`;
+    },
   });
 }
 
