@@ -29,7 +29,10 @@ type Claim = { statuses: readonly number[]; due: 'expireAt' | 'updateTime'; befo
  */
 async function claimRows(ctx: AppContext, token: string, claim: Claim) {
   const now = ctx.now();
-  const statuses = sql.join(claim.statuses);
+  // Both claims read (orderStatus, createTime, orderId): the statuses' ranges hold only the rows in them — the
+  // unpaid orders (at most one a machine), the refunds under way (migration 0020). The statuses as
+  // literals, so each claim is one prepared statement on PostgreSQL (pg-prepared.ts sends `in ($1, $2)` unnamed).
+  const statuses = sql.join(claim.statuses.map((status) => sql.lit(status)));
   const due = sql`select "orderId" from pay_order where "orderStatus" in (${statuses}) and ${sql.ref(claim.due)} < ${claim.before}
     and ("claimUntil" is null or "claimUntil" < ${now}) order by ${sql.ref(claim.due)} limit ${claim.limit}`;
   const claimed = await sql`update pay_order set "claimBy" = ${token}, "claimUntil" = ${now + recoverMsOf(ctx)}
@@ -56,7 +59,7 @@ export const claimStuckRefunds = (ctx: AppContext, token: string, limit = 100) =
 export async function failStaleDispenses(ctx: AppContext, limit = 100): Promise<number> {
   const now = ctx.now();
   const stale = await ctx.db.selectFrom('pay_order').select('orderId')
-    .where('orderStatus', '=', OrderStatus.paid).where('transType', '=', TransType.consume).where('payTime', '<', now - ctx.config.pay.dispenseTimeoutMs)
+    .where('orderStatus', '=', sql.lit(OrderStatus.paid)).where('transType', '=', sql.lit(TransType.consume)).where('payTime', '<', now - ctx.config.pay.dispenseTimeoutMs)
     .orderBy('orderId').limit(limit).execute();
   let failed = 0;
   for (const { orderId } of stale) {
@@ -69,7 +72,8 @@ export async function failStaleDispenses(ctx: AppContext, limit = 100): Promise<
 /** Automatic refunds of marked orders, then the stuck refunds this sweep claimed. */
 export async function sweepRefunds(ctx: AppContext, rt: PaymentRuntime, options: { limit?: number; log?: Parameters<typeof settleUnpaid>[3] } = {}) {
   const counts = { autoRefunds: 0, refundsClaimed: 0, refundsSettled: 0, refundsFailed: 0 };
-  const marked = await ctx.db.selectFrom('pay_order').select('orderId').where('refundNeeded', '=', 1).orderBy('orderId').limit(options.limit ?? 100).execute();
+  // refundNeeded = 1 as a literal: its partial index's condition (0015)
+  const marked = await ctx.db.selectFrom('pay_order').select('orderId').where('refundNeeded', '=', sql.lit(1)).orderBy('orderId').limit(options.limit ?? 100).execute();
   for (const { orderId } of marked) {
     try {
       if (await autoRefund(ctx, rt, orderId, options.log)) counts.autoRefunds++;
