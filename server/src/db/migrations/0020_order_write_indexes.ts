@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 // Fewer index writes a purchase (issue 16 §7; docs/performance.md "Terminal flow"). A purchase moves its
 // order 1 → 10 → 2 → 3, and each move rewrites every index that holds orderStatus (on PostgreSQL a move
@@ -16,10 +16,15 @@ import type { Kysely } from 'kysely';
 // - ("updateTime") where orderStatus in (11, 12), the refunds under way: the same rows as that status
 //   index's ranges 11 and 12, which SQLite read for the stuck-refund sweep anyway (without ANALYZE, as the
 //   product runs). Dropped with it: one index less to test and keep on every refund row's move.
-// The others are each one filter of 交易订单 (time, machine, company, order number, transaction number, pay
-// type), the one-open-sale rule (machine_active), an order's refunds and their key (refund_key), and the
+// - ("transId"), 交易订单's exact 交易号: now of the orders that have one (partial, transId <> ''). An order
+//   is created without it and gets it when paid, so it entered the index at the '' end when created and
+//   moved when paid; now it enters once, when paid (on PostgreSQL no entry at the insert and at → 10), and
+//   the orders never paid are not in it. The list's filter names the condition literally (order-list/queries.ts).
+// The others are each one filter of 交易订单 (time, machine, company, order number, pay type), the one-open-sale rule (machine_active), an order's refunds and their key (refund_key), and the
 // automatic refunds to make (refundNeeded = 1, partial); none of them holds orderStatus but machine_active.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('pay_order_status_expire').execute();
   await db.schema.dropIndex('pay_order_refund_open').execute();
+  await db.schema.dropIndex('pay_order_trans_id').execute();
+  await sql`create index pay_order_trans_id on pay_order ("transId") where "transId" <> ''`.execute(db);
 }

@@ -10,6 +10,8 @@ import type { Database } from '../../db/schema.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../../test/test-database.ts';
 import { claimExpired, claimStuckRefunds, failStaleDispenses, sweepRefunds } from './sweeper.ts';
 import type { PaymentRuntime } from './runtime.ts';
+import { listOrders } from '../order-list/queries.ts';
+import { orderListQuery } from '@huiyun/contract';
 
 // pay_order's indexes are what every purchase pays for at each status move (migration 0020,
 // docs/performance.md "Terminal flow"): each one is there for a read, and the sweeper's reads must find
@@ -110,5 +112,11 @@ describe('pay_order indexes', () => {
     const [marked] = await statementsOf(() => sweepRefunds(ctx(), {} as PaymentRuntime));
     expect(marked!.sql).toMatch(/"refundNeeded" = 1/);
     expect(await planOf(marked!)).toContain('pay_order_refund_needed');
+  });
+
+  it("交易订单's exact 交易号 reads its partial index (the orders that have one)", async () => {
+    const [page] = await statementsOf(() => listOrders(db, 'all', orderListQuery.parse({ page: 1, limit: 10, transId: '4200000001' })));
+    expect(page!.sql).toContain(`"o"."transId" <> ''`);
+    expect(await planOf(page!)).toContain('pay_order_trans_id');
   });
 });
