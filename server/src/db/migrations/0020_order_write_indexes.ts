@@ -20,8 +20,9 @@ import { sql, type Kysely } from 'kysely';
 //   is created without it and gets it when paid, so it entered the index at the '' end when created and
 //   moved when paid; now it enters once, when paid (on PostgreSQL no entry at the insert and at → 10), and
 //   the orders never paid are not in it. The list's filter names the condition literally (order-list/queries.ts).
-// The others are each one filter of 交易订单 (time, machine, company, order number, pay type), the one-open-sale rule (machine_active), an order's refunds and their key (refund_key), and the
-// automatic refunds to make (refundNeeded = 1, partial); none of them holds orderStatus but machine_active.
+// The others are each one filter of 交易订单 (time, machine, company, order number, pay type), the
+// one-open-sale rule (machine_active), an order's refunds and their key (refund_key), and the automatic
+// refunds to make (refundNeeded = 1, partial); none of them holds orderStatus but machine_active.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('pay_order_status_expire').execute();
   await db.schema.dropIndex('pay_order_refund_open').execute();
