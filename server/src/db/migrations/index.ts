@@ -15,6 +15,7 @@ import * as m0017 from './0017_refunds.ts';
 import * as m0018 from './0018_sim_notify.ts';
 import * as m0019 from './0019_pay_alarm_scope.ts';
 import * as m0020 from './0020_log_user_names.ts';
+import * as m0021 from './0021_order_write_indexes.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
 export const migrations = {
@@ -35,4 +36,5 @@ export const migrations = {
   '0018_sim_notify': m0018,
   '0019_pay_alarm_scope': m0019,
   '0020_log_user_names': m0020,
+  '0021_order_write_indexes': m0021,
 };

@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { fenToYuan, formatDateTime, orderSortFields, TransType, type Order, type OrderDetail, type OrderListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { refundableOf } from '../order/refund.ts';
@@ -46,7 +46,8 @@ function filteredOrders(db: Kysely<Database>, scope: DeptScope, query: OrderList
     filtered = filtered.where('o.deptId', '=', query.deptId);
   }
   if (query.orderNo) filtered = filtered.where('o.orderNo', '=', query.orderNo);
-  if (query.transId) filtered = filtered.where('o.transId', '=', query.transId);
+  // `<> ''` as its index's own condition (partial: only paid orders have a transaction number; migration 0021)
+  if (query.transId) filtered = filtered.where('o.transId', '=', query.transId).where('o.transId', '<>', sql.lit(''));
   if (query.machineNo) filtered = filtered.where('o.machineNo', '=', query.machineNo);
   if (query.payType !== undefined) filtered = filtered.where('o.payType', '=', query.payType);
   if (query.orderStatus !== undefined) filtered = filtered.where('o.orderStatus', '=', query.orderStatus);
