@@ -41,7 +41,7 @@ const now = Date.now();
 console.log(`Seeding on ${server.dbKind}…`);
 const seedStart = performance.now();
 await seed(server);
-// What autovacuum does on PostgreSQL (statistics, and the visibility map an index-only count needs) and ANALYZE on SQLite.
+// What autovacuum does on PostgreSQL (statistics, and the visibility map an index-only count needs) and the server's pragma optimize (db/sqlite-optimize.ts) on SQLite.
 await (server.dbKind === 'postgres' ? sql`vacuum analyze` : sql`analyze`).execute(db);
 console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 if (process.env.BENCH_KEEP && server.dbKind === 'sqlite') {

@@ -3,6 +3,7 @@ import { restartBudget } from './infra/restart-budget.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { startLogRetention } from './db/log-retention.ts';
+import { startSqliteOptimizer, type SqliteOptimizer } from './db/sqlite-optimize.ts';
 import { paymentRuntime } from './modules/order/runtime.ts';
 import { startOrderSweeper, type OrderSweeper } from './modules/order/sweeper.ts';
 
@@ -20,6 +21,7 @@ async function main() {
   if (config.workers > 1 && cluster.isPrimary) return runWorkers(config.workers);
   const { app, ctx } = await buildApp(config);
   let retention: { stop: () => Promise<void> } | undefined;
+  let optimizer: SqliteOptimizer | undefined;
   let orderSweeper: OrderSweeper | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -27,6 +29,7 @@ async function main() {
     closing = true;
     app.log.info(`${signal}: shutting down`);
     await retention?.stop();
+    await optimizer?.stop();
     await orderSweeper?.stop();
     await app.close();
     process.exit(0);
@@ -40,6 +43,7 @@ async function main() {
     onSwept: (deleted) => { if (deleted.sys_oper_log + deleted.sys_login_log > 0) app.log.info({ deleted }, `log retention: deleted entries older than ${config.logRetentionDays} days`); },
     onError: (error) => app.log.error({ err: error }, 'log retention sweep failed'),
   });
+  optimizer = startSqliteOptimizer(ctx.db, { onError: (error) => app.log.error({ err: error }, 'SQLite statistics (pragma optimize) failed') });
   // Unpaid orders past their time: asked at the gateway, then paid or closed; automatic refunds and
   // refunds left under way by a crash (modules/order/sweeper.ts).
   const payments = paymentRuntime(ctx);
