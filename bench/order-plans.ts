@@ -3,7 +3,7 @@
 // reads pay_order by more than its key — 交易订单's list cases (the orders bench's, plus a status alone, a pay
 // type alone, a company administrator's scope), the sweepers' reads and the terminal's checks — with each
 // statement's own bound parameters: SQLite's EXPLAIN QUERY PLAN, PostgreSQL's EXPLAIN. First without
-// ANALYZE (how the product runs SQLite: nothing analyzes it), then after it. Compare two versions' output
+// ANALYZE (a fresh database, before the server's first pragma optimize: db/sqlite-optimize.ts), then after it. Compare two versions' output
 // with diff. Nothing is timed.
 //   npm run bench -- order-plans   (BENCH_DB=postgres + TEST_DATABASE_URL for PostgreSQL; BENCH_KEEP=<file>
 //   keeps a copy of the seeded SQLite database)
