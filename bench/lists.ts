@@ -159,6 +159,15 @@ async function seed(server: BenchServer): Promise<void> {
     `${PRODUCTS[i % 10]}推广${i}`, 1, '您好，欢迎光临', '', '', '', 'http://', i % 3, 300, 10, 10, 1, 0, '', 0, 0, 0,
     firstUser + (i % USERS), depts[i % COMPANIES]!, now - (TASKS - i) * 60_000, now - (TASKS - i) * 60_000,
   ]);
+  // 0–3 devices a task (1.5 on average), as 任务列表 shows them: the page reads each row's machineCodeList.
+  const firstTask = (await db.selectFrom('sync_task').select('taskId').where('taskName', '=', `${PRODUCTS[0]}推广0`).executeTakeFirstOrThrow()).taskId;
+  const devicesOf = (i: number) => i % 4;
+  const deviceRows: [number, number][] = [];
+  for (let i = 0; i < TASKS; i++) for (let j = 0; j < devicesOf(i); j++) deviceRows.push([i, j]);
+  await bulkInsert(server, 'sync_task_device', [{ name: 'taskId', ...int }, { name: 'machineCode', ...text }], deviceRows.length, (n) => {
+    const [i, j] = deviceRows[n]!;
+    return [firstTask + i, `M${String((i * 7 + j * 1_231) % 5_000).padStart(4, '0')}`];
+  });
   step('tasks');
   if (!only || only.includes('oper')) await bulkInsert(server, 'sys_oper_log', [
     { name: 'userId', ...int }, { name: 'userName', ...text }, { name: 'deptId', ...int }, { name: 'module', ...text }, { name: 'action', ...text },
