@@ -1,5 +1,5 @@
 // Issue 14's list benchmark: 1,000,000 operation-log rows, 1,000,000 login-log rows, 100,000 users in
-// 1,000 companies and 100,000 tasks; for each list page 1 unfiltered, page 1 with each filter its
+// 1,000 companies and 100,000 tasks (0–3 devices each); for each list page 1 unfiltered, page 1 with each filter its
 // screen offers (contains filters included) and page 500, at 50 connections — beside the same
 // statements run bare through the driver in the same run.
 //   npm run bench -- lists   (BENCH_DB=postgres for PostgreSQL; BENCH_SECONDS per case, default 3;
@@ -159,6 +159,15 @@ async function seed(server: BenchServer): Promise<void> {
     `${PRODUCTS[i % 10]}推广${i}`, 1, '您好，欢迎光临', '', '', '', 'http://', i % 3, 300, 10, 10, 1, 0, '', 0, 0, 0,
     firstUser + (i % USERS), depts[i % COMPANIES]!, now - (TASKS - i) * 60_000, now - (TASKS - i) * 60_000,
   ]);
+  // 0–3 devices a task (1.5 on average), as 任务列表 shows them: the page reads each row's machineCodeList.
+  const firstTask = (await db.selectFrom('sync_task').select('taskId').where('taskName', '=', `${PRODUCTS[0]}推广0`).executeTakeFirstOrThrow()).taskId;
+  const devicesOf = (i: number) => i % 4;
+  const deviceRows: [number, number][] = [];
+  for (let i = 0; i < TASKS; i++) for (let j = 0; j < devicesOf(i); j++) deviceRows.push([i, j]);
+  await bulkInsert(server, 'sync_task_device', [{ name: 'taskId', ...int }, { name: 'machineCode', ...text }], deviceRows.length, (n) => {
+    const [i, j] = deviceRows[n]!;
+    return [firstTask + i, `M${String((i * 7 + j * 1_231) % 5_000).padStart(4, '0')}`];
+  });
   step('tasks');
   if (!only || only.includes('oper')) await bulkInsert(server, 'sys_oper_log', [
     { name: 'userId', ...int }, { name: 'userName', ...text }, { name: 'deptId', ...int }, { name: 'module', ...text }, { name: 'action', ...text },

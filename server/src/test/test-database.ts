@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, LogConfig } from 'kysely';
 import pg from 'pg';
 import { connectDatabase } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
@@ -8,10 +8,13 @@ export type TestDatabase = { db: Kysely<Database>; kind: 'sqlite' | 'postgres'; 
 
 export const testDbKind = (): 'sqlite' | 'postgres' => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite');
 
-/** A database of its own for one test file: SQLite in memory, or a new PostgreSQL database dropped after. */
-export async function createTestDatabase(options: { prepared?: boolean; poolSize?: number } = {}): Promise<TestDatabase> {
+/**
+ * A database of its own for one test file: SQLite in memory, or a new PostgreSQL database dropped after.
+ * `log` sees every statement run (a test counting the statements of a request).
+ */
+export async function createTestDatabase(options: { prepared?: boolean; poolSize?: number; log?: LogConfig } = {}): Promise<TestDatabase> {
   if (testDbKind() === 'sqlite') {
-    const db = connectDatabase({ kind: 'sqlite', file: ':memory:' });
+    const db = connectDatabase({ kind: 'sqlite', file: ':memory:' }, { log: options.log });
     return { db, kind: 'sqlite', drop: async () => {} };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -23,7 +26,7 @@ export async function createTestDatabase(options: { prepared?: boolean; poolSize
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = connectDatabase({ kind: 'postgres', url: url.toString(), prepared: options.prepared, poolSize: options.poolSize });
+  const db = connectDatabase({ kind: 'postgres', url: url.toString(), prepared: options.prepared, poolSize: options.poolSize }, { log: options.log });
   return {
     db,
     kind: 'postgres',
