@@ -73,7 +73,8 @@ let tables: string[];
  * Written by every request, refused or not (operation and login logs, with their search index on
  * SQLite: `<log>_search` and its FTS5 shadow tables, db/search-index.ts) — not what a request changes.
  */
-const logTables = new Set(['sys_oper_log', 'sys_login_log', 'pay_terminal_nonce']); // a signed terminal call spends its nonce, refused or not
+// a signed terminal call spends its nonce, refused or not; a log's value lists (search-index.ts valueLists) follow its rows
+const logTables = new Set(['sys_oper_log', 'sys_login_log', 'pay_terminal_nonce', 'sys_oper_log_user_names', 'sys_login_log_user_names']);
 const isLogTable = (name: string) => logTables.has(name.replace(/_search(_\w+)?$/, ''));
 
 beforeAll(async () => {
