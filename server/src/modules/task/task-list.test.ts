@@ -78,6 +78,9 @@ describe('任务列表: one statement a page, the right devices on each row', ()
     // the page (its names and devices included) and the count of a full page
     expect(statements).toHaveLength(2);
     expect(statements[0]).toContain('sync_task_device');
+    // the page's keys first, then names and devices for those 10 rows: SQLite evaluated them for every
+    // row it sorted (a company administrator's 10,000 tasks in scope: 6 ms against 0.04 ms)
+    expect(statements[0]).toMatch(/in \(select "sync_task"\."taskId" as "pageKey"/);
     expect(statements[1]).toMatch(/count\(\*\)/);
 
     statements.length = 0;
