@@ -6,7 +6,7 @@
 //   BENCH_CONNECTIONS, default 50; BENCH_LISTS=users,oper,login,tasks for a part; BENCH_KEEP=<file>:
 //   SQLite only, seed, keep a copy of the database in <file> and run no case)
 import { sql } from 'kysely';
-import { loginLogListQuery, operLogListQuery, shanghaiDay, taskListQuery, userListQuery } from '@huiyun/contract';
+import { loginLogListQuery, operLogListQuery, RoleId, shanghaiDay, taskListQuery, userListQuery } from '@huiyun/contract';
 import type { Access } from '../server/src/http/caller.ts';
 import { listLoginLogs, listOperLogs } from '../server/src/modules/monitor/queries.ts';
 import { listTasks } from '../server/src/modules/task/queries.ts';
@@ -22,7 +22,9 @@ const TASKS = 100_000;
 const LOGS = 1_000_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const LOG_SPACING_MS = 15_000; // a million rows over ~174 days: a busy platform's half year
+const LOG_SPACING_MS = 15_000;
+const SCOPED_COMPANIES = 100;
+const SCOPED_ADMIN = 'benchscope'; // a million rows over ~174 days: a busy platform's half year
 const only = process.env.BENCH_LISTS?.split(','); // users, oper, login, tasks: a part of the cases (and of the seed)
 
 // 1,000 account names the way people name accounts (surname + given name), so a name filter finds
@@ -57,7 +59,7 @@ const superAdmin: Access = {
   deptId: 1, deptName: '', permissions: new Set(), menus: [], deptScope: 'all',
 };
 const day30 = shanghaiDay(now - 30 * 86_400_000);
-type Case = { list: string; label: string; url: string; body: Record<string, unknown>; run: (capturing: typeof db, body: Record<string, unknown>) => Promise<unknown>; keyset?: boolean };
+type Case = { list: string; label: string; url: string; body: Record<string, unknown>; run: (capturing: typeof db, body: Record<string, unknown>) => Promise<unknown>; keyset?: boolean; account?: string };
 const users = (label: string, body: Record<string, unknown>): Case => ({
   list: 'users', label: `用户管理 ${label}`, url: '/api/User/list', body: { limit: 10, ...body },
   run: (d, b) => listUsers(d, 'all', userListQuery.parse(b)),
@@ -70,10 +72,13 @@ const loginLogs = (label: string, body: Record<string, unknown>): Case => ({
   list: 'login', label: `登录日志 ${label}`, url: '/api/LoginLog/list', body: { limit: 10, ...body },
   run: (d, b) => listLoginLogs(d, 'all', loginLogListQuery.parse(b)),
 });
-const tasks = (label: string, body: Record<string, unknown>): Case => ({
-  list: 'tasks', label: `任务列表 ${label}`, url: '/sync/queryTaskInfoList', body: { pageSize: 10, ...body },
-  run: (d, b) => listTasks(d, superAdmin, taskListQuery.parse(b)),
+const tasks = (label: string, body: Record<string, unknown>, caller: Access = superAdmin, account?: string): Case => ({
+  list: 'tasks', label: `任务列表 ${label}`, url: '/sync/queryTaskInfoList', body: { pageSize: 10, ...body }, account,
+  run: (d, b) => listTasks(d, caller, taskListQuery.parse(b)),
 });
+// A company administrator whose scope is SCOPED_COMPANIES companies (its own and the ones granted it): 10,000 tasks.
+const scopedCompanies = (await db.selectFrom('sys_dept').select('deptId').where('deptNo', 'like', 'BENCH%').orderBy('deptId').limit(SCOPED_COMPANIES).execute()).map((d) => d.deptId);
+const scopedAdmin: Access = { ...superAdmin, userName: SCOPED_ADMIN, roleId: RoleId.companyAdmin, isSuperAdmin: false, deptId: scopedCompanies[0]!, deptScope: scopedCompanies };
 const cases: Case[] = [
   users('page 1', { page: 1 }),
   users('userName zhang', { page: 1, userName: 'zhang' }),
@@ -101,12 +106,14 @@ const cases: Case[] = [
   tasks('taskName 会员日推广770', { pageNum: 1, taskName: '会员日推广770' }),
   tasks('page 500', { pageNum: 500 }),
   { ...tasks('page 500 after page 499 (its cursor)', { pageNum: 500 }), keyset: true },
+  tasks(`page 1, a company administrator of ${SCOPED_COMPANIES} companies`, { pageNum: 1 }, scopedAdmin, SCOPED_ADMIN),
 ].filter((c) => !only || only.includes(c.list));
 
 const serving = await servingProcess(server);
-const token = await loginAs(serving, 'admin', ADMIN_PASSWORD);
+const adminToken = await loginAs(serving, 'admin', ADMIN_PASSWORD);
 const results: Figures[] = [];
 for (const c of cases) {
+  const token = c.account ? await loginAs(serving, c.account, ADMIN_PASSWORD) : adminToken;
   if (c.keyset) c.body = await withCursorOfPageBefore(`${serving.url}${c.url}`, token, c.body);
   const probe = await fetch(`${serving.url}${c.url}`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(c.body) });
   const answer = (await probe.json()) as { success: boolean; total?: number; totalBounded?: boolean; data?: unknown[] };
@@ -148,6 +155,11 @@ async function seed(server: BenchServer): Promise<void> {
     2, 'huiyun', now - (USERS - n) * 60_000, now - (USERS - n) * 60_000,
   ]);
   step('users');
+  const { userId: scopedAdminId } = await db.insertInto('sys_user').values({
+    userName: SCOPED_ADMIN, userRealName: '压测多公司管理员', passwordHash, userSex: '男', userMobile: '13900000000', userEmail: '', isLock: 'N',
+    deptId: depts[0]!, roleId: RoleId.companyAdmin, systemNo: 'huiyun', addUser: '', editUser: '', addTime: now, editTime: now,
+  }).returning('userId').executeTakeFirstOrThrow();
+  await db.insertInto('sys_user_dept').values(depts.slice(1, SCOPED_COMPANIES).map((deptId) => ({ userId: scopedAdminId, deptId }))).execute();
   const firstUser = (await db.selectFrom('sys_user').select('userId').where('userName', '=', `${ACCOUNTS[0]}0`).executeTakeFirstOrThrow()).userId;
   await bulkInsert(server, 'sync_task', [
     { name: 'taskName', ...text }, { name: 'showType', ...int }, { name: 'content', ...text }, { name: 'imgUrl', ...text }, { name: 'fileNo', ...text },
