@@ -108,12 +108,12 @@ export async function withoutDenseTrigrams(db: Kysely<any>, search: string, colu
   const fts = sql.table(search);
   const rowsOf = async (gram: string) => {
     const key = `${search}\u0000${column}\u0000${gram.toLowerCase()}`;
-    let rows = memory.trigramRows(key);
+    let rows = memory.trigramRows.get(key);
     if (rows === undefined) {
       const counted = await sql<{ n: number }>`select count(*) as n
         from (select 1 from ${fts} where ${fts} match ${ftsPhraseOf(column, [gram])} limit ${TRIGRAM_COUNT_CAP})`.execute(db);
       rows = Number(counted.rows[0]?.n ?? 0);
-      memory.learnTrigramRows(key, rows);
+      memory.trigramRows.set(key, rows);
     }
     return rows;
   };
@@ -497,7 +497,7 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const pageOf = seekAfter ? forPage.where(seekAfter) : forPage;
   const pageOffset = seekAfter ? 0 : offset;
   let pageQuery: SelectQueryBuilder<any, any, any>;
-  if ((pageOffset > 0 || readsOtherTables(selectColumns(filtered).toOperationNode() as SelectQueryNode)) && keyedBy(filteredNode, orderColumn, options.tieBreaker)) {
+  if (keyedBy(filteredNode, orderColumn, options.tieBreaker) && (pageOffset > 0 || readsOtherTables(selectColumns(filtered).toOperationNode() as SelectQueryNode))) {
     const keys = ordered(pageOf.select(sql.ref(options.tieBreaker).as('pageKey'))).limit(paging.limit).offset(pageOffset);
     pageQuery = ordered(withPosition(selectColumns(filtered.clearWhere().where(sql.ref(options.tieBreaker), 'in', keys as never))));
   } else {
@@ -507,8 +507,7 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   // run once), not by a statement of its own: one round trip less for a rare term's full page.
   const countedWithPage = !!plan?.fewRows && !seekAfter;
   if (countedWithPage) {
-    const total = db.selectFrom(forCount.select(sql.lit(1).as('one')).limit(bound + 1).as('bounded')).select(sql<number>`count(*)`.as('n'));
-    pageQuery = pageQuery.select(sql<number>`(${total})`.as(LIST_TOTAL));
+    pageQuery = pageQuery.select(sql<number>`(${boundedCount(db, forCount, bound)})`.as(LIST_TOTAL));
   }
   const read = await pageQuery.execute() as Record<string, unknown>[];
   if (countedWithPage && read.length > 0) {
@@ -567,6 +566,11 @@ function keyedBy(node: SelectQueryNode, orderColumn: string, tieBreaker: string)
  * a `streamed` search (SQLite) the count walks that search's FTS5 matches in key order and checks each
  * one's row against the filter, so it stops after bound + 1 rows found instead of reading every match.
  */
+/** The rows of `filtered`, counted up to `bound` + 1 (as `total`): at most that many index entries read. */
+function boundedCount(db: Kysely<any>, filtered: SelectQueryBuilder<any, any, {}>, bound: number) {
+  return db.selectFrom(filtered.select(sql.lit(1).as('one')).limit(bound + 1).as('bounded')).select(sql<number | string>`count(*)`.as('total'));
+}
+
 async function countUpTo<DB, TB extends keyof DB>(db: Kysely<any>, filtered: SelectQueryBuilder<DB, TB, {}>, bound: number, streamed?: Search): Promise<Pick<Listed<never>, 'total' | 'totalBounded'>> {
   let bounded;
   if (streamed) {
@@ -574,15 +578,16 @@ async function countUpTo<DB, TB extends keyof DB>(db: Kysely<any>, filtered: Sel
     const row = filtered.select(sql.lit(1).as('one')).where(sql.ref(streamed.keyRef), '=', sql.ref(`${streamed.search}.rowid`));
     bounded = db.selectFrom(search.as(streamed.search) as never).select(sql.lit(1).as('one'))
       .where(sql<SqlBool>`${search} match ${streamed.phrase}`).where(({ exists }) => exists(row as never)).limit(bound + 1).as('bounded');
+    bounded = db.selectFrom(bounded).select(sql<number | string>`count(*)`.as('total'));
   } else {
-    bounded = filtered.select(sql.lit(1).as('one')).limit(bound + 1).as('bounded');
+    bounded = boundedCount(db, filtered, bound);
   }
-  const query = db.selectFrom(bounded).select(sql<number | string>`count(*)`.as('total')).compile();
+  const query = bounded.compile();
   const memory = listMemoryOf(db);
   const key = `${query.sql}\u0000${JSON.stringify(query.parameters)}`;
-  if (memory.passedBound(key)) return { total: bound + 1, totalBounded: true };
+  if (memory.boundedCounts.get(key)) return { total: bound + 1, totalBounded: true };
   const total = Number((await db.executeQuery(query)).rows[0]?.total ?? 0);
-  if (total > bound) memory.remember(key);
+  if (total > bound) memory.boundedCounts.set(key, true);
   return { total, totalBounded: total > bound ? true : undefined };
 }
 
@@ -607,25 +612,36 @@ export const TRIGRAM_MEMORY_MS = 60_000;
  * refused by PostgreSQL (invalid input syntax for type bigint) — so a cursor is taken only when its values
  * have the types this instance has handed out for that sort; otherwise the page is read by its offset.
  */
-class ListMemory {
-  private readonly countedAt = new Map<string, number>();
-  private readonly sortTypes = new Map<string, string>();
-  private readonly trigramCounts = new Map<string, { rows: number; at: number }>();
+/** Values remembered for `ttlMs` (performance.now), at most COUNT_MEMORY_SIZE of them (the oldest go first). */
+class ExpiringMemory<V> {
+  private readonly entries = new Map<string, { value: V; at: number }>();
+  private readonly ttlMs: number;
+  constructor(ttlMs: number) {
+    this.ttlMs = ttlMs;
+  }
 
-  /** The rows of a search table holding a trigram (up to TRIGRAM_COUNT_CAP), counted within TRIGRAM_MEMORY_MS (`withoutDenseTrigrams`). */
-  trigramRows(key: string): number | undefined {
-    const known = this.trigramCounts.get(key);
+  get(key: string): V | undefined {
+    const known = this.entries.get(key);
     if (!known) return undefined;
     const age = performance.now() - known.at;
-    if (age >= 0 && age < TRIGRAM_MEMORY_MS) return known.rows;
-    this.trigramCounts.delete(key);
+    if (age >= 0 && age < this.ttlMs) return known.value;
+    this.entries.delete(key);
     return undefined;
   }
 
-  learnTrigramRows(key: string, rows: number): void {
-    if (this.trigramCounts.size >= COUNT_MEMORY_SIZE) this.trigramCounts.delete(this.trigramCounts.keys().next().value!);
-    this.trigramCounts.set(key, { rows, at: performance.now() });
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    if (this.entries.size >= COUNT_MEMORY_SIZE) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { value, at: performance.now() });
   }
+}
+
+class ListMemory {
+  private readonly sortTypes = new Map<string, string>();
+  /** The counts that reached their bound (by statement and parameters). */
+  readonly boundedCounts = new ExpiringMemory<true>(COUNT_MEMORY_MS);
+  /** The rows of a search table holding a trigram, up to TRIGRAM_COUNT_CAP (`withoutDenseTrigrams`). */
+  readonly trigramRows = new ExpiringMemory<number>(TRIGRAM_MEMORY_MS);
 
   learnSort(sort: string, key: Cursor['key']): void {
     if (this.sortTypes.size < COUNT_MEMORY_SIZE) this.sortTypes.set(sort, `${typeof key[0]} ${typeof key[1]}`);
@@ -633,21 +649,6 @@ class ListMemory {
 
   fitsSort(sort: string, key: Cursor['key']): boolean {
     return this.sortTypes.get(sort) === `${typeof key[0]} ${typeof key[1]}`;
-  }
-
-  passedBound(key: string): boolean {
-    const at = this.countedAt.get(key);
-    if (at === undefined) return false;
-    const age = performance.now() - at;
-    if (age >= 0 && age < COUNT_MEMORY_MS) return true;
-    this.countedAt.delete(key);
-    return false;
-  }
-
-  remember(key: string): void {
-    this.countedAt.delete(key);
-    if (this.countedAt.size >= COUNT_MEMORY_SIZE) this.countedAt.delete(this.countedAt.keys().next().value!);
-    this.countedAt.set(key, performance.now());
   }
 }
 

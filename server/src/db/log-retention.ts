@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
+import { runPeriodically } from '../infra/periodic.ts';
 
 // Log retention (issue 14): 操作日志 and 登录日志 grow by every click and every login, so rows older than
 // LOG_RETENTION_DAYS go. They are deleted oldest first in small batches read off the time index
@@ -55,21 +56,15 @@ export function startLogRetention(
 ): LogRetention {
   const now = options.now ?? Date.now;
   let stopped = false;
-  let running: Promise<void> = Promise.resolve();
-  const sweep = () => {
-    running = sweepExpiredLogs(db, { before: now() - options.days * 86_400_000, stopped: () => stopped })
-      .then((deleted) => options.onSwept?.(deleted), (error) => options.onError?.(error));
-  };
-  const first = setTimeout(sweep, 0);
-  const timer = setInterval(sweep, options.everyMs ?? 3_600_000);
-  first.unref();
-  timer.unref();
+  const schedule = runPeriodically(
+    () => sweepExpiredLogs(db, { before: now() - options.days * 86_400_000, stopped: () => stopped })
+      .then((deleted) => options.onSwept?.(deleted), (error) => options.onError?.(error)),
+    options.everyMs ?? 3_600_000,
+  );
   return {
     stop: async () => {
       stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
+      await schedule.stop();
     },
   };
 }

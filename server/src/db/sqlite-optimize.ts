@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from './dialect.ts';
+import { runPeriodically } from '../infra/periodic.ts';
 
 // SQLite's planner statistics (sqlite_stat1), kept as SQLite advises for a long-lived connection
 // (https://sqlite.org/lang_analyze.html#autoanalyze): `PRAGMA optimize=0x10002` once the server is up,
@@ -16,21 +17,7 @@ export type SqliteOptimizer = { stop: () => Promise<void> };
 /** Runs the first pass at once (in the background) and one every `everyMs`; nothing on PostgreSQL. */
 export function startSqliteOptimizer(db: Kysely<any>, options: { everyMs?: number; onError?: (error: unknown) => void } = {}): SqliteOptimizer {
   if (dialectOf(db) !== 'sqlite') return { stop: async () => {} };
-  let running: Promise<void> = Promise.resolve();
-  const pass = (first: boolean) => {
-    running = optimizeSqlite(db, first).catch((error: unknown) => options.onError?.(error));
-  };
-  const start = setTimeout(() => pass(true), 0);
-  const timer = setInterval(() => pass(false), options.everyMs ?? 3_600_000);
-  start.unref();
-  timer.unref();
-  return {
-    stop: async () => {
-      clearTimeout(start);
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPeriodically((first) => optimizeSqlite(db, first).catch((error: unknown) => options.onError?.(error)), options.everyMs ?? 3_600_000);
 }
 
 /** One pass; `first`: also the tables never analysed, however small (0x10002: all tables, this connection's first). */
