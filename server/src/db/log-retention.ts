@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
-import { runPeriodically } from '../infra/periodic.ts';
+import { runPeriodically } from './periodic.ts';
 
 // Log retention (issue 14): 操作日志 and 登录日志 grow by every click and every login, so rows older than
 // LOG_RETENTION_DAYS go. They are deleted oldest first in small batches read off the time index

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from './dialect.ts';
-import { runPeriodically } from '../infra/periodic.ts';
+import { runPeriodically } from './periodic.ts';
 
 // SQLite's planner statistics (sqlite_stat1), kept as SQLite advises for a long-lived connection
 // (https://sqlite.org/lang_analyze.html#autoanalyze): `PRAGMA optimize=0x10002` once the server is up,

@@ -1,7 +1,7 @@
 /**
  * Runs `task` at once (on the next turn) and then every `everyMs`, never keeping the process alive for it.
  * `task` is given whether this is the first run and handles its own errors. `stop` ends the schedule and
- * waits for a run under way. Used by the background chores that start once the server listens.
+ * waits for a run under way. The database's background chores (log retention, SQLite statistics) use it.
  */
 export function runPeriodically(task: (first: boolean) => Promise<void>, everyMs: number): { stop: () => Promise<void> } {
   let running: Promise<void> = Promise.resolve();
