@@ -3,8 +3,8 @@
 // screen offers (contains filters included) and page 500, at 50 connections — beside the same
 // statements run bare through the driver in the same run.
 //   npm run bench -- lists   (BENCH_DB=postgres for PostgreSQL; BENCH_SECONDS per case, default 3;
-//   BENCH_CONNECTIONS, default 50; BENCH_LISTS=users,oper,login,tasks for a part; BENCH_KEEP=<file>:
-//   SQLite only, seed, keep a copy of the database in <file> and run no case)
+//   BENCH_CONNECTIONS, default 50; BENCH_LISTS=users,oper,login,tasks for a part; BENCH_KEEP=<file> (SQLite)
+//   or <database name> (PostgreSQL): seed, keep a copy of the database there and run no case)
 import { sql } from 'kysely';
 import { loginLogListQuery, operLogListQuery, RoleId, shanghaiDay, taskListQuery, userListQuery } from '@huiyun/contract';
 import type { Access } from '../server/src/http/caller.ts';
@@ -46,11 +46,11 @@ await seed(server);
 // What autovacuum does on PostgreSQL (statistics, and the visibility map an index-only count needs) and the server's pragma optimize (db/sqlite-optimize.ts) on SQLite.
 await (server.dbKind === 'postgres' ? sql`vacuum analyze` : sql`analyze`).execute(db);
 console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
-if (process.env.BENCH_KEEP && server.dbKind === 'sqlite') {
-  // A copy of the seeded database to look at plans by hand (sqlite3 $BENCH_KEEP), then no cases.
-  await sql`vacuum into ${process.env.BENCH_KEEP}`.execute(db);
+if (process.env.BENCH_KEEP) {
+  // A copy of the seeded database to look at plans by hand (sqlite3 / psql $BENCH_KEEP), then no cases.
+  if (server.dbKind === 'sqlite') await sql`vacuum into ${process.env.BENCH_KEEP}`.execute(db);
+  await server.close(server.dbKind === 'postgres' ? process.env.BENCH_KEEP : undefined);
   console.log(`Seeded database kept in ${process.env.BENCH_KEEP}`);
-  await server.close();
   process.exit(0);
 }
 

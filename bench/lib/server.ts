@@ -1,13 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { buildApp, type App } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { connectDatabase } from '../../server/src/db/connect.ts';
 import { createTestDatabase } from '../../server/src/test/test-database.ts';
 import { startChildServer } from './child-server.ts';
 
-export type BenchServer = App & { url: string; dbKind: 'sqlite' | 'postgres'; sqliteFile?: string; databaseUrl?: string; close: () => Promise<void> };
+export type BenchServer = App & {
+  url: string; dbKind: 'sqlite' | 'postgres'; sqliteFile?: string; databaseUrl?: string;
+  /** Closes the server and drops its database; `keepAs` first copies a PostgreSQL database to a database of that name. */
+  close: (keepAs?: string) => Promise<void>;
+};
 
 export const ADMIN_PASSWORD = 'Admin@12345';
 
@@ -47,12 +52,25 @@ export async function startBenchServer(): Promise<BenchServer> {
     dbKind: postgres ? 'postgres' : 'sqlite',
     sqliteFile,
     databaseUrl,
-    close: async () => {
+    close: async (keepAs?: string) => {
       await app.app.close();
+      if (keepAs && databaseUrl) await copyDatabase(databaseUrl, keepAs);
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A copy of the (closed) PostgreSQL database at `url`, named `name`: a seeded bench database to look at plans by hand. */
+async function copyDatabase(url: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${pg.escapeIdentifier(name)}`);
+    await admin.query(`create database ${pg.escapeIdentifier(name)} template ${pg.escapeIdentifier(new URL(url).pathname.slice(1))}`);
+  } finally {
+    await admin.end();
+  }
 }
 
 /**

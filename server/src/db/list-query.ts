@@ -5,7 +5,7 @@ import {
 } from 'kysely';
 import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP, type PageQuery } from '@huiyun/contract';
 import { dialectOf } from './dialect.ts';
-import { searchIndexes, searchTableOf, valueListOf, type SearchedColumn, type SearchedTable } from './search-index.ts';
+import { pgSearchedTerm, pgSearchedText, searchIndexes, searchTableOf, trigramIndexOf, valueListOf, type SearchedColumn, type SearchedTable } from './search-index.ts';
 
 // The shared list machinery: every paged list of the product reads its page here (`listPage`), and
 // every list route is registered by http/list-routes.ts. How a list stays fast at a million rows
@@ -42,10 +42,26 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
   if (dialectOf(db) === 'postgres') {
     const like = sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
     if (trigrams < 1) return new ContainsExpression(like); // no trigram: the GIN index cannot probe it
+    const { term, translated } = pgSearchedTerm(table, name, text);
+    /** The filter as the trigram index reads `parts` of the term, each match checked against the column (strpos: no index takes it). */
+    const pgForms = (parts: readonly string[]): Pick<Search, 'indexed' | 'scan' | 'probe' | 'trigrams'> => {
+      const on = (ref: string) => parts.length === 1 && parts[0] === term && !translated
+        ? sql<SqlBool>`lower(${sql.ref(ref)}) like ${pattern} escape '\\'`
+        : sql<SqlBool>`${sql.join(parts.map((part) => sql`${pgSearchedText(table, name, ref)} like ${likePatternOf(part)} escape '\\'`), sql` and `)}
+          and strpos(lower(${sql.ref(ref)}), ${text.toLowerCase()}) > 0`;
+      const filter = on(column);
+      return {
+        indexed: filter, scan: filter, trigrams: parts.reduce((n, part) => n + [...part].length - 2, 0),
+        probe: sql<{ k: unknown }>`select ${sql.ref(spec.key)} as k from ${sql.table(table)} where ${on(name)} limit ${SEARCH_PROBE}`,
+      };
+    };
     return new SearchExpression({
-      table, key: spec.key, keyRef: key, search: '', phrase: '', trigrams, indexed: like, scan: like,
-      probe: sql<{ k: unknown }>`select ${sql.ref(spec.key)} as k from ${sql.table(table)} where lower(${sql.ref(name)}) like ${pattern} escape '\\' limit ${SEARCH_PROBE}`,
+      table, key: spec.key, keyRef: key, search: '', phrase: '', ...pgForms([term]),
       matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} = any(${keys.map(Number)}::bigint[])`,
+      narrow: async (db) => {
+        const parts = await withoutDenseTrigrams(term, await pgTrigramRows(db, table, name));
+        return parts.length === 1 && parts[0] === term ? undefined : pgForms(parts);
+      },
     });
   }
   // SQLite's LIKE already ignores ASCII case (its lower() knows no other), so the column is compared as is.
@@ -74,7 +90,7 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
     table, key: spec.key, keyRef: key, search, scan, ...ftsForms([text]),
     matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} in (select value from json_each(${JSON.stringify(keys.map(Number))}))`,
     narrow: async (db) => {
-      const parts = await withoutDenseTrigrams(db, search, name, text);
+      const parts = await withoutDenseTrigrams(text, ftsTrigramRows(db, search, name));
       return parts.length === 1 && parts[0] === text ? undefined : ftsForms(parts);
     },
   });
@@ -93,33 +109,21 @@ export const DENSE_OVER_RAREST = 8;
 export const TRIGRAM_COUNT_CAP = 131_072;
 
 /**
- * The parts of `text` that FTS5 should be asked for: `text` less its dense trigrams. FTS5 merges the
- * doclists of every trigram of a phrase, the common ones' as long as the table: ip `10.3.7` of 登录日志
- * (`10.` is in every row) read a million-row doclist to answer 172 matches, 2.2 ms; `0.3.7` 0.5 ms.
- * `会员日推广770` of 100,000 tasks (4 of its trigrams in 10,000 names each) 0.29 ms; `广770` 0.05 ms.
- * The runs of trigrams that are not dense are the parts (asked together: AND); a match of the text is
- * a match of every part, so the parts' matches checked with `like` are the text's. A trigram's count is
- * remembered for TRIGRAM_MEMORY_MS. No trigram dense: the text as it is.
+ * The parts of `text` that the trigram index should be asked for: `text` less its dense trigrams (how
+ * many rows hold each: `rowsOf`). Both indexes merge the posting lists of every trigram of a term, the
+ * common ones' as long as the table: ip `10.3.7` of 登录日志 (`10.` is in every row) read a million-row
+ * doclist to answer 172 matches, 2.2 ms on SQLite (`0.3.7` 0.5 ms); 3.5 ms of GIN bitmap on PostgreSQL
+ * (`0x3x7` 0.6 ms). `会员日推广770` of 100,000 tasks (4 of its trigrams in 10,000 names each) 0.29 ms; `广770`
+ * 0.05 ms. The runs of trigrams that are not dense are the parts (asked together: AND); a match of the
+ * text is a match of every part, so the parts' matches checked against the text are the text's. No
+ * trigram dense: the text as it is.
  */
-export async function withoutDenseTrigrams(db: Kysely<any>, search: string, column: string, text: string): Promise<string[]> {
+export async function withoutDenseTrigrams(text: string, counter: TrigramCounter): Promise<string[]> {
   const chars = [...text];
   if (chars.length < 4) return [text];
-  const memory = listMemoryOf(db);
-  const fts = sql.table(search);
-  const rowsOf = async (gram: string) => {
-    const key = `${search}\u0000${column}\u0000${gram.toLowerCase()}`;
-    let rows = memory.trigramRows.get(key);
-    if (rows === undefined) {
-      const counted = await sql<{ n: number }>`select count(*) as n
-        from (select 1 from ${fts} where ${fts} match ${ftsPhraseOf(column, [gram])} limit ${TRIGRAM_COUNT_CAP})`.execute(db);
-      rows = Number(counted.rows[0]?.n ?? 0);
-      memory.trigramRows.set(key, rows);
-    }
-    return rows;
-  };
   const counts: number[] = [];
-  for (let at = 0; at <= chars.length - 3; at++) counts.push(await rowsOf(chars.slice(at, at + 3).join(''))); // trigram `at`: chars at..at+2
-  const dense = Math.max(DENSE_TRIGRAM_ROWS, DENSE_OVER_RAREST * Math.min(...counts));
+  for (let at = 0; at <= chars.length - 3; at++) counts.push(await counter.rowsOf(chars.slice(at, at + 3).join(''))); // trigram `at`: chars at..at+2
+  const dense = Math.max(DENSE_TRIGRAM_ROWS, DENSE_OVER_RAREST * Math.max(Math.min(...counts), counter.resolution));
   const parts: string[] = [];
   let run: number | undefined; // the first trigram of the run of sparse trigrams being read
   counts.forEach((count, at) => {
@@ -131,6 +135,59 @@ export async function withoutDenseTrigrams(db: Kysely<any>, search: string, colu
   });
   if (run !== undefined) parts.push(chars.slice(run).join(''));
   return parts.length === 1 && parts[0] === text ? [text] : parts;
+}
+
+/** How many rows hold a trigram, and the fewest rows a count can tell from none (a count from a sample knows no fewer than one sampled text stands for). */
+type TrigramCounter = { rowsOf: (trigram: string) => number | Promise<number>; resolution: number };
+
+/** SQLite: the rows of FTS5 table `search` whose `column` holds a trigram, counted to TRIGRAM_COUNT_CAP and remembered TRIGRAM_MEMORY_MS. */
+export function ftsTrigramRows(db: Kysely<any>, search: string, column: string): TrigramCounter {
+  const memory = listMemoryOf(db);
+  const fts = sql.table(search);
+  return { resolution: 1, rowsOf: async (trigram) => {
+    const key = `${search}\u0000${column}\u0000${trigram.toLowerCase()}`;
+    let rows = memory.trigramRows.get(key);
+    if (rows === undefined) {
+      const counted = await sql<{ n: number }>`select count(*) as n
+        from (select 1 from ${fts} where ${fts} match ${ftsPhraseOf(column, [trigram])} limit ${TRIGRAM_COUNT_CAP})`.execute(db);
+      rows = Number(counted.rows[0]?.n ?? 0);
+      memory.trigramRows.set(key, rows);
+    }
+    return rows;
+  } };
+}
+
+/**
+ * PostgreSQL: the rows of `table` whose searched `column` holds a trigram, as the planner's statistics of
+ * the column's trigram index tell them (its most common values and histogram, a sample of the indexed
+ * texts, each standing for a share of the rows; read once in TRIGRAM_MEMORY_MS). A sample tells the
+ * trigrams of many percent of the rows (`10x` of `10.3.7`: all of them), the ones whose GIN posting lists
+ * are long; below ~1 % of the rows (one histogram entry's share) it cannot tell a trigram's rows, so one
+ * is dense only at 8 times that. No statistics yet (a table never analysed): no trigram is dense.
+ */
+export async function pgTrigramRows(db: Kysely<any>, table: string, column: string): Promise<TrigramCounter> {
+  const memory = listMemoryOf(db);
+  const index = trigramIndexOf(table, column);
+  let sample = memory.trigramSamples.get(index);
+  if (!sample) {
+    const { rows } = await sql<{ mcv: string[] | null; freqs: number[] | null; hist: string[] | null; nullFrac: number; tableRows: number }>`
+      select most_common_vals::text::text[] as mcv, most_common_freqs as freqs, histogram_bounds::text::text[] as hist, null_frac as "nullFrac",
+        (select reltuples from pg_class where oid = ${table}::regclass) as "tableRows"
+      from pg_stats where schemaname = current_schema() and tablename = ${index}`.execute(db);
+    const stats = rows[0];
+    const tableRows = Math.max(0, Number(stats?.tableRows ?? 0)); // -1: never analysed
+    const mcv = (stats?.mcv ?? []).map((text, at) => ({ text, share: Number(stats?.freqs?.[at] ?? 0) }));
+    const hist = stats?.hist ?? [];
+    const histShare = hist.length ? Math.max(0, 1 - Number(stats?.nullFrac ?? 0) - mcv.reduce((n, v) => n + v.share, 0)) / hist.length : 0;
+    sample = { tableRows, texts: [...mcv, ...hist.map((text) => ({ text, share: histShare }))] };
+    memory.trigramSamples.set(index, sample);
+  }
+  const { tableRows, texts } = sample;
+  return {
+    // a trigram no sampled text holds may still be in up to one text's share of the rows (the histogram's: ~1 % of them)
+    resolution: Math.round(tableRows * Math.min(1, ...texts.map((v) => v.share))),
+    rowsOf: (trigram) => Math.round(tableRows * texts.reduce((n, v) => (v.text.includes(trigram) ? n + v.share : n), 0)),
+  };
 }
 
 /** `text` as a `like` pattern of a lowercase column: contained anywhere, % _ and \\ taken literally. */
@@ -184,8 +241,8 @@ type Search = {
   probe: RawBuilder<{ k: unknown }>;
   /** The filter as the keys (values) of all its matches (a rare term, whose probe read them all). */
   matchedKeys: (keys: unknown[]) => RawBuilder<SqlBool>;
-  /** SQLite: the FTS5 forms for a part of the term that reads less (`withoutDenseTrigrams`), if there is one. */
-  narrow?: (db: Kysely<any>) => Promise<Pick<Search, 'phrase' | 'indexed' | 'probe' | 'trigrams'> | undefined>;
+  /** The forms for parts of the term that read less (`withoutDenseTrigrams`), if there are such parts. */
+  narrow?: (db: Kysely<any>) => Promise<Partial<Pick<Search, 'phrase' | 'indexed' | 'scan' | 'probe' | 'trigrams'>> | undefined>;
 };
 
 /** The node each search puts in a query, to find it there again (`planSearches`). */
@@ -640,8 +697,10 @@ class ListMemory {
   private readonly sortTypes = new Map<string, string>();
   /** The counts that reached their bound (by statement and parameters). */
   readonly boundedCounts = new ExpiringMemory<true>(COUNT_MEMORY_MS);
-  /** The rows of a search table holding a trigram, up to TRIGRAM_COUNT_CAP (`withoutDenseTrigrams`). */
+  /** SQLite: the rows of a search table holding a trigram, up to TRIGRAM_COUNT_CAP (`ftsTrigramRows`). */
   readonly trigramRows = new ExpiringMemory<number>(TRIGRAM_MEMORY_MS);
+  /** PostgreSQL: the statistics' sample of a trigram index's texts, each with the share of rows it stands for (`pgTrigramRows`). */
+  readonly trigramSamples = new ExpiringMemory<{ tableRows: number; texts: { text: string; share: number }[] }>(TRIGRAM_MEMORY_MS);
 
   learnSort(sort: string, key: Cursor['key']): void {
     if (this.sortTypes.size < COUNT_MEMORY_SIZE) this.sortTypes.set(sort, `${typeof key[0]} ${typeof key[1]}`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dialectOf } from './dialect.ts';
 import { contains } from './list-query.ts';
 import { migrateToLatest } from './migrate.ts';
-import { searchIndexes, searchTableOf, trigramIndexOf, valueListOf, type SearchedTable } from './search-index.ts';
+import { pgSearchedTerm, searchIndexes, searchTableOf, trigramIndexOf, valueListOf, type SearchedTable } from './search-index.ts';
 import { useTestDatabase } from '../test/use-test-database.ts';
 
 describe('search indexes (contains filters)', () => {
@@ -16,8 +16,13 @@ describe('search indexes (contains filters)', () => {
       // a column with a value list is searched there (the value table is a searched table of its own, checked too)
       const columns = spec.columns.filter((c: string) => !valueListOf(table as SearchedTable, c));
       if (dialectOf(db) === 'postgres') {
-        const { rows } = await sql<{ indexname: string }>`select indexname from pg_indexes where tablename = ${table}`.execute(db);
-        for (const column of columns) expect(rows.map((r) => r.indexname), `${table}.${column}`).toContain(trigramIndexOf(table, column));
+        const { rows } = await sql<{ indexname: string; indexdef: string }>`select indexname, indexdef from pg_indexes where tablename = ${table}`.execute(db);
+        for (const column of columns) {
+          const index = rows.find((r) => r.indexname === trigramIndexOf(table, column));
+          expect(index?.indexdef, `${table}.${column}`).toContain('gin_trgm_ops');
+          // the index reads what contains() asks of it: the column's punctuation as letters where joinedWords says so
+          expect(index?.indexdef.includes('translate('), `${table}.${column}`).toBe(pgSearchedTerm(table, column, '.').translated);
+        }
       } else {
         const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where name = ${searchTableOf(table)}`.execute(db);
         for (const column of columns) expect(rows[0]?.sql, `${table}.${column}`).toContain(`"${column}"`);

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { dialectOf } from './dialect.ts';
 import { withAutoId } from './migrations/helpers.ts';
 
@@ -60,6 +60,35 @@ export const valueLists: { readonly [T in SearchedTable]?: { readonly [C in Sear
 export const valueListOf = (table: SearchedTable, column: string): SearchedTable | undefined =>
   (valueLists[table] as Record<string, SearchedTable> | undefined)?.[column];
 
+/**
+ * PostgreSQL: searched columns whose text is words joined by punctuation, with the punctuation and the
+ * letters its index reads in its place. pg_trgm splits a text into words at every character that is not a
+ * letter or digit, so a term's trigrams are those of its words: ip `10.3.7` asks for the trigrams of `10`,
+ * `3` and `7`, each held by most of a million login rows (GIN bitmaps of 924 candidates, 4.5 ms). Indexed
+ * as `translate(lower(ip), '.:', 'xy')` the term's trigrams span the dots (`10x`, `0x3`, `x3x`, `3x7`).
+ * A match of the translated text is then checked against the column itself (`contains`).
+ */
+export const joinedWords: { readonly [T in SearchedTable]?: { readonly [C in SearchedColumn<T>]?: readonly [punctuation: string, letters: string] } } = {
+  sys_login_log: { ip: ['.:', 'xy'] },
+};
+
+const joinedWordsOf = (table: string, column: string) =>
+  (joinedWords[table as SearchedTable] as Record<string, readonly [string, string]> | undefined)?.[column];
+
+/** PostgreSQL: what the trigram index of a searched column holds for the column `ref`: lower(ref), its punctuation translated (`joinedWords`). */
+export function pgSearchedText(table: string, column: string, ref: string): RawBuilder<string> {
+  const joined = joinedWordsOf(table, column);
+  return joined ? sql<string>`translate(lower(${sql.ref(ref)}), ${sql.lit(joined[0])}, ${sql.lit(joined[1])})` : sql<string>`lower(${sql.ref(ref)})`;
+}
+
+/** PostgreSQL: a search term as the trigram index of the column reads it (lowercase, punctuation translated); whether it was translated. */
+export function pgSearchedTerm(table: string, column: string, text: string): { term: string; translated: boolean } {
+  const joined = joinedWordsOf(table, column);
+  const lower = text.toLowerCase();
+  if (!joined) return { term: lower, translated: false };
+  return { term: [...lower].map((c) => { const at = joined[0].indexOf(c); return at < 0 ? c : joined[1][at]!; }).join(''), translated: true };
+}
+
 /** The SQLite FTS5 table of a searched table. */
 export const searchTableOf = (table: string) => `${table}_search`;
 
@@ -73,9 +102,7 @@ export const trigramIndexOf = (table: string, column: string) => `${table}_${col
 export async function createSearchIndex(db: Kysely<any>, table: string, key: string, columns: readonly string[]): Promise<void> {
   if (dialectOf(db) === 'postgres') {
     await sql`create extension if not exists pg_trgm`.execute(db);
-    for (const column of columns) {
-      await sql`create index ${sql.id(trigramIndexOf(table, column))} on ${sql.table(table)} using gin (lower(${sql.ref(column)}) gin_trgm_ops)`.execute(db);
-    }
+    for (const column of columns) await createTrigramIndex(db, table, column);
     return;
   }
   const search = searchTableOf(table);
@@ -89,6 +116,11 @@ export async function createSearchIndex(db: Kysely<any>, table: string, key: str
   await sql`create trigger ${sql.id(`${search}_delete`)} after delete on ${sql.table(table)} begin ${deleteOld}; end`.execute(db);
   await sql`create trigger ${sql.id(`${search}_update`)} after update of ${cols} on ${sql.table(table)} begin ${deleteOld}; ${insertNew}; end`.execute(db);
   await sql`insert into ${sql.table(search)} (${sql.table(search)}) values ('rebuild')`.execute(db);
+}
+
+/** PostgreSQL: the GIN trigram index of a searched column (of `pgSearchedText`). Used by migrations only. */
+export async function createTrigramIndex(db: Kysely<any>, table: string, column: string): Promise<void> {
+  await sql`create index ${sql.id(trigramIndexOf(table, column))} on ${sql.table(table)} using gin (${pgSearchedText(table, column, column)} gin_trgm_ops)`.execute(db);
 }
 
 /**
