@@ -1,4 +1,5 @@
-import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { randomHex } from '../../infra/random-hex.ts';
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../../db/dialect.ts';
 import { GroupWrite } from '../../db/group-write.ts';
@@ -208,7 +209,7 @@ export class SimulatorGateway implements PaymentGateway {
     if (view.status === 'closed') return { outcome: 'closed', view };
     if (view.expired) return { outcome: 'expired', view };
     const now = this.options.now();
-    const transId = `SIM${now}${randomBytes(5).toString('hex').toUpperCase()}`;
+    const transId = `SIM${now}${randomHex(5)}`;
     const moved = await this.options.db.updateTable('pay_sim_payment').set({ status: 'paid', transId, payTime: now })
       .where('orderNo', '=', orderNo).where('status', '=', 'open').executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return { outcome: (await this.query({} as GatewayConfig, orderNo)).state === 'paid' ? 'alreadyPaid' : 'closed', view };
@@ -236,7 +237,7 @@ export class SimulatorGateway implements PaymentGateway {
       const row = await this.options.db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', orderNo).executeTakeFirst();
       const config = row && (await this.configOf(row.configId));
       if (!row || !config || row.status !== 'paid') return;
-      const body: SimBody = { orderNo, transId: row.transId, amount: row.amount, mchId: row.mchId, appId: row.appId, payTime: Number(row.payTime), notifyId: randomBytes(8).toString('hex') };
+      const body: SimBody = { orderNo, transId: row.transId, amount: row.amount, mchId: row.mchId, appId: row.appId, payTime: Number(row.payTime), notifyId: randomHex(8).toLowerCase() };
       const raw = JSON.stringify(body);
       const timestamp = String(this.options.now());
       const signature = this.sign(config, timestamp, raw);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../infra/random-hex.ts';
 import { fenToYuan, fill, messages, OrderStatus, TransType } from '@huiyun/contract';
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.ts';
@@ -33,7 +33,7 @@ export const refundableOf = (order: Pick<Order, 'transType' | 'payTime' | 'payAm
   order.transType === TransType.consume && order.payTime !== null ? order.payAmount - order.refundedAmount - order.reservedAmount : 0;
 
 /** `<orderNo>R<8 hex>`: unique, and an order's refunds read as its own. */
-export const newRefundNo = (orderNo: string) => `${orderNo}R${randomBytes(4).toString('hex').toUpperCase()}`;
+export const newRefundNo = (orderNo: string) => `${orderNo}R${randomHex(4)}`;
 
 async function loadOrder(db: Queryable, orderId: number, scope: DeptScope = 'all'): Promise<Order | undefined> {
   return db.selectFrom('pay_order').selectAll().where('orderId', '=', orderId).where(inDeptScope('deptId', scope)).executeTakeFirst();

@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { randomHex } from '../../infra/random-hex.ts';
 import { fenToYuan, fill, MachineStatus, messages, OrderStatus, TransType, type PayAlarmKind, type TerminalCreateOrder, type TerminalDispense, type TerminalOrderCreated, type TerminalOrderStatus } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError, isUniqueViolation } from '../../db/errors.ts';
@@ -24,7 +25,7 @@ const refuse = (message: string, status = 400) => new AppError(message, status);
 
 export function newOrderNo(now: number): string {
   const d = new Date(now + 8 * 3_600_000).toISOString(); // Beijing time in the number
-  return `T${d.slice(0, 19).replace(/\D/g, '')}${randomBytes(5).toString('hex').toUpperCase()}`;
+  return `T${d.slice(0, 19).replace(/\D/g, '')}${randomHex(5)}`;
 }
 
 export async function configOf(db: Queryable, id: number): Promise<GatewayConfig | undefined> {
