@@ -118,6 +118,18 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     }
   }, 60_000);
 
+  it('read a common term on SQLite with its probe, its page and its count: the table\'s key span is remembered', async () => {
+    if (dialectOf(db) === 'postgres') return; // PostgreSQL reads a common term with like: no span
+    await read('mid', 1);
+    statements.length = 0;
+    recording = true;
+    const got = await read('mid', 1).finally(() => { recording = false; });
+    expect(got.forms).toEqual({ page: ['scan'], count: ['stream'] });
+    expect({ rows: got.rows, total: got.total, totalBounded: got.totalBounded }).toEqual(expected('mid', 1));
+    expect(statements).toHaveLength(3);
+    expect(statements.some((text) => /min\(/.test(text))).toBe(false);
+  });
+
   it('count a rare term (its matches a key list) in the statement of its full page: the probe and the page, nothing else', async () => {
     const text = 'wang.mid7';
     const all = expected(text, 1).total;

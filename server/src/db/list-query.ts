@@ -403,12 +403,27 @@ async function planSearches(db: Kysely<any>, searches: readonly Search[], offset
       choose(search, 'scan', 'scan');
       continue;
     }
-    // two subqueries: SQLite reads min() and max() off the key only when each is a query of its own
-    const span = await sql<{ first: number | null; last: number | null }>`select (select min(${sql.ref(search.key)}) from ${sql.table(search.table)}) as first, (select max(${sql.ref(search.key)}) from ${sql.table(search.table)}) as last`.execute(db);
-    const chosen = chooseSearchPlan({ n: keys.length, firstKey: span.rows[0]?.first ?? null, nthMatch: Number(keys.at(-1)!.k), lastKey: span.rows[0]?.last ?? null, trigrams: search.trigrams }, offset, limit, countBound);
+    const span = await keySpanOf(db, search.table, search.key);
+    const chosen = chooseSearchPlan({ n: keys.length, firstKey: span.first, nthMatch: Number(keys.at(-1)!.k), lastKey: span.last, trigrams: search.trigrams }, offset, limit, countBound);
     choose(search, chosen.page, chosen.count);
   }
   return { page, count, forms, streamed, fewRows };
+}
+
+/**
+ * The first and last key of a table: how many rows a probe's matches are spread over (chooseSearchPlan).
+ * Remembered for TRIGRAM_MEMORY_MS: it moves as slowly as a trigram's count, and a common term's
+ * request then runs its probe and its page, not a third statement.
+ */
+async function keySpanOf(db: Kysely<any>, table: string, key: string): Promise<{ first: number | null; last: number | null }> {
+  const memory = listMemoryOf(db);
+  const remembered = memory.keySpans.get(table);
+  if (remembered) return remembered;
+  // two subqueries: SQLite reads min() and max() off the key only when each is a query of its own
+  const { rows } = await sql<{ first: number | null; last: number | null }>`select (select min(${sql.ref(key)}) from ${sql.table(table)}) as first, (select max(${sql.ref(key)}) from ${sql.table(table)}) as last`.execute(db);
+  const span = { first: rows[0]?.first ?? null, last: rows[0]?.last ?? null };
+  memory.keySpans.set(table, span);
+  return span;
 }
 
 /** Tests only: every search of the query read one way (`stream`: the page through the IN list, the count streamed). */
@@ -699,6 +714,8 @@ class ListMemory {
   readonly boundedCounts = new ExpiringMemory<true>(COUNT_MEMORY_MS);
   /** SQLite: the rows of a search table holding a trigram, up to TRIGRAM_COUNT_CAP (`ftsTrigramRows`). */
   readonly trigramRows = new ExpiringMemory<number>(TRIGRAM_MEMORY_MS);
+  /** SQLite: the first and last key of a searched table (`keySpanOf`). */
+  readonly keySpans = new ExpiringMemory<{ first: number | null; last: number | null }>(TRIGRAM_MEMORY_MS);
   /** PostgreSQL: the statistics' sample of a trigram index's texts, each with the share of rows it stands for (`pgTrigramRows`). */
   readonly trigramSamples = new ExpiringMemory<{ tableRows: number; texts: { text: string; share: number }[] }>(TRIGRAM_MEMORY_MS);
 
