@@ -12,6 +12,15 @@ describe('contract helpers', () => {
     expect(formatDateTime(null)).toBe('');
   });
 
+  it('formats every instant as the Date does: day ends, years, before 1970 and past 9999', () => {
+    const viaDate = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const instants = [0, -1, -8 * 3_600_000, -8 * 3_600_000 - 1, Date.UTC(2026, 0, 1, 15, 59, 59, 999), Date.UTC(2026, 0, 1, 16), Date.UTC(2024, 1, 28, 16),
+      Date.UTC(9999, 11, 31, 15, 59, 59), Date.UTC(9999, 11, 31, 16), 1.5];
+    for (let i = 0; i < 20_000; i++) instants.push(Math.floor(Math.random() * 4_102_444_800_000)); // 1970–2100
+    for (const ms of instants) expect(formatDateTime(ms), String(ms)).toBe(viaDate(ms));
+    expect(() => formatDateTime(Number.NaN)).toThrow(RangeError); // as before: no silent garbage
+  });
+
   it('fills placeholders', () => {
     expect(fill('用户{userName}强制下线成功！', { userName: 'tom' })).toBe('用户tom强制下线成功！');
   });

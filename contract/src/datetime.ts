@@ -2,9 +2,30 @@
 // (UTC+8 all year, no daylight saving), whatever the server's own time zone.
 const SHANGHAI_OFFSET_MS = 8 * 60 * 60 * 1000;
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** 'YYYY-MM-DD ' of the Asia/Shanghai days formatted lately (a list page's rows share a few). */
+const dayPrefixes = new Map<number, string>();
+const DAY_PREFIXES_KEPT = 512;
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * 'YYYY-MM-DD HH:mm:ss' in Asia/Shanghai. Every list row has one or two: the day's part is made once
+ * (a Date and its ISO text, ~0.7 µs, was 2 % of a 用户管理 page's server time) and the time of day counted.
+ */
 export function formatDateTime(epochMs: number | null | undefined): string {
   if (epochMs == null) return '';
-  return new Date(epochMs + SHANGHAI_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
+  const local = epochMs + SHANGHAI_OFFSET_MS;
+  // outside years 1970–9999, or not a whole millisecond: the Date's own text (or its RangeError)
+  if (!Number.isSafeInteger(local) || local < 0 || local >= 253_402_300_800_000) return new Date(local).toISOString().slice(0, 19).replace('T', ' ');
+  const day = Math.floor(local / DAY_MS);
+  let prefix = dayPrefixes.get(day);
+  if (prefix === undefined) {
+    prefix = `${new Date(day * DAY_MS).toISOString().slice(0, 10)} `;
+    if (dayPrefixes.size >= DAY_PREFIXES_KEPT) dayPrefixes.clear();
+    dayPrefixes.set(day, prefix);
+  }
+  const seconds = Math.floor((local - day * DAY_MS) / 1000);
+  return `${prefix}${pad2(Math.floor(seconds / 3600))}:${pad2(Math.floor(seconds / 60) % 60)}:${pad2(seconds % 60)}`;
 }
 
 /** 'YYYY-MM-DD' of the Asia/Shanghai day holding the instant. */
