@@ -130,6 +130,41 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     expect(statements.some((text) => /min\(/.test(text))).toBe(false);
   });
 
+  it('count in the page\'s statement a list whose count was exact lately: one statement, the total live; not once it reaches its bound', async () => {
+    const failed = all.filter((r) => r.success === 0);
+    expect(failed.length).toBeLessThan(LIST_COUNT_BOUND);
+    const page = async (n: number, where: 'failed' | 'all') => {
+      const filtered = where === 'failed' ? db.selectFrom('sys_login_log').where('success', '=', 0) : db.selectFrom('sys_login_log');
+      statements.length = 0;
+      recording = true;
+      const answer = await listPage(db, filtered, (qb) => qb.select('infoId'), { page: n, limit: 10, sortField: '', sortOrder: '' },
+        { sortColumns: {}, defaultSort: ['loginTime', 'desc'], tieBreaker: 'infoId' }).finally(() => { recording = false; });
+      return { total: answer.total, totalBounded: answer.totalBounded, rows: answer.rows.length, statements: statements.length };
+    };
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      vi.advanceTimersByTime(COUNT_MEMORY_MS); // what earlier tests taught the memory is gone
+      expect(await page(3, 'failed')).toEqual({ total: failed.length, totalBounded: undefined, rows: 10, statements: 2 }); // page, then count
+      expect(await page(3, 'failed')).toEqual({ total: failed.length, totalBounded: undefined, rows: 10, statements: 1 }); // counted in the page
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('sys_login_log').where('infoId', '=', failed[0]!.infoId).execute();
+        const live = await listPage(trx, trx.selectFrom('sys_login_log').where('success', '=', 0), (qb) => qb.select('infoId'), { page: 3, limit: 10, sortField: '', sortOrder: '' },
+          { sortColumns: {}, defaultSort: ['loginTime', 'desc'], tieBreaker: 'infoId' });
+        expect(live.total).toBe(failed.length - 1); // an exact total is never remembered, only that it was exact
+        throw new Rollback();
+      }).catch((error: unknown) => {
+        if (!(error instanceof Rollback)) throw error;
+      });
+      // a count past its bound: counted once, then remembered as bounded (no count at all) — never counted in the page again
+      expect(await page(3, 'all')).toEqual({ total: LIST_COUNT_BOUND + 1, totalBounded: true, rows: 10, statements: 2 });
+      expect(await page(3, 'all')).toEqual({ total: LIST_COUNT_BOUND + 1, totalBounded: true, rows: 10, statements: 1 });
+      vi.advanceTimersByTime(COUNT_MEMORY_MS);
+      expect(await page(3, 'failed')).toMatchObject({ total: failed.length, statements: 2 }); // the hint expires with the memory
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('count a rare term (its matches a key list) in the statement of its full page: the probe and the page, nothing else', async () => {
     const text = 'wang.mid7';
     const all = expected(text, 1).total;
@@ -273,6 +308,12 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     expect(await plan('zhang', 1)).toEqual({ page: ['scan'], count: ['scan'] });
     expect(await plan('mid', 1)).toEqual({ page: ['scan'], count: ['scan'] });
     expect(await plan('zh', 1)).toBeUndefined(); // no trigram: nothing to probe
+    // zhang is in half the sampled texts: common without a probe, its page and its count with like
+    await read('zhang', 1);
+    statements.length = 0;
+    recording = true;
+    await read('zhang', 2).finally(() => { recording = false; });
+    expect(statements.filter((text) => / as k from /.test(text))).toEqual([]);
   });
 
   it('take each side of the switch points on SQLite (the data above crosses them)', async () => {
