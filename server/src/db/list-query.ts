@@ -561,7 +561,8 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   if (plan) options.onSearchPlan?.(plan.forms);
   const forPage = plan ? filtered.withPlugin(swapSearches(plan.page)) : filtered;
   const forCount = plan ? filtered.withPlugin(swapSearches(plan.count)) : filtered;
-  if (offset > LIST_COUNT_BOUND) return { rows: [], ...await countUpTo(db, forCount, bound, plan?.streamed), next: undefined };
+  const countQuery = countStatementOf(db, forCount, bound, plan?.streamed);
+  if (offset > LIST_COUNT_BOUND) return { rows: [], ...await countUpTo(db, countQuery, bound), next: undefined };
   const sortColumn = Object.hasOwn(options.sortColumns, paging.sortField) ? options.sortColumns[paging.sortField] : undefined;
   const [orderColumn, direction] = sortColumn && paging.sortOrder
     ? [sortColumn, paging.sortOrder === 'ascend' ? 'asc' as const : 'desc' as const]
@@ -600,19 +601,18 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   // own, when it will be cheap and wanted: a key list of fewer than SEARCH_PROBE rows (a rare term), or a
   // count that was exact the last time (`exactCounts`: a day's logs, a company's users). One round trip
   // less a full page; a count that reached its bound lately is not run at all (`countUpTo`).
-  const counting = plan?.streamed ? undefined : boundedCount(db, forCount, bound);
-  const countKey = counting && countKeyOf(counting.compile());
-  const countedWithPage = !seekAfter && !!counting && (!!plan?.fewRows || (!!memory.exactCounts.get(countKey!) && !memory.boundedCounts.get(countKey!)));
+  const countKey = countKeyOf(countQuery);
+  const countedWithPage = !seekAfter && !plan?.streamed && (!!plan?.fewRows || (!!memory.exactCounts.get(countKey) && !memory.boundedCounts.get(countKey)));
   if (countedWithPage) {
-    pageQuery = pageQuery.select(sql<number>`(${counting})`.as(LIST_TOTAL));
+    pageQuery = pageQuery.select(sql<number>`(${boundedCount(db, forCount, bound)})`.as(LIST_TOTAL));
   }
   const read = await pageQuery.execute() as Record<string, unknown>[];
   if (countedWithPage && read.length > 0) {
     const counted = Number(read[0]![LIST_TOTAL]);
-    if (counted <= bound) memory.exactCounts.set(countKey!, true);
+    if (counted <= bound) memory.exactCounts.set(countKey, true);
     else {
-      memory.exactCounts.delete(countKey!);
-      memory.boundedCounts.set(countKey!, true);
+      memory.exactCounts.delete(countKey);
+      memory.boundedCounts.set(countKey, true);
     }
     return { rows: read.map(withoutPosition) as O[], total: counted, totalBounded: counted > bound ? true : undefined, next: nextCursor(read) };
   }
@@ -622,7 +622,7 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   if (offset + rows.length > LIST_COUNT_BOUND) return { rows, total: LIST_COUNT_BOUND + 1, totalBounded: true, next };
   if (rows.length > 0 && rows.length < paging.limit) return { rows, total: offset + rows.length, totalBounded: undefined, next };
   if (rows.length === 0 && offset === 0) return { rows, total: 0, totalBounded: undefined, next };
-  return { rows, ...await countUpTo(db, forCount, bound, plan?.streamed), next };
+  return { rows, ...await countUpTo(db, countQuery, bound), next };
 }
 
 const SORT_VALUE = 'listSortValue';
@@ -663,32 +663,31 @@ function keyedBy(node: SelectQueryNode, orderColumn: string, tieBreaker: string)
   return !!spec && nameOf(tieBreaker) === spec.key && prefixOf(tieBreaker) === alias && prefixOf(orderColumn) === alias;
 }
 
-/**
- * The rows of `filtered`, counted up to `bound` + 1: never more work than reading that many rows. With
- * a `streamed` search (SQLite) the count walks that search's FTS5 matches in key order and checks each
- * one's row against the filter, so it stops after bound + 1 rows found instead of reading every match.
- */
 /** The rows of `filtered`, counted up to `bound` + 1 (as `total`): at most that many index entries read. */
 function boundedCount(db: Kysely<any>, filtered: SelectQueryBuilder<any, any, {}>, bound: number) {
   return db.selectFrom(filtered.select(sql.lit(1).as('one')).limit(bound + 1).as('bounded')).select(sql<number | string>`count(*)`.as('total'));
 }
 
-async function countUpTo<DB, TB extends keyof DB>(db: Kysely<any>, filtered: SelectQueryBuilder<DB, TB, {}>, bound: number, streamed?: Search): Promise<Pick<Listed<never>, 'total' | 'totalBounded'>> {
-  let bounded;
-  if (streamed) {
-    const search = sql.table(streamed.search);
-    const row = filtered.select(sql.lit(1).as('one')).where(sql.ref(streamed.keyRef), '=', sql.ref(`${streamed.search}.rowid`));
-    bounded = db.selectFrom(search.as(streamed.search) as never).select(sql.lit(1).as('one'))
-      .where(sql<SqlBool>`${search} match ${streamed.phrase}`).where(({ exists }) => exists(row as never)).limit(bound + 1).as('bounded');
-    bounded = db.selectFrom(bounded).select(sql<number | string>`count(*)`.as('total'));
-  } else {
-    bounded = boundedCount(db, filtered, bound);
-  }
-  const query = bounded.compile();
+/**
+ * The statement counting `filtered` up to `bound` + 1. With a `streamed` search (SQLite) it walks that
+ * search's FTS5 matches in key order and checks each one's row against the filter, so it stops after
+ * bound + 1 rows found instead of reading every match.
+ */
+function countStatementOf(db: Kysely<any>, filtered: SelectQueryBuilder<any, any, {}>, bound: number, streamed?: Search): CompiledQuery {
+  if (!streamed) return boundedCount(db, filtered, bound).compile();
+  const search = sql.table(streamed.search);
+  const row = filtered.select(sql.lit(1).as('one')).where(sql.ref(streamed.keyRef), '=', sql.ref(`${streamed.search}.rowid`));
+  const matches = db.selectFrom(search.as(streamed.search) as never).select(sql.lit(1).as('one'))
+    .where(sql<SqlBool>`${search} match ${streamed.phrase}`).where(({ exists }) => exists(row as never)).limit(bound + 1).as('bounded');
+  return db.selectFrom(matches).select(sql<number | string>`count(*)`.as('total')).compile();
+}
+
+/** Runs a count statement (`countStatementOf`), or answers the bound + 1 it reached lately without running it. */
+async function countUpTo(db: Kysely<any>, query: CompiledQuery, bound: number): Promise<Pick<Listed<never>, 'total' | 'totalBounded'>> {
   const memory = listMemoryOf(db);
   const key = countKeyOf(query);
   if (memory.boundedCounts.get(key)) return { total: bound + 1, totalBounded: true };
-  const total = Number((await db.executeQuery(query)).rows[0]?.total ?? 0);
+  const total = Number((await db.executeQuery<{ total: number | string }>(query)).rows[0]?.total ?? 0);
   if (total > bound) memory.boundedCounts.set(key, true);
   else memory.exactCounts.set(key, true);
   return { total, totalBounded: total > bound ? true : undefined };
