@@ -152,10 +152,27 @@ const systems: [RegExp, (v: string) => string][] = [
   [/Linux/, () => 'Linux'],
 ];
 
+/**
+ * The short forms of the User-Agents described lately. A log holds a few distinct ones in millions of
+ * rows, and each 登录日志 row is described (the regexes were 1.3 % of the server's time serving its pages).
+ */
+const described = new Map<string, string>();
+const DESCRIBED_KEPT = 256;
+
 /** A readable short form of a User-Agent header: 'Chrome 120 / Windows 10', 'curl 8', or 未知. */
 export function describeUserAgent(userAgent: string | null | undefined): string {
   const ua = (userAgent ?? '').trim();
   if (!ua) return m.unknownClient;
+  let short = described.get(ua);
+  if (short === undefined) {
+    short = describe(ua);
+    if (described.size >= DESCRIBED_KEPT) described.clear();
+    described.set(ua, short);
+  }
+  return short;
+}
+
+function describe(ua: string): string {
   let browser = '';
   for (const [pattern, name] of browsers) {
     const match = pattern.exec(ua);

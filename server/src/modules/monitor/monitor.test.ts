@@ -332,6 +332,10 @@ describe('shared helpers', () => {
     expect(describeUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 MicroMessenger/8.0 WindowsWechat')).toBe('Chrome 120 / Windows 10');
     expect(describeUserAgent('curl/8.5.0')).toBe('curl 8');
     expect(describeUserAgent('')).toBe(m.unknownClient);
+    // remembered short forms answer the same, also past the number kept (the memory starts over)
+    for (let v = 0; v < 600; v++) expect(describeUserAgent(`tool${v}/${v} extra`)).toBe(`tool${v} ${v}`);
+    expect(describeUserAgent(CHROME_WINDOWS)).toBe('Chrome 120 / Windows 10');
+    expect(describeUserAgent(`  ${CHROME_WINDOWS}  `)).toBe('Chrome 120 / Windows 10');
   });
 
   it('turns Shanghai days into half-open instants', () => {
