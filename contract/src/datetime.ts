@@ -1,11 +1,12 @@
+import { remembered } from './remembered.ts';
+
 // Times are stored as epoch milliseconds and shown as 'YYYY-MM-DD HH:mm:ss' in Asia/Shanghai
 // (UTC+8 all year, no daylight saving), whatever the server's own time zone.
 const SHANGHAI_OFFSET_MS = 8 * 60 * 60 * 1000;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** 'YYYY-MM-DD ' of the Asia/Shanghai days formatted lately (a list page's rows share a few). */
-const dayPrefixes = new Map<number, string>();
-const DAY_PREFIXES_KEPT = 512;
+/** 'YYYY-MM-DD ' of an Asia/Shanghai day number, remembered for the days formatted lately (a list page's rows share a few). */
+const dayPrefixOf = remembered(512, (day: number) => `${new Date(day * DAY_MS).toISOString().slice(0, 10)} `);
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /**
@@ -18,12 +19,7 @@ export function formatDateTime(epochMs: number | null | undefined): string {
   // outside years 1970–9999, or not a whole millisecond: the Date's own text (or its RangeError)
   if (!Number.isSafeInteger(local) || local < 0 || local >= 253_402_300_800_000) return new Date(local).toISOString().slice(0, 19).replace('T', ' ');
   const day = Math.floor(local / DAY_MS);
-  let prefix = dayPrefixes.get(day);
-  if (prefix === undefined) {
-    prefix = `${new Date(day * DAY_MS).toISOString().slice(0, 10)} `;
-    if (dayPrefixes.size >= DAY_PREFIXES_KEPT) dayPrefixes.clear();
-    dayPrefixes.set(day, prefix);
-  }
+  const prefix = dayPrefixOf(day);
   const seconds = Math.floor((local - day * DAY_MS) / 1000);
   return `${prefix}${pad2(Math.floor(seconds / 3600))}:${pad2(Math.floor(seconds / 60) % 60)}:${pad2(seconds % 60)}`;
 }

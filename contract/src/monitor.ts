@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { common, monitor as m } from './messages.ts';
 import { optionalText, pageQuery, typedText } from './fields.ts';
 import { LogResult } from './enums.ts';
+import { remembered } from './remembered.ts';
 
 // 系统监控: 在线用户, 操作日志 and 登录日志 — their filters, rows and the helpers both sides share.
 
@@ -152,25 +153,17 @@ const systems: [RegExp, (v: string) => string][] = [
   [/Linux/, () => 'Linux'],
 ];
 
-/**
- * The short forms of the User-Agents described lately. A log holds a few distinct ones in millions of
- * rows, and each 登录日志 row is described (the regexes were 1.3 % of the server's time serving its pages).
- */
-const described = new Map<string, string>();
-const DESCRIBED_KEPT = 256;
-
 /** A readable short form of a User-Agent header: 'Chrome 120 / Windows 10', 'curl 8', or 未知. */
 export function describeUserAgent(userAgent: string | null | undefined): string {
   const ua = (userAgent ?? '').trim();
-  if (!ua) return m.unknownClient;
-  let short = described.get(ua);
-  if (short === undefined) {
-    short = describe(ua);
-    if (described.size >= DESCRIBED_KEPT) described.clear();
-    described.set(ua, short);
-  }
-  return short;
+  return ua ? describeRemembered(ua) : m.unknownClient;
 }
+
+/**
+ * The short forms of the last 256 User-Agents described: a log holds a few distinct ones in millions of
+ * rows, and each 登录日志 row is described (the regexes were 1.3 % of the server's time serving its pages).
+ */
+const describeRemembered = remembered(256, (ua: string) => describe(ua));
 
 function describe(ua: string): string {
   let browser = '';
