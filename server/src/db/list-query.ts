@@ -609,11 +609,7 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const read = await pageQuery.execute() as Record<string, unknown>[];
   if (countedWithPage && read.length > 0) {
     const counted = Number(read[0]![LIST_TOTAL]);
-    if (counted <= bound) memory.exactCounts.set(countKey, true);
-    else {
-      memory.exactCounts.delete(countKey);
-      memory.boundedCounts.set(countKey, true);
-    }
+    memory.rememberCount(countKey, counted, bound);
     return { rows: read.map(withoutPosition) as O[], total: counted, totalBounded: counted > bound ? true : undefined, next: nextCursor(read) };
   }
   const next = nextCursor(read);
@@ -688,8 +684,7 @@ async function countUpTo(db: Kysely<any>, query: CompiledQuery, bound: number): 
   const key = countKeyOf(query);
   if (memory.boundedCounts.get(key)) return { total: bound + 1, totalBounded: true };
   const total = Number((await db.executeQuery<{ total: number | string }>(query)).rows[0]?.total ?? 0);
-  if (total > bound) memory.boundedCounts.set(key, true);
-  else memory.exactCounts.set(key, true);
+  memory.rememberCount(key, total, bound);
   return { total, totalBounded: total > bound ? true : undefined };
 }
 
@@ -757,6 +752,15 @@ class ListMemory {
   readonly keySpans = new ExpiringMemory<{ first: number | null; last: number | null }>(TRIGRAM_MEMORY_MS);
   /** PostgreSQL: the statistics' sample of a trigram index's texts, each with the share of rows it stands for (`pgTrigramRows`). */
   readonly trigramSamples = new ExpiringMemory<{ tableRows: number; texts: { text: string; share: number }[] }>(TRIGRAM_MEMORY_MS);
+
+  /** How a count ended: exact (counted with its page next time), or at its bound (not counted again for a while). */
+  rememberCount(key: string, total: number, bound: number): void {
+    if (total <= bound) this.exactCounts.set(key, true);
+    else {
+      this.exactCounts.delete(key);
+      this.boundedCounts.set(key, true);
+    }
+  }
 
   learnSort(sort: string, key: Cursor['key']): void {
     if (this.sortTypes.size < COUNT_MEMORY_SIZE) this.sortTypes.set(sort, `${typeof key[0]} ${typeof key[1]}`);
