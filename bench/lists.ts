@@ -4,7 +4,8 @@
 // statements run bare through the driver in the same run.
 //   npm run bench -- lists   (BENCH_DB=postgres for PostgreSQL; BENCH_SECONDS per case, default 3;
 //   BENCH_CONNECTIONS, default 50; BENCH_LISTS=users,oper,login,tasks for a part; BENCH_KEEP=<file> (SQLite)
-//   or <database name> (PostgreSQL): seed, keep a copy of the database there and run no case)
+//   or <database name> (PostgreSQL): seed, keep a copy of the database there and run no case; BENCH_CASE=<text>:
+//   only the cases whose label holds the text)
 import { sql } from 'kysely';
 import { loginLogListQuery, operLogListQuery, RoleId, shanghaiDay, taskListQuery, userListQuery } from '@huiyun/contract';
 import type { Access } from '../server/src/http/caller.ts';
@@ -26,6 +27,7 @@ const LOG_SPACING_MS = 15_000;
 const SCOPED_COMPANIES = 100;
 const SCOPED_ADMIN = 'benchscope'; // a million rows over ~174 days: a busy platform's half year
 const only = process.env.BENCH_LISTS?.split(','); // users, oper, login, tasks: a part of the cases (and of the seed)
+const caseNamed = process.env.BENCH_CASE; // only the cases whose label holds this text (a profile of one case)
 
 // 1,000 account names the way people name accounts (surname + given name), so a name filter finds
 // what it would in a real log, not a prefix every row shares.
@@ -107,7 +109,7 @@ const cases: Case[] = [
   tasks('page 500', { pageNum: 500 }),
   { ...tasks('page 500 after page 499 (its cursor)', { pageNum: 500 }), keyset: true },
   tasks(`page 1, a company administrator of ${SCOPED_COMPANIES} companies`, { pageNum: 1 }, scopedAdmin, SCOPED_ADMIN),
-].filter((c) => !only || only.includes(c.list));
+].filter((c) => (!only || only.includes(c.list)) && (!caseNamed || c.label.includes(caseNamed)));
 
 const serving = await servingProcess(server);
 const adminToken = await loginAs(serving, 'admin', ADMIN_PASSWORD);
