@@ -2,7 +2,19 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { TOUCH_INTERVAL_MS, type SessionRecord, type SessionStore } from './session-store.ts';
 
-type Seen = { userId: number; lastSeenAt: number; idleMs: number };
+/**
+ * A session as this instance knows it: `session.lastSeenAt` is its last request here to the millisecond,
+ * `rowSeenAt` what the row holds, `readAt` when the row was last read or written here.
+ */
+type Known = { session: SessionRecord; rowSeenAt: number; readAt: number };
+
+/**
+ * How long a session read here is taken as it is without reading its row again. Every request resumes
+ * its session: this keeps a SELECT off all but one request a second per session. Sessions ended on this
+ * instance are forgotten at once; one ended by another instance sharing the database (several
+ * instances without Redis) ends here within this time.
+ */
+export const SESSION_RECHECK_MS = 1_000;
 
 /**
  * Sessions in sys_session. The row's lastSeenAt is written at most once a minute (TOUCH_INTERVAL_MS),
@@ -12,19 +24,19 @@ type Seen = { userId: number; lastSeenAt: number; idleMs: number };
  */
 export class SqlSessionStore implements SessionStore {
   private readonly db: Kysely<Database>;
-  private readonly seen = new Map<string, Seen>();
+  private readonly known = new Map<string, Known>();
   constructor(db: Kysely<Database>) {
     this.db = db;
   }
 
   /** The session's last request as far as this instance knows. */
   private lastSeenAt(session: SessionRecord): number {
-    return Math.max(session.lastSeenAt, this.seen.get(session.tokenHash)?.lastSeenAt ?? 0);
+    return Math.max(session.lastSeenAt, this.known.get(session.tokenHash)?.session.lastSeenAt ?? 0);
   }
 
   async create(session: SessionRecord): Promise<void> {
     await this.db.insertInto('sys_session').values(session).execute();
-    this.seen.set(session.tokenHash, { userId: session.userId, lastSeenAt: session.lastSeenAt, idleMs: session.idleMs });
+    this.known.set(session.tokenHash, { session: { ...session }, rowSeenAt: session.lastSeenAt, readAt: session.createdAt });
     // Sweep sessions that went idle, so the table only holds live ones: a row whose time lags by up
     // to a touch interval is only surely idle that much later.
     const now = session.createdAt;
@@ -32,35 +44,41 @@ export class SqlSessionStore implements SessionStore {
       .deleteFrom('sys_session')
       .where((eb) => eb(eb(eb('lastSeenAt', '+', eb.ref('idleMs')), '+', TOUCH_INTERVAL_MS), '<', now))
       .execute();
-    for (const [tokenHash, seen] of this.seen) if (seen.lastSeenAt + seen.idleMs < now) this.seen.delete(tokenHash);
+    for (const [tokenHash, { session: known }] of this.known) if (known.lastSeenAt + known.idleMs < now) this.known.delete(tokenHash);
   }
 
   async resume(tokenHash: string, now: number): Promise<SessionRecord | undefined> {
-    const session = await this.db.selectFrom('sys_session').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst();
-    if (!session) {
-      this.seen.delete(tokenHash);
-      return undefined;
+    let known = this.known.get(tokenHash);
+    const sinceRead = known ? now - known.readAt : -1;
+    if (!known || sinceRead < 0 || sinceRead >= SESSION_RECHECK_MS) {
+      const row = await this.db.selectFrom('sys_session').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst();
+      if (!row) {
+        this.known.delete(tokenHash);
+        return undefined;
+      }
+      known = { session: { ...row, lastSeenAt: this.lastSeenAt(row) }, rowSeenAt: row.lastSeenAt, readAt: now };
+      this.known.set(tokenHash, known);
     }
-    const lastSeenAt = this.lastSeenAt(session);
-    if (lastSeenAt + session.idleMs < now) {
+    const { session } = known;
+    if (session.lastSeenAt + session.idleMs < now) {
       await this.revoke(tokenHash);
       return undefined;
     }
-    const seenNow = Math.max(lastSeenAt, now);
-    this.seen.set(tokenHash, { userId: session.userId, lastSeenAt: seenNow, idleMs: session.idleMs });
-    if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
+    session.lastSeenAt = Math.max(session.lastSeenAt, now);
+    if (now - known.rowSeenAt >= TOUCH_INTERVAL_MS) {
       await this.db.updateTable('sys_session').set({ lastSeenAt: now }).where('tokenHash', '=', tokenHash).execute();
+      known.rowSeenAt = now;
     }
-    return { ...session, lastSeenAt: seenNow };
+    return { ...session };
   }
 
   async revoke(tokenHash: string): Promise<void> {
-    this.seen.delete(tokenHash);
+    this.known.delete(tokenHash);
     await this.db.deleteFrom('sys_session').where('tokenHash', '=', tokenHash).execute();
   }
 
   async revokeUser(userId: number, keepTokenHash?: string): Promise<number> {
-    for (const [tokenHash, seen] of this.seen) if (seen.userId === userId && tokenHash !== keepTokenHash) this.seen.delete(tokenHash);
+    for (const [tokenHash, { session }] of this.known) if (session.userId === userId && tokenHash !== keepTokenHash) this.known.delete(tokenHash);
     let query = this.db.deleteFrom('sys_session').where('userId', '=', userId);
     if (keepTokenHash) query = query.where('tokenHash', '!=', keepTokenHash);
     const result = await query.executeTakeFirst();
