@@ -590,13 +590,15 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const seekAfter = seek ? sql<SqlBool>`(${sql.ref(orderColumn)}, ${sql.ref(options.tieBreaker)}) ${sql.raw(direction === 'desc' ? '<' : '>')} (${seek[0]}, ${seek[1]})` : undefined;
   const pageOf = seekAfter ? forPage.where(seekAfter) : forPage;
   const pageOffset = seekAfter ? 0 : offset;
-  let pageQuery: SelectQueryBuilder<any, any, any>;
-  if (keyedBy(filteredNode, orderColumn, options.tieBreaker) && (pageOffset > 0 || readsOtherTables(selectColumns(filtered).toOperationNode() as SelectQueryNode))) {
-    const keys = ordered(pageOf.select(sql.ref(options.tieBreaker).as('pageKey'))).limit(paging.limit).offset(pageOffset);
-    pageQuery = ordered(withPosition(selectColumns(filtered.clearWhere().where(sql.ref(options.tieBreaker), 'in', keys as never))));
-  } else {
-    pageQuery = ordered(withPosition(selectColumns(pageOf))).limit(paging.limit).offset(pageOffset);
+  let pageQuery: SelectQueryBuilder<any, any, any> | undefined;
+  if (keyedBy(filteredNode, orderColumn, options.tieBreaker)) {
+    const byKeys = selectColumns(filtered.clearWhere()); // built once: what the check reads and what the page runs
+    if (pageOffset > 0 || readsOtherTables(byKeys.toOperationNode() as SelectQueryNode)) {
+      const keys = ordered(pageOf.select(sql.ref(options.tieBreaker).as('pageKey'))).limit(paging.limit).offset(pageOffset);
+      pageQuery = ordered(withPosition(byKeys.where(sql.ref(options.tieBreaker), 'in', keys as never)));
+    }
   }
+  pageQuery ??= ordered(withPosition(selectColumns(pageOf))).limit(paging.limit).offset(pageOffset);
   // The count goes in the page's statement (a subquery both databases run once), not in a statement of its
   // own, when it will be cheap and wanted: a key list of fewer than SEARCH_PROBE rows (a rare term), or a
   // count that was exact the last time (`exactCounts`: a day's logs, a company's users). One round trip
