@@ -29,21 +29,31 @@ export function openSqlite(file: string): DatabaseSync {
 const STATEMENT_CACHE_SIZE = 500;
 
 export function nodeSqliteDialect(database: DatabaseSync): SqliteDialect {
-  // Each query used to prepare its statement again: 15% of the server's CPU on a cheap list request
-  // (profile in docs/performance.md "Lists at scale"). A statement is reused by its text (SQLite
-  // prepares it again by itself when the schema changes); least recently used ones go past the size.
+  return new SqliteDialect({ database: withStatementCache(database) });
+}
+
+/**
+ * The connection as Kysely's SqliteDialect sees it, keeping up to `size` prepared statements. Each query
+ * used to prepare its statement again: 15% of the server's CPU on a cheap list request (profile in
+ * docs/performance.md "Lists at scale"). A statement is reused by its text (SQLite prepares it again by
+ * itself when the schema changes); once the cache is full, the least recently used one goes for a new one.
+ */
+export function withStatementCache(database: DatabaseSync, size = STATEMENT_CACHE_SIZE): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
-  const adapted: SqliteDatabase = {
+  return {
     prepare: (sql) => {
       const cached = statements.get(sql);
       if (cached) {
-        statements.delete(sql);
-        statements.set(sql, cached);
+        // Recency matters only once the cache is full: until then a hit is one lookup, not three.
+        if (statements.size >= size) {
+          statements.delete(sql);
+          statements.set(sql, cached);
+        }
         return cached;
       }
       const statement = adaptStatement(database.prepare(sql), () => database.prepare(sql));
       statements.set(sql, statement);
-      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      if (statements.size > size) statements.delete(statements.keys().next().value!);
       return statement;
     },
     close: () => {
@@ -51,5 +61,4 @@ export function nodeSqliteDialect(database: DatabaseSync): SqliteDialect {
       database.close();
     },
   };
-  return new SqliteDialect({ database: adapted });
 }
