@@ -1,7 +1,7 @@
 import {
-  OperationNodeTransformer, sql, type Expression, type KyselyPlugin, type Kysely, type OperationNode, type QueryId, type RawBuilder, type RawNode,
+  OperationNodeTransformer, sql, type Expression, type KyselyPlugin, type Kysely, type OperationNode, type QueryId, type RawBuilder,
   type CompiledQuery, type SelectQueryBuilder, type SqlBool,
-  AliasNode, IdentifierNode, SelectQueryNode, TableNode,
+  AliasNode, IdentifierNode, RawNode, SelectQueryNode, TableNode,
 } from 'kysely';
 import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP, type PageQuery } from '@huiyun/contract';
 import { dialectOf } from './dialect.ts';
@@ -291,24 +291,44 @@ class ContainsExpression implements Expression<SqlBool> {
   }
 }
 
-/** Finds the contains filters of a query (collect) and swaps each search for the form chosen for it (replace). */
+/** Swaps each search of a query for the form chosen for it. */
 class SearchSwapper extends OperationNodeTransformer {
-  readonly found: Search[] = [];
-  /** Whether the query has a contains filter of any form. */
-  searches = false;
-  readonly #chosen: Map<Search, Expression<SqlBool>> | undefined;
-  constructor(chosen?: Map<Search, Expression<SqlBool>>) {
+  readonly #chosen: Map<Search, Expression<SqlBool>>;
+  constructor(chosen: Map<Search, Expression<SqlBool>>) {
     super();
     this.#chosen = chosen;
   }
   protected override transformRaw(node: RawNode, queryId?: QueryId): RawNode {
-    if (containsNodes.has(node)) this.searches = true;
     const search = searchesByNode.get(node);
     if (!search) return super.transformRaw(node, queryId);
-    this.searches = true;
-    this.found.push(search);
-    return (this.#chosen?.get(search)?.toOperationNode() as RawNode | undefined) ?? node;
+    return (this.#chosen.get(search)?.toOperationNode() as RawNode | undefined) ?? node;
   }
+}
+
+/**
+ * The searches of a query (in the order a transformer meets them) and whether it has a contains filter
+ * of any form. A walk over the node tree that copies nothing: a transformer rebuilt (and froze) every
+ * node of the query on every request only to look.
+ */
+function findSearches(root: OperationNode): { found: Search[]; searches: boolean } {
+  const found: Search[] = [];
+  let searches = false;
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (typeof value !== 'object' || value === null || typeof (value as { kind?: unknown }).kind !== 'string') return;
+    const node = value as OperationNode;
+    if (RawNode.is(node)) {
+      const search = searchesByNode.get(node);
+      if (search) found.push(search);
+      if (search || containsNodes.has(node)) searches = true;
+    }
+    for (const key in node) if (key !== 'kind') visit((node as unknown as Record<string, unknown>)[key]);
+  };
+  visit(root);
+  return { found, searches };
 }
 
 const swapSearches = (chosen: Map<Search, Expression<SqlBool>>): KyselyPlugin => ({
@@ -553,8 +573,8 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
 ): Promise<Listed<O>> {
   const paging = pagingOf(query);
   const offset = (paging.page - 1) * paging.limit;
-  const finder = new SearchSwapper();
-  const filteredNode = finder.transformNode(filtered.toOperationNode()) as SelectQueryNode;
+  const filteredNode = filtered.toOperationNode() as SelectQueryNode;
+  const finder = findSearches(filteredNode);
   const bound = countBoundOf(offset, paging.limit, finder.searches, options.searchCountStep);
   const streamable = dialectOf(db) === 'sqlite' && !filteredNode.joins?.length && !filteredNode.groupBy;
   const plan = finder.found.length > 0 ? await planSearches(db, finder.found, offset, paging.limit, bound, streamable, options.searchPlan) : undefined;
