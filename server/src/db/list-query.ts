@@ -581,7 +581,8 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   if (plan) options.onSearchPlan?.(plan.forms);
   const forPage = plan ? filtered.withPlugin(swapSearches(plan.page)) : filtered;
   const forCount = plan ? filtered.withPlugin(swapSearches(plan.count)) : filtered;
-  const countQuery = countStatementOf(db, forCount, bound, plan?.streamed);
+  const counting = countStatementOf(db, forCount, bound, plan?.streamed);
+  const countQuery = counting.compile();
   if (offset > LIST_COUNT_BOUND) return { rows: [], ...await countUpTo(db, countQuery, bound), next: undefined };
   const sortColumn = Object.hasOwn(options.sortColumns, paging.sortField) ? options.sortColumns[paging.sortField] : undefined;
   const [orderColumn, direction] = sortColumn && paging.sortOrder
@@ -626,7 +627,7 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const countKey = countKeyOf(countQuery);
   const countedWithPage = !seekAfter && !plan?.streamed && (!!plan?.fewRows || (!!memory.exactCounts.get(countKey) && !memory.boundedCounts.get(countKey)));
   if (countedWithPage) {
-    pageQuery = pageQuery.select(sql<number>`(${boundedCount(db, forCount, bound)})`.as(LIST_TOTAL));
+    pageQuery = pageQuery.select(sql<number>`(${counting})`.as(LIST_TOTAL)); // the count just compiled (never a streamed one here)
   }
   const read = await pageQuery.execute() as Record<string, unknown>[];
   if (countedWithPage && read.length > 0) {
@@ -691,13 +692,13 @@ function boundedCount(db: Kysely<any>, filtered: SelectQueryBuilder<any, any, {}
  * search's FTS5 matches in key order and checks each one's row against the filter, so it stops after
  * bound + 1 rows found instead of reading every match.
  */
-function countStatementOf(db: Kysely<any>, filtered: SelectQueryBuilder<any, any, {}>, bound: number, streamed?: Search): CompiledQuery {
-  if (!streamed) return boundedCount(db, filtered, bound).compile();
+function countStatementOf(db: Kysely<any>, filtered: SelectQueryBuilder<any, any, {}>, bound: number, streamed?: Search): SelectQueryBuilder<any, any, { total: number | string }> {
+  if (!streamed) return boundedCount(db, filtered, bound);
   const search = sql.table(streamed.search);
   const row = filtered.select(sql.lit(1).as('one')).where(sql.ref(streamed.keyRef), '=', sql.ref(`${streamed.search}.rowid`));
   const matches = db.selectFrom(search.as(streamed.search) as never).select(sql.lit(1).as('one'))
     .where(sql<SqlBool>`${search} match ${streamed.phrase}`).where(({ exists }) => exists(row as never)).limit(bound + 1).as('bounded');
-  return db.selectFrom(matches).select(sql<number | string>`count(*)`.as('total')).compile();
+  return db.selectFrom(matches).select(sql<number | string>`count(*)`.as('total'));
 }
 
 /** Runs a count statement (`countStatementOf`), or answers the bound + 1 it reached lately without running it. */
