@@ -23,6 +23,7 @@ import { loadSecretBox } from './infra/secret-key.ts';
 import { SqlSessionStore } from './infra/sql-session-store.ts';
 import type { Access } from './http/caller.ts';
 import { callerResolvers, registerModules } from './modules/index.ts';
+import { OrderMoveRelay } from './modules/order/move-relay.ts';
 
 export type BuildOptions = {
   /** A database already connected (tests); otherwise DATABASE_URL or SQLite under DATA_DIR. */
@@ -71,7 +72,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     now: options.now ?? Date.now,
   };
 
+  const orderMoves = redis ? new OrderMoveRelay(redis) : undefined;
   app.addHook('onClose', async () => {
+    orderMoves?.stop();
     if (redis) await closeRedis(redis);
     await db.destroy();
   });
@@ -80,6 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await migrateToLatest(db);
     await seed(db, { adminPassword: config.adminPassword, dataDir: config.dataDir, e2eSeed: config.e2eSeed, log: (m) => app.log.warn(m), secrets: ctx.secrets });
     await ctx.accessCache.start();
+    await orderMoves?.start();
 
     registerErrorHandler(app);
     await registerSecurityHeaders(app);

@@ -218,13 +218,14 @@ async function ownOrder(ctx: AppContext, machine: TerminalMachine, orderNo: stri
 }
 
 /**
- * Without a wake (the order moved in another server instance), a long poll reads its order this often:
- * every second where instances may share the database (REDIS_URL set: several instances need Redis to
- * agree, docs/architecture.md), every 5 s on one instance alone, where every move wakes its polls and
- * the read is only a safety net. Under overload, when notifications come late, each waiting machine's
- * read every second was most of a purchase's CPU (docs/performance.md "Terminal flow").
+ * Without a wake, a long poll reads its order this often: a safety net. Every move made in this
+ * process wakes its polls; one made in another instance (REDIS_URL) wakes them when its announcement
+ * arrives (order/move-relay.ts), and an announcement lost on the way leaves them to this read. It was
+ * every second with REDIS_URL before moves were announced; under overload, when notifications come
+ * late, each waiting machine's read every second was most of a purchase's CPU (docs/performance.md
+ * "Terminal flow").
  */
-export const recheckMs = (ctx: AppContext) => (ctx.config.redisUrl ? 1_000 : 5_000);
+export const RECHECK_MS = 5_000;
 
 /** The status of an own order; waits up to waitSeconds for it to differ from knownStatus. */
 export async function orderStatus(ctx: AppContext, machine: TerminalMachine, orderNo: string, knownStatus?: number, waitSeconds = 0, closed = () => false): Promise<TerminalOrderStatus> {
@@ -233,7 +234,7 @@ export async function orderStatus(ctx: AppContext, machine: TerminalMachine, ord
   const until = Date.now() + Math.min(waitSeconds, 30) * 1000;
   while (knownStatus !== undefined && order.orderStatus === knownStatus && Date.now() < until && !closed()) {
     // a move between the read and this wait has already woken its polls: read again at once
-    if (!orderMovedSince(order.orderId, since)) await orderMoveOrTimeout(order.orderId, Math.min(recheckMs(ctx), until - Date.now()));
+    if (!orderMovedSince(order.orderId, since)) await orderMoveOrTimeout(order.orderId, Math.min(RECHECK_MS, until - Date.now()));
     since = moveClock();
     order = await ownOrder(ctx, machine, orderNo);
   }

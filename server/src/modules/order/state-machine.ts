@@ -19,6 +19,13 @@ export const transitions: Record<OrderEvent, { from: readonly number[]; to: numb
   close: { from: [OrderStatus.created, OrderStatus.processing], to: OrderStatus.timedOut },
 };
 
+/**
+ * The moves a machine's long poll waits for (it polls an issued order until paid or closed,
+ * docs/terminal-protocol.md §3): these are announced to other server instances too (order/move-relay.ts).
+ * The others wake this process's polls only; a poll elsewhere sees them at its next read.
+ */
+const awaitedByMachines: ReadonlySet<OrderEvent> = new Set(['paid', 'close']);
+
 export const saleStatuses = [OrderStatus.created, OrderStatus.processing, OrderStatus.paid, OrderStatus.dispensed, OrderStatus.dispenseFailed, OrderStatus.timedOut];
 
 export const statusLabel = (status: number) => orderStatusOptions.find((o) => o.value === status)?.label ?? String(status);
@@ -44,7 +51,7 @@ export async function transition(db: Queryable, orderId: number, event: OrderEve
     .where('orderStatus', 'in', rule.from.map((status) => sql.lit(status)))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 1) {
-    orderMoved(orderId);
+    orderMoved(orderId, { announce: awaitedByMachines.has(event) });
     return { moved: true, to: rule.to };
   }
   const row = await db.selectFrom('pay_order').select('orderStatus').where('orderId', '=', orderId).executeTakeFirst();

@@ -1,6 +1,7 @@
 // Long polls of order/status wait here for their order to move (docs/terminal-protocol.md §3). Every
 // transition made by this process wakes the polls of its order at once (state-machine.ts); a move made
-// by another server instance is seen by the next read, at most `ms` later; one made in this process
+// by another server instance wakes them when its announcement arrives (Redis, order/move-relay.ts), or
+// is seen by the next read, at most `ms` later, should it be lost; one made in this process
 // between a poll's read and its wait is seen at once (orderMovedSince). Reading the order every 250 ms instead cost one SELECT per waiting machine four times a
 // second: with 1,000 machines waiting for their customers, most of the server's work (docs/performance.md,
 // "Terminal flow"). Keyed by orderId for the whole process: a wake for another database's order of the
@@ -41,8 +42,27 @@ export function orderMoveOrTimeout(orderId: number, ms: number): Promise<void> {
   });
 }
 
-/** Wakes the polls waiting on `orderId` (they read the order again). */
-export function orderMoved(orderId: number): void {
+/** Where this process announces its moves to other server instances (order/move-relay.ts, with REDIS_URL). */
+const announcers = new Set<(orderId: number) => void>();
+
+/** Announces every move of this process through `announce` from now on; answers how to stop. */
+export function announceMovesTo(announce: (orderId: number) => void): () => void {
+  announcers.add(announce);
+  return () => void announcers.delete(announce);
+}
+
+/** Wakes the polls waiting on `orderId` (they read the order again) here and, when `announce`, in other instances. */
+export function orderMoved(orderId: number, options: { announce?: boolean } = {}): void {
+  noteMove(orderId);
+  if (options.announce) for (const announce of announcers) announce(orderId);
+}
+
+/** A move another instance announced: this process's polls of the order read it again (not announced again). */
+export function orderMovedElsewhere(orderId: number): void {
+  noteMove(orderId);
+}
+
+function noteMove(orderId: number): void {
   const time = Date.now();
   moves.delete(orderId);
   moves.set(orderId, { tick: ++tick, time });

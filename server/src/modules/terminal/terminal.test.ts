@@ -6,6 +6,7 @@ import { aislesOf } from '../machine/queries.ts';
 import { newTerminalKey, sealTerminalKey } from '../machine/terminal-key.ts';
 import { paymentRuntime, type PaymentRuntime } from '../order/runtime.ts';
 import { refusal, saleStatuses, statusLabel, transition, transitions, type OrderEvent } from '../order/state-machine.ts';
+import { announceMovesTo } from '../order/status-waiters.ts';
 import { sweepOrders } from '../order/sweeper.ts';
 import { SIM_NOTIFY_PATH } from '../gateway/simulator.ts';
 import { NonceStore, signTerminal } from './auth.ts';
@@ -93,6 +94,8 @@ describe('the order state machine', () => {
   const events = Object.keys(transitions) as OrderEvent[];
   it('moves exactly the allowed (status, event) pairs; the others change nothing and say why', async () => {
     const now = Date.now();
+    const announced: number[] = []; // the moves other instances hear of: those a machine's poll waits for
+    const stopAnnouncing = announceMovesTo((orderId) => announced.push(orderId));
     for (const status of saleStatuses) {
       for (const event of events) {
         const orderNo = `SM-${status}-${event}-${randomBytes(3).toString('hex')}`;
@@ -102,6 +105,7 @@ describe('the order state machine', () => {
         const after = (await order(orderNo)).orderStatus;
         const allowed = transitions[event].from.includes(status);
         expect(result.moved, `${status} ${event}`).toBe(allowed);
+        expect(announced.includes(orderId), `${status} ${event} announced`).toBe(allowed && (event === 'paid' || event === 'close'));
         if (allowed) expect(after).toBe(transitions[event].to);
         else {
           expect(after).toBe(status);
@@ -110,6 +114,7 @@ describe('the order state machine', () => {
         }
       }
     }
+    stopAnnouncing();
   });
 });
 
