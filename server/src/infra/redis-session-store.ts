@@ -1,11 +1,15 @@
 import type { Redis } from 'ioredis';
-import type { SessionRecord, SessionStore } from './session-store.ts';
+import { SessionMemory } from './session-memory.ts';
+import { TOUCH_INTERVAL_MS, type SessionRecord, type SessionStore } from './session-store.ts';
 
-// One key per session that expires by itself after its idle time (PEXPIRE restarts the clock on
-// every resume), and one set per user naming its sessions so force-offline can end them all.
+// One key per session, and one set per user naming its sessions so force-offline can end them all.
+// Requests are answered from this instance's memory (infra/session-memory.ts): the key is read at most
+// once a second and written at most once a minute (TOUCH_INTERVAL_MS); it expires by itself a touch
+// interval after its idle time, so never before the session is idle, and the server's clock decides.
 export class RedisSessionStore implements SessionStore {
   private readonly redis: Redis;
   private readonly prefix: string;
+  private readonly memory = new SessionMemory();
   constructor(redis: Redis, prefix: string) {
     this.redis = redis;
     this.prefix = prefix;
@@ -21,31 +25,33 @@ export class RedisSessionStore implements SessionStore {
   async create(session: SessionRecord): Promise<void> {
     await this.redis
       .multi()
-      .set(this.sessionKey(session.tokenHash), JSON.stringify(session), 'PX', session.idleMs)
+      .set(this.sessionKey(session.tokenHash), JSON.stringify(session), 'PX', session.idleMs + TOUCH_INTERVAL_MS)
       .sadd(this.userKey(session.userId), session.tokenHash)
       .exec();
+    this.memory.created(session);
+    this.memory.sweep(session.createdAt);
   }
 
-  async resume(tokenHash: string, now: number): Promise<SessionRecord | undefined> {
-    const raw = await this.redis.get(this.sessionKey(tokenHash));
-    if (!raw) return undefined;
-    const session = JSON.parse(raw) as SessionRecord;
-    // Redis expires the key by its own clock; the server's clock decides too, so both agree.
-    if (session.lastSeenAt + session.idleMs < now) {
-      await this.revoke(tokenHash);
-      return undefined;
-    }
-    session.lastSeenAt = now;
-    await this.redis.set(this.sessionKey(tokenHash), JSON.stringify(session), 'PX', session.idleMs, 'XX');
-    return session;
+  resume(tokenHash: string, now: number): Promise<SessionRecord | undefined> {
+    const key = this.sessionKey(tokenHash);
+    return this.memory.resume(tokenHash, now, {
+      read: async () => {
+        const raw = await this.redis.get(key);
+        return raw ? (JSON.parse(raw) as SessionRecord) : undefined;
+      },
+      touch: async (session) => void await this.redis.set(key, JSON.stringify(session), 'PX', session.idleMs + TOUCH_INTERVAL_MS, 'XX'),
+      revoke: () => this.revoke(tokenHash),
+    });
   }
 
   async revoke(tokenHash: string): Promise<void> {
+    this.memory.forget(tokenHash);
     const raw = await this.redis.getdel(this.sessionKey(tokenHash));
     if (raw) await this.redis.srem(this.userKey((JSON.parse(raw) as SessionRecord).userId), tokenHash);
   }
 
   async revokeUser(userId: number, keepTokenHash?: string): Promise<number> {
+    this.memory.forgetUser(userId, keepTokenHash);
     const hashes = (await this.redis.smembers(this.userKey(userId))).filter((h) => h !== keepTokenHash);
     if (hashes.length === 0) return 0;
     const [[, deleted]] = (await this.redis
@@ -65,7 +71,8 @@ export class RedisSessionStore implements SessionStore {
       if (keys.length === 0) continue;
       for (const raw of await this.redis.mget(...keys)) {
         if (!raw) continue;
-        const session = JSON.parse(raw) as SessionRecord;
+        const stored = JSON.parse(raw) as SessionRecord;
+        const session = { ...stored, lastSeenAt: this.memory.lastSeenAt(stored) };
         if (session.lastSeenAt + session.idleMs >= now) sessions.push(session);
       }
     } while (cursor !== '0');

@@ -3,7 +3,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { seed } from '../seed.ts';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.ts';
 import { TOUCH_INTERVAL_MS } from './session-store.ts';
-import { SESSION_RECHECK_MS, SqlSessionStore } from './sql-session-store.ts';
+import { SqlSessionStore } from './sql-session-store.ts';
 
 // Issue 12: the row's lastSeenAt is written at most once a touch interval, which used to end a
 // session up to a minute before its idle time had passed since the last request.
@@ -54,28 +54,6 @@ it('after a restart (nothing remembered) falls back to the row, and forgets revo
   await first.create(session('revoked', t0));
   await first.revokeUser(1);
   expect(await first.resume('revoked', t0 + 1)).toBeUndefined();
-});
-
-it('reads a session\'s row at most once in SESSION_RECHECK_MS, and ends one another instance ended within that time', async () => {
-  const store = new SqlSessionStore(testDb.db);
-  const t0 = 1_900_000_000_000;
-  await store.create(session('shared', t0));
-  await store.create(session('here', t0));
-  // Another instance sharing the database (no Redis) ends the session: its row goes.
-  await testDb.db.deleteFrom('sys_session').where('tokenHash', '=', 'shared').execute();
-  expect((await store.resume('shared', t0 + SESSION_RECHECK_MS - 1))?.userId).toBe(1); // not read again yet
-  expect(await store.resume('shared', t0 + SESSION_RECHECK_MS)).toBeUndefined();
-  expect(await store.resume('shared', t0 + SESSION_RECHECK_MS - 1)).toBeUndefined(); // forgotten, not remembered alive
-
-  // Ended here: at once, however recently read.
-  expect((await store.resume('here', t0 + 1))?.userId).toBe(1);
-  await store.revoke('here');
-  expect(await store.resume('here', t0 + 2)).toBeUndefined();
-
-  // A clock that went back reads the row again rather than trusting what was read "in the future".
-  await store.create(session('clock', t0));
-  await testDb.db.deleteFrom('sys_session').where('tokenHash', '=', 'clock').execute();
-  expect(await store.resume('clock', t0 - 1)).toBeUndefined();
 });
 
 it('touches the row once a touch interval while the session is read from memory', async () => {
