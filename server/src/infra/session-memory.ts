@@ -11,7 +11,7 @@ export const SESSION_RECHECK_MS = 1_000;
 /**
  * A session as this instance knows it: `session.lastSeenAt` is its last request here to the millisecond,
  * `storedSeenAt` what the store holds (written at most once a touch interval), `readAt` when it was last
- * read from or written to the store here.
+ * read from the store here (or created).
  */
 type Known = { session: SessionRecord; storedSeenAt: number; readAt: number };
 
