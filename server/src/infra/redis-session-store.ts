@@ -29,7 +29,6 @@ export class RedisSessionStore implements SessionStore {
       .sadd(this.userKey(session.userId), session.tokenHash)
       .exec();
     this.memory.created(session);
-    this.memory.sweep(session.createdAt);
   }
 
   resume(tokenHash: string, now: number): Promise<SessionRecord | undefined> {

@@ -39,6 +39,7 @@ export class SessionMemory {
   }
 
   created(session: SessionRecord): void {
+    this.sweepNow(session.createdAt);
     this.known.set(session.tokenHash, { session: { ...session }, storedSeenAt: session.lastSeenAt, readAt: session.createdAt });
   }
 
@@ -47,7 +48,7 @@ export class SessionMemory {
     let known = this.known.get(tokenHash);
     const sinceRead = known ? now - known.readAt : -1;
     if (!known || sinceRead < 0 || sinceRead >= SESSION_RECHECK_MS) {
-      if (Math.abs(now - this.sweptAt) >= TOUCH_INTERVAL_MS) this.sweep(now); // sessions other instances served, gone idle here
+      this.sweepNow(now);
       const session = await stored.read();
       if (!session) {
         this.known.delete(tokenHash);
@@ -78,8 +79,9 @@ export class SessionMemory {
     for (const [tokenHash, { session }] of this.known) if (session.userId === userId && tokenHash !== keepTokenHash) this.known.delete(tokenHash);
   }
 
-  /** Forgets the sessions idle at `now` by this instance's clock. */
-  sweep(now: number): void {
+  /** Once a touch interval, forgets the sessions idle at `now` (also those other instances served and this one read). */
+  private sweepNow(now: number): void {
+    if (Math.abs(now - this.sweptAt) < TOUCH_INTERVAL_MS) return;
     this.sweptAt = now;
     for (const [tokenHash, { session }] of this.known) if (session.lastSeenAt + session.idleMs < now) this.known.delete(tokenHash);
   }

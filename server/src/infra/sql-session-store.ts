@@ -24,7 +24,6 @@ export class SqlSessionStore implements SessionStore {
       .deleteFrom('sys_session')
       .where((eb) => eb(eb(eb('lastSeenAt', '+', eb.ref('idleMs')), '+', TOUCH_INTERVAL_MS), '<', now))
       .execute();
-    this.memory.sweep(now);
   }
 
   resume(tokenHash: string, now: number): Promise<SessionRecord | undefined> {

@@ -45,7 +45,7 @@ export function orderMoveOrTimeout(orderId: number, ms: number): Promise<void> {
 /** Where this process announces its moves to other server instances (order/move-relay.ts, with REDIS_URL). */
 const announcers = new Set<(orderId: number) => void>();
 
-/** Announces every move of this process through `announce` from now on; answers how to stop. */
+/** Announces this process's moves made with `announce: true` through `announce` from now on; answers how to stop. */
 export function announceMovesTo(announce: (orderId: number) => void): () => void {
   announcers.add(announce);
   return () => void announcers.delete(announce);
@@ -53,16 +53,12 @@ export function announceMovesTo(announce: (orderId: number) => void): () => void
 
 /** Wakes the polls waiting on `orderId` (they read the order again) here and, when `announce`, in other instances. */
 export function orderMoved(orderId: number, options: { announce?: boolean } = {}): void {
-  noteMove(orderId);
+  orderMovedElsewhere(orderId);
   if (options.announce) for (const announce of announcers) announce(orderId);
 }
 
-/** A move another instance announced: this process's polls of the order read it again (not announced again). */
+/** A move another instance announced (and the local part of every move): this process's polls of the order read it again. */
 export function orderMovedElsewhere(orderId: number): void {
-  noteMove(orderId);
-}
-
-function noteMove(orderId: number): void {
   const time = Date.now();
   moves.delete(orderId);
   moves.set(orderId, { tick: ++tick, time });
