@@ -5,6 +5,7 @@ import {
 } from 'kysely';
 import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP, type PageQuery } from '@huiyun/contract';
 import { dialectOf } from './dialect.ts';
+import { ListShapeMemory, type OwnValues } from './list-templates.ts';
 import { pgSearchedTerm, pgSearchedText, searchIndexes, searchTableOf, trigramIndexOf, valueListOf, type SearchedColumn, type SearchedTable } from './search-index.ts';
 
 // The shared list machinery: every paged list of the product reads its page here (`listPage`), and
@@ -581,8 +582,12 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   if (plan) options.onSearchPlan?.(plan.forms);
   const forPage = plan ? filtered.withPlugin(swapSearches(plan.page)) : filtered;
   const forCount = plan ? filtered.withPlugin(swapSearches(plan.count)) : filtered;
-  const counting = countStatementOf(db, forCount, bound, plan?.streamed);
-  const countQuery = counting.compile();
+  const memory = listMemoryOf(db);
+  // A list without a search reads its statements from templates once its column function is known (db/list-templates.ts).
+  const shapes = plan ? undefined : memory.shapes.shapesOf(selectColumns, filtered);
+  let counting: ReturnType<typeof countStatementOf> | undefined; // built once, whether run alone or in the page's statement
+  const countStatement = () => (counting ??= countStatementOf(db, forCount, bound, plan?.streamed));
+  const countQuery = shapes ? shapes.statement(`count ${bound}`, countStatement, NO_OWN_VALUES) : countStatement().compile();
   if (offset > LIST_COUNT_BOUND) return { rows: [], ...await countUpTo(db, countQuery, bound), next: undefined };
   const sortColumn = Object.hasOwn(options.sortColumns, paging.sortField) ? options.sortColumns[paging.sortField] : undefined;
   const [orderColumn, direction] = sortColumn && paging.sortOrder
@@ -592,7 +597,6 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const ordered = <Q extends SelectQueryBuilder<any, any, any>>(qb: Q): Q => qb.orderBy(sql.ref(orderColumn), direction).orderBy(sql.ref(options.tieBreaker), direction) as Q;
   // Every page also reads its rows' sort value and key, for the cursor of the page after it.
   const withPosition = <Q extends SelectQueryBuilder<any, any, any>>(qb: Q): Q => qb.select([sql.ref(orderColumn).as(SORT_VALUE), sql.ref(options.tieBreaker).as(SORT_KEY)]) as Q;
-  const memory = listMemoryOf(db);
   const cursor = decodeCursor(paging.after);
   const seek = cursor && cursor.page === paging.page - 1 && cursor.sort === sort && memory.fitsSort(sort, cursor.key) ? cursor.key : undefined;
   /** The cursor of the page after this one: a full page's last sort value and key. */
@@ -603,33 +607,40 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
     memory.learnSort(sort, key);
     return encodeCursor({ page: paging.page, sort, key });
   };
+  const pageOffset = seek ? 0 : offset;
+  const own: OwnValues = { offset: pageOffset, limit: paging.limit, seekValue: seek?.[0], seekKey: seek?.[1] };
   // A keyed list reads the page's keys first, then its columns and joins for those rows only (one statement:
   // `key in (the keys subquery)`) — past the first page always (the rows skipped), and on any page when its
   // columns join or select from other tables: SQLite evaluates the select list for every row it sorts, so a
   // company administrator's 任务列表 page 1 over 10,000 tasks in scope took 6 ms, its keys 0.04 ms. A list of
   // its own columns reads page 1 directly (the keys-first form measured ~15 % slower there, raw).
-  const seekAfter = seek ? sql<SqlBool>`(${sql.ref(orderColumn)}, ${sql.ref(options.tieBreaker)}) ${sql.raw(direction === 'desc' ? '<' : '>')} (${seek[0]}, ${seek[1]})` : undefined;
-  const pageOf = seekAfter ? forPage.where(seekAfter) : forPage;
-  const pageOffset = seekAfter ? 0 : offset;
-  let pageQuery: SelectQueryBuilder<any, any, any> | undefined;
-  if (keyedBy(filteredNode, orderColumn, options.tieBreaker)) {
-    const byKeys = selectColumns(filtered.clearWhere()); // built once: what the check reads and what the page runs
-    if (pageOffset > 0 || readsOtherTables(byKeys.toOperationNode() as SelectQueryNode)) {
-      const keys = ordered(pageOf.select(sql.ref(options.tieBreaker).as('pageKey'))).limit(paging.limit).offset(pageOffset);
-      pageQuery = ordered(withPosition(byKeys.where(sql.ref(options.tieBreaker), 'in', keys as never)));
+  const keyed = keyedBy(filteredNode, orderColumn, options.tieBreaker);
+  const pageStatement = (countedWithPage: boolean) => (values: OwnValues) => {
+    const seekAfter = seek ? sql<SqlBool>`(${sql.ref(orderColumn)}, ${sql.ref(options.tieBreaker)}) ${sql.raw(direction === 'desc' ? '<' : '>')} (${values.seekValue}, ${values.seekKey})` : undefined;
+    const pageOf = seekAfter ? forPage.where(seekAfter) : forPage;
+    const limit = values.limit as number;
+    const offsetOf = values.offset as number;
+    let pageQuery: SelectQueryBuilder<any, any, any> | undefined;
+    if (keyed) {
+      const byKeys = selectColumns(filtered.clearWhere()); // built once: what the check reads and what the page runs
+      if (pageOffset > 0 || readsOtherTables(byKeys.toOperationNode() as SelectQueryNode)) {
+        const keys = ordered(pageOf.select(sql.ref(options.tieBreaker).as('pageKey'))).limit(limit).offset(offsetOf);
+        pageQuery = ordered(withPosition(byKeys.where(sql.ref(options.tieBreaker), 'in', keys as never)));
+      }
     }
-  }
-  pageQuery ??= ordered(withPosition(selectColumns(pageOf))).limit(paging.limit).offset(pageOffset);
+    pageQuery ??= ordered(withPosition(selectColumns(pageOf))).limit(limit).offset(offsetOf);
+    return countedWithPage ? pageQuery.select(sql<number>`(${countStatement()})`.as(LIST_TOTAL)) : pageQuery;
+  };
   // The count goes in the page's statement (a subquery both databases run once), not in a statement of its
   // own, when it will be cheap and wanted: a key list of fewer than SEARCH_PROBE rows (a rare term), or a
   // count that was exact the last time (`exactCounts`: a day's logs, a company's users). One round trip
   // less a full page; a count that reached its bound lately is not run at all (`countUpTo`).
   const countKey = countKeyOf(countQuery);
-  const countedWithPage = !seekAfter && !plan?.streamed && (!!plan?.fewRows || (!!memory.exactCounts.get(countKey) && !memory.boundedCounts.get(countKey)));
-  if (countedWithPage) {
-    pageQuery = pageQuery.select(sql<number>`(${counting})`.as(LIST_TOTAL)); // the count just compiled (never a streamed one here)
-  }
-  const read = await pageQuery.execute() as Record<string, unknown>[];
+  const countedWithPage = !seek && !plan?.streamed && (!!plan?.fewRows || (!!memory.exactCounts.get(countKey) && !memory.boundedCounts.get(countKey)));
+  // what shapes the page's statement besides the filtered query's text (a count in it is bounded at `bound`)
+  const pageShape = `page ${sort} ${options.tieBreaker} ${seek ? 'seek' : ''} ${pageOffset > 0 ? 'offset' : ''} ${countedWithPage ? `counted ${bound}` : ''}`;
+  const pageQuery = shapes ? shapes.statement(pageShape, pageStatement(countedWithPage), own) : pageStatement(countedWithPage)(own).compile();
+  const read = (await db.executeQuery<Record<string, unknown>>(pageQuery)).rows;
   if (countedWithPage && read.length > 0) {
     const counted = Number(read[0]![LIST_TOTAL]);
     memory.rememberCount(countKey, counted, bound);
@@ -647,6 +658,8 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
 const SORT_VALUE = 'listSortValue';
 const SORT_KEY = 'listSortKey';
 const LIST_TOTAL = 'listTotal';
+/** A count statement has no values of listPage's own. */
+const NO_OWN_VALUES: OwnValues = { offset: undefined, limit: undefined, seekValue: undefined, seekKey: undefined };
 
 /**
  * A row less its sort value and key (and the total counted with a page). Copied key by key: node:sqlite's rows have no prototype, and a rest
@@ -776,6 +789,9 @@ class ListMemory {
   /** PostgreSQL: the statistics' sample of a trigram index's texts, each with the share of rows it stands for (`pgTrigramRows`). */
   readonly trigramSamples = new ExpiringMemory<{ tableRows: number; texts: { text: string; share: number }[] }>(TRIGRAM_MEMORY_MS);
 
+  /** The statements of the lists without a search, by shape (db/list-templates.ts). */
+  readonly shapes = new ListShapeMemory();
+
   /** How a count ended: exact (counted with its page next time), or at its bound (not counted again for a while). */
   rememberCount(key: string, total: number, bound: number): void {
     if (total <= bound) this.exactCounts.set(key, true);
@@ -802,3 +818,6 @@ function listMemoryOf(db: Kysely<any>): ListMemory {
   if (!memory) listMemories.set(adapter, (memory = new ListMemory()));
   return memory;
 }
+
+/** How many list statements this database's lists templated, refused to template and filled (db/list-templates.ts): tests and benches. */
+export const listTemplateCountsOf = (db: Kysely<any>) => listMemoryOf(db).shapes.counts;

@@ -14,13 +14,17 @@ function visibleCodes(db: Kysely<Database>, caller: Access) {
   return caller.isAdmin ? base.where(inDeptScope('u.deptId', caller.deptScope)) : base.where('c.authUserId', '=', caller.userId);
 }
 
+function withColumns(qb: ReturnType<typeof visibleCodes>) {
+  return qb.select(['c.id', 'u.userName', 'c.authCode', 'c.useStatus', 'c.machineCode', 'c.machineName', 'c.dueNum', 'c.dueDate', 'c.dueDateNum', 'c.authUserId']).$castTo<AuthCodeRow>();
+}
+
 export async function listAuthCodes(db: Kysely<Database>, caller: Access, query: AuthCodeListQuery) {
   let filtered = visibleCodes(db, caller);
   if (query.authCode) filtered = filtered.where(contains(db, 'sync_auth_code', 'c.authCode', query.authCode));
   const { rows, ...paged } = await listPage(
     db,
     filtered,
-    (qb) => qb.select(['c.id', 'u.userName', 'c.authCode', 'c.useStatus', 'c.machineCode', 'c.machineName', 'c.dueNum', 'c.dueDate', 'c.dueDateNum', 'c.authUserId']).$castTo<AuthCodeRow>(),
+    withColumns,
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
     { sortColumns: {}, defaultSort: ['c.id', 'desc'], tieBreaker: 'c.id' },
   );

@@ -8,11 +8,16 @@ import type { Access } from '../../http/caller.ts';
 // Who sees which list (PRODUCT §3): the companies of the caller's data scope — an ordinary account's
 // scope is its own company, an administrator's adds those granted to it, the super administrator's all.
 
+function entriesInScope(db: Kysely<Database>, caller: Access) {
+  return db.selectFrom('sync_blacklist as b').innerJoin('sys_dept as d', 'd.deptId', 'b.deptId').where(inDeptScope('b.deptId', caller.deptScope));
+}
+
+function withColumns(qb: ReturnType<typeof entriesInScope>) {
+  return qb.select(['b.deptId', 'd.deptName', 'b.phone', 'b.addUser', 'b.addTime']).$castTo<EntryRow>();
+}
+
 export async function listBlacklist(db: Kysely<Database>, caller: Access, query: BlacklistListQuery) {
-  let filtered = db
-    .selectFrom('sync_blacklist as b')
-    .innerJoin('sys_dept as d', 'd.deptId', 'b.deptId')
-    .where(inDeptScope('b.deptId', caller.deptScope));
+  let filtered = entriesInScope(db, caller);
   if (query.deptId !== undefined) {
     assertDeptInScope(caller.deptScope, query.deptId); // a company named outside the scope is refused, not shown empty
     filtered = filtered.where('b.deptId', '=', query.deptId);
@@ -23,7 +28,7 @@ export async function listBlacklist(db: Kysely<Database>, caller: Access, query:
   const { rows, ...paged } = await listPage(
     db,
     filtered,
-    (qb) => qb.select(['b.deptId', 'd.deptName', 'b.phone', 'b.addUser', 'b.addTime']).$castTo<EntryRow>(),
+    withColumns,
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
     { sortColumns: {}, defaultSort: ['b.addTime', 'desc'], tieBreaker: 'b.phone' },
   );

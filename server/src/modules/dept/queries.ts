@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import { deptSortFields, formatDateTime, type Dept, type DeptListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
@@ -11,13 +11,14 @@ export async function listDepts(db: Kysely<Database>, scope: DeptScope, query: D
   let filtered = db.selectFrom('sys_dept').where(inDeptScope('deptId', scope));
   if (query.deptName) filtered = filtered.where(contains(db, 'sys_dept', 'deptName', query.deptName));
   if (query.deptNo) filtered = filtered.where(contains(db, 'sys_dept', 'deptNo', query.deptNo));
-  const { rows, ...paged } = await listPage(db, filtered, (qb) => qb.selectAll().$castTo<DeptRow>(), query, {
+  const { rows, ...paged } = await listPage(db, filtered, allColumns, query, {
     sortColumns, defaultSort: ['editTime', 'desc'], tieBreaker: 'deptId',
   });
   return { rows: rows.map(toDept), ...paged };
 }
 
 type DeptRow = Selectable<Database['sys_dept']>;
+const allColumns = (qb: SelectQueryBuilder<Database, 'sys_dept', {}>) => qb.selectAll().$castTo<DeptRow>();
 
 function toDept(row: DeptRow): Dept {
   return { ...row, addTime: formatDateTime(row.addTime), editTime: formatDateTime(row.editTime) };

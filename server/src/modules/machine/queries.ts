@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import {
   fenToYuan, formatDateTime, MACHINE_ONLINE_WINDOW_MS, machineSortFields,
   type Aisle, type Machine, type MachineListQuery, type MachineOption, type MachineStatus,
@@ -9,6 +9,15 @@ import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 
 const sortColumns = sortColumnsOf(machineSortFields, { table: 'pm', columns: { deptName: 'd.deptName' } });
 
+function withColumns(qb: SelectQueryBuilder<Database & { pm: Database['pay_machine'] }, 'pm', {}>) {
+  return qb
+    .leftJoin('sys_dept as d', 'd.deptId', 'pm.deptId')
+    .select([
+      'pm.machineId', 'pm.machineNo', 'pm.machineName', 'pm.deptId', 'd.deptName', 'pm.address', 'pm.status', 'pm.lastSeenAt',
+      'pm.addUser', 'pm.editUser', 'pm.addTime', 'pm.editTime',
+    ]).$castTo<MachineRow>();
+}
+
 /** 机器列表: the machines of the companies in the caller's scope, newest first; never the terminal key. */
 export async function listMachines(db: Kysely<Database>, scope: DeptScope, query: MachineListQuery, now: number) {
   let filtered = db.selectFrom('pay_machine as pm').where(inDeptScope('pm.deptId', scope));
@@ -18,12 +27,7 @@ export async function listMachines(db: Kysely<Database>, scope: DeptScope, query
   const { rows, ...paged } = await listPage(
     db,
     filtered,
-    (qb) => qb
-      .leftJoin('sys_dept as d', 'd.deptId', 'pm.deptId')
-      .select([
-        'pm.machineId', 'pm.machineNo', 'pm.machineName', 'pm.deptId', 'd.deptName', 'pm.address', 'pm.status', 'pm.lastSeenAt',
-        'pm.addUser', 'pm.editUser', 'pm.addTime', 'pm.editTime',
-      ]).$castTo<MachineRow>(),
+    withColumns,
     query,
     { sortColumns, defaultSort: ['pm.machineId', 'desc'], tieBreaker: 'pm.machineId' },
   );

@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import {
   describeUserAgent, formatDateTime, loginLogSortFields, operLogSortFields, shanghaiDayRange,
   type LoginLog, type LoginLogListQuery, type LogResult, type OperLog, type OperLogListQuery,
@@ -22,11 +22,15 @@ export async function listOperLogs(db: Kysely<Database>, scope: DeptScope, query
   const { rows, ...paged } = await listPage(
     db,
     filtered,
-    (qb) => qb.select(['operId', 'userName', 'module', 'action', 'target', 'method', 'url', 'ip', 'success', 'message', 'costMs', 'operTime']).$castTo<OperLogRow>(),
+    operLogColumns,
     query,
     { sortColumns: operSortColumns, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId' },
   );
   return { rows: rows.map(toOperLog), ...paged };
+}
+
+function operLogColumns(qb: SelectQueryBuilder<Database, 'sys_oper_log', {}>) {
+  return qb.select(['operId', 'userName', 'module', 'action', 'target', 'method', 'url', 'ip', 'success', 'message', 'costMs', 'operTime']).$castTo<OperLogRow>();
 }
 
 type OperLogRow = Omit<OperLog, 'operTime' | 'success'> & { operTime: number; success: number };
@@ -62,11 +66,15 @@ export async function listLoginLogs(db: Kysely<Database>, scope: DeptScope, quer
   const { rows, ...paged } = await listPage(
     db,
     filtered,
-    (qb) => qb.select(['l.infoId', 'l.userName', 'l.ip', 'l.userAgent', 'l.success', 'l.message', 'l.loginTime']).$castTo<LoginLogRow>(),
+    loginLogColumns,
     query,
     { sortColumns: loginSortColumns, defaultSort: ['l.loginTime', 'desc'], tieBreaker: 'l.infoId' },
   );
   return { rows: rows.map(toLoginLog), ...paged };
+}
+
+function loginLogColumns(qb: SelectQueryBuilder<Database & { l: Database['sys_login_log'] }, 'l', {}>) {
+  return qb.select(['l.infoId', 'l.userName', 'l.ip', 'l.userAgent', 'l.success', 'l.message', 'l.loginTime']).$castTo<LoginLogRow>();
 }
 
 type LoginLogRow = Omit<LoginLog, 'loginTime' | 'success' | 'client'> & { loginTime: number; success: number };

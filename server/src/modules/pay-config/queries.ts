@@ -11,17 +11,22 @@ import { maskStored } from './secrets.ts';
 
 const sortColumns = sortColumnsOf(payConfigSortFields, { table: 'c' });
 
+function configsInScope(db: Kysely<Database>, caller: Access) {
+  return db.selectFrom('pay_config as c').leftJoin('sys_dept as d', 'd.deptId', 'c.deptId').where(inDeptScope('c.deptId', caller.deptScope));
+}
+
+function withColumns(qb: ReturnType<typeof configsInScope>) {
+  return qb.selectAll('c').select('d.deptName').$castTo<PayConfigRow>();
+}
+
 /** The configs of the caller's companies (super administrator: all), every secret masked. */
 export async function listPayConfigs(ctx: AppContext, caller: Access, query: PayConfigListQuery) {
   const db = ctx.db;
-  let filtered = db
-    .selectFrom('pay_config as c')
-    .leftJoin('sys_dept as d', 'd.deptId', 'c.deptId')
-    .where(inDeptScope('c.deptId', caller.deptScope));
+  let filtered = configsInScope(db, caller);
   if (query.name) filtered = filtered.where(contains(db, 'pay_config', 'c.name', query.name));
   if (query.partner) filtered = filtered.where(contains(db, 'pay_config', 'c.partner', query.partner));
   if (query.payType) filtered = filtered.where('c.payType', '=', query.payType);
-  const { rows, ...paged } = await listPage(db, filtered, (qb) => qb.selectAll('c').select('d.deptName').$castTo<PayConfigRow>(), query, {
+  const { rows, ...paged } = await listPage(db, filtered, withColumns, query, {
     sortColumns, defaultSort: ['c.editTime', 'desc'], tieBreaker: 'c.id',
   });
   return { rows: rows.map((row) => toPayConfig(ctx, row)), ...paged };

@@ -39,13 +39,17 @@ export async function statisticsTotals(db: Kysely<Database>, caller: Access, now
   };
 }
 
+function withColumns(qb: ReturnType<typeof visibleAccounts>) {
+  return qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum']).$castTo<TaskUserStatistics>();
+}
+
 export async function listTaskUserStatistics(db: Kysely<Database>, caller: Access, query: TaskUserStatisticsQuery) {
   let filtered = visibleAccounts(db, caller);
   if (query.userName) filtered = filtered.where(contains(db, 'sys_user', 'u.userName', query.userName));
   const { rows, ...paged } = await listPage(
     db,
     filtered,
-    (qb) => qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum']).$castTo<TaskUserStatistics>(),
+    withColumns,
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
     { sortColumns: {}, defaultSort: ['u.userId', 'desc'], tieBreaker: 'u.userId' },
   );

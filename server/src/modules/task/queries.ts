@@ -1,7 +1,7 @@
-import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { AuthCodeUseStatus, formatDateTime, type Task, type TaskListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { dialectOf } from '../../db/dialect.ts';
+import { dialectOf, type DialectName } from '../../db/dialect.ts';
 import { contains, listPage } from '../../db/list-query.ts';
 import type { Access } from '../../http/caller.ts';
 import { visibleTasks } from './task-access.ts';
@@ -17,12 +17,7 @@ export async function listTasks(db: Kysely<Database>, caller: Access, query: Tas
   const { rows, ...paged } = await listPage(
     db,
     filtered,
-    (qb) => qb
-      .leftJoin('sys_user', 'sys_user.userId', 'sync_task.userId')
-      .selectAll('sync_task')
-      .select('sys_user.userName')
-      .select((eb) => machineCodesOf(db, eb).as('machineCodes'))
-      .$castTo<TaskRow>(),
+    taskColumns[dialectOf(db)],
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
     { sortColumns: {}, defaultSort: ['sync_task.taskId', 'desc'], tieBreaker: 'sync_task.taskId' },
   );
@@ -34,8 +29,24 @@ export async function listTasks(db: Kysely<Database>, caller: Access, query: Tas
  * row of the page (the primary key (taskId, machineCode) answers it), so the page is one statement
  * instead of the page and then its devices. Aggregate ORDER BY: SQLite 3.44+ (node:sqlite bundles 3.5x).
  */
-function machineCodesOf(db: Kysely<Database>, eb: ExpressionBuilder<Database, 'sync_task'>) {
-  const codes = dialectOf(db) === 'postgres'
+/** A page's columns with the creator's name and the task's devices, one function per database kind (module constants: listPage templates by them). */
+const taskColumns = {
+  sqlite: (qb: Tasks) => withColumns(qb, 'sqlite'),
+  postgres: (qb: Tasks) => withColumns(qb, 'postgres'),
+};
+type Tasks = SelectQueryBuilder<Database, 'sync_task', {}>;
+
+function withColumns(qb: Tasks, kind: DialectName) {
+  return qb
+    .leftJoin('sys_user', 'sys_user.userId', 'sync_task.userId')
+    .selectAll('sync_task')
+    .select('sys_user.userName')
+    .select((eb) => machineCodesOf(kind, eb).as('machineCodes'))
+    .$castTo<TaskRow>();
+}
+
+function machineCodesOf(kind: DialectName, eb: ExpressionBuilder<Database, 'sync_task'>) {
+  const codes = kind === 'postgres'
     ? sql<string>`coalesce(json_agg(${sql.ref('d.machineCode')} order by ${sql.ref('d.machineCode')}), '[]')::text`
     : sql<string>`json_group_array(${sql.ref('d.machineCode')} order by ${sql.ref('d.machineCode')})`;
   return eb.selectFrom('sync_task_device as d').select(codes.as('codes')).whereRef('d.taskId', '=', 'sync_task.taskId');

@@ -13,19 +13,27 @@ import { fill, messages } from '@huiyun/contract';
 const m = messages.terminalConfig;
 const sortColumns = sortColumnsOf(terminalConfigSortFields, { table: 't' });
 
-/** The bindings of the caller's companies (super administrator: all); machineNo searched as a part. */
-export async function listTerminalConfigs(db: Kysely<Database>, caller: Access, query: TerminalConfigListQuery) {
-  let filtered = db
+function bindingsInScope(db: Kysely<Database>, caller: Access) {
+  return db
     .selectFrom('pay_terminal_config as t')
     .leftJoin('pay_machine as mc', 'mc.machineNo', 't.machineNo')
     .leftJoin('pay_config as c', 'c.id', 't.configId')
     .leftJoin('sys_dept as d', 'd.deptId', 't.deptId')
     .where(inDeptScope('t.deptId', caller.deptScope));
+}
+
+function withColumns(qb: ReturnType<typeof bindingsInScope>) {
+  return qb.selectAll('t').select(['mc.machineName', 'c.name as payConfigName', 'd.deptName']).$castTo<Row>();
+}
+
+/** The bindings of the caller's companies (super administrator: all); machineNo searched as a part. */
+export async function listTerminalConfigs(db: Kysely<Database>, caller: Access, query: TerminalConfigListQuery) {
+  let filtered = bindingsInScope(db, caller);
   if (query.machineNo) filtered = filtered.where(contains(db, 'pay_machine', 'mc.machineNo', query.machineNo));
   const { rows, ...paged } = await listPage(
     db,
     filtered,
-    (qb) => qb.selectAll('t').select(['mc.machineName', 'c.name as payConfigName', 'd.deptName']).$castTo<Row>(),
+    withColumns,
     query,
     { sortColumns, defaultSort: ['t.editTime', 'desc'], tieBreaker: 't.tcId' },
   );

@@ -1,10 +1,23 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { formatDateTime, userSortFields, type LockStatus, type User, type UserDeptNode, type UserListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 
 const sortColumns = sortColumnsOf(userSortFields, { table: 'u', columns: { deptName: 'd.deptName', roleName: 'r.roleName' } });
+
+type Users = SelectQueryBuilder<Database & { u: Database['sys_user'] }, 'u', {}>;
+
+/** A page's columns: the user's, its role's name and its company's (a module constant: listPage templates its statements by it). */
+function withColumns(qb: Users) {
+  return qb
+    .innerJoin('sys_role as r', 'r.roleId', 'u.roleId') // never drops a user: roleId is a required foreign key
+    .leftJoin('sys_dept as d', 'd.deptId', 'u.deptId')
+    .select([
+      'u.userId', 'u.userName', 'u.userRealName', 'u.userSex', 'u.userMobile', 'u.userEmail', 'u.isLock', 'u.deptId',
+      'd.deptName', 'u.roleId', 'r.roleName', 'u.systemNo', 'u.addUser', 'u.editUser', 'u.addTime', 'u.editTime',
+    ]).$castTo<UserRow>();
+}
 
 /** 用户管理 list: the users of the companies in the caller's data scope, never the password hash. */
 export async function listUsers(db: Kysely<Database>, scope: DeptScope, query: UserListQuery) {
@@ -13,19 +26,7 @@ export async function listUsers(db: Kysely<Database>, scope: DeptScope, query: U
   if (query.isLock) filtered = filtered.where('u.isLock', '=', query.isLock);
   if (query.userName) filtered = filtered.where(contains(db, 'sys_user', 'u.userName', query.userName));
   if (query.userMobile) filtered = filtered.where(contains(db, 'sys_user', 'u.userMobile', query.userMobile));
-  const { rows, ...paged } = await listPage(
-    db,
-    filtered,
-    (qb) => qb
-      .innerJoin('sys_role as r', 'r.roleId', 'u.roleId') // never drops a user: roleId is a required foreign key
-      .leftJoin('sys_dept as d', 'd.deptId', 'u.deptId')
-      .select([
-      'u.userId', 'u.userName', 'u.userRealName', 'u.userSex', 'u.userMobile', 'u.userEmail', 'u.isLock', 'u.deptId',
-      'd.deptName', 'u.roleId', 'r.roleName', 'u.systemNo', 'u.addUser', 'u.editUser', 'u.addTime', 'u.editTime',
-    ]).$castTo<UserRow>(),
-    query,
-    { sortColumns, defaultSort: ['u.addTime', 'desc'], tieBreaker: 'u.userId' },
-  );
+  const { rows, ...paged } = await listPage(db, filtered, withColumns, query, { sortColumns, defaultSort: ['u.addTime', 'desc'], tieBreaker: 'u.userId' });
   return { rows: rows.map(toUser), ...paged };
 }
 

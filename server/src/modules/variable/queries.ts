@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import { formatDateTime, variableSortFields, type Variable, type VariableListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
@@ -9,13 +9,14 @@ export async function listVariables(db: Kysely<Database>, query: VariableListQue
   let filtered = db.selectFrom('sys_variable');
   if (query.varLable) filtered = filtered.where(contains(db, 'sys_variable', 'varLable', query.varLable));
   if (query.varName) filtered = filtered.where(contains(db, 'sys_variable', 'varName', query.varName));
-  const { rows, ...paged } = await listPage(db, filtered, (qb) => qb.selectAll().$castTo<VariableRow>(), query, {
+  const { rows, ...paged } = await listPage(db, filtered, allColumns, query, {
     sortColumns, defaultSort: ['editTime', 'desc'], tieBreaker: 'varId',
   });
   return { rows: rows.map(toVariable), ...paged };
 }
 
 type VariableRow = Selectable<Database['sys_variable']>;
+const allColumns = (qb: SelectQueryBuilder<Database, 'sys_variable', {}>) => qb.selectAll().$castTo<VariableRow>();
 
 function toVariable(row: VariableRow): Variable {
   return { ...row, addTime: formatDateTime(row.addTime), editTime: formatDateTime(row.editTime) };
