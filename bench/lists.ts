@@ -14,7 +14,7 @@ import { listTasks } from '../server/src/modules/task/queries.ts';
 import { listUsers } from '../server/src/modules/user/queries.ts';
 import { bulkInsert } from './lib/bulk-insert.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
-import { measureHttp, printTable, type Figures } from './lib/measure.ts';
+import { measureServedHttp, printTable, type Figures } from './lib/measure.ts';
 import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer, withCursorOfPageBefore, type BenchServer } from './lib/server.ts';
 
 const COMPANIES = 1_000;
@@ -122,9 +122,12 @@ for (const c of cases) {
   if (!answer.success || !answer.data?.length) throw new Error(`unexpected answer for ${c.label}: ${JSON.stringify(answer).slice(0, 300)}`);
   const total = `${answer.total}${answer.totalBounded ? ' (bounded)' : ''}`;
   console.log(`${c.label}: total ${total}, ${answer.data.length} rows`);
-  results.push(await measureHttp(`HTTP ${c.label} — total ${total}`, { url: `${serving.url}${c.url}`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS }));
+  results.push(await measureServedHttp(`HTTP ${c.label} — total ${total}`, { url: `${serving.url}${c.url}`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS }, serving.pid));
   results.push(await measureRaw(server, c));
-  for (const r of results.slice(-2)) console.log(`  ${r.label}: ${r.requestsPerSecond.toFixed(0)}/s, p50 ${r.p50Ms.toFixed(1)} ms, p95 ${r.p95Ms.toFixed(1)} ms, ${r.errors} errors`);
+  for (const r of results.slice(-2)) {
+    const cpu = r.cpuPerRequestUs === undefined ? '' : `, server CPU ${r.cpuPerRequestUs.toFixed(0)} µs a request`;
+    console.log(`  ${r.label}: ${r.requestsPerSecond.toFixed(0)}/s, p50 ${r.p50Ms.toFixed(1)} ms, p95 ${r.p95Ms.toFixed(1)} ms, ${r.errors} errors${cpu}`);
+  }
 }
 printTable(`Lists at scale, ${LOGS} operation / ${LOGS} login log rows, ${USERS} users / ${COMPANIES} companies, ${TASKS} tasks, ${CONNECTIONS} connections, ${SECONDS} s a case, ${server.dbKind}`, results);
 await serving.stop();

@@ -11,7 +11,7 @@ import { listPage } from '../server/src/db/list-query.ts';
 import { listOrders } from '../server/src/modules/order-list/queries.ts';
 import { COMPANIES, MACHINES, machineNo, ORDERS, orderNo, seedOrders, transId } from './lib/order-fixture.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
-import { measureHttp, printTable, type Figures } from './lib/measure.ts';
+import { measureServedHttp, printTable, type Figures } from './lib/measure.ts';
 import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer, withCursorOfPageBefore, type BenchServer } from './lib/server.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -57,7 +57,7 @@ for (const c of cases) {
   const total = `${answer.total}${answer.totalBounded ? ' (bounded)' : ''}`;
   loads.push(os.loadavg()[0]!.toFixed(2));
   console.log(`${c.label}: total ${total}, ${answer.data?.length} rows, load ${loads.at(-1)}`);
-  results.push(await measureHttp(`HTTP ${c.label} — total ${total}`, { url: `${serving.url}/api/Order/list`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS }));
+  results.push(await measureServedHttp(`HTTP ${c.label} — total ${total}`, { url: `${serving.url}/api/Order/list`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS }, serving.pid));
   const statements = await captureQueries(server, (d) => listOrders(d, 'all', orderListQuery.parse(c.body)));
   results.push(await replayThroughDriver(server, statements, `  raw driver, same ${statements.length} statement${statements.length > 1 ? 's' : ''}`, { concurrency: CONNECTIONS, seconds: SECONDS }));
   for (const r of results.slice(-2)) console.log(`  ${r.label}: ${r.requestsPerSecond.toFixed(0)}/s, p50 ${r.p50Ms.toFixed(1)} ms, p95 ${r.p95Ms.toFixed(1)} ms, ${r.errors} errors`);

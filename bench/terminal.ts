@@ -23,6 +23,7 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { startChildServer } from './lib/child-server.ts';
+import { cpuSeconds } from './lib/process-cpu.ts';
 import { ADMIN_PASSWORD, startBenchServer } from './lib/server.ts';
 import { newTerminalKey, sealTerminalKey } from '../server/src/modules/machine/terminal-key.ts';
 import { signTerminal } from '../server/src/modules/terminal/auth.ts';
@@ -147,12 +148,6 @@ function serverPids(): number[] {
   if (!server.clusterPid) return [server.pid];
   const children = fs.readFileSync(`/proc/${server.clusterPid}/task/${server.clusterPid}/children`, 'utf8').trim();
   return [server.clusterPid, ...(children ? children.split(/\s+/).map(Number) : [])];
-}
-
-/** CPU seconds a process has used (utime + stime of /proc/<pid>/stat, in 100 Hz ticks). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 // ---- the bare driver: the same state changes ----

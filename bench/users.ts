@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { listUsers } from '../server/src/modules/user/queries.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
-import { measureHttp, printTable, type Figures } from './lib/measure.ts';
+import { measureServedHttp, printTable, type Figures } from './lib/measure.ts';
 import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer } from './lib/server.ts';
 
 const COMPANIES = 1_000;
@@ -54,7 +54,7 @@ for (const pageNo of [1, 500]) {
   const answer = (await probe.json()) as { success: boolean; total?: number; data?: unknown[] };
   if (!answer.success || !answer.data?.length) throw new Error(`unexpected answer for page ${pageNo}: ${JSON.stringify(answer).slice(0, 200)}`);
   console.log(`page ${pageNo}: total ${answer.total}, ${answer.data.length} rows`);
-  results.push(await measureHttp(`HTTP /api/User/list page ${pageNo}`, { url: `${serving.url}/api/User/list`, body, token, connections: CONNECTIONS, seconds: SECONDS }));
+  results.push(await measureServedHttp(`HTTP /api/User/list page ${pageNo}`, { url: `${serving.url}/api/User/list`, body, token, connections: CONNECTIONS, seconds: SECONDS }, serving.pid));
   results.push(await measureRaw(pageNo));
 }
 printTable(`/api/User/list, ${USERS} users / ${COMPANIES} companies, name filter '${FILTER}', ${CONNECTIONS} connections, ${server.dbKind}`, results);

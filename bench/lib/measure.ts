@@ -1,6 +1,11 @@
 import autocannon from 'autocannon';
+import { cpuSeconds } from './process-cpu.ts';
 
-export type Figures = { label: string; requestsPerSecond: number; p50Ms: number; p95Ms: number; errors: number; samples: number };
+export type Figures = {
+  label: string; requestsPerSecond: number; p50Ms: number; p95Ms: number; errors: number; samples: number;
+  /** The serving process's CPU a request (µs), where the bench reads it: steadier than req/s on a shared machine. */
+  cpuPerRequestUs?: number;
+};
 
 /** HTTP load with autocannon (the Fastify team's load generator) for a fixed time; p95 from every response. */
 export async function measureHttp(label: string, options: { url: string; body: unknown; token: string; connections: number; seconds: number }): Promise<Figures> {
@@ -26,6 +31,13 @@ export async function measureHttp(label: string, options: { url: string; body: u
     errors: result.errors + result.non2xx,
     samples: result.requests.total,
   };
+}
+
+/** `measureHttp` against the server in process `pid`, with the CPU that process used a request. */
+export async function measureServedHttp(label: string, options: Parameters<typeof measureHttp>[1], pid: number): Promise<Figures> {
+  const before = cpuSeconds(pid);
+  const figures = await measureHttp(label, options);
+  return { ...figures, cpuPerRequestUs: ((cpuSeconds(pid) - before) * 1e6) / Math.max(1, figures.samples) };
 }
 
 function percentiles(latencies: number[]) {
@@ -58,9 +70,11 @@ export async function measureLoop(label: string, run: () => Promise<unknown> | u
 
 export function printTable(title: string, rows: Figures[]): void {
   console.log(`\n${title}`);
-  console.log('| case | req/s | p50 ms | p95 ms | errors | samples |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  const cpu = rows.some((r) => r.cpuPerRequestUs !== undefined);
+  console.log(`| case | req/s | p50 ms | p95 ms | errors | samples |${cpu ? ' server CPU µs a request |' : ''}`);
+  console.log(`|---|---:|---:|---:|---:|---:|${cpu ? '---:|' : ''}`);
   for (const r of rows) {
-    console.log(`| ${r.label} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50Ms.toFixed(1)} | ${r.p95Ms.toFixed(1)} | ${r.errors} | ${r.samples} |`);
+    const cpuCell = cpu ? ` ${r.cpuPerRequestUs?.toFixed(0) ?? ''} |` : '';
+    console.log(`| ${r.label} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50Ms.toFixed(1)} | ${r.p95Ms.toFixed(1)} | ${r.errors} | ${r.samples} |${cpuCell}`);
   }
 }

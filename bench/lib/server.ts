@@ -79,8 +79,8 @@ async function copyDatabase(url: string, name: string): Promise<void> {
  * answers `server` itself (how the list benches measured before 2026-11-24 16:00 UTC). BENCH_CPU_PROF=dir writes
  * the serving process's --cpu-prof there.
  */
-export async function servingProcess(server: BenchServer): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (process.env.BENCH_IN_PROCESS === '1') return { url: server.url, stop: async () => {} };
+export async function servingProcess(server: BenchServer): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  if (process.env.BENCH_IN_PROCESS === '1') return { url: server.url, pid: process.pid, stop: async () => {} };
   const cpuProfDir = process.env.BENCH_CPU_PROF; // a profile of the serving process, as bench/terminal.ts writes one
   return startChildServer<{ url: string }>(path.join(import.meta.dirname, 'serve-child.ts'), cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [],
     server.databaseUrl ? { BENCH_SERVE_DATABASE_URL: server.databaseUrl } : { BENCH_SERVE_SQLITE: server.sqliteFile! });
