@@ -24,11 +24,6 @@ export async function listTasks(db: Kysely<Database>, caller: Access, query: Tas
   return { rows: rows.map(toTask), ...paged };
 }
 
-/**
- * The row's machineCodeList as a JSON array text, in machineCode order (`[]` for none): a subquery per
- * row of the page (the primary key (taskId, machineCode) answers it), so the page is one statement
- * instead of the page and then its devices. Aggregate ORDER BY: SQLite 3.44+ (node:sqlite bundles 3.5x).
- */
 /** A page's columns with the creator's name and the task's devices, one function per database kind (module constants: listPage templates by them). */
 const taskColumns = {
   sqlite: (qb: Tasks) => withColumns(qb, 'sqlite'),
@@ -45,6 +40,11 @@ function withColumns(qb: Tasks, kind: DialectName) {
     .$castTo<TaskRow>();
 }
 
+/**
+ * The row's machineCodeList as a JSON array text, in machineCode order (`[]` for none): a subquery per
+ * row of the page (the primary key (taskId, machineCode) answers it), so the page is one statement
+ * instead of the page and then its devices. Aggregate ORDER BY: SQLite 3.44+ (node:sqlite bundles 3.5x).
+ */
 function machineCodesOf(kind: DialectName, eb: ExpressionBuilder<Database, 'sync_task'>) {
   const codes = kind === 'postgres'
     ? sql<string>`coalesce(json_agg(${sql.ref('d.machineCode')} order by ${sql.ref('d.machineCode')}), '[]')::text`
