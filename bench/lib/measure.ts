@@ -3,7 +3,7 @@ import { cpuSeconds } from './process-cpu.ts';
 
 export type Figures = {
   label: string; requestsPerSecond: number; p50Ms: number; p95Ms: number; errors: number; samples: number;
-  /** The serving process's CPU a request (µs), where the bench reads it: steadier than req/s on a shared machine. */
+  /** The serving process's CPU a request (µs), where the bench reads it: the server's own cost, apart from the load generator's. */
   cpuPerRequestUs?: number;
 };
 
