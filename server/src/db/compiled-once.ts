@@ -11,9 +11,11 @@ import type { Database, Queryable } from './schema.ts';
 const SLOT = Symbol('slot');
 type StandIn = { readonly [SLOT]: string };
 const isStandIn = (value: unknown): value is StandIn => typeof value === 'object' && value !== null && SLOT in value;
+/** The name of the value a stand-in stands for; undefined for any other value. */
+export const standInNameOf = (value: unknown): string | undefined => (isStandIn(value) ? value[SLOT] : undefined);
 
 /** Stand-ins for the values of P: each reads as the name of the value it stands for. */
-const standIns = <P>() => new Proxy({}, { get: (_, key) => (typeof key === 'string' ? { [SLOT]: key } : undefined) }) as P;
+export const standIns = <P>() => new Proxy({}, { get: (_, key) => (typeof key === 'string' ? { [SLOT]: key } : undefined) }) as P;
 
 /**
  * A statement built and compiled once per database kind and run with new values each time. `build`

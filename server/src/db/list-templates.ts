@@ -2,6 +2,7 @@ import {
   OperationNodeTransformer, PrimitiveValueListNode, ValueNode,
   type CompiledQuery, type KyselyPlugin, type OperationNode, type QueryId, type SelectQueryBuilder,
 } from 'kysely';
+import { standInNameOf, standIns } from './compiled-once.ts';
 
 // A list's page and count statements built and compiled once per shape, then filled with each request's
 // values. Building and compiling them was 14 % of the server's busy time on 用户管理 page 1 (Kysely:
@@ -42,9 +43,8 @@ const markValues: KyselyPlugin = {
 
 /** listPage's own values of a request: stand-ins while a template is built, the request's values when it is filled. */
 export type OwnValues = { offset: unknown; limit: unknown; seekValue: unknown; seekKey: unknown };
-const OWN_NAMES = ['offset', 'limit', 'seekValue', 'seekKey'] as const satisfies readonly (keyof OwnValues)[];
-const ownStandIns: OwnValues = Object.fromEntries(OWN_NAMES.map((name) => [name, Object.freeze({ listOwnValue: name })])) as OwnValues;
-const ownNameOf = (value: unknown) => OWN_NAMES.find((name) => ownStandIns[name] === value);
+const ownStandIns = standIns<OwnValues>();
+const ownNameOf = (value: unknown) => standInNameOf(value) as keyof OwnValues | undefined;
 
 type Source = { filtered: number } | { own: keyof OwnValues } | { constant: unknown };
 type Template = { compiled: CompiledQuery; sources: Source[] };
