@@ -26,6 +26,7 @@ import { startDevices } from '../tools/device-simulator/run-devices.ts';
 import { percentile, type FleetStats } from '../tools/device-simulator/stats.ts';
 import { createBenchTask, startChildServer } from './lib/child-server.ts';
 import { generateNumberFile } from './lib/number-file-fixture.ts';
+import { cpuSeconds, postgresCpuSeconds } from './lib/process-cpu.ts';
 import { readRss, resetPeakRss } from './lib/rss.ts';
 import { startBenchServer } from './lib/server.ts';
 
@@ -141,35 +142,6 @@ async function recount(kdb: Kysely<Database>, taskId: number, client: FleetStats
   const text = `rows sent ${sent}, failed ${failed}, still open ${open}; task status ${task.taskStatus}, failNum ${task.failNum}; `
     + Object.entries(counted).map(([k, v]) => `${k} ${v}`).join(', ');
   return { final: sent + failed, duplicates, lost, text };
-}
-
-/** CPU time a process has used so far, user + system (Linux /proc/<pid>/stat, in clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/**
- * CPU time of PostgreSQL on this machine: every live postgres process, plus what the postmaster's
- * children that already ended used (backends of closed connections; the kernel adds a reaped
- * child's time to its parent's cutime/cstime). 0 where PostgreSQL does not run here.
- */
-function postgresCpuSeconds(): number {
-  let total = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!stat.includes(' (postgres) ')) continue;
-      const fields = stat.replace(/^.*\) /, '').split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / 100;
-      const parent = fs.readFileSync(`/proc/${fields[1]}/stat`, 'utf8');
-      if (!parent.includes(' (postgres) ')) total += (Number(fields[13]) + Number(fields[14])) / 100; // the postmaster
-    } catch {
-      // the process ended between the listing and the read
-    }
-  }
-  return total;
 }
 
 type Baseline = { label: string; seconds: number; numbers: number; batches: number; reports: number };

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { generateNumberFileWithCounts } from './lib/number-file-fixture.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './lib/server.ts';
 import { createBenchTask, startChildServer } from './lib/child-server.ts';
+import { cpuSeconds } from './lib/process-cpu.ts';
 import { readRss, resetPeakRss } from './lib/rss.ts';
 
 if (process.env.BENCH_CHILD === 'server') {
@@ -178,10 +179,7 @@ async function runServerChild(): Promise<void> {
  * answers how long that took and the CPU seconds it used meanwhile.
  */
 async function waitUntilIdle(pid: number): Promise<{ seconds: number; cpuSeconds: number }> {
-  const ticks = () => {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]); // utime, stime (clock ticks, 100 a second)
-  };
+  const ticks = () => Math.round(cpuSeconds(pid) * 100); // clock ticks, 100 a second
   const start = performance.now();
   const first = ticks();
   let last = first;

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { cpuSeconds } from './process-cpu.ts';
+import { canReadProcessCpu, cpuSeconds } from './process-cpu.ts';
 
 export type Figures = {
   label: string; requestsPerSecond: number; p50Ms: number; p95Ms: number; errors: number; samples: number;
@@ -35,6 +35,7 @@ export async function measureHttp(label: string, options: { url: string; body: u
 
 /** `measureHttp` against the server in process `pid`, with the CPU that process used a request. */
 export async function measureServedHttp(label: string, options: Parameters<typeof measureHttp>[1], pid: number): Promise<Figures> {
+  if (!canReadProcessCpu) return measureHttp(label, options);
   const before = cpuSeconds(pid);
   const figures = await measureHttp(label, options);
   return { ...figures, cpuPerRequestUs: ((cpuSeconds(pid) - before) * 1e6) / Math.max(1, figures.samples) };
