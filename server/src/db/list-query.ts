@@ -583,11 +583,12 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const forPage = plan ? filtered.withPlugin(swapSearches(plan.page)) : filtered;
   const forCount = plan ? filtered.withPlugin(swapSearches(plan.count)) : filtered;
   const memory = listMemoryOf(db);
-  // A list without a search reads its statements from templates once its column function is known (db/list-templates.ts).
-  const shapes = plan ? undefined : memory.shapes.shapesOf(selectColumns, filtered);
+  // A list reads its statements from templates once its column function is known (db/list-templates.ts). A
+  // streamed count is built per request: its FTS5 question is a value of the search's, not of its query.
+  const shapes = memory.shapes.shapesOf(selectColumns);
   let counting: ReturnType<typeof countStatementOf> | undefined; // built once, whether run alone or in the page's statement
   const countStatement = () => (counting ??= countStatementOf(db, forCount, bound, plan?.streamed));
-  const countQuery = shapes ? shapes.statement(`count ${bound}`, countStatement, NO_OWN_VALUES) : countStatement().compile();
+  const countQuery = shapes && !plan?.streamed ? shapes.statement(`count ${bound}`, [forCount], countStatement, NO_OWN_VALUES) : countStatement().compile();
   if (offset > LIST_COUNT_BOUND) return { rows: [], ...await countUpTo(db, countQuery, bound), next: undefined };
   const sortColumn = Object.hasOwn(options.sortColumns, paging.sortField) ? options.sortColumns[paging.sortField] : undefined;
   const [orderColumn, direction] = sortColumn && paging.sortOrder
@@ -639,7 +640,8 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const countedWithPage = !seek && !plan?.streamed && (!!plan?.fewRows || (!!memory.exactCounts.get(countKey) && !memory.boundedCounts.get(countKey)));
   // what shapes the page's statement besides the filtered query's text (a count in it is bounded at `bound`)
   const pageShape = `page ${sort} ${options.tieBreaker} ${seek ? 'seek' : ''} ${pageOffset > 0 ? 'offset' : ''} ${countedWithPage ? `counted ${bound}` : ''}`;
-  const pageQuery = shapes ? shapes.statement(pageShape, pageStatement(countedWithPage), own) : pageStatement(countedWithPage)(own).compile();
+  const pageSources = countedWithPage && forCount !== forPage ? [forPage, forCount] : [forPage];
+  const pageQuery = shapes ? shapes.statement(pageShape, pageSources, pageStatement(countedWithPage), own) : pageStatement(countedWithPage)(own).compile();
   const read = (await db.executeQuery<Record<string, unknown>>(pageQuery)).rows;
   if (countedWithPage && read.length > 0) {
     const counted = Number(read[0]![LIST_TOTAL]);
@@ -789,7 +791,7 @@ class ListMemory {
   /** PostgreSQL: the statistics' sample of a trigram index's texts, each with the share of rows it stands for (`pgTrigramRows`). */
   readonly trigramSamples = new ExpiringMemory<{ tableRows: number; texts: { text: string; share: number }[] }>(TRIGRAM_MEMORY_MS);
 
-  /** The statements of the lists without a search, by shape (db/list-templates.ts). */
+  /** The statements of the lists, by shape (db/list-templates.ts). */
   readonly shapes = new ListShapeMemory();
 
   /** How a count ended: exact (counted with its page next time), or at its bound (not counted again for a while). */

@@ -78,6 +78,28 @@ describe('list statements from templates', () => {
     }
   });
 
+  it('fill the statements of a searched list in each form its plan reads a search, with the rows of statements built per request', async () => {
+    const { db } = database();
+    await seedVariables(db);
+    const counts = listTemplateCountsOf(db);
+    const searched = (text: string, page: number, searchPlan?: 'indexed' | 'scan' | 'stream') => listPage(
+      db, variables(db).where(contains(db, 'sys_variable', 'v.varName', text)), columns,
+      { page, limit: 4, sortField: '', sortOrder: '' }, { ...options, searchPlan },
+    );
+    for (const plan of [undefined, 'indexed', 'scan', 'stream'] as const) {
+      const built = [await searched('var1', 1, plan), await searched('var2', 2, plan)];
+      const filledBefore = counts.filled;
+      const refusedBefore = counts.refused;
+      // the same shapes with other terms: filled from their templates (the terms are values, not shape)
+      const again = [await searched('var1', 1, plan), await searched('var2', 2, plan), await searched('var3', 1, plan)];
+      expect(again.slice(0, 2)).toEqual(built);
+      expect(again.map((listed) => listed.total)).toEqual([10, 10, 10]);
+      expect(again[2]!.rows.map((r) => r.varName)).toEqual(['var39', 'var38', 'var37', 'var36']);
+      expect(counts.filled, `plan ${plan ?? 'chosen'}`).toBeGreaterThan(filledBefore);
+      expect(counts.refused).toBe(refusedBefore);
+    }
+  });
+
   it('build per request a list whose column function is made anew on each call', async () => {
     const { db } = database();
     await seedVariables(db);

@@ -9,13 +9,15 @@ import { standInNameOf, standIns } from './compiled-once.ts';
 // immutable builders freeze every node they copy; the compiler walks the whole tree), for statements
 // whose text only changes with the filters present, the sort and the page's form.
 //
-// The shape of a request is the compiled text of its filtered query (the module builds it per request:
-// cheap) plus what listPage decides, and the list's column function: the same function object each time
-// (a module's constant). A column function made anew on each call is never seen twice, so its list is
-// built per request as before.
+// A statement is built from one or two source queries: the request's filtered query, or with a contains
+// search the filtered query as its page and as its count read it (the plan's forms swapped in: list-query.ts
+// `planSearches`). The shape of a request is the compiled text of its sources (the module builds the
+// filtered query per request: cheap) plus what listPage decides, and the list's column function: the same
+// function object each time (a module's constant). A column function made anew on each call is never seen
+// twice, so its list is built per request as before.
 //
-// A template knows, for each parameter of its statement, where the value comes from: the filtered query's
-// parameter j (found by the identity of the value's node, which builders share, never copy), one of
+// A template knows, for each parameter of its statement, where the value comes from: source i's parameter
+// j (found by the identity of the value's node, which builders and transformers share, never copy), one of
 // listPage's own values of the request (offset, limit, cursor), or a constant of the statement (a value
 // of the column function). Under Vitest every statement filled from a template is also built afresh and
 // compared, so the whole suite checks it (`CHECK_TEMPLATES`).
@@ -46,7 +48,9 @@ export type OwnValues = { offset: unknown; limit: unknown; seekValue: unknown; s
 const ownStandIns = standIns<OwnValues>();
 const ownNameOf = (value: unknown) => standInNameOf(value) as keyof OwnValues | undefined;
 
-type Source = { filtered: number } | { own: keyof OwnValues } | { constant: unknown };
+type Source = { source: number; at: number } | { own: keyof OwnValues } | { constant: unknown };
+/** A query a statement is built from (its filters), and its parameters compiled for this request. */
+type SourceQuery = SelectQueryBuilder<any, any, any>;
 type Template = { compiled: CompiledQuery; sources: Source[] };
 type TemplateCounts = { made: number; refused: number; filled: number };
 
@@ -56,72 +60,81 @@ export const CHECK_TEMPLATES = process.env.VITEST !== undefined || process.env.L
 const SHAPES_PER_LIST = 256;
 
 /**
- * The template of `statement` (built from `filtered` with `ownStandIns`), or undefined when one of the
- * filtered query's parameters is not found in it by its node (a builder that copied a value: such a
- * statement is built per request).
+ * The template of `statement` (built from `sources` with `ownStandIns`), or undefined when one of the
+ * sources' parameters is not found in it by its node (a builder that copied a value: such a statement is
+ * built per request). A node the sources share is taken from the first that holds it.
  */
-function templateOf(filtered: SelectQueryBuilder<any, any, any>, statement: SelectQueryBuilder<any, any, any>): Template | undefined {
-  const positions = new Map<OperationNode, number[]>();
-  filtered.withPlugin(markValues).compile().parameters.forEach((parameter, at) => {
+function templateOf(sources: readonly SourceQuery[], statement: SelectQueryBuilder<any, any, any>): Template | undefined {
+  type Position = { source: number; at: number };
+  const positions = new Map<OperationNode, Position[]>();
+  let slots = 0;
+  sources.forEach((source, s) => source.withPlugin(markValues).compile().parameters.forEach((parameter, at) => {
     const { node, index } = (parameter as Marked)[SLOT];
     const list = positions.get(node) ?? [];
-    list[index] = at;
+    if (!list[index]) {
+      list[index] = { source: s, at };
+      slots += 1;
+    }
     positions.set(node, list);
-  });
+  }));
   const compiled = statement.withPlugin(markValues).compile();
-  const used = new Set<number>();
-  const sources = compiled.parameters.map((parameter): Source => {
+  const used = new Set<Position>();
+  const sourcesOf = compiled.parameters.map((parameter): Source => {
     if (!isMarked(parameter)) return { constant: parameter };
     const { node, index, value } = parameter[SLOT];
-    const at = positions.get(node)?.[index];
-    if (at !== undefined) {
-      used.add(at);
-      return { filtered: at };
+    const position = positions.get(node)?.[index];
+    if (position) {
+      used.add(position);
+      return position;
     }
     const own = ownNameOf(value);
     return own ? { own } : { constant: value };
   });
-  const filteredCount = [...positions.values()].reduce((n, list) => n + list.length, 0);
-  if (used.size !== filteredCount) return undefined;
-  return { compiled: { ...compiled, parameters: [] }, sources };
+  if (used.size !== slots) return undefined;
+  return { compiled: { ...compiled, parameters: [] }, sources: sourcesOf };
 }
 
-function fill(template: Template, filteredParameters: readonly unknown[], own: OwnValues): CompiledQuery {
-  const parameters = template.sources.map((source) => ('filtered' in source ? filteredParameters[source.filtered] : 'own' in source ? own[source.own] : source.constant));
+function fill(template: Template, sourceParameters: readonly (readonly unknown[])[], own: OwnValues): CompiledQuery {
+  const parameters = template.sources.map((from) => ('at' in from ? sourceParameters[from.source]![from.at] : 'own' in from ? own[from.own] : from.constant));
   return { ...template.compiled, parameters };
 }
 
 /**
- * The statements of one list (one column function): `statement(key, build, own)` answers the compiled
- * statement of the request, from the template of its shape once there is one. `key` must hold everything
- * of listPage's that shapes the statement besides the filtered query's text (added here); `build` builds
- * the statement with the own values it is given.
+ * The statements of one list (one column function) for one request: `statement(key, sources, build, own)`
+ * answers the compiled statement, from the template of its shape once there is one. `key` must hold
+ * everything of listPage's that shapes the statement besides its sources' text (added here); `sources`
+ * are the queries the statement is built from; `build` builds it with the own values it is given.
  */
 export class ListShapes {
-  private readonly filtered: SelectQueryBuilder<any, any, any>;
-  private readonly compiledFiltered: CompiledQuery;
   private readonly templates: Map<string, Template | null>;
   private readonly counts: TemplateCounts;
+  /** The sources compiled for this request (each once, whatever statements read it). */
+  private readonly compiledSources = new Map<SourceQuery, CompiledQuery>();
 
-  constructor(filtered: SelectQueryBuilder<any, any, any>, templates: Map<string, Template | null>, counts: TemplateCounts) {
-    this.filtered = filtered;
-    this.compiledFiltered = filtered.compile();
+  constructor(templates: Map<string, Template | null>, counts: TemplateCounts) {
     this.templates = templates;
     this.counts = counts;
   }
 
-  statement(key: string, build: (own: OwnValues) => SelectQueryBuilder<any, any, any>, own: OwnValues): CompiledQuery {
-    const fullKey = `${key}\u0000${this.compiledFiltered.sql}`;
+  private compiledOf(source: SourceQuery): CompiledQuery {
+    let compiled = this.compiledSources.get(source);
+    if (!compiled) this.compiledSources.set(source, (compiled = source.compile()));
+    return compiled;
+  }
+
+  statement(key: string, sources: readonly SourceQuery[], build: (own: OwnValues) => SelectQueryBuilder<any, any, any>, own: OwnValues): CompiledQuery {
+    const compiled = sources.map((source) => this.compiledOf(source));
+    const fullKey = `${key}\u0000${compiled.map((c) => c.sql).join('\u0000')}`;
     let template = this.templates.get(fullKey);
     if (template === undefined) {
-      template = templateOf(this.filtered, build(ownStandIns)) ?? null;
+      template = templateOf(sources, build(ownStandIns)) ?? null;
       this.counts[template ? 'made' : 'refused'] += 1;
       if (this.templates.size >= SHAPES_PER_LIST) this.templates.delete(this.templates.keys().next().value!);
       this.templates.set(fullKey, template);
     }
     if (!template) return build(own).compile();
     this.counts.filled += 1;
-    const filled = fill(template, this.compiledFiltered.parameters, own);
+    const filled = fill(template, compiled.map((c) => c.parameters), own);
     if (CHECK_TEMPLATES) {
       const fresh = build(own).compile();
       if (fresh.sql !== filled.sql || fresh.parameters.length !== filled.parameters.length || fresh.parameters.some((p, at) => !Object.is(p, filled.parameters[at]))) {
@@ -141,8 +154,8 @@ export class ListShapeMemory {
   /** Templates made, shapes refused (built per request), statements filled from a template: for tests and benches. */
   readonly counts: TemplateCounts = { made: 0, refused: 0, filled: 0 };
 
-  /** The shapes of the list whose columns `selectColumns` picks, for this request's `filtered`; undefined the first time the function is seen. */
-  shapesOf(selectColumns: object, filtered: SelectQueryBuilder<any, any, any>): ListShapes | undefined {
+  /** The shapes of the list whose columns `selectColumns` picks, for this request; undefined the first time the function is seen. */
+  shapesOf(selectColumns: object): ListShapes | undefined {
     const known = this.byColumns.get(selectColumns);
     if (known === undefined) {
       this.byColumns.set(selectColumns, 'seen');
@@ -151,8 +164,8 @@ export class ListShapeMemory {
     if (known === 'seen') {
       const shapes = new Map<string, Template | null>();
       this.byColumns.set(selectColumns, shapes);
-      return new ListShapes(filtered, shapes, this.counts);
+      return new ListShapes(shapes, this.counts);
     }
-    return new ListShapes(filtered, known, this.counts);
+    return new ListShapes(known, this.counts);
   }
 }
