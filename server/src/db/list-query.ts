@@ -426,12 +426,12 @@ async function planSearches(db: Kysely<any>, searches: readonly Search[], offset
       choose(search, 'scan', 'scan'); // PostgreSQL's common term: `like`, the planner choosing the GIN bitmap or the sort index
       continue;
     }
-    const { rows: keys } = await search.probe.execute(db);
-    if (keys.length < SEARCH_PROBE) {
+    const probed = await probeOf(db, search);
+    if (probed.keys) {
       // A rare term: the probe read all its matches, so the page and the count take them as they are
       // and the index is not read again (PostgreSQL: ip `10.3.7`, 172 matches of 1,000,000 — two GIN
       // bitmaps of common trigrams, page and count, 21 ms; the probe and two key lookups 5.6 ms).
-      choose(search, 'keys', 'keys', search.matchedKeys(keys.map((r) => r.k)));
+      choose(search, 'keys', 'keys', search.matchedKeys(probed.keys));
       if (!search.valueList) fewRows = true; // (a value list's few values may hold many rows)
       continue;
     }
@@ -446,10 +446,30 @@ async function planSearches(db: Kysely<any>, searches: readonly Search[], offset
       continue;
     }
     const span = await keySpanOf(db, search.table, search.key);
-    const chosen = chooseSearchPlan({ n: keys.length, firstKey: span.first, nthMatch: Number(keys.at(-1)!.k), lastKey: span.last, trigrams: search.trigrams }, offset, limit, countBound);
+    const chosen = chooseSearchPlan({ n: SEARCH_PROBE, firstKey: span.first, nthMatch: Number(probed.lastKey), lastKey: span.last, trigrams: search.trigrams }, offset, limit, countBound);
     choose(search, chosen.page, chosen.count);
   }
   return { page, count, forms, streamed, fewRows };
+}
+
+/**
+ * A search's probe: a rare term's keys (all its matches: fewer than SEARCH_PROBE), or for a common one the
+ * key of its SEARCH_PROBE-th match. That a term is common is remembered TRIGRAM_MEMORY_MS (`commonProbes`),
+ * and its probe not run meanwhile (`zhang` of 100,000 users: 145 µs of a request's ~880): the forms a
+ * common term is read with select the same rows whatever the probe said, so a remembered probe can only
+ * make a plan slower, never its answer wrong. A rare term's keys are the filter: read on every request.
+ */
+async function probeOf(db: Kysely<any>, search: Search): Promise<{ keys: unknown[]; lastKey?: undefined } | { keys?: undefined; lastKey: unknown }> {
+  const memory = listMemoryOf(db);
+  const probe = search.probe.compile(db);
+  const key = `${probe.sql}\u0000${JSON.stringify(probe.parameters)}`;
+  const remembered = memory.commonProbes.get(key);
+  if (remembered !== undefined) return { lastKey: remembered };
+  const { rows } = await db.executeQuery(probe);
+  if (rows.length < SEARCH_PROBE) return { keys: rows.map((r) => r.k) };
+  const lastKey = rows.at(-1)!.k;
+  memory.commonProbes.set(key, lastKey);
+  return { lastKey };
 }
 
 /**
@@ -786,6 +806,8 @@ class ListMemory {
   readonly exactCounts = new ExpiringMemory<true>(COUNT_MEMORY_MS);
   /** SQLite: the rows of a search table holding a trigram, up to TRIGRAM_COUNT_CAP (`ftsTrigramRows`). */
   readonly trigramRows = new ExpiringMemory<number>(TRIGRAM_MEMORY_MS);
+  /** The probes of common terms, by statement and parameters: the key of the term's SEARCH_PROBE-th match (`probeOf`). */
+  readonly commonProbes = new ExpiringMemory<unknown>(TRIGRAM_MEMORY_MS);
   /** SQLite: the first and last key of a searched table (`keySpanOf`). */
   readonly keySpans = new ExpiringMemory<{ first: number | null; last: number | null }>(TRIGRAM_MEMORY_MS);
   /** PostgreSQL: the statistics' sample of a trigram index's texts, each with the share of rows it stands for (`pgTrigramRows`). */
