@@ -17,14 +17,10 @@ export const standInNameOf = (value: unknown): string | undefined => (isStandIn(
 /** Stand-ins for the values of P: each reads as the name of the value it stands for. */
 export const standIns = <P>() => new Proxy({}, { get: (_, key) => (typeof key === 'string' ? { [SLOT]: key } : undefined) }) as P;
 
-/**
- * A statement built and compiled once per database kind and run with new values each time. `build`
- * must not look at the values (they are stand-ins while it builds): pass each as a flat parameter
- * and use it only where Kysely takes a value.
- */
-export function compiledOnce<P extends Record<string, unknown>, R>(build: (db: Kysely<Database>, values: P) => Compilable<R>) {
+/** The statement `build` makes, compiled once per database kind, with each call's values put in their places. */
+function compiledWithValues<P extends Record<string, unknown>, R>(build: (db: Kysely<Database>, values: P) => Compilable<R>) {
   const compiled = new Map<string, CompiledQuery<R>>();
-  return async (db: Queryable, values: P): Promise<R[]> => {
+  return (db: Queryable, values: P): CompiledQuery<R> => {
     const kind = dialectOf(db);
     let query = compiled.get(kind);
     if (!query) {
@@ -33,7 +29,23 @@ export function compiledOnce<P extends Record<string, unknown>, R>(build: (db: K
       if (kind === 'postgres' && !isPreparable(query.sql)) throw new Error(`compiledOnce: the statement would not be prepared (write fixed lists as literals): ${query.sql.slice(0, 120)}`);
       compiled.set(kind, query);
     }
-    const parameters = query.parameters.map((p) => (isStandIn(p) ? values[p[SLOT]] : p));
-    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+    return { ...query, parameters: query.parameters.map((p) => (isStandIn(p) ? values[p[SLOT]] : p)) };
   };
+}
+
+/**
+ * A statement built and compiled once per database kind and run with new values each time; answers its
+ * rows. `build` must not look at the values (they are stand-ins while it builds): pass each as a flat
+ * parameter and use it only where Kysely takes a value (a value of `undefined` is sent as such: give
+ * every value, null where the column is to be null).
+ */
+export function compiledOnce<P extends Record<string, unknown>, R>(build: (db: Kysely<Database>, values: P) => Compilable<R>) {
+  const statement = compiledWithValues(build);
+  return async (db: Queryable, values: P): Promise<R[]> => (await db.executeQuery<R>(statement(db, values))).rows;
+}
+
+/** `compiledOnce` for an update, insert or delete without `returning`: answers how many rows it changed. */
+export function compiledWrite<P extends Record<string, unknown>>(build: (db: Kysely<Database>, values: P) => Compilable<unknown>) {
+  const statement = compiledWithValues(build);
+  return async (db: Queryable, values: P): Promise<number> => Number((await db.executeQuery(statement(db, values))).numAffectedRows ?? 0);
 }
