@@ -2,6 +2,7 @@
 // or the simulator. Amounts are integer fen. A gateway never sees the order table; the order module
 // never sees a gateway's wire format.
 
+import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Queryable } from '../../db/schema.ts';
 
 /** The 支付配置 a payment runs on (pay_config), with its secrets still sealed. */
@@ -13,6 +14,13 @@ export type GatewayConfig = {
   /** sealed, '' = not set */
   partnerKey: string;
 };
+
+const configById = compiledOnce((db, v: { id: number }) => db.selectFrom('pay_config').select(['id', 'gateway', 'partner', 'appid', 'partnerKey']).where('id', '=', v.id));
+
+/** The 支付配置 `id` (a statement built once: a purchase reads it twice). */
+export async function gatewayConfigOf(db: Queryable, id: number): Promise<GatewayConfig | undefined> {
+  return (await configById(db, { id }))[0];
+}
 
 export type CreatePayment = { orderNo: string; amount: number; subject: string; expireAt: number; notifyUrl: string };
 

@@ -1,13 +1,14 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { randomHex } from '../../infra/random-hex.ts';
 import { sql, type Kysely } from 'kysely';
+import { compiledOnce, compiledWrite } from '../../db/compiled-once.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { GroupWrite } from '../../db/group-write.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
 import type { SecretBox } from '../../infra/secret-box.ts';
 import { payConfigPurpose } from '../pay-config/secrets.ts';
 import {
-  GatewayVerifyError, type CreatePayment, type GatewayConfig, type PaidNotification, type PaymentGateway, type PaymentState, type RefundState,
+  gatewayConfigOf, GatewayVerifyError, type CreatePayment, type GatewayConfig, type PaidNotification, type PaymentGateway, type PaymentState, type RefundState,
 } from './gateway.ts';
 
 // The simulator gateway (issue 16 §4): behaves like WeChat Pay / Alipay without a merchant account.
@@ -18,6 +19,18 @@ import {
 // partnerKey when set, else a key derived from the server's PAY_SECRET_KEY and the config id.
 
 export const SIMULATOR = 'simulator';
+
+// The statements of a purchase, built once (db/compiled-once.ts).
+const openPayment = compiledWrite((db, v: { orderNo: string; configId: number; amount: number; mchId: string; appId: string; subject: string; notifyUrl: string; expireAt: number; createTime: number }) => db
+  .insertInto('pay_sim_payment')
+  .values({
+    orderNo: v.orderNo, configId: v.configId, amount: v.amount, mchId: v.mchId, appId: v.appId, subject: v.subject,
+    notifyUrl: v.notifyUrl, status: 'open', expireAt: v.expireAt, createTime: v.createTime, payTime: null,
+  })
+  .onConflict((oc) => oc.column('orderNo').doNothing()));
+const paymentOf = compiledOnce((db, v: { orderNo: string }) => db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', v.orderNo));
+const payPayment = compiledWrite((db, v: { orderNo: string; transId: string; payTime: number }) => db
+  .updateTable('pay_sim_payment').set({ status: 'paid', transId: v.transId, payTime: v.payTime }).where('orderNo', '=', v.orderNo).where('status', '=', 'open'));
 export const SIM_PAGE_PATH = '/gateway/simulator/pay/';
 export const SIM_NOTIFY_PATH = '/gateway/simulator/notify';
 const WINDOW_MS = 300_000;
@@ -105,20 +118,16 @@ export class SimulatorGateway implements PaymentGateway {
   /** Its books are in the product's database: the order module writes the payment in the order's transaction. */
   async createPaymentIn(db: Queryable, config: GatewayConfig, input: CreatePayment): Promise<{ codeUrl: string }> {
     const now = this.options.now();
-    await db
-      .insertInto('pay_sim_payment')
-      .values({
-        orderNo: input.orderNo, configId: config.id, amount: input.amount, mchId: config.partner, appId: config.appid, subject: input.subject.slice(0, 128),
-        notifyUrl: input.notifyUrl, status: 'open', expireAt: input.expireAt, createTime: now, payTime: null,
-      })
-      .onConflict((oc) => oc.column('orderNo').doNothing())
-      .execute();
+    await openPayment(db, {
+      orderNo: input.orderNo, configId: config.id, amount: input.amount, mchId: config.partner, appId: config.appid, subject: input.subject.slice(0, 128),
+      notifyUrl: input.notifyUrl, expireAt: input.expireAt, createTime: now,
+    });
     const origin = new URL(input.notifyUrl).origin;
     return { codeUrl: `${origin}${SIM_PAGE_PATH}${encodeURIComponent(input.orderNo)}?t=${this.pageToken(config, input.orderNo)}` };
   }
 
   async query(_config: GatewayConfig, orderNo: string): Promise<PaymentState> {
-    const row = await this.options.db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', orderNo).executeTakeFirst();
+    const row = (await paymentOf(this.options.db, { orderNo }))[0];
     if (!row) return { state: 'unknown' };
     if (row.status === 'paid') return { state: 'paid', transId: row.transId, amount: row.amount, payTime: Number(row.payTime) };
     return { state: row.status === 'closed' ? 'closed' : 'unpaid' };
@@ -186,7 +195,7 @@ export class SimulatorGateway implements PaymentGateway {
 
   /** The payment the page shows, when the token fits. */
   async pageView(orderNo: string, token: string) {
-    const row = await this.options.db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', orderNo).executeTakeFirst();
+    const row = (await paymentOf(this.options.db, { orderNo }))[0];
     if (!row) return undefined;
     const config = await this.configOf(row.configId);
     if (!config) return undefined;
@@ -210,15 +219,14 @@ export class SimulatorGateway implements PaymentGateway {
     if (view.expired) return { outcome: 'expired', view };
     const now = this.options.now();
     const transId = `SIM${now}${randomHex(5)}`;
-    const moved = await this.options.db.updateTable('pay_sim_payment').set({ status: 'paid', transId, payTime: now })
-      .where('orderNo', '=', orderNo).where('status', '=', 'open').executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) return { outcome: (await this.query({} as GatewayConfig, orderNo)).state === 'paid' ? 'alreadyPaid' : 'closed', view };
+    const moved = await payPayment(this.options.db, { orderNo, transId, payTime: now });
+    if (moved !== 1) return { outcome: (await this.query({} as GatewayConfig, orderNo)).state === 'paid' ? 'alreadyPaid' : 'closed', view };
     this.notify(orderNo);
     return { outcome: 'paid', view };
   }
 
   private async configOf(id: number): Promise<GatewayConfig | undefined> {
-    return this.options.db.selectFrom('pay_config').select(['id', 'gateway', 'partner', 'appid', 'partnerKey']).where('id', '=', id).executeTakeFirst();
+    return gatewayConfigOf(this.options.db, id);
   }
 
   /** Sends the paid notification of an order (again): asynchronous, retried until acknowledged. */
@@ -234,7 +242,7 @@ export class SimulatorGateway implements PaymentGateway {
     if (this.options.delayMs) await sleep(this.options.delayMs);
     for (let attempt = 0; attempt <= retries.length && !this.stopped; attempt++) {
       if (attempt > 0) await sleep(retries[attempt - 1]!);
-      const row = await this.options.db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', orderNo).executeTakeFirst();
+      const row = (await paymentOf(this.options.db, { orderNo }))[0];
       const config = row && (await this.configOf(row.configId));
       if (!row || !config || row.status !== 'paid') return;
       const body: SimBody = { orderNo, transId: row.transId, amount: row.amount, mchId: row.mchId, appId: row.appId, payTime: Number(row.payTime), notifyId: randomHex(8).toLowerCase() };

@@ -4,9 +4,10 @@ import { fenToYuan, fill, MachineStatus, messages, OrderStatus, TransType, type 
 import type { AppContext } from '../../context.ts';
 import { AppError, isUniqueViolation } from '../../db/errors.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
-import { sql, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import { compiledOnce, compiledWrite } from '../../db/compiled-once.ts';
 import type { GatewayConfig, PaymentGateway } from '../gateway/gateway.ts';
-import { GatewayVerifyError } from '../gateway/gateway.ts';
+import { gatewayConfigOf, GatewayVerifyError } from '../gateway/gateway.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { statusLabel, transition } from './state-machine.ts';
 import { moveClock, orderMovedSince, orderMoveOrTimeout } from './status-waiters.ts';
@@ -28,9 +29,31 @@ export function newOrderNo(now: number): string {
   return `T${d.slice(0, 19).replace(/\D/g, '')}${randomHex(5)}`;
 }
 
-export async function configOf(db: Queryable, id: number): Promise<GatewayConfig | undefined> {
-  return db.selectFrom('pay_config').select(['id', 'gateway', 'partner', 'appid', 'partnerKey']).where('id', '=', id).executeTakeFirst();
-}
+// The statements of a purchase are built once (db/compiled-once.ts): building and compiling each anew was
+// ~9 % of the server's CPU in the terminal bench (docs/performance.md "Terminal flow").
+const aisleOf = compiledOnce((db, v: { machineId: number; aisleNo: string }) => db.selectFrom('pay_aisle').selectAll().where('machineId', '=', v.machineId).where('aisleNo', '=', v.aisleNo));
+/** The 终端支付配置 of a machine and pay type, with its 支付配置, in one read. */
+const openPayConfigOf = compiledOnce((db, v: { machineNo: string; payType: number }) => db
+  .selectFrom('pay_terminal_config as tc').leftJoin('pay_config as c', 'c.id', 'tc.configId')
+  .select(['c.id', 'c.gateway', 'c.partner', 'c.appid', 'c.partnerKey'])
+  .where('tc.machineNo', '=', v.machineNo).where('tc.payType', '=', v.payType).where('tc.payOpen', '=', 'T'));
+// written as the one-active-order index's own condition (literals, in its order), so both databases read that
+// partial index: with bound values SQLite walked all of the machine's orders (pay_order_machine_time)
+const activeOrderOf = compiledOnce((db, v: { machineNo: string }) => db
+  .selectFrom('pay_order').selectAll().where('machineNo', '=', v.machineNo).where('transType', '=', sql.lit(TransType.consume))
+  .where('orderStatus', 'in', [sql.lit(OrderStatus.created), sql.lit(OrderStatus.paid), sql.lit(OrderStatus.processing)]));
+const insertSale = compiledOnce((db, v: Insertable<Database['pay_order']>) => db.insertInto('pay_order').values({
+  deptId: v.deptId, orderNo: v.orderNo, payType: v.payType, transType: v.transType, machineNo: v.machineNo, goodsNo: v.goodsNo, goodsName: v.goodsName,
+  goodsPrice: v.goodsPrice, payAmount: v.payAmount, aisleNo: v.aisleNo, orderStatus: v.orderStatus, mchId: v.mchId,
+  createTime: v.createTime, payTime: v.payTime, configId: v.configId, aisleId: v.aisleId, expireAt: v.expireAt, updateTime: v.updateTime,
+}).returning('orderId'));
+const orderByNo = compiledOnce((db, v: { orderNo: string }) => db.selectFrom('pay_order').selectAll().where('orderNo', '=', v.orderNo));
+const ownSaleOf = compiledOnce((db, v: { orderNo: string; machineNo: string }) => db
+  .selectFrom('pay_order').selectAll().where('orderNo', '=', v.orderNo).where('machineNo', '=', v.machineNo).where('transType', '=', TransType.consume));
+const takeOneFromAisle = compiledWrite((db, v: { aisleId: number; now: number }) => db
+  .updateTable('pay_aisle').set((eb) => ({ stock: eb('stock', '-', 1), editTime: v.now })).where('aisleId', '=', v.aisleId).where('stock', '>', 0));
+
+export const configOf = gatewayConfigOf;
 
 export function gatewayOf(rt: PaymentRuntime, config: GatewayConfig): PaymentGateway {
   const gateway = rt.gateways.get(config.gateway);
@@ -64,25 +87,19 @@ export function orderView(order: Order): TerminalOrderStatus {
 /** Create an order for one aisle and pay type: checks, one insert (guarded by the one-active-order index), the QR. */
 export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: TerminalMachine, input: TerminalCreateOrder, origin: string, log?: Log): Promise<TerminalOrderCreated> {
   const db = ctx.db;
-  const aisle = await db.selectFrom('pay_aisle').selectAll().where('machineId', '=', machine.machineId).where('aisleNo', '=', input.aisleNo).executeTakeFirst();
+  const [aisle] = await aisleOf(db, { machineId: machine.machineId, aisleNo: input.aisleNo });
   if (!aisle) throw refuse(fill(t.aisleMissing, { aisleNo: input.aisleNo }));
   if (aisle.status !== MachineStatus.enabled) throw refuse(fill(t.aisleDisabled, { aisleNo: input.aisleNo }));
   if (aisle.stock <= 0) throw refuse(fill(t.aisleEmpty, { aisleNo: input.aisleNo }));
   if (aisle.price <= 0) throw refuse(fill(t.aisleNoPrice, { aisleNo: input.aisleNo }));
-  // the 终端支付配置 and its 支付配置 in one read
-  const tc = await db.selectFrom('pay_terminal_config as tc').leftJoin('pay_config as c', 'c.id', 'tc.configId')
-    .select(['c.id', 'c.gateway', 'c.partner', 'c.appid', 'c.partnerKey'])
-    .where('tc.machineNo', '=', machine.machineNo).where('tc.payType', '=', input.payType).where('tc.payOpen', '=', 'T').executeTakeFirst();
+  const [tc] = await openPayConfigOf(db, { machineNo: machine.machineNo, payType: input.payType });
   if (!tc) throw refuse(t.noPayConfig);
   if (tc.id === null) throw refuse(t.payConfigMissing);
   const config: GatewayConfig = { id: tc.id, gateway: tc.gateway!, partner: tc.partner!, appid: tc.appid!, partnerKey: tc.partnerKey! };
   const gateway = gatewayOf(rt, config);
 
   // one order at a time: a paid order waits for its dispense result; an unpaid one is settled first
-  // written as the one-active-order index's own condition (literals, in its order), so both databases read that
-  // partial index: with bound values SQLite walked all of the machine's orders (pay_order_machine_time)
-  const active = await db.selectFrom('pay_order').selectAll().where('machineNo', '=', machine.machineNo).where('transType', '=', sql.lit(TransType.consume))
-    .where('orderStatus', 'in', [sql.lit(OrderStatus.created), sql.lit(OrderStatus.paid), sql.lit(OrderStatus.processing)]).executeTakeFirst();
+  const [active] = await activeOrderOf(db, { machineNo: machine.machineNo });
   if (active?.orderStatus === OrderStatus.paid) throw refuse(t.dispenseInProgress, 409);
   if (active) {
     const settled = await settleUnpaid(ctx, rt, active, log);
@@ -93,11 +110,11 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   const now = ctx.now();
   const expireAt = now + ORDER_TTL_MS;
   const orderNo = newOrderNo(now);
-  const insertOrder = async (q: Queryable) => (await q.insertInto('pay_order').values({
+  const insertOrder = async (q: Queryable) => (await insertSale(q, {
     deptId: machine.deptId, orderNo, payType: input.payType, transType: TransType.consume, machineNo: machine.machineNo, goodsNo: aisle.goodsNo, goodsName: aisle.goodsName,
     goodsPrice: aisle.price, payAmount: aisle.price, aisleNo: aisle.aisleNo, orderStatus: OrderStatus.created, mchId: config.partner,
     createTime: now, payTime: null, configId: config.id, aisleId: aisle.aisleId, expireAt, updateTime: now,
-  }).returning('orderId').executeTakeFirstOrThrow()).orderId;
+  }))[0]!.orderId;
   const payment = { orderNo, amount: aisle.price, subject: aisle.goodsName || aisle.aisleNo, expireAt, notifyUrl: `${origin}/gateway/${config.gateway}/notify` };
   const created = (codeUrl: string): TerminalOrderCreated => ({ orderNo, codeUrl, amount: fenToYuan(aisle.price), expireAt });
 
@@ -173,7 +190,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   const gateway = rt.gateways.get(gatewayName);
   if (!gateway) return { ok: false, message: 'unknown gateway' };
   const orderNo = gateway.orderNoOf(rawBody);
-  const order = orderNo ? await ctx.db.selectFrom('pay_order').selectAll().where('orderNo', '=', orderNo).executeTakeFirst() : undefined;
+  const order = orderNo ? (await orderByNo(ctx.db, { orderNo }))[0] : undefined;
   // Unsigned garbage (unknown order, bad signature) is logged, not stored: anyone can send it, and a
   // table filled by strangers helps no one. What a gateway signed and still does not fit is an alarm row.
   if (!order) {
@@ -212,7 +229,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
 }
 
 async function ownOrder(ctx: AppContext, machine: TerminalMachine, orderNo: string): Promise<Order> {
-  const order = await ctx.db.selectFrom('pay_order').selectAll().where('orderNo', '=', orderNo).where('machineNo', '=', machine.machineNo).where('transType', '=', TransType.consume).executeTakeFirst();
+  const [order] = await ownSaleOf(ctx.db, { orderNo, machineNo: machine.machineNo });
   if (!order) throw refuse(t.orderMissing, 404);
   return order;
 }
@@ -260,8 +277,8 @@ export async function reportDispense(ctx: AppContext, machine: TerminalMachine, 
       : await transition(trx, order.orderId, 'dispenseFailed', now, { dispenseTime: now, dispenseMessage: message, refundNeeded: 1 });
     if (!moved.moved) return moved;
     if (input.success) {
-      const taken = await trx.updateTable('pay_aisle').set((eb) => ({ stock: eb('stock', '-', 1), editTime: now })).where('aisleId', '=', order.aisleId).where('stock', '>', 0).executeTakeFirst();
-      if (Number(taken.numUpdatedRows) !== 1) log?.warn({ orderNo: order.orderNo, aisleNo: order.aisleNo }, t.stockAlreadyZero);
+      const taken = await takeOneFromAisle(trx, { aisleId: order.aisleId, now });
+      if (taken !== 1) log?.warn({ orderNo: order.orderNo, aisleNo: order.aisleNo }, t.stockAlreadyZero);
     }
     if (input.aisleStatus === MachineStatus.disabled) {
       await trx.updateTable('pay_aisle').set({ status: MachineStatus.disabled, editTime: now, editUser: 'terminal' }).where('aisleId', '=', order.aisleId).execute();

@@ -1,4 +1,5 @@
 import { fill, messages, OrderStatus, orderStatusOptions } from '@huiyun/contract';
+import { compiledOnce, compiledWrite } from '../../db/compiled-once.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
 import { sql, type Updateable } from 'kysely';
 import { orderMoved } from './status-waiters.ts';
@@ -43,17 +44,34 @@ export type TransitionResult = { moved: true; to: number } | { moved: false; sta
  */
 export async function transition(db: Queryable, orderId: number, event: OrderEvent, now: number, set: Updateable<Database['pay_order']> = {}): Promise<TransitionResult> {
   const rule = transitions[event];
-  const result = await db
-    .updateTable('pay_order')
-    .set({ ...set, orderStatus: rule.to, updateTime: now })
-    .where('orderId', '=', orderId)
-    // the statuses as literals: one text per event, so PostgreSQL keeps it prepared (pg-prepared.ts names no `in ($1, $2)`)
-    .where('orderStatus', 'in', rule.from.map((status) => sql.lit(status)))
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 1) {
+  const given = Object.fromEntries(Object.entries(set).filter(([, value]) => value !== undefined)); // an undefined column is not set
+  const moved = await transitionStatement(event, Object.keys(given).sort())(db, { ...given, orderId, updateTime: now });
+  if (moved === 1) {
     orderMoved(orderId, { announce: awaitedByMachines.has(event) });
     return { moved: true, to: rule.to };
   }
-  const row = await db.selectFrom('pay_order').select('orderStatus').where('orderId', '=', orderId).executeTakeFirst();
+  const [row] = await orderStatusOf(db, { orderId });
   return { moved: false, status: row?.orderStatus, reason: row ? refusal(row.orderStatus, event) : messages.terminal.orderMissing };
 }
+
+type TransitionValues = Record<string, unknown> & { orderId: number; updateTime: number };
+const transitionStatements = new Map<string, (db: Queryable, values: TransitionValues) => Promise<number>>();
+
+/** The guarded UPDATE of an event that also sets `columns` (built once per event and columns: the callers' few combinations). */
+function transitionStatement(event: OrderEvent, columns: readonly string[]) {
+  const key = `${event} ${columns.join(' ')}`;
+  let statement = transitionStatements.get(key);
+  if (!statement) {
+    const rule = transitions[event];
+    statement = compiledWrite((db, v: TransitionValues) => db
+      .updateTable('pay_order')
+      .set({ ...Object.fromEntries(columns.map((column) => [column, v[column]])), orderStatus: rule.to, updateTime: v.updateTime })
+      .where('orderId', '=', v.orderId)
+      // the statuses as literals: one text per event, so PostgreSQL keeps it prepared (pg-prepared.ts names no `in ($1, $2)`)
+      .where('orderStatus', 'in', rule.from.map((status) => sql.lit(status))));
+    transitionStatements.set(key, statement);
+  }
+  return statement;
+}
+
+const orderStatusOf = compiledOnce((db, v: { orderId: number }) => db.selectFrom('pay_order').select('orderStatus').where('orderId', '=', v.orderId));

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { MachineStatus, messages, TERMINAL_WINDOW_SECONDS, terminalHeaders } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { GroupWrite } from '../../db/group-write.ts';
 import type { Database } from '../../db/schema.ts';
@@ -60,6 +61,9 @@ const header = (request: FastifyRequest, name: string) => {
   return typeof value === 'string' ? value.trim() : '';
 };
 
+const machineByNo = compiledOnce((db, v: { machineNo: string }) => db
+  .selectFrom('pay_machine').select(['machineId', 'machineNo', 'deptId', 'status', 'terminalKey']).where('machineNo', '=', v.machineNo));
+
 export async function authenticateTerminal(ctx: AppContext, request: FastifyRequest): Promise<void> {
   const machineNo = header(request, terminalHeaders.machineNo);
   const timestamp = header(request, terminalHeaders.timestamp);
@@ -69,7 +73,7 @@ export async function authenticateTerminal(ctx: AppContext, request: FastifyRequ
   const nowMs = ctx.now();
   if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Number(timestamp) * 1000 - nowMs) > TERMINAL_WINDOW_SECONDS * 1000) throw unauthorized(t.badTimestamp);
   if (!NONCE.test(nonce)) throw unauthorized(t.badNonce);
-  const machine = await ctx.db.selectFrom('pay_machine').select(['machineId', 'machineNo', 'deptId', 'status', 'terminalKey']).where('machineNo', '=', machineNo).executeTakeFirst();
+  const [machine] = await machineByNo(ctx.db, { machineNo });
   let key: string | undefined;
   try {
     key = machine ? terminalKeyOf(ctx, machine.terminalKey) : undefined;
