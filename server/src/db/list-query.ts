@@ -666,10 +666,10 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   if (countedWithPage && read.length > 0) {
     const counted = Number(read[0]![LIST_TOTAL]);
     memory.rememberCount(countKey, counted, bound);
-    return { rows: read.map(withoutPosition) as O[], total: counted, totalBounded: counted > bound ? true : undefined, next: nextCursor(read) };
+    return { rows: withoutPositions(read) as O[], total: counted, totalBounded: counted > bound ? true : undefined, next: nextCursor(read) };
   }
   const next = nextCursor(read);
-  const rows = read.map(withoutPosition) as O[];
+  const rows = withoutPositions(read) as O[];
   // The page that holds the last row offered (LIST_COUNT_BOUND + 1) may run past it: 共 10,000+ 条 still.
   if (offset + rows.length > LIST_COUNT_BOUND) return { rows, total: LIST_COUNT_BOUND + 1, totalBounded: true, next };
   if (rows.length > 0 && rows.length < paging.limit) return { rows, total: offset + rows.length, totalBounded: undefined, next };
@@ -684,14 +684,36 @@ const LIST_TOTAL = 'listTotal';
 const NO_OWN_VALUES: OwnValues = { offset: undefined, limit: undefined, seekValue: undefined, seekKey: undefined };
 
 /**
- * A row less its sort value and key (and the total counted with a page). Copied key by key: node:sqlite's rows have no prototype, and a rest
- * pattern (`{ [SORT_VALUE]: _, ...row }`) took V8's slow path on them — 11 µs of a 10-row page, where
- * this copy costs nothing measurable and serializes faster.
+ * The rows of a page less their sort value and key (and the total counted with the page), as plain objects
+ * of one shape. Copied by a function made for the page's columns (`rowCopierOf`): a copy made key by key
+ * (`row[key] = …` in a loop) gave objects V8 keeps as dictionaries, and every later read of them was slow —
+ * 交易订单's 10 rows of 25 columns took ~25 µs to copy and ~50 µs more to map (toOrder's spreads), ~15 % of
+ * the request; copied by the made function, the two take ~35 µs (a loop timing, docs/performance.md).
  */
-function withoutPosition(read: Record<string, unknown>): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  for (const key in read) if (key !== SORT_VALUE && key !== SORT_KEY && key !== LIST_TOTAL) row[key] = read[key];
-  return row;
+function withoutPositions(read: Record<string, unknown>[]): Record<string, unknown>[] {
+  return read.length === 0 ? [] : read.map(rowCopierOf(read[0]!));
+}
+
+type RowCopier = (read: Record<string, unknown>) => Record<string, unknown>;
+const rowCopiers = new Map<string, RowCopier>();
+const ROW_COPIERS = 1_000;
+
+/** The copier of rows with `row`'s columns (in their order), made once per column list. */
+function rowCopierOf(row: Record<string, unknown>): RowCopier {
+  const columns = Object.keys(row);
+  const id = columns.join('\u0000');
+  let copier = rowCopiers.get(id);
+  if (!copier) {
+    const kept = columns.filter((key) => key !== SORT_VALUE && key !== SORT_KEY && key !== LIST_TOTAL);
+    // a column named __proto__ would set the copy's prototype in an object literal: copied key by key instead
+    copier = kept.includes('__proto__')
+      ? (read) => Object.fromEntries(kept.map((key) => [key, read[key]]))
+      // the column names are the statement's (aliases the code chose); JSON.stringify quotes each as a JS string
+      : (new Function('r', `return { ${kept.map((key) => `${JSON.stringify(key)}: r[${JSON.stringify(key)}]`).join(', ')} };`) as RowCopier);
+    if (rowCopiers.size >= ROW_COPIERS) rowCopiers.delete(rowCopiers.keys().next().value!);
+    rowCopiers.set(id, copier);
+  }
+  return copier;
 }
 const isCursorValue = (value: unknown): value is CursorValue => Number.isSafeInteger(value) || (typeof value === 'string' && value.length <= 200);
 

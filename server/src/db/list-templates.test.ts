@@ -100,6 +100,20 @@ describe('list statements from templates', () => {
     }
   });
 
+  it('answer rows of their columns only, as plain objects, also a column named __proto__', async () => {
+    const { db } = database();
+    await seedVariables(db);
+    const paging = { page: 1, limit: 3, sortField: '', sortOrder: '' as const };
+    const listed = await listPage(db, variables(db), columns, paging, options);
+    expect(listed.rows.map((row) => Object.keys(row))).toEqual(Array(3).fill(['varId', 'varName', 'varValue']));
+    expect(Object.getPrototypeOf(listed.rows[0])).toBe(Object.prototype);
+    const odd = await listPage(db, variables(db), (qb) => qb.select(['v.varId', 'v.varName as __proto__']), paging, options);
+    expect(Object.hasOwn(odd.rows[0]!, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(odd.rows[0])).toBe(Object.prototype);
+    expect(odd.rows.map((row) => [row.varId, (row as Record<string, unknown>)['__proto__']])).toEqual(listed.rows.map((row) => [row.varId, row.varName]));
+    expect(JSON.stringify(odd.rows[0])).toBe(`{"varId":${listed.rows[0]!.varId},"__proto__":"${listed.rows[0]!.varName}"}`);
+  });
+
   it('build per request a list whose column function is made anew on each call', async () => {
     const { db } = database();
     await seedVariables(db);
