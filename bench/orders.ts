@@ -3,7 +3,7 @@
 // order number and transaction number, by one company, by one day, and page 500 — at 50 connections,
 // each beside the same statements run bare through the driver in the same run.
 //   npm run bench -- orders   (BENCH_DB=postgres for PostgreSQL; BENCH_SECONDS per case, default 3;
-//   BENCH_CONNECTIONS, default 50)
+//   BENCH_CONNECTIONS, default 50; BENCH_CASE=<text>: only the cases whose label holds the text)
 import os from 'node:os';
 import { sql } from 'kysely';
 import { OrderStatus, orderListQuery, PayType, shanghaiDay } from '@huiyun/contract';
@@ -43,7 +43,7 @@ const cases: Case[] = [
   { label: 'page 500 after page 499 (its cursor)', body: { page: 500 }, keyset: true },
   // The floor: one index probe that finds nothing — what a request costs the server besides its SQL.
   { label: 'floor: an orderNo no order has', body: { page: 1, orderNo: 'NO-SUCH-ORDER' }, empty: true },
-].map((c) => ({ ...c, body: { limit: 10, ...c.body } }));
+].map((c) => ({ ...c, body: { limit: 10, ...c.body } })).filter((c) => !process.env.BENCH_CASE || c.label.includes(process.env.BENCH_CASE));
 
 const serving = await servingProcess(server);
 const token = await loginAs(serving, 'admin', ADMIN_PASSWORD);
