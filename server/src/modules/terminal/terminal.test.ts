@@ -283,6 +283,14 @@ describe('the terminal protocol', () => {
     expect(shown.find((x) => x.aisleNo === 'A2')).toMatchObject({ reportedStock: null, reportedAt: '' });
     expect(Number((await t.ctx.db.selectFrom('pay_machine').select('lastSeenAt').where('machineId', '=', m.machineId).executeTakeFirstOrThrow()).lastSeenAt)).toBeGreaterThan(0);
     expect((await call(m, '/heartbeat', { aisles: [{ aisleNo: 'A1', stock: -1 }] })).body.msg).toBe(tm.aisles);
+    // every aisle of the beat in one statement: each its own stock, an aisle named twice its last, others untouched
+    const many = await call(m, '/heartbeat', { aisles: [{ aisleNo: 'A2', stock: 3 }, { aisleNo: 'A1', stock: 2 }, { aisleNo: 'A2', stock: 1 }, { aisleNo: 'A9', stock: 7 }] });
+    expect(many.body).toMatchObject({ success: true, data: { aisles: 2 } });
+    const reported = await t.ctx.db.selectFrom('pay_aisle').select(['aisleNo', 'reportedStock', 'stock']).where('machineId', '=', m.machineId).orderBy('aisleNo').execute();
+    expect(reported.filter((a) => a.aisleNo === 'A1' || a.aisleNo === 'A2')).toEqual([{ aisleNo: 'A1', reportedStock: 2, stock: 5 }, { aisleNo: 'A2', reportedStock: 1, stock: 0 }]);
+    expect(reported.filter((a) => a.aisleNo !== 'A1' && a.aisleNo !== 'A2').every((a) => a.reportedStock === null)).toBe(true);
+    const other = await makeMachine(5); // another machine's aisles of the same numbers are not its
+    expect((await t.ctx.db.selectFrom('pay_aisle').select('reportedStock').where('machineId', '=', other.machineId).execute()).every((a) => a.reportedStock === null)).toBe(true);
   });
 
   it('long-polls the status until it changes', async () => {
