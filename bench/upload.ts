@@ -179,17 +179,16 @@ async function runServerChild(): Promise<void> {
  * answers how long that took and the CPU seconds it used meanwhile.
  */
 async function waitUntilIdle(pid: number): Promise<{ seconds: number; cpuSeconds: number }> {
-  const ticks = () => Math.round(cpuSeconds(pid) * 100); // clock ticks, 100 a second
   const start = performance.now();
-  const first = ticks();
+  const first = cpuSeconds(pid);
   let last = first;
   let still = 0;
   while (still < 3 && performance.now() - start < 20_000) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const now = ticks();
+    const now = cpuSeconds(pid);
     still = now === last ? still + 1 : 0;
     last = now;
   }
   // the 300 ms of quiet at the end are not work
-  return { seconds: Math.max(0, (performance.now() - start) / 1000 - 0.3), cpuSeconds: (last - first) / 100 };
+  return { seconds: Math.max(0, (performance.now() - start) / 1000 - 0.3), cpuSeconds: last - first };
 }

@@ -462,7 +462,7 @@ async function planSearches(db: Kysely<any>, searches: readonly Search[], offset
 async function probeOf(db: Kysely<any>, search: Search): Promise<{ keys: unknown[]; lastKey?: undefined } | { keys?: undefined; lastKey: unknown }> {
   const memory = listMemoryOf(db);
   const probe = search.probe.compile(db);
-  const key = `${probe.sql}\u0000${JSON.stringify(probe.parameters)}`;
+  const key = statementKeyOf(probe);
   const remembered = memory.commonProbes.get(key);
   if (remembered !== undefined) return { lastKey: remembered };
   const { rows } = await db.executeQuery(probe);
@@ -656,7 +656,7 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   // own, when it will be cheap and wanted: a key list of fewer than SEARCH_PROBE rows (a rare term), or a
   // count that was exact the last time (`exactCounts`: a day's logs, a company's users). One round trip
   // less a full page; a count that reached its bound lately is not run at all (`countUpTo`).
-  const countKey = countKeyOf(countQuery);
+  const countKey = statementKeyOf(countQuery);
   const countedWithPage = !seek && !plan?.streamed && (!!plan?.fewRows || (!!memory.exactCounts.get(countKey) && !memory.boundedCounts.get(countKey)));
   // what shapes the page's statement besides the filtered query's text (a count in it is bounded at `bound`)
   const pageShape = `page ${sort} ${options.tieBreaker} ${seek ? 'seek' : ''} ${pageOffset > 0 ? 'offset' : ''} ${countedWithPage ? `counted ${bound}` : ''}`;
@@ -761,15 +761,15 @@ function countStatementOf(db: Kysely<any>, filtered: SelectQueryBuilder<any, any
 /** Runs a count statement (`countStatementOf`), or answers the bound + 1 it reached lately without running it. */
 async function countUpTo(db: Kysely<any>, query: CompiledQuery, bound: number): Promise<Pick<Listed<never>, 'total' | 'totalBounded'>> {
   const memory = listMemoryOf(db);
-  const key = countKeyOf(query);
+  const key = statementKeyOf(query);
   if (memory.boundedCounts.get(key)) return { total: bound + 1, totalBounded: true };
   const total = Number((await db.executeQuery<{ total: number | string }>(query)).rows[0]?.total ?? 0);
   memory.rememberCount(key, total, bound);
   return { total, totalBounded: total > bound ? true : undefined };
 }
 
-/** A count statement with its parameters: what the list memory knows it by. */
-const countKeyOf = (query: CompiledQuery) => `${query.sql}\u0000${JSON.stringify(query.parameters)}`;
+/** A statement with its parameters: what the list memory knows a count or a probe by. */
+const statementKeyOf = (query: CompiledQuery) => `${query.sql}\u0000${JSON.stringify(query.parameters)}`;
 
 /**
  * The counts that reached their bound lately, per database, by their statement and parameters: for

@@ -49,7 +49,7 @@ const ownStandIns = standIns<OwnValues>();
 const ownNameOf = (value: unknown) => standInNameOf(value) as keyof OwnValues | undefined;
 
 type Source = { source: number; at: number } | { own: keyof OwnValues } | { constant: unknown };
-/** A query a statement is built from (its filters), and its parameters compiled for this request. */
+/** A query a statement is built from: the request's filters, as the page or the count reads them. */
 type SourceQuery = SelectQueryBuilder<any, any, any>;
 type Template = { compiled: CompiledQuery; sources: Source[] };
 type TemplateCounts = { made: number; refused: number; filled: number };

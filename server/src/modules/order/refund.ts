@@ -5,9 +5,9 @@ import type { AppContext } from '../../context.ts';
 import { AppError, isUniqueViolation } from '../../db/errors.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
-import type { RefundState } from '../gateway/gateway.ts';
 import type { PaymentRuntime } from './runtime.ts';
-import { configOf, gatewayOf, recordAlarm, type Log } from './service.ts';
+import { gatewayConfigOf, type RefundState } from '../gateway/gateway.ts';
+import { gatewayOf, recordAlarm, type Log } from './service.ts';
 import { statusLabel } from './state-machine.ts';
 
 // Refunds (issue 16 §3): 11 退款初始化 → 12 退款中 → 13 退款成功 | 14 退款失败, each its own pay_order row.
@@ -131,7 +131,7 @@ export async function settleRefund(ctx: AppContext, refund: Order, state: Refund
 export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: Order, log?: Log): Promise<Order> {
   const db = ctx.db;
   const parent = await loadOrder(db, refund.parentId!);
-  const config = await configOf(db, refund.configId);
+  const config = await gatewayConfigOf(db, refund.configId);
   let state: RefundState = { state: 'unknown' };
   if (refund.orderStatus === OrderStatus.refundCreated) {
     const started = await db.updateTable('pay_order').set({ orderStatus: OrderStatus.refunding, updateTime: ctx.now() })

@@ -54,7 +54,6 @@ const ownSaleOf = compiledOnce((db, v: { orderNo: string; machineNo: string }) =
 const takeOneFromAisle = compiledWrite((db, v: { aisleId: number; now: number }) => db
   .updateTable('pay_aisle').set((eb) => ({ stock: eb('stock', '-', 1), editTime: v.now })).where('aisleId', '=', v.aisleId).where('stock', '>', 0));
 
-export const configOf = gatewayConfigOf;
 
 export function gatewayOf(rt: PaymentRuntime, config: GatewayConfig): PaymentGateway {
   const gateway = rt.gateways.get(config.gateway);
@@ -162,7 +161,7 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
  * close it at the gateway, then → 订单超时. Answers the order's status afterwards.
  */
 export async function settleUnpaid(ctx: AppContext, rt: PaymentRuntime, order: Order, log?: Log): Promise<number> {
-  const config = await configOf(ctx.db, order.configId);
+  const config = await gatewayConfigOf(ctx.db, order.configId);
   const gateway = config && rt.gateways.get(config.gateway);
   let state = gateway && config ? await gateway.query(config, order.orderNo) : ({ state: 'unknown' } as const);
   if (gateway && config && state.state !== 'paid') state = await gateway.close(config, order.orderNo);
@@ -198,7 +197,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
     log?.warn({ alarm: 'unknownOrder', orderNo: orderNo?.slice(0, 64) }, 'payment alarm: notification for an unknown order');
     return { ok: false, message: t.notifyUnknownOrder };
   }
-  const config = await configOf(ctx.db, order.configId);
+  const config = await gatewayConfigOf(ctx.db, order.configId);
   if (!config || config.gateway !== gatewayName) {
     await recordAlarm(ctx, log, 'configMismatch', order, fill(messages.payAlarm.detailConfig, { gateway: gatewayName, configId: order.configId }));
     return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
