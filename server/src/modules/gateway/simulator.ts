@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import { compiledOnce, compiledWrite } from '../../db/compiled-once.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { GroupWrite } from '../../db/group-write.ts';
+import { sharedWrite } from '../../db/shared-commit.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
 import type { SecretBox } from '../../infra/secret-box.ts';
 import { payConfigPurpose } from '../pay-config/secrets.ts';
@@ -81,7 +82,7 @@ export class SimulatorGateway implements PaymentGateway {
       ? (orderNos: string[]) => sql`update "pay_sim_payment" set "acknowledged" = 1 where "orderNo" = any(${orderNos}::varchar[])`
       : (orderNos: string[]) => sql`update "pay_sim_payment" set "acknowledged" = 1 where "orderNo" in (select value from json_each(${JSON.stringify(orderNos)}))`;
     this.acknowledged = new GroupWrite<string, void>(async (orderNos) => {
-      await mark([...new Set(orderNos)]).execute(db);
+      await sharedWrite(db, (q) => mark([...new Set(orderNos)]).execute(q));
       return orderNos.map(() => undefined);
     });
   }
@@ -219,7 +220,7 @@ export class SimulatorGateway implements PaymentGateway {
     if (view.expired) return { outcome: 'expired', view };
     const now = this.options.now();
     const transId = `SIM${now}${randomHex(5)}`;
-    const moved = await payPayment(this.options.db, { orderNo, transId, payTime: now });
+    const moved = await sharedWrite(this.options.db, (db) => payPayment(db, { orderNo, transId, payTime: now }));
     if (moved !== 1) return { outcome: (await this.query({} as GatewayConfig, orderNo)).state === 'paid' ? 'alreadyPaid' : 'closed', view };
     this.notify(orderNo);
     return { outcome: 'paid', view };

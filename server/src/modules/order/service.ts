@@ -7,6 +7,7 @@ import type { Database, Queryable } from '../../db/schema.ts';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import { compiledOnce, compiledWrite } from '../../db/compiled-once.ts';
 import { dialectOf } from '../../db/dialect.ts';
+import { sharedTransaction, sharedWrite } from '../../db/shared-commit.ts';
 import type { GatewayConfig, PaymentGateway } from '../gateway/gateway.ts';
 import { gatewayConfigOf, GatewayVerifyError } from '../gateway/gateway.ts';
 import type { PaymentRuntime } from './runtime.ts';
@@ -120,10 +121,10 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
 
   if (gateway.createPaymentIn) {
     // A gateway with its books in this database (the simulator): the order, its payment and → 10 in
-    // one transaction, one commit instead of three; all or nothing.
+    // one transaction, all or nothing, sharing its commit with the others of the moment (db/shared-commit.ts).
     const createIn = gateway.createPaymentIn.bind(gateway);
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await sharedTransaction(db, async (trx) => {
         const orderId = await insertOrder(trx);
         const { codeUrl } = await createIn(trx, config, payment);
         await transition(trx, orderId, 'issueQr', now);
@@ -214,7 +215,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
     await recordAlarm(ctx, log, 'notifyMismatch', order, mismatchDetail(mismatch, paid.amount, order.payAmount));
     return { ok: false, message: fill(t.notifyMismatch, { field: mismatch }) };
   }
-  const moved = await transition(ctx.db, order.orderId, 'paid', ctx.now(), { transId: paid.transId, payTime: paid.payTime });
+  const moved = await sharedWrite(ctx.db, (db) => transition(db, order.orderId, 'paid', ctx.now(), { transId: paid.transId, payTime: paid.payTime }));
   if (moved.moved) return { ok: true, message: 'paid' };
   if (moved.status === OrderStatus.timedOut) {
     // jeepay's hole: never acknowledge a payment the order does not show. Record it, mark for refund.
@@ -271,7 +272,7 @@ export async function reportDispense(ctx: AppContext, machine: TerminalMachine, 
   if (order.orderStatus !== OrderStatus.paid) throw refuse(fill(t.dispenseNotPaid, { status: statusLabel(order.orderStatus) }), 409);
   const now = ctx.now();
   const message = (input.message ?? '').slice(0, 255);
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  const result = await sharedTransaction(ctx.db, async (trx) => {
     const moved = input.success
       ? await transition(trx, order.orderId, 'dispensed', now, { dispenseTime: now, dispenseMessage: message })
       : await transition(trx, order.orderId, 'dispenseFailed', now, { dispenseTime: now, dispenseMessage: message, refundNeeded: 1 });

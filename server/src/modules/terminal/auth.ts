@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { GroupWrite } from '../../db/group-write.ts';
+import { sharedWrite } from '../../db/shared-commit.ts';
 import type { Database } from '../../db/schema.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { openTerminalKey } from '../machine/terminal-key.ts';
@@ -114,7 +115,7 @@ export class NonceStore {
           select j.value ->> 0, j.value ->> 1, j.value ->> 2 from json_each(${JSON.stringify(rows.map((r) => [r.machineId, r.nonce, r.expireAt]))}) as j where true
           on conflict do nothing returning "machineId", "nonce"`;
     this.writes = new GroupWrite(async (rows) => {
-      const stored = new Set((await insert(rows).execute(db)).rows.map((r) => nonceKey(Number(r.machineId), r.nonce)));
+      const stored = new Set((await sharedWrite(db, (q) => insert(rows).execute(q))).rows.map((r) => nonceKey(Number(r.machineId), r.nonce)));
       return rows.map((r) => stored.has(nonceKey(r.machineId, r.nonce)));
     });
   }
