@@ -322,7 +322,7 @@ async function storeReportedStock(db: Queryable, machineId: number, now: number,
 export async function heartbeat(ctx: AppContext, machine: TerminalMachine, aisles: { aisleNo: string; stock: number }[]): Promise<{ serverTime: number; aisles: number }> {
   const now = ctx.now();
   const reported = new Map(aisles.map((a) => [a.aisleNo, a.stock]));
-  const stored = await ctx.db.transaction().execute(async (trx) => {
+  const stored = await sharedTransaction(ctx.db, async (trx) => {
     await markSeen(trx, { machineId: machine.machineId, now });
     return reported.size > 0 ? storeReportedStock(trx, machine.machineId, now, reported) : 0;
   });
