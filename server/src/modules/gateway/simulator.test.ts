@@ -66,6 +66,28 @@ describe('the simulator gateway', () => {
     expect(await rt.simulator.pay(orderNo, 'nope')).toBe('missing');
   });
 
+  it('the first attempt (sent from the payment just made) and a retry (read back) say the same, as stored', async () => {
+    const { orderNo, token } = await unpaidOrder();
+    const bodies: Record<string, unknown>[] = [];
+    Object.assign(rt.simulator.options, { retryDelaysMs: [5] });
+    const deliver = rt.simulator.options.deliver;
+    rt.simulator.options.deliver = async (url, body, headers) => {
+      bodies.push(JSON.parse(body) as Record<string, unknown>);
+      return bodies.length === 1 ? false : deliver(url, body, headers); // the first is not acknowledged
+    };
+    try {
+      expect(await rt.simulator.pay(orderNo, token)).toBe('paid');
+      await rt.simulator.settled();
+    } finally {
+      rt.simulator.options.deliver = deliver;
+    }
+    const payment = await t.ctx.db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', orderNo).executeTakeFirstOrThrow();
+    const stored = { orderNo, transId: payment.transId, amount: 150, mchId: 'MCH-S', appId: '', payTime: Number(payment.payTime) };
+    expect(bodies.map(({ notifyId: _, ...fields }) => fields)).toEqual([stored, stored]);
+    const order = await t.ctx.db.selectFrom('pay_order').select(['orderStatus', 'transId', 'payTime']).where('orderNo', '=', orderNo).executeTakeFirstOrThrow();
+    expect(order).toEqual({ orderStatus: OrderStatus.paid, transId: payment.transId, payTime: Number(payment.payTime) });
+  });
+
   it('sends an unacknowledged paid notification again after a restart (resume), and an acknowledged one never', async () => {
     const { orderNo, token } = await unpaidOrder();
     Object.assign(rt.simulator.options, { failRate: 1, retryDelaysMs: [1] });

@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { randomHex } from '../../infra/random-hex.ts';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { compiledOnce, compiledWrite } from '../../db/compiled-once.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { GroupWrite } from '../../db/group-write.ts';
@@ -60,6 +60,7 @@ export type SimulatorOptions = {
 
 export type PayOutcome = 'paid' | 'alreadyPaid' | 'closed' | 'expired' | 'missing';
 export type PageView = NonNullable<Awaited<ReturnType<SimulatorGateway['pageView']>>>;
+type PaidPayment = { row: Selectable<Database['pay_sim_payment']>; config: GatewayConfig };
 type SimBody = { orderNo: string; transId: string; amount: number; mchId: string; appId: string; payTime: number; notifyId: string };
 
 export class SimulatorGateway implements PaymentGateway {
@@ -196,6 +197,11 @@ export class SimulatorGateway implements PaymentGateway {
 
   /** The payment the page shows, when the token fits. */
   async pageView(orderNo: string, token: string) {
+    return (await this.paymentOnPage(orderNo, token))?.view;
+  }
+
+  /** pageView, with the payment's 支付配置. */
+  private async paymentOnPage(orderNo: string, token: string) {
     const row = (await paymentOf(this.options.db, { orderNo }))[0];
     if (!row) return undefined;
     const config = await this.configOf(row.configId);
@@ -203,7 +209,7 @@ export class SimulatorGateway implements PaymentGateway {
     const expected = Buffer.from(this.pageToken(config, orderNo));
     const given = Buffer.from(token);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-    return { ...row, expired: row.status === 'open' && row.expireAt <= this.options.now() };
+    return { view: { ...row, expired: row.status === 'open' && row.expireAt <= this.options.now() }, config };
   }
 
   /** The customer pressed 支付成功: open → paid (once), then the notification goes out in the background. */
@@ -213,8 +219,9 @@ export class SimulatorGateway implements PaymentGateway {
 
   /** pay(), answering also the payment the page showed before (its amount and goods, for the page after). */
   async payOnPage(orderNo: string, token: string): Promise<{ outcome: PayOutcome; view?: PageView }> {
-    const view = await this.pageView(orderNo, token);
-    if (!view) return { outcome: 'missing' };
+    const found = await this.paymentOnPage(orderNo, token);
+    if (!found) return { outcome: 'missing' };
+    const { view, config } = found;
     if (view.status === 'paid') return { outcome: 'alreadyPaid', view };
     if (view.status === 'closed') return { outcome: 'closed', view };
     if (view.expired) return { outcome: 'expired', view };
@@ -222,7 +229,8 @@ export class SimulatorGateway implements PaymentGateway {
     const transId = `SIM${now}${randomHex(5)}`;
     const moved = await sharedWrite(this.options.db, (db) => payPayment(db, { orderNo, transId, payTime: now }));
     if (moved !== 1) return { outcome: (await this.query({} as GatewayConfig, orderNo)).state === 'paid' ? 'alreadyPaid' : 'closed', view };
-    this.notify(orderNo);
+    // what the first attempt would read back: the row just paid (a paid payment changes no more) and its config
+    this.notify(orderNo, { row: { ...view, status: 'paid', transId, payTime: now }, config });
     return { outcome: 'paid', view };
   }
 
@@ -230,21 +238,28 @@ export class SimulatorGateway implements PaymentGateway {
     return gatewayConfigOf(this.options.db, id);
   }
 
-  /** Sends the paid notification of an order (again): asynchronous, retried until acknowledged. */
-  notify(orderNo: string): void {
-    const job = this.deliverWithRetries(orderNo).catch((error) => this.options.onError?.(error));
+  private async paymentWithConfig(orderNo: string): Promise<Partial<PaidPayment>> {
+    const row = (await paymentOf(this.options.db, { orderNo }))[0];
+    return { row, config: row && (await this.configOf(row.configId)) };
+  }
+
+  /**
+   * Sends the paid notification of an order (again): asynchronous, retried until acknowledged. `paid`: the
+   * payment and its config as they are now, for the first attempt (the others read them again).
+   */
+  notify(orderNo: string, paid?: PaidPayment): void {
+    const job = this.deliverWithRetries(orderNo, paid).catch((error) => this.options.onError?.(error));
     this.pending.add(job);
     void job.finally(() => this.pending.delete(job));
   }
 
-  private async deliverWithRetries(orderNo: string): Promise<void> {
+  private async deliverWithRetries(orderNo: string, paid?: PaidPayment): Promise<void> {
     const random = this.options.random ?? Math.random;
     const retries = this.options.retryDelaysMs ?? [1_000, 2_000, 5_000, 15_000, 30_000, 60_000];
     if (this.options.delayMs) await sleep(this.options.delayMs);
     for (let attempt = 0; attempt <= retries.length && !this.stopped; attempt++) {
       if (attempt > 0) await sleep(retries[attempt - 1]!);
-      const row = (await paymentOf(this.options.db, { orderNo }))[0];
-      const config = row && (await this.configOf(row.configId));
+      const { row, config } = attempt === 0 && paid ? paid : await this.paymentWithConfig(orderNo);
       if (!row || !config || row.status !== 'paid') return;
       const body: SimBody = { orderNo, transId: row.transId, amount: row.amount, mchId: row.mchId, appId: row.appId, payTime: Number(row.payTime), notifyId: randomHex(8).toLowerCase() };
       const raw = JSON.stringify(body);
