@@ -165,6 +165,40 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     }
   });
 
+  it('say a count carried by the page past its bound as bound + 1, as a bounded count says it', async () => {
+    const step = 100;
+    const failedMid = all.filter((r) => r.ip.toLowerCase().includes('mid') && r.success === 0);
+    expect(failedMid.length).toBeGreaterThan(10);
+    expect(failedMid.length).toBeLessThanOrEqual(step);
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      vi.advanceTimersByTime(COUNT_MEMORY_MS); // what earlier tests taught the memory is gone
+      await db.transaction().execute(async (trx) => {
+        const count = async () => {
+          const filtered = trx.selectFrom('sys_login_log').where(contains(trx, 'sys_login_log', 'ip', 'mid')).where('success', '=', 0);
+          statements.length = 0;
+          recording = true;
+          const { total, totalBounded } = await listPage(trx, filtered, (qb) => qb.select('infoId'), { page: 1, limit: 10, sortField: '', sortOrder: '' },
+            { sortColumns: {}, defaultSort: ['loginTime', 'desc'], tieBreaker: 'infoId', searchCountStep: step, searchPlan: 'scan' }).finally(() => { recording = false; });
+          return { total, totalBounded, countedAlone: statements.filter((text) => text.startsWith('select count(*)')).length };
+        };
+        expect(await count()).toEqual({ total: failedMid.length, totalBounded: undefined, countedAlone: 1 });
+        expect(await count()).toEqual({ total: failedMid.length, totalBounded: undefined, countedAlone: 0 }); // counted in the page
+        // rows come meanwhile, past the step: the page's count finds them all, the answer says 共 100+ 条
+        await trx.insertInto('sys_login_log').values(Array.from({ length: step + 5 - failedMid.length }, (_, k) => ({
+          userName: '', userId: null, deptId: null, ip: `mid-late-${k}`, userAgent: '', success: 0, message: '', loginTime: timeOf(1),
+        }))).execute();
+        expect(await count()).toEqual({ total: step + 1, totalBounded: true, countedAlone: 0 });
+        expect(await count()).toEqual({ total: step + 1, totalBounded: true, countedAlone: 0 }); // remembered as bounded: not counted at all
+        throw new Rollback();
+      }).catch((error: unknown) => {
+        if (!(error instanceof Rollback)) throw error;
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('remember that a term is common, never a rare term\'s matches: each reads the rows as they are now', async () => {
     const readIn = async (q: Kysely<Database>, text: string) => {
       const answer = await listPage(q, q.selectFrom('sys_login_log').where(contains(q, 'sys_login_log', 'ip', text)), (qb) => qb.select(['infoId']),

@@ -650,7 +650,7 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
       }
     }
     pageQuery ??= ordered(withPosition(selectColumns(pageOf))).limit(limit).offset(offsetOf);
-    return countedWithPage ? pageQuery.select(sql<number>`(${countStatement()})`.as(LIST_TOTAL)) : pageQuery;
+    return countedWithPage ? pageQuery.select(sql<number>`(${countInPage(db, forCount, countStatement)})`.as(LIST_TOTAL)) : pageQuery;
   };
   // The count goes in the page's statement (a subquery both databases run once), not in a statement of its
   // own, when it will be cheap and wanted: a key list of fewer than SEARCH_PROBE rows (a rare term), or a
@@ -666,7 +666,8 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   if (countedWithPage && read.length > 0) {
     const counted = Number(read[0]![LIST_TOTAL]);
     memory.rememberCount(countKey, counted, bound);
-    return { rows: withoutPositions(read) as O[], total: counted, totalBounded: counted > bound ? true : undefined, next: nextCursor(read) };
+    // a plain count (countInPage) may run past the bound: said as bound + 1, as a bounded one is
+    return { rows: withoutPositions(read) as O[], total: Math.min(counted, bound + 1), totalBounded: counted > bound ? true : undefined, next: nextCursor(read) };
   }
   const next = nextCursor(read);
   const rows = withoutPositions(read) as O[];
@@ -756,6 +757,17 @@ function countStatementOf(db: Kysely<any>, filtered: SelectQueryBuilder<any, any
   const matches = db.selectFrom(search.as(streamed.search) as never).select(sql.lit(1).as('one'))
     .where(sql<SqlBool>`${search} match ${streamed.phrase}`).where(({ exists }) => exists(row as never)).limit(bound + 1).as('bounded');
   return db.selectFrom(matches).select(sql<number | string>`count(*)`.as('total'));
+}
+
+/**
+ * The count a page's statement carries: one exact lately (at most its bound 10 s ago) or a rare term's few
+ * keys. SQLite counts it plainly: the bounded form (a subquery with LIMIT) runs as a co-routine handing each
+ * row to the count, ~1.6× the work (a company administrator's 10,000 tasks: 340 against 208 µs), and a count
+ * at most its bound so lately can only have grown by what was written since. PostgreSQL keeps the bounded
+ * form: its LIMIT costs little there, and the planner may read a plain count another way.
+ */
+function countInPage(db: Kysely<any>, filtered: SelectQueryBuilder<any, any, {}>, bounded: () => SelectQueryBuilder<any, any, { total: number | string }>) {
+  return dialectOf(db) === 'sqlite' ? filtered.select(sql<number>`count(*)`.as('total')) : bounded();
 }
 
 /** Runs a count statement (`countStatementOf`), or answers the bound + 1 it reached lately without running it. */
