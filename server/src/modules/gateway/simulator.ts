@@ -202,10 +202,8 @@ export class SimulatorGateway implements PaymentGateway {
 
   /** pageView, with the payment's 支付配置. */
   private async paymentOnPage(orderNo: string, token: string) {
-    const row = (await paymentOf(this.options.db, { orderNo }))[0];
-    if (!row) return undefined;
-    const config = await this.configOf(row.configId);
-    if (!config) return undefined;
+    const { row, config } = await this.paymentWithConfig(orderNo);
+    if (!row || !config) return undefined;
     const expected = Buffer.from(this.pageToken(config, orderNo));
     const given = Buffer.from(token);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
@@ -238,6 +236,7 @@ export class SimulatorGateway implements PaymentGateway {
     return gatewayConfigOf(this.options.db, id);
   }
 
+  /** A payment and its 支付配置 as stored (either may be missing). */
   private async paymentWithConfig(orderNo: string): Promise<Partial<PaidPayment>> {
     const row = (await paymentOf(this.options.db, { orderNo }))[0];
     return { row, config: row && (await this.configOf(row.configId)) };

@@ -55,7 +55,6 @@ const ownSaleOf = compiledOnce((db, v: { orderNo: string; machineNo: string }) =
 const takeOneFromAisle = compiledWrite((db, v: { aisleId: number; now: number }) => db
   .updateTable('pay_aisle').set((eb) => ({ stock: eb('stock', '-', 1), editTime: v.now })).where('aisleId', '=', v.aisleId).where('stock', '>', 0));
 
-
 export function gatewayOf(rt: PaymentRuntime, config: GatewayConfig): PaymentGateway {
   const gateway = rt.gateways.get(config.gateway);
   if (!gateway) throw refuse(fill(t.gatewayUnknown, { gateway: config.gateway }));
