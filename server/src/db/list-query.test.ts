@@ -3,7 +3,7 @@ import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP } from '@huiyun/contract';
 import { dialectOf } from './dialect.ts';
 import { sql, type Kysely as Kysely } from 'kysely';
 import {
-  chooseSearchPlan, contains, COUNT_MEMORY_MS, countBoundOf, ftsTrigramRows, listPage, pgTrigramRows, SEARCH_PROBE, withoutDenseTrigrams, type SearchForm,
+  chooseSearchPlan, contains, COUNT_MEMORY_MS, countBoundOf, ftsTrigramRows, listPage, pgTrigramRows, SEARCH_PROBE, separateTrigrams, withoutDenseTrigrams, type SearchForm,
 } from './list-query.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
@@ -34,9 +34,11 @@ type Row = { infoId: number; ip: string; loginTime: number; success: number };
 
 const statements: string[] = [];
 let recording = false;
+/** The parameters a recorded statement ran with last, by its text. */
+const parametersOf = new Map<string, readonly unknown[]>();
 
 describe('list pages with contains filters: adaptive plan = simple plan', () => {
-  const t = useTestDatabase({ log: (event) => { if (recording && event.level === 'query') statements.push(event.query.sql); } });
+  const t = useTestDatabase({ log: (event) => { if (recording && event.level === 'query') { statements.push(event.query.sql); parametersOf.set(event.query.sql, event.query.parameters); } } });
   let all: Row[] = [];
   let db: Kysely<Database>;
   let forms: { page: SearchForm[]; count: SearchForm[] } | undefined;
@@ -402,6 +404,33 @@ describe('list pages with contains filters: adaptive plan = simple plan', () => 
     // the parts' matches checked with like are the text's (the suite above compares every form; here the two parts)
     expect((await read('x1zhang1', 1)).total).toBe(0);
     expect(await read('1zhang1', 1)).toMatchObject({ rows: expected('1zhang1', 1).rows, total: expected('1zhang1', 1).total });
+  });
+
+  it('ask FTS5 for the rarest trigram and the rarest apart from it while they rule out more candidates than they cost (SQLite)', async () => {
+    if (dialectOf(db) === 'postgres') return;
+    const counter = ftsTrigramRows(db, 'sys_login_log_search', 'ip');
+    // wan, ng., g.m, .mi, mid: 286 rows each (Wang.Mid…), ang 10,286, id7 ~29: id7, then wan (apart from it and
+    // worth its 286 rows); g.m is apart from both but would rule out too few of the ~0.4 candidates left
+    expect(await separateTrigrams('wang.mid7', counter, ROWS)).toEqual(['wan', 'id7']);
+    expect(await separateTrigrams('zhang', counter, ROWS)).toBeUndefined(); // no two trigrams apart
+    expect(await separateTrigrams('1zhang', counter, ROWS)).toBeUndefined(); // 1zh: no row, nothing left to rule out
+    statements.length = 0;
+    recording = true;
+    const narrowed = await read('wang.mid7', 1);
+    recording = false;
+    expect(narrowed).toMatchObject({ rows: expected('wang.mid7', 1).rows, total: expected('wang.mid7', 1).total });
+    const probe = statements.find((text) => / as k from /.test(text))!;
+    expect(parametersOf.get(probe)).toContain('ip : ("wan" AND "id7")'); // each match then checked with like
+  });
+
+  it('take a trigram only while its rows cost less than the candidates it rules out (the bench\'s wangfang7)', async () => {
+    // the rows holding each trigram of wangfang7 among the bench's 100,000 users
+    const rows: Record<string, number> = { wan: 4_000, ang: 31_600, ngf: 1_600, gfa: 800, fan: 2_500, ng7: 4_125 };
+    const counter = { resolution: 1, rowsOf: (trigram: string) => rows[trigram]! };
+    // gfa (800 candidates), wan (4,000 rows read rule out ~768 of them), ng7 (4,125 rows for ~31 of ~32 left): not taken
+    expect(await separateTrigrams('wangfang7', counter, 100_000)).toEqual(['wan', 'gfa']);
+    // in a table of 5,000 rows wan is in most of them: it would rule out too few of gfa's 800
+    expect(await separateTrigrams('wangfang7', counter, 5_000)).toBeUndefined();
   });
 
   it('ask the GIN index for the text less its dense trigrams on PostgreSQL, as the statistics\' sample of the column tells them', async () => {
