@@ -641,11 +641,15 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const forCount = plan ? filtered.withPlugin(swapSearches(plan.count)) : filtered;
   const memory = listMemoryOf(db);
   // A list reads its statements from templates once its column function is known (db/list-templates.ts). A
-  // streamed count is built per request: its FTS5 question is a value of the search's, not of its query.
+  // streamed count's FTS5 question is a value of the search's, not of its query: one of the template's own.
   const shapes = memory.shapes.shapesOf(selectColumns);
   let counting: ReturnType<typeof countStatementOf> | undefined; // built once, whether run alone or in the page's statement
   const countStatement = () => (counting ??= countStatementOf(db, forCount, bound, plan?.streamed));
-  const countQuery = shapes && !plan?.streamed ? shapes.statement(`count ${bound}`, [forCount], countStatement, NO_OWN_VALUES) : countStatement().compile();
+  const streamed = plan?.streamed;
+  const countQuery = !shapes ? countStatement().compile()
+    : streamed ? shapes.statement(`count ${bound} streamed ${streamed.search} ${streamed.keyRef}`, [forCount],
+      (values) => countStatementOf(db, forCount, bound, streamed, values.phrase), { ...NO_OWN_VALUES, phrase: streamed.phrase })
+    : shapes.statement(`count ${bound}`, [forCount], countStatement, NO_OWN_VALUES);
   if (offset > LIST_COUNT_BOUND) return { rows: [], ...await countUpTo(db, countQuery, bound), next: undefined };
   const sortColumn = Object.hasOwn(options.sortColumns, paging.sortField) ? options.sortColumns[paging.sortField] : undefined;
   const [orderColumn, direction] = sortColumn && paging.sortOrder
@@ -666,7 +670,7 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
     return encodeCursor({ page: paging.page, sort, key });
   };
   const pageOffset = seek ? 0 : offset;
-  const own: OwnValues = { offset: pageOffset, limit: paging.limit, seekValue: seek?.[0], seekKey: seek?.[1] };
+  const own: OwnValues = { offset: pageOffset, limit: paging.limit, seekValue: seek?.[0], seekKey: seek?.[1], phrase: undefined };
   // A keyed list reads the page's keys first, then its columns and joins for those rows only (one statement:
   // `key in (the keys subquery)`) — past the first page always (the rows skipped), and on any page when its
   // columns join or select from other tables: SQLite evaluates the select list for every row it sorts, so a
@@ -719,7 +723,7 @@ const SORT_VALUE = 'listSortValue';
 const SORT_KEY = 'listSortKey';
 const LIST_TOTAL = 'listTotal';
 /** A count statement has no values of listPage's own. */
-const NO_OWN_VALUES: OwnValues = { offset: undefined, limit: undefined, seekValue: undefined, seekKey: undefined };
+const NO_OWN_VALUES: OwnValues = { offset: undefined, limit: undefined, seekValue: undefined, seekKey: undefined, phrase: undefined };
 
 /**
  * The rows of a page less their sort value and key (and the total counted with the page), as plain objects
@@ -785,14 +789,14 @@ function boundedCount(db: Kysely<any>, filtered: SelectQueryBuilder<any, any, {}
 /**
  * The statement counting `filtered` up to `bound` + 1. With a `streamed` search (SQLite) it walks that
  * search's FTS5 matches in key order and checks each one's row against the filter, so it stops after
- * bound + 1 rows found instead of reading every match.
+ * bound + 1 rows found instead of reading every match; `phrase` is its FTS5 question (a template's stand-in).
  */
-function countStatementOf(db: Kysely<any>, filtered: SelectQueryBuilder<any, any, {}>, bound: number, streamed?: Search): SelectQueryBuilder<any, any, { total: number | string }> {
+function countStatementOf(db: Kysely<any>, filtered: SelectQueryBuilder<any, any, {}>, bound: number, streamed?: Search, phrase: unknown = streamed?.phrase): SelectQueryBuilder<any, any, { total: number | string }> {
   if (!streamed) return boundedCount(db, filtered, bound);
   const search = sql.table(streamed.search);
   const row = filtered.select(sql.lit(1).as('one')).where(sql.ref(streamed.keyRef), '=', sql.ref(`${streamed.search}.rowid`));
   const matches = db.selectFrom(search.as(streamed.search) as never).select(sql.lit(1).as('one'))
-    .where(sql<SqlBool>`${search} match ${streamed.phrase}`).where(({ exists }) => exists(row as never)).limit(bound + 1).as('bounded');
+    .where(sql<SqlBool>`${search} match ${phrase}`).where(({ exists }) => exists(row as never)).limit(bound + 1).as('bounded');
   return db.selectFrom(matches).select(sql<number | string>`count(*)`.as('total'));
 }
 
