@@ -643,13 +643,13 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   // A list reads its statements from templates once its column function is known (db/list-templates.ts). A
   // streamed count's FTS5 question is a value of the search's, not of its query: one of the template's own.
   const shapes = memory.shapes.shapesOf(selectColumns);
-  let counting: ReturnType<typeof countStatementOf> | undefined; // built once, whether run alone or in the page's statement
-  const countStatement = () => (counting ??= countStatementOf(db, forCount, bound, plan?.streamed));
   const streamed = plan?.streamed;
-  const countQuery = !shapes ? countStatement().compile()
-    : streamed ? shapes.statement(`count ${bound} streamed ${streamed.search} ${streamed.keyRef}`, [forCount],
-      (values) => countStatementOf(db, forCount, bound, streamed, values.phrase), { ...NO_OWN_VALUES, phrase: streamed.phrase })
-    : shapes.statement(`count ${bound}`, [forCount], countStatement, NO_OWN_VALUES);
+  const countOwn: OwnValues = { ...NO_OWN_VALUES, phrase: streamed?.phrase };
+  const countOf = (values: OwnValues) => countStatementOf(db, forCount, bound, streamed, values.phrase);
+  let counting: ReturnType<typeof countStatementOf> | undefined; // built once, whether run alone or in the page's statement
+  const countStatement = () => (counting ??= countOf(countOwn));
+  const countShape = streamed ? `count ${bound} streamed ${streamed.search} ${streamed.keyRef}` : `count ${bound}`;
+  const countQuery = shapes ? shapes.statement(countShape, [forCount], countOf, countOwn) : countStatement().compile();
   if (offset > LIST_COUNT_BOUND) return { rows: [], ...await countUpTo(db, countQuery, bound), next: undefined };
   const sortColumn = Object.hasOwn(options.sortColumns, paging.sortField) ? options.sortColumns[paging.sortField] : undefined;
   const [orderColumn, direction] = sortColumn && paging.sortOrder
@@ -722,7 +722,7 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
 const SORT_VALUE = 'listSortValue';
 const SORT_KEY = 'listSortKey';
 const LIST_TOTAL = 'listTotal';
-/** A count statement has no values of listPage's own. */
+/** A statement with no values of listPage's own (a count's FTS5 question aside). */
 const NO_OWN_VALUES: OwnValues = { offset: undefined, limit: undefined, seekValue: undefined, seekKey: undefined, phrase: undefined };
 
 /**
