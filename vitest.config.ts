@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // The server suite runs on SQLite always, and again on PostgreSQL (with Redis when TEST_REDIS_URL is
-// set) when TEST_DATABASE_URL names a server. Each test file makes its own database and drops it.
+// set) when TEST_DATABASE_URL names a server. Each test file makes its own database and drops it (a run that
+// leaves one behind fails: server/src/test/no-leftover-databases.ts).
 // The device simulator's run against a real server belongs to the server suite; its other tests do not.
 const simulatorRun = 'tools/device-simulator/run-devices.test.ts';
 const terminalRun = 'tools/terminal-simulator/run-terminals.test.ts';
@@ -16,7 +17,7 @@ export default defineConfig({
       { test: { name: 'tools', include: ['tools/**/*.test.ts'], exclude: [simulatorRun, terminalRun] } },
       { test: { name: 'server-sqlite', include: serverTests, env: { TEST_DB: 'sqlite' }, testTimeout: 20_000, hookTimeout: 30_000 } },
       ...(postgres
-        ? [{ test: { name: 'server-postgres', include: serverTests, env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 30_000 } }]
+        ? [{ test: { name: 'server-postgres', include: serverTests, env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 30_000, globalSetup: ['server/src/test/no-leftover-databases.ts'] } }]
         : []),
     ],
   },

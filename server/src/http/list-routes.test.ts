@@ -25,7 +25,7 @@ beforeAll(async () => {
   token = await t.login('admin', ADMIN_PASSWORD);
 });
 afterAll(async () => {
-  await t?.app.close();
+  await t?.close();
 });
 
 describe('list routes', () => {
