@@ -97,8 +97,7 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
     narrow: async (db) => {
       const counter = ftsTrigramRows(db, search, name);
       const span = await keySpanOf(db, table, spec.key);
-      const rows = span.first === null || span.last === null ? 0 : span.last - span.first + 1;
-      const parts = (await separateTrigrams(text, counter, rows)) ?? (await withoutDenseTrigrams(text, counter));
+      const parts = (await separateTrigrams(text, counter, rowsSpanned(span.first, span.last))) ?? (await withoutDenseTrigrams(text, counter));
       return parts.length === 1 && parts[0] === text ? undefined : ftsForms(parts);
     },
   });
@@ -402,6 +401,9 @@ export type SearchForm = 'keys' | 'indexed' | 'scan' | 'stream';
 
 type SearchProbe = { n: number; firstKey: number | null; nthMatch: number | null; lastKey: number | null; trigrams: number };
 
+/** The rows a table's keys from `first` to `last` can hold (at least 1: an empty table's span is null). */
+const rowsSpanned = (first: number | null, last: number | null) => Math.max(Number(last ?? 0) - Number(first ?? 1) + 1, 1);
+
 /**
  * The plan of one search from its probe: the first `n` (up to SEARCH_PROBE) matches in key order, the
  * key of the last of them, and the table's first and last keys. Fewer than SEARCH_PROBE matches: a rare
@@ -414,7 +416,7 @@ export function chooseSearchPlan(probe: SearchProbe, offset: number, limit: numb
   const n = Number(probe.n);
   if (n < SEARCH_PROBE || probe.nthMatch == null) return { page: 'indexed', count: 'stream' };
   const first = Number(probe.firstKey ?? 1);
-  const rows = Math.max(Number(probe.lastKey ?? 0) - first + 1, 1);
+  const rows = rowsSpanned(probe.firstKey, probe.lastKey);
   const share = Math.min(1, n / Math.max(1, Number(probe.nthMatch) - first + 1));
   const matches = share * rows;
   const walked = Math.min(rows, (offset + limit) / share);

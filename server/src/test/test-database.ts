@@ -8,6 +8,23 @@ export type TestDatabase = { db: Kysely<Database>; kind: 'sqlite' | 'postgres'; 
 
 export const testDbKind = (): 'sqlite' | 'postgres' => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite');
 
+/** The start of a test database's name: huiyun_test_<run>_<pid of the worker that made it>_<random>. */
+export const TEST_DATABASE_PREFIX = 'huiyun_test_';
+
+/** The start of the names of this test run's databases (the run: set by no-leftover-databases.ts, else `x`). */
+export const testRunPrefix = (run = process.env.HUIYUN_TEST_RUN ?? 'x') => `${TEST_DATABASE_PREFIX}${run}_`;
+
+/** `work` on a connection to the PostgreSQL server of `url` (its administrative database), closed after. */
+export async function asAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * A database of its own for one test file: SQLite in memory, or a new PostgreSQL database dropped after.
  * `log` sees every statement run (a test counting the statements of a request).
@@ -19,11 +36,8 @@ export async function createTestDatabase(options: { prepared?: boolean; poolSize
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const name = `huiyun_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  const name = `${testRunPrefix()}${process.pid}_${randomBytes(4).toString('hex')}`;
+  await asAdmin(adminUrl, (admin) => admin.query(`create database ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const db = connectDatabase({ kind: 'postgres', url: url.toString(), prepared: options.prepared, poolSize: options.poolSize }, { log: options.log });
@@ -31,15 +45,7 @@ export async function createTestDatabase(options: { prepared?: boolean; poolSize
     db,
     kind: 'postgres',
     url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await dropWhenClosed(client, name);
-      } finally {
-        await client.end();
-      }
-    },
+    drop: () => asAdmin(adminUrl, (client) => dropWhenClosed(client, name)),
   };
 }
 
