@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { messages } from '@huiyun/contract';
 import type { Config } from './config.ts';
-import type { AppContext } from './context.ts';
+import { CACHE_MAX_AGE_MS, type AppContext, type KnownMachine } from './context.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { Database } from './db/schema.ts';
@@ -15,7 +15,7 @@ import { registerConsole } from './http/console-static.ts';
 import { fail } from './http/envelope.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import { AccessCache } from './infra/access-cache.ts';
+import { InvalidatedCache } from './infra/invalidated-cache.ts';
 import { MemoryCounterStore, RedisCounterStore } from './infra/counter-store.ts';
 import { closeRedis, connectRedis, type RedisConnections } from './infra/redis.ts';
 import { RedisSessionStore } from './infra/redis-session-store.ts';
@@ -62,12 +62,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
 
+  const redisPair = redis ? { publisher: redis.client, subscriber: redis.subscriber, prefix: redis.prefix } : undefined;
   const ctx: AppContext = {
     config,
     db,
     sessions: redis ? new RedisSessionStore(redis.client, redis.prefix) : new SqlSessionStore(db),
     counters: redis ? new RedisCounterStore(redis.client, redis.prefix) : new MemoryCounterStore(),
-    accessCache: new AccessCache<Access>(redis ? { publisher: redis.client, subscriber: redis.subscriber, prefix: redis.prefix } : undefined),
+    accessCache: new InvalidatedCache<number, Access>('access', { maxAgeMs: CACHE_MAX_AGE_MS, keyOf: Number, redis: redisPair }),
+    machineCache: new InvalidatedCache<string, KnownMachine>('machine', { maxAgeMs: CACHE_MAX_AGE_MS, keyOf: String, redis: redisPair }),
     secrets: loadSecretBox(config, (m) => app.log.warn(m)),
     now: options.now ?? Date.now,
   };
@@ -83,6 +85,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await migrateToLatest(db);
     await seed(db, { adminPassword: config.adminPassword, dataDir: config.dataDir, e2eSeed: config.e2eSeed, log: (m) => app.log.warn(m), secrets: ctx.secrets });
     await ctx.accessCache.start();
+    await ctx.machineCache.start();
     await orderMoves?.start();
 
     registerErrorHandler(app);

@@ -2,10 +2,16 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import type { Access } from './http/caller.ts';
-import type { AccessCache } from './infra/access-cache.ts';
 import type { CounterStore } from './infra/counter-store.ts';
+import type { InvalidatedCache } from './infra/invalidated-cache.ts';
 import type { SecretBox } from './infra/secret-box.ts';
 import type { SessionStore } from './infra/session-store.ts';
+
+/** A machine as the terminal protocol knows it: its sealed terminal key and whether it may trade. */
+export type KnownMachine = { machineId: number; machineNo: string; deptId: number; status: number; terminalKey: string };
+
+/** How long an entry of the caches above lives without a write dropping it (the bound for a lost announcement). */
+export const CACHE_MAX_AGE_MS = 5 * 60_000;
 
 /** What every service gets: the database and the shared stores, plus a clock tests can move. */
 export type AppContext = {
@@ -13,7 +19,10 @@ export type AppContext = {
   db: Kysely<Database>;
   sessions: SessionStore;
   counters: CounterStore;
-  accessCache: AccessCache<Access>;
+  /** Users' roles, menus and permissions by userId. */
+  accessCache: InvalidatedCache<number, Access>;
+  /** Machines as a terminal call's signature check reads them, by machine number (modules/terminal/auth.ts). */
+  machineCache: InvalidatedCache<string, KnownMachine>;
   /** Seals and opens payment secrets and terminal keys (infra/secret-box.ts). */
   secrets: SecretBox;
   now: () => number;

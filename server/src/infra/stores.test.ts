@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { seed } from '../seed.ts';
-import { AccessCache } from './access-cache.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './counter-store.ts';
 import { RedisSessionStore } from './redis-session-store.ts';
 import { SESSION_RECHECK_MS } from './session-memory.ts';
@@ -155,27 +154,5 @@ describe.each(counterStores)('%s counter store', (_name, make) => {
     expect(await store.increment(key, 1000, now + 60_001)).toBe(1); // the old window ended: a new one
     await store.release('never-counted', now);
     expect(await store.get('never-counted', now)).toBe(0);
-  });
-});
-
-describe.runIf(redisUrl)('access cache across instances', () => {
-  it('drops an entry on every instance when one invalidates it', async () => {
-    const connect = () => ({ publisher: new Redis(redisUrl!), subscriber: new Redis(redisUrl!), prefix });
-    const a = connect();
-    const b = connect();
-    const cacheA = new AccessCache<string>(a);
-    const cacheB = new AccessCache<string>(b);
-    await cacheA.start();
-    await cacheB.start();
-    let loads = 0;
-    const load = async () => `v${++loads}`;
-    expect(await cacheB.get(7, Date.now(), load)).toBe('v1');
-    expect(await cacheB.get(7, Date.now(), load)).toBe('v1');
-    await cacheA.invalidate(7);
-    await expect.poll(() => cacheB.get(7, Date.now(), load), { timeout: 2000 }).toBe('v2');
-    for (const c of [a, b]) {
-      c.publisher.disconnect();
-      c.subscriber.disconnect();
-    }
   });
 });

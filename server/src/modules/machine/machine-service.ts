@@ -40,8 +40,9 @@ export async function saveMachine(ctx: AppContext, caller: Access, input: Machin
     machineNo: input.machineNo, machineName: input.machineName, deptId, address: input.address, status: input.status,
     editUser: caller.userName, editTime: now,
   };
+  let savedOver: string | undefined; // the number an edited machine had: a terminal call's cache may hold it
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    const saved = await ctx.db.transaction().execute(async (trx) => {
       const existing = input.machineId === undefined ? undefined : await machineInScope(trx, caller, input.machineId);
       const taken = await trx.selectFrom('pay_machine').select('machineId').where('machineNo', '=', input.machineNo)
         .$if(input.machineId !== undefined, (qb) => qb.where('machineId', '!=', input.machineId!))
@@ -61,8 +62,11 @@ export async function saveMachine(ctx: AppContext, caller: Access, input: Machin
       }
       if (existing.deptId !== deptId && (await hasTerminalConfigs(trx, existing.machineNo))) throw new AppError(m.deptLocked);
       await trx.updateTable('pay_machine').set(fields).where('machineId', '=', existing.machineId).execute();
+      savedOver = existing.machineNo;
       return { machineId: existing.machineId };
     });
+    if (savedOver !== undefined) await forgetMachines(ctx, [savedOver, input.machineNo]);
+    return saved;
   } catch (error) {
     // Two saves of one number at once: the unique index decides, the loser gets the same message.
     if (isUniqueViolation(error)) throw new AppError(m.machineNoTaken);
@@ -73,7 +77,7 @@ export async function saveMachine(ctx: AppContext, caller: Access, input: Machin
 /** 删除, all or none: a machine with orders (they keep its number) or 终端支付配置 rows stays, and so do the others named. */
 export async function deleteMachines(ctx: AppContext, caller: Access, ids: number[]): Promise<string[]> {
   const unique = [...new Set(ids)];
-  return ctx.db.transaction().execute(async (trx) => {
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
     const rows = await trx.selectFrom('pay_machine').select(['machineId', 'machineNo', 'deptId']).where('machineId', 'in', unique).execute();
     if (rows.length !== unique.length) throw notFound();
     for (const row of rows) assertDeptInScope(caller.deptScope, row.deptId);
@@ -85,12 +89,20 @@ export async function deleteMachines(ctx: AppContext, caller: Access, ids: numbe
     await trx.deleteFrom('pay_machine').where('machineId', 'in', unique).execute();
     return rows.map((r) => r.machineNo);
   });
+  await forgetMachines(ctx, deleted);
+  return deleted;
+}
+
+/** A terminal call's signature check reads machines through ctx.machineCache: each write drops what it changed, once committed. */
+async function forgetMachines(ctx: AppContext, machineNos: string[]): Promise<void> {
+  for (const machineNo of new Set(machineNos)) await ctx.machineCache.invalidate(machineNo);
 }
 
 /** 启用 / 停用. */
 export async function setMachineStatus(ctx: AppContext, caller: Access, machineId: number, status: MachineStatus): Promise<string> {
   const machine = await machineInScope(ctx.db, caller, machineId);
   await ctx.db.updateTable('pay_machine').set({ status, editUser: caller.userName, editTime: ctx.now() }).where('machineId', '=', machineId).execute();
+  await forgetMachines(ctx, [machine.machineNo]);
   return machine.machineNo;
 }
 
@@ -103,5 +115,6 @@ export async function resetTerminalKey(ctx: AppContext, caller: Access, machineI
     .set({ terminalKey: sealTerminalKey(ctx.secrets, terminalKey), editUser: caller.userName, editTime: ctx.now() })
     .where('machineId', '=', machineId)
     .execute();
+  await forgetMachines(ctx, [machine.machineNo]);
   return { machineId, machineNo: machine.machineNo, terminalKey };
 }

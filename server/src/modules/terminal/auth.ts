@@ -62,6 +62,8 @@ const header = (request: FastifyRequest, name: string) => {
   return typeof value === 'string' ? value.trim() : '';
 };
 
+// Read through ctx.machineCache: a machine's key and status are asked on every signed call (three a
+// purchase) and change only by the 终端管理 screen (machine/machine-service.ts drops the entry).
 const machineByNo = compiledOnce((db, v: { machineNo: string }) => db
   .selectFrom('pay_machine').select(['machineId', 'machineNo', 'deptId', 'status', 'terminalKey']).where('machineNo', '=', v.machineNo));
 
@@ -74,7 +76,7 @@ export async function authenticateTerminal(ctx: AppContext, request: FastifyRequ
   const nowMs = ctx.now();
   if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Number(timestamp) * 1000 - nowMs) > TERMINAL_WINDOW_SECONDS * 1000) throw unauthorized(t.badTimestamp);
   if (!NONCE.test(nonce)) throw unauthorized(t.badNonce);
-  const [machine] = await machineByNo(ctx.db, { machineNo });
+  const machine = await ctx.machineCache.get(machineNo, nowMs, async () => (await machineByNo(ctx.db, { machineNo }))[0]);
   let key: string | undefined;
   try {
     key = machine ? terminalKeyOf(ctx, machine.terminalKey) : undefined;

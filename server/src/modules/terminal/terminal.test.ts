@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, MachineStatus, messages, OrderStatus, PayType } from '@huiyun/contract';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { aislesOf } from '../machine/queries.ts';
 import { newTerminalKey, sealTerminalKey } from '../machine/terminal-key.ts';
 import { paymentRuntime, type PaymentRuntime } from '../order/runtime.ts';
@@ -158,6 +158,33 @@ describe('the terminal protocol', () => {
     const tampered = await t.app.inject({ method: 'POST', url: '/terminal/v1/order/create', headers: { 'content-type': 'application/json', 'x-machine-no': m.machineNo, 'x-timestamp': ts, 'x-nonce': 'n0nce-123', 'x-signature': sig }, payload: JSON.stringify({ ...body, aisleNo: 'A2' }) });
     expect(tampered.json().msg).toBe(tm.badSignature);
     expect(await orderCount()).toBe(before);
+  });
+
+  it('takes a machine 停用, 启用, given a new key, renumbered or deleted on the console at its next call', async () => {
+    const m = await makeMachine();
+    await t.ctx.db.deleteFrom('pay_terminal_config').where('machineNo', '=', m.machineNo).execute(); // so its number may change
+    const token = await t.login('admin', ADMIN_PASSWORD);
+    const console = async (url: string, body: unknown, method = 'POST') => {
+      const answer = await t.call(method, url, { token, body });
+      expect(answer.body).toMatchObject({ success: true });
+      return answer.body.data;
+    };
+    const beat = (who: Machine) => call(who, '/heartbeat', { aisles: [] });
+    expect((await beat(m)).body.success).toBe(true); // read, and kept by this instance
+    await console('/api/Machine/status', { machineId: m.machineId, status: MachineStatus.disabled });
+    expect(await beat(m)).toMatchObject({ status: 401, body: { msg: tm.machineDisabled } });
+    await console('/api/Machine/status', { machineId: m.machineId, status: MachineStatus.enabled });
+    expect((await beat(m)).body.success).toBe(true);
+    const { terminalKey } = await console('/api/Machine/resetKey', { machineId: m.machineId });
+    expect(await beat(m)).toMatchObject({ status: 401, body: { msg: tm.badSignature } });
+    const rekeyed = { ...m, key: terminalKey as string };
+    expect((await beat(rekeyed)).body.success).toBe(true);
+    const renumbered = { ...rekeyed, machineNo: `${m.machineNo}-B` };
+    await console('/api/Machine/save', { machineId: m.machineId, machineNo: renumbered.machineNo, machineName: 'renumbered', status: MachineStatus.enabled });
+    expect(await beat(rekeyed)).toMatchObject({ status: 401, body: { msg: tm.badSignature } });
+    expect((await beat(renumbered)).body.success).toBe(true);
+    await console(`/api/Machine/delete?ids=${m.machineId}`, undefined, 'DELETE');
+    expect(await beat(renumbered)).toMatchObject({ status: 401, body: { msg: tm.badSignature } });
   });
 
   it('refuses an empty, disabled or unknown aisle and a pay type without an open 终端支付配置', async () => {
