@@ -9,13 +9,17 @@ import { AppError } from './errors.ts';
  */
 export type DeptScope = 'all' | number[];
 
-/** `column` (a company id) lies in the scope: a condition for `.where(…)` (also callable as a factory). */
-export function inDeptScope(column: string, scope: DeptScope): (eb?: unknown) => Expression<SqlBool> {
-  return () => {
-    if (scope === 'all') return sql<SqlBool>`1 = 1`;
-    if (scope.length === 0) return sql<SqlBool>`1 = 0`;
-    return sql<SqlBool>`${sql.ref(column)} in (${sql.join(scope)})`;
-  };
+const everyCompany = sql<SqlBool>`1 = 1`;
+const noCompany = sql<SqlBool>`1 = 0`;
+
+/**
+ * `column` (a company id) lies in the scope: a condition for `.where(…)`. An expression, not a factory:
+ * Kysely makes a whole expression builder for each factory it calls (~14 µs of a list request's CPU).
+ */
+export function inDeptScope(column: string, scope: DeptScope): Expression<SqlBool> {
+  if (scope === 'all') return everyCompany;
+  if (scope.length === 0) return noCompany;
+  return sql<SqlBool>`${sql.ref(column)} in (${sql.join(scope)})`;
 }
 
 export function deptInScope(scope: DeptScope, deptId: number | null | undefined): boolean {

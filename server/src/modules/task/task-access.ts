@@ -12,7 +12,7 @@ import { notFound } from '../../http/errors.ts';
 /** A condition on sync_task selecting the tasks the caller may see. */
 export function visibleTasks(caller: Access) {
   return (eb: ExpressionBuilder<Database, 'sync_task'>): Expression<SqlBool> => {
-    if (caller.isAdmin) return inDeptScope('sync_task.deptId', caller.deptScope)();
+    if (caller.isAdmin) return inDeptScope('sync_task.deptId', caller.deptScope);
     return eb('sync_task.userId', '=', caller.userId);
   };
 }
