@@ -1,5 +1,6 @@
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { SqliteAdapter, SqliteDialect, type DialectAdapter, type Driver, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { QueuedConnectionDriver } from './connection-queue.ts';
 
 // Kysely's SqliteDialect speaks the better-sqlite3 interface; node:sqlite's DatabaseSync is close
 // but has no `reader` flag on statements. This bridges the two so no native addon is needed.
@@ -29,7 +30,25 @@ export function openSqlite(file: string): DatabaseSync {
 const STATEMENT_CACHE_SIZE = 500;
 
 export function nodeSqliteDialect(database: DatabaseSync): SqliteDialect {
-  return new SqliteDialect({ database: withStatementCache(database) });
+  return new QueuedSqliteDialect({ database: withStatementCache(database) });
+}
+
+/** SQLite's one connection lent in turn by `QueuedConnectionDriver` (db/connection-queue.ts) instead of Kysely's mutex. */
+class QueuedSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    return new QueuedConnectionDriver(super.createDriver());
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new QueuedSqliteAdapter();
+  }
+}
+
+class QueuedSqliteAdapter extends SqliteAdapter {
+  // Kysely puts its own mutex in front of a dialect that says it has one connection; the driver queues instead.
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
 }
 
 /**

@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConnectionQueue } from './connection-queue.ts';
+import { connectDatabase } from './connect.ts';
+
+const turns = () => new Promise<void>((resolve) => setImmediate(resolve)); // every pending microtask has run
+
+describe('ConnectionQueue', () => {
+  it('lends the connection in the order asked, and a release wakes the next caller alone', async () => {
+    const queue = new ConnectionQueue();
+    await queue.acquire();
+    const order: number[] = [];
+    let resumed = 0;
+    const callers = Array.from({ length: 100 }, (_, k) => queue.acquire().then(() => {
+      resumed += 1;
+      order.push(k);
+    }));
+    await turns();
+    expect(queue.waiting).toBe(100);
+
+    queue.release();
+    await turns();
+    expect(resumed).toBe(1); // Kysely's own mutex resumes all 100 here, and 99 go back to waiting
+    expect(queue.waiting).toBe(99);
+
+    for (let k = 1; k < 100; k += 1) queue.release();
+    await Promise.all(callers);
+    expect(order).toEqual(Array.from({ length: 100 }, (_, k) => k));
+    expect(resumed).toBe(100);
+  });
+
+  it('hands over without a gap: a newcomer queues behind the woken caller', async () => {
+    const queue = new ConnectionQueue();
+    await queue.acquire();
+    const got: string[] = [];
+    const waiter = queue.acquire().then(() => got.push('waiter'));
+    queue.release();
+    const newcomer = queue.acquire().then(() => got.push('newcomer'));
+    await waiter;
+    await turns();
+    expect(got).toEqual(['waiter']);
+    queue.release();
+    await newcomer;
+    expect(got).toEqual(['waiter', 'newcomer']);
+    queue.release();
+    await queue.acquire(); // free again: at once
+  });
+});
+
+describe('the SQLite connection lent in turn', () => {
+  const db = connectDatabase({ kind: 'sqlite', file: ':memory:' });
+  afterEach(async () => {
+    await sql`drop table if exists t`.execute(db);
+  });
+
+  it('keeps a transaction to itself while many queries wait, and answers each of them', async () => {
+    await sql`create table t (n integer)`.execute(db);
+    const seenInside: number[] = [];
+    const transaction = db.transaction().execute(async (trx) => {
+      await sql`insert into t (n) values (1)`.execute(trx);
+      await turns(); // the queries below are queued meanwhile
+      seenInside.push(Number((await sql<{ c: number }>`select count(*) as c from t`.execute(trx)).rows[0]!.c));
+      await sql`insert into t (n) values (2)`.execute(trx);
+    });
+    const counts = Array.from({ length: 200 }, () => sql<{ c: number }>`select count(*) as c from t`.execute(db).then((r) => Number(r.rows[0]!.c)));
+    await transaction;
+    // No query ran inside the transaction: each saw the table before it (0) or after its commit (2).
+    expect(seenInside).toEqual([1]);
+    expect(new Set(await Promise.all(counts))).toEqual(new Set([2]));
+  });
+
+  it('lets the next caller in after a statement fails', async () => {
+    await expect(sql`select * from no_such_table`.execute(db)).rejects.toThrow(/no such table/);
+    await expect(db.transaction().execute(async (trx) => {
+      await sql`select * from no_such_table`.execute(trx);
+    })).rejects.toThrow(/no such table/);
+    expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+  });
+});
