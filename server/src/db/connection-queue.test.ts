@@ -45,6 +45,22 @@ describe('ConnectionQueue', () => {
     queue.release();
     await queue.acquire(); // free again: at once
   });
+
+  it('keeps handing over while callers keep coming (the queue never empties)', async () => {
+    const queue = new ConnectionQueue();
+    await queue.acquire();
+    let served = 0;
+    const caller = (): Promise<void> => queue.acquire().then(() => {
+      served += 1;
+      if (served < 10_000) void caller(); // the next one asks before this one lets go
+      queue.release();
+    });
+    void caller();
+    queue.release();
+    while (served < 10_000) await turns();
+    expect(queue.waiting).toBe(0);
+    await queue.acquire();
+  });
 });
 
 describe('the SQLite connection lent in turn', () => {
@@ -64,7 +80,7 @@ describe('the SQLite connection lent in turn', () => {
     });
     const counts = Array.from({ length: 200 }, () => sql<{ c: number }>`select count(*) as c from t`.execute(db).then((r) => Number(r.rows[0]!.c)));
     await transaction;
-    // No query ran inside the transaction: each saw the table before it (0) or after its commit (2).
+    // No query ran inside the transaction: each waited for its commit and saw both rows.
     expect(seenInside).toEqual([1]);
     expect(new Set(await Promise.all(counts))).toEqual(new Set([2]));
   });

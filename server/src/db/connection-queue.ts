@@ -10,8 +10,10 @@ import type { AbortableOperationOptions, DatabaseConnection, Driver, QueryCompil
  */
 export class ConnectionQueue {
   #lent = false;
-  #waiting: (() => void)[] = [];
-  #head = 0; // index of the next waiter: shifting the array would copy it on every hand-over
+  // The waiters as a linked list: taking the first is O(1) and nothing grows while the queue never empties.
+  #first: Waiter | undefined;
+  #last: Waiter | undefined;
+  #waiting = 0;
 
   /** Resolves once the connection is the caller's; it stays so until `release`. */
   acquire(): Promise<void> {
@@ -19,28 +21,34 @@ export class ConnectionQueue {
       this.#lent = true;
       return Promise.resolve();
     }
-    return new Promise((resolve) => void this.#waiting.push(resolve));
+    return new Promise((resolve) => {
+      const waiter: Waiter = { resolve, next: undefined };
+      if (this.#last) this.#last.next = waiter;
+      else this.#first = waiter;
+      this.#last = waiter;
+      this.#waiting += 1;
+    });
   }
 
   release(): void {
-    if (this.#head < this.#waiting.length) {
-      const next = this.#waiting[this.#head]!;
-      this.#waiting[this.#head++] = undefined!;
-      if (this.#head === this.#waiting.length) {
-        this.#waiting = [];
-        this.#head = 0;
-      }
-      next(); // still lent: straight to the next caller, so no newcomer can slip in between
+    const next = this.#first;
+    if (!next) {
+      this.#lent = false;
       return;
     }
-    this.#lent = false;
+    this.#first = next.next;
+    if (!this.#first) this.#last = undefined;
+    this.#waiting -= 1;
+    next.resolve(); // still lent: straight to the next caller, so no newcomer can slip in between
   }
 
   /** Callers waiting for the connection (tests). */
   get waiting(): number {
-    return this.#waiting.length - this.#head;
+    return this.#waiting;
   }
 }
+
+type Waiter = { resolve: () => void; next: Waiter | undefined };
 
 /**
  * A single-connection driver whose connection is lent through a `ConnectionQueue`. The dialect that
