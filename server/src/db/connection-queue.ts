@@ -13,7 +13,6 @@ export class ConnectionQueue {
   // The waiters as a linked list: taking the first is O(1) and nothing grows while the queue never empties.
   #first: Waiter | undefined;
   #last: Waiter | undefined;
-  #waiting = 0;
 
   /** Resolves once the connection is the caller's; it stays so until `release`. */
   acquire(): Promise<void> {
@@ -26,7 +25,6 @@ export class ConnectionQueue {
       if (this.#last) this.#last.next = waiter;
       else this.#first = waiter;
       this.#last = waiter;
-      this.#waiting += 1;
     });
   }
 
@@ -38,13 +36,14 @@ export class ConnectionQueue {
     }
     this.#first = next.next;
     if (!this.#first) this.#last = undefined;
-    this.#waiting -= 1;
     next.resolve(); // still lent: straight to the next caller, so no newcomer can slip in between
   }
 
   /** Callers waiting for the connection (tests). */
   get waiting(): number {
-    return this.#waiting;
+    let count = 0;
+    for (let waiter = this.#first; waiter; waiter = waiter.next) count += 1;
+    return count;
   }
 }
 
