@@ -14,6 +14,7 @@ import { registerAudit } from './http/audit.ts';
 import { registerConsole } from './http/console-static.ts';
 import { fail } from './http/envelope.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { OneLineRequestLog } from './http/request-log.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { InvalidatedCache } from './infra/invalidated-cache.ts';
 import { MemoryCounterStore, RedisCounterStore } from './infra/counter-store.ts';
@@ -51,6 +52,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 2 * 1024 * 1024,
     // A malformed URL or a path parameter past maxParamLength answers in the envelope like any refusal.
     frameworkErrors: (error, _request, reply) => void (reply as unknown as FastifyReply).status(error.statusCode ?? 400).send(fail(messages.common.badParameter)),
+    logController: new OneLineRequestLog(),
     logger: options.logger === false ? false : {
       level: config.logLevel,
       ...(options.logStream ? { stream: options.logStream } : {}),
