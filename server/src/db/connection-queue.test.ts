@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ConnectionQueue } from './connection-queue.ts';
 import { connectDatabase } from './connect.ts';
 
@@ -68,6 +68,7 @@ describe('the SQLite connection lent in turn', () => {
   afterEach(async () => {
     await sql`drop table if exists t`.execute(db);
   });
+  afterAll(() => db.destroy());
 
   it('keeps a transaction to itself while many queries wait, and answers each of them', async () => {
     await sql`create table t (n integer)`.execute(db);
