@@ -1,5 +1,5 @@
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import { SqliteAdapter, SqliteDialect, type DialectAdapter, type Driver, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { CompiledQuery, SqliteAdapter, SqliteDialect, SqliteDriver, type DatabaseConnection, type DialectAdapter, type Driver, type SqliteDatabase, type SqliteDialectConfig, type SqliteStatement } from 'kysely';
 import { QueuedConnectionDriver } from './connection-queue.ts';
 
 // Kysely's SqliteDialect speaks the better-sqlite3 interface; node:sqlite's DatabaseSync is close
@@ -35,12 +35,33 @@ export function nodeSqliteDialect(database: DatabaseSync): SqliteDialect {
 
 /** SQLite's one connection lent in turn by `QueuedConnectionDriver` (db/connection-queue.ts) instead of Kysely's mutex. */
 class QueuedSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
   override createDriver(): Driver {
-    return new QueuedConnectionDriver(super.createDriver());
+    return new QueuedConnectionDriver(new ImmediateTransactionSqliteDriver(this.#config));
   }
 
   override createAdapter(): DialectAdapter {
     return new QueuedSqliteAdapter();
+  }
+}
+
+/**
+ * A transaction takes SQLite's write lock when it begins (BEGIN IMMEDIATE), not at its first write. A
+ * deferred transaction that has read and then writes must upgrade its read snapshot; if another
+ * connection to the file (a second process, a maintenance script, a test's fixture) committed in
+ * between, SQLite refuses at once with "database is locked" (SQLITE_BUSY_SNAPSHOT), whatever the busy
+ * timeout. Taken at BEGIN, the lock is waited for under the busy timeout like any write. The server has
+ * one connection, lent in turn, so the earlier lock costs it nothing.
+ */
+class ImmediateTransactionSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 
