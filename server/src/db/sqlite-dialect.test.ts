@@ -49,3 +49,34 @@ it('a transaction that reads, then writes, is not refused when another connectio
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it('reads rows as objects of their columns, one shape for a statement, in all and in iterate', () => {
+  const connection = withStatementCache(new DatabaseSync(':memory:'));
+  connection.prepare('create table t (a integer, "__proto__" text, b text)').run([]);
+  connection.prepare('insert into t values (?, ?, ?), (?, ?, ?)').run([1, 'p1', 'x', 2, 'p2', null]);
+  const select = connection.prepare('select a, "__proto__", b, a as b from t order by a');
+  expect(select.reader).toBe(true);
+  const rows = select.all([]) as Record<string, unknown>[];
+  // a name given twice keeps its last value, as node:sqlite's own rows do; __proto__ is a column, not the prototype
+  expect(rows.map((r) => Object.entries(r))).toEqual([[['a', 1], ['__proto__', 'p1'], ['b', 1]], [['a', 2], ['__proto__', 'p2'], ['b', 2]]]);
+  expect(Object.getPrototypeOf(rows[0])).toBe(Object.prototype);
+  expect([...select.iterate([])]).toEqual(rows);
+  expect(connection.prepare('insert into t (a) values (3) returning a, b').all([])).toEqual([{ a: 3, b: null }]);
+  connection.close();
+});
+
+it('a kept `select *` yields the columns of the schema after a change, also after the same change again', () => {
+  const connection = withStatementCache(new DatabaseSync(':memory:'));
+  const run = (sql: string) => connection.prepare(sql).run([]);
+  const all = () => connection.prepare('select * from t').all([]);
+  run('create table t (a integer)');
+  run('insert into t values (1)');
+  expect(all()).toEqual([{ a: 1 }]);
+  for (let round = 0; round < 2; round++) {
+    run('alter table t add column b text');
+    expect(all()).toEqual([{ a: 1, b: null }]);
+    run('alter table t drop column b');
+    expect(all()).toEqual([{ a: 1 }]);
+  }
+  connection.close();
+});
