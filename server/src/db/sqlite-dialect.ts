@@ -6,28 +6,25 @@ import { QueuedConnectionDriver } from './connection-queue.ts';
 // but has no `reader` flag on statements. This bridges the two so no native addon is needed.
 function adaptStatement(statement: StatementSync, prepareAgain: () => StatementSync): SqliteStatement {
   const columns = statement.columns().map((c) => c.name);
+  const run: SqliteStatement['run'] = (parameters) => {
+    const r = statement.run(...(parameters as SQLInputValue[]));
+    return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
+  };
   // A statement that yields columns returns rows (SELECT, or anything with RETURNING).
-  const reader = columns.length > 0;
-  if (!reader) {
+  if (columns.length === 0) {
     return {
-      reader,
+      reader: false,
       all: (parameters) => statement.all(...(parameters as SQLInputValue[])) as unknown[],
-      run: (parameters) => {
-        const r = statement.run(...(parameters as SQLInputValue[]));
-        return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
-      },
+      run,
       iterate: (parameters) => prepareAgain().iterate(...(parameters as SQLInputValue[])) as IterableIterator<unknown>,
     };
   }
   statement.setReturnArrays(true);
   const toRow = rowMakerOf(columns);
   return {
-    reader,
+    reader: true,
     all: (parameters) => (statement.all(...(parameters as SQLInputValue[])) as unknown as unknown[][]).map(toRow),
-    run: (parameters) => {
-      const r = statement.run(...(parameters as SQLInputValue[]));
-      return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
-    },
+    run,
     // A stream stays open across awaits while the same (cached) statement may run again: its own statement.
     iterate: (parameters) => {
       const own = prepareAgain();
@@ -62,6 +59,9 @@ export function openSqlite(file: string): DatabaseSync {
   database.exec('PRAGMA foreign_keys = ON');
   return database;
 }
+
+/** A statement that changes the schema (see withStatementCache). */
+const CHANGES_SCHEMA = /^\s*(create|alter|drop)\s/i;
 
 /** How many prepared statements a connection keeps (the product has a few hundred distinct ones). */
 const STATEMENT_CACHE_SIZE = 500;
@@ -115,8 +115,6 @@ class QueuedSqliteAdapter extends SqliteAdapter {
  * docs/performance.md "Lists at scale"). A statement is reused by its text (SQLite prepares it again by
  * itself when the schema changes); once the cache is full, the least recently used one goes for a new one.
  */
-const CHANGES_SCHEMA = /^\s*(create|alter|drop)\s/i;
-
 export function withStatementCache(database: DatabaseSync, size = STATEMENT_CACHE_SIZE): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   return {
