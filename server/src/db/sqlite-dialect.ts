@@ -131,11 +131,11 @@ export function withStatementCache(database: DatabaseSync, size = STATEMENT_CACH
       // A statement keeps the column names it was prepared with (rowMakerOf); once the schema changes, a
       // `select *` may yield other columns when SQLite prepares it again: the statements go, to be made
       // anew. A schema change itself is not kept, so each one passes here.
+      const statement = adaptStatement(database.prepare(sql), () => database.prepare(sql));
       if (CHANGES_SCHEMA.test(sql)) {
         statements.clear();
-        return adaptStatement(database.prepare(sql), () => database.prepare(sql));
+        return statement;
       }
-      const statement = adaptStatement(database.prepare(sql), () => database.prepare(sql));
       statements.set(sql, statement);
       if (statements.size > size) statements.delete(statements.keys().next().value!);
       return statement;
