@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fill, messages, OrderStatus } from '@huiyun/contract';
+import type { TestApp } from '../../test/harness.ts';
+import type { PaymentRuntime } from './runtime.ts';
+import { sweepOrders } from './sweeper.ts';
+import { SIM_NOTIFY_PATH } from '../gateway/simulator.ts';
+import { call, makeMachine, order, refundsOf, signedNotification, startTerminalApp, stopTerminalApp } from '../terminal/terminal-fixture.ts';
+
+// Paid notifications through the simulator's notify route: cross-checks, alarms, a payment after close.
+
+const tm = messages.terminal;
+let t: TestApp;
+let rt: PaymentRuntime;
+
+beforeAll(async () => void ({ t, rt } = await startTerminalApp()));
+afterAll(stopTerminalApp);
+
+describe('paid notifications', () => {
+  it('refuses a mismatching notification with an alarm and changes nothing', async () => {
+    const m = await makeMachine(5);
+    const a = (await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;
+    const before = await order(a.orderNo);
+    for (const [patch, field] of [[{ amount: 1 }, 'amount'], [{ mchId: 'OTHER' }, 'mchId'], [{ appId: 'X' }, 'appId']] as const) {
+      const answer = await signedNotification(a.orderNo, patch);
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json().message).toBe(fill(tm.notifyMismatch, { field }));
+    }
+    const forged = await t.app.inject({ method: 'POST', url: SIM_NOTIFY_PATH, headers: { 'content-type': 'application/json', 'x-sim-timestamp': String(Date.now()), 'x-sim-signature': 'ab'.repeat(32) }, payload: JSON.stringify({ orderNo: a.orderNo, transId: 'F', amount: 250 }) });
+    expect(forged.json()).toMatchObject({ code: 'FAIL', message: tm.notifyBadSignature });
+    expect(await order(a.orderNo)).toEqual(before);
+    const alarms = await t.ctx.db.selectFrom('pay_alarm').select('kind').where('orderNo', '=', a.orderNo).execute();
+    expect(alarms.map((x) => x.kind).sort()).toEqual(['notifyMismatch', 'notifyMismatch', 'notifyMismatch']); // a forged one is only logged
+    // the right one moves it, once
+    expect((await signedNotification(a.orderNo)).json().code).toBe('SUCCESS');
+    expect((await signedNotification(a.orderNo)).json().code).toBe('SUCCESS');
+    expect((await order(a.orderNo)).orderStatus).toBe(OrderStatus.paid);
+  });
+
+  it('records a payment for a closed order for an automatic refund before acknowledging it', async () => {
+    const m = await makeMachine(5);
+    const a = (await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;
+    t.clock.advance(6 * 60_000);
+    try {
+      await sweepOrders(t.ctx, rt);
+    } finally {
+      t.clock.advance(-6 * 60_000);
+    }
+    expect(await order(a.orderNo)).toMatchObject({ orderStatus: OrderStatus.timedOut, refundNeeded: 0 });
+    // the page refuses to pay a closed order
+    const url = new URL(a.codeUrl);
+    const page = await t.app.inject({ method: 'POST', url: url.pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `t=${url.searchParams.get('t')}&action=pay` });
+    expect(page.body).toContain(tm.simClosed);
+    // a payment still arriving (the gateway took the money after all) is recorded and marked for refund, then acknowledged
+    await t.ctx.db.updateTable('pay_sim_payment').set({ status: 'paid', transId: 'LATE', payTime: Date.now() }).where('orderNo', '=', a.orderNo).execute();
+    const late = await signedNotification(a.orderNo);
+    expect(late.json().code).toBe('SUCCESS');
+    expect(await order(a.orderNo)).toMatchObject({ orderStatus: OrderStatus.timedOut, transId: expect.stringMatching(/^LATE/) });
+    expect((await t.ctx.db.selectFrom('pay_alarm').select('kind').where('orderNo', '=', a.orderNo).execute()).map((x) => x.kind)).toEqual(['latePayment']);
+    // … and refunded in full right after, once, however often the notification comes again
+    await rt.settled();
+    expect((await signedNotification(a.orderNo)).json().code).toBe('SUCCESS');
+    await rt.settled();
+    await sweepOrders(t.ctx, rt);
+    expect(await order(a.orderNo)).toMatchObject({ orderStatus: OrderStatus.timedOut, refundNeeded: 0, refundedAmount: 250 });
+    expect(await refundsOf(a.orderNo)).toEqual([{ payAmount: -250, orderStatus: OrderStatus.refunded, remark: messages.order.autoRefundLate }]);
+  });
+});
