@@ -46,7 +46,10 @@ export type OrderListQuery = z.infer<typeof orderListQuery>;
 
 export const orderDetailRequest = z.object({ orderId: idOf(m.orderRequired) });
 
-/** The idempotency key the 退款 dialog makes once per opening: a double click or a retry sends the same key. */
+/**
+ * The idempotency key the 退款 dialog makes once per opening: a double click or a retry sends the same key.
+ * Never ':' — the automatic refund's key (server order/refund.ts AUTO_REFUND_KEY) lies outside it.
+ */
 export const REFUND_KEY_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 
 /** 退款 (issue 16 §3): an amount in yuan (two decimals at most) of the order's refundable amount. */

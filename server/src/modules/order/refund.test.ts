@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fill, messages, OrderStatus, PayType, RoleId, TransType } from '@huiyun/contract';
+import { fill, messages, OrderStatus, PayType, REFUND_KEY_PATTERN, RoleId, TransType } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
+import { AUTO_REFUND_KEY } from './refund.ts';
 import { paymentRuntime, type PaymentRuntime } from './runtime.ts';
 import { sweepOrders, sweepRefunds } from './sweeper.ts';
 
@@ -273,6 +274,19 @@ describe('automatic refunds', () => {
     expect(await row(orderId)).toMatchObject({ refundNeeded: 0, refundedAmount: 800 });
     await sweepOrders(t.ctx, rt);
     expect(await gatewayRefunds(orderNo)).toHaveLength(2);
+    await expectBooksBalance(orderId);
+  });
+
+  it('returns the whole remainder after a dispense failure even when a console refund used the key "auto-refund" (issue 30 D1)', async () => {
+    const { orderId, orderNo } = await paidOrder(250, OrderStatus.paid);
+    expect((await refund({ orderId, amount: '0.01', requestKey: 'auto-refund' })).body.msg).toBe(m.refundSucceeded);
+    await t.ctx.db.updateTable('pay_order').set({ orderStatus: OrderStatus.dispenseFailed, refundNeeded: 1 }).where('orderId', '=', orderId).execute();
+    await sweepRefunds(t.ctx, rt);
+    expect(await row(orderId)).toMatchObject({ refundNeeded: 0, refundedAmount: 250, reservedAmount: 0 });
+    expect((await refundsOf(orderId)).map((r) => [r.payAmount, r.remark])).toEqual([[-1, '顾客投诉'], [-249, m.autoRefundDispense]]);
+    expect(await gatewayRefunds(orderNo)).toHaveLength(2);
+    // and no console key can name the automatic refund
+    expect(REFUND_KEY_PATTERN.test(AUTO_REFUND_KEY)).toBe(false);
     await expectBooksBalance(orderId);
   });
 

@@ -171,7 +171,11 @@ export async function refundOrder(ctx: AppContext, rt: PaymentRuntime, scope: De
   return { refund, repeated: reserved.repeated };
 }
 
-const AUTO_KEY = 'auto-refund';
+/**
+ * The automatic refund's key: ':' lies outside REFUND_KEY_PATTERN, so no console request can take it (a console
+ * refund keyed 'auto-refund' once did, and the dispense failure after it gave back only that refund's amount).
+ */
+export const AUTO_REFUND_KEY = 'auto:remainder';
 
 /**
  * The automatic full refund of an order marked refundNeeded (dispense failure, a payment after close).
@@ -189,7 +193,7 @@ export async function autoRefund(ctx: AppContext, rt: PaymentRuntime, orderId: n
   const reason = order.orderStatus === OrderStatus.timedOut ? m.autoRefundLate : m.autoRefundDispense;
   let reserved;
   try {
-    reserved = await reserveRefund(ctx, order, { orderId, amount, reason, requestKey: AUTO_KEY }, { refundNeeded: 0 });
+    reserved = await reserveRefund(ctx, order, { orderId, amount, reason, requestKey: AUTO_REFUND_KEY }, { refundNeeded: 0 });
   } catch (error) {
     if (error instanceof AppError) return undefined; // the order changed under us: the next sweep reads it again
     throw error;
