@@ -14,6 +14,12 @@ export const terminalHeaders = { machineNo: 'x-machine-no', timestamp: 'x-timest
 const aisleNo = requiredText(t.aisleNo, 16, t.aisleNo, { invalid: t.aisleNo });
 const orderNo = requiredText(t.orderNo, 64, t.orderNo, { invalid: t.orderNo });
 
+/**
+ * Whether an order (or refund) number from outside has an order number's shape — the terminal routes' check
+ * (1–64 characters, no control character, nothing to trim). Every public route asks it before any query.
+ */
+export const isOrderNo = (value: unknown): value is string => typeof value === 'string' && orderNo.safeParse(value).data === value;
+
 export const terminalCreateOrderSchema = z.object({
   aisleNo,
   payType: z.number({ error: t.payType }).int(t.payType).min(1, t.payType).max(99, t.payType),

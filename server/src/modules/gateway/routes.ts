@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { fenToYuan, messages } from '@huiyun/contract';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { fenToYuan, isOrderNo, messages } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { handlePaidNotification } from '../order/service.ts';
 import { refundSoon } from '../order/refund.ts';
@@ -36,7 +36,7 @@ export function gatewayRoutes(ctx: AppContext) {
     // shown = the payment as pay() read it (the page after 支付成功 shows the same amount and goods)
     const page = async (orderNo: string, token: string, notice?: string, shown?: PageView) => {
       const view = shown ?? (await rt.simulator.pageView(orderNo, token));
-      if (!view) return simPage(t.simTitle, `<p class="note">${esc(t.simMissing)}</p>`);
+      if (!view) return missingPage;
       const state = view.status === 'paid' ? t.simAlreadyPaid : view.status === 'closed' ? t.simClosed : view.expired ? t.simExpired : '';
       const form = state || notice ? '' : `<form method="post"><input type="hidden" name="t" value="${esc(token)}">
         <button name="action" value="pay" class="pay">${esc(t.simPay)}</button><button name="action" value="cancel" class="cancel">${esc(t.simCancel)}</button></form>`;
@@ -44,13 +44,16 @@ export function gatewayRoutes(ctx: AppContext) {
         <dl><dt>${esc(t.simGoods)}</dt><dd>${esc(view.subject)}</dd><dt>${esc(t.simOrderNo)}</dt><dd>${esc(orderNo)}</dd></dl>
         ${notice || state ? `<p class="state">${esc(notice ?? state)}</p>` : ''}${form}<p class="note">${esc(t.simNote)}</p>`);
     };
+    const html = (reply: FastifyReply, body: string) => reply.code(body === missingPage ? 404 : 200).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+    // an order number is checked for its shape before any query (PostgreSQL cannot even compare one holding U+0000)
     app.get(`${SIM_PAGE_PATH}:orderNo`, { config: { access: 'public' } }, async (request, reply) => {
       const { orderNo } = request.params as { orderNo: string };
       const { t: token = '' } = request.query as { t?: string };
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(await page(orderNo, String(token)));
+      return html(reply, isOrderNo(orderNo) ? await page(orderNo, String(token)) : missingPage);
     });
     app.post(`${SIM_PAGE_PATH}:orderNo`, { config: { access: 'public' } }, async (request, reply) => {
       const { orderNo } = request.params as { orderNo: string };
+      if (!isOrderNo(orderNo)) return html(reply, missingPage);
       const body = (request.body ?? {}) as { t?: string; action?: string };
       const token = String(body.t ?? '');
       let notice: string | undefined;
@@ -60,7 +63,7 @@ export function gatewayRoutes(ctx: AppContext) {
         notice = { paid: t.simPaid, alreadyPaid: t.simAlreadyPaid, closed: t.simClosed, expired: t.simExpired, missing: t.simMissing }[paid.outcome];
         shown = paid.view;
       } else notice = t.simCancelled;
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(await page(orderNo, token, notice, shown));
+      return html(reply, await page(orderNo, token, notice, shown));
     });
   };
 }
@@ -80,3 +83,6 @@ button{display:block;width:100%;font-size:17px;padding:14px;border-radius:8px;bo
 .note{text-align:center;color:#999;font-size:12px;margin-top:20px}</style></head>
 <body><main><h1>${esc(title)}</h1><div class="card">${content}</div></main></body></html>`;
 }
+
+/** The page of a payment that is not there (or whose token does not fit): answered 404. */
+const missingPage = simPage(t.simTitle, `<p class="note">${esc(t.simMissing)}</p>`);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrderStatus, PayType, TransType } from '@huiyun/contract';
+import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { paymentRuntime, type PaymentRuntime } from '../order/runtime.ts';
 import { startOrderSweeper } from '../order/sweeper.ts';
@@ -35,6 +35,30 @@ async function unpaidOrder(expireAt = Date.now() + 60_000) {
 const statusOf = async (orderNo: string) => (await t.ctx.db.selectFrom('pay_order').select('orderStatus').where('orderNo', '=', orderNo).executeTakeFirstOrThrow()).orderStatus;
 
 describe('the simulator gateway', () => {
+  it('checks an order number\'s shape before any query: NUL and the like answer 4xx on both databases (issue 30 D2)', async () => {
+    const { orderNo } = await unpaidOrder();
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const json = { 'content-type': 'application/json' };
+    const asked = [
+      { method: 'GET', url: '/gateway/simulator/pay/%00?t=x' },
+      { method: 'GET', url: '/gateway/simulator/pay/a%00' },
+      { method: 'GET', url: `/gateway/simulator/pay/${'A'.repeat(65)}?t=x` },
+      { method: 'POST', url: '/gateway/simulator/pay/%00', headers: form, payload: 't=x&action=pay' },
+      { method: 'POST', url: `/gateway/simulator/pay/${orderNo}%01`, headers: form, payload: 't=x&action=pay' },
+    ] as const;
+    for (const request of asked) {
+      const answer = await t.app.inject(request);
+      expect(answer.statusCode, request.url).toBe(404);
+      expect(answer.body).toContain(messages.terminal.simMissing);
+    }
+    for (const bad of ['\u0000', 'a\u0000', ' ', 'x'.repeat(65)]) {
+      const answer = await t.app.inject({ method: 'POST', url: SIM_NOTIFY_PATH, headers: json, payload: JSON.stringify({ orderNo: bad }) });
+      expect(answer.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(answer.json()).toMatchObject({ code: 'FAIL', message: messages.terminal.notifyUnknownOrder });
+    }
+    expect(await statusOf(orderNo)).toBe(OrderStatus.processing);
+  });
+
   it('retries a lost or unacknowledged notification until acknowledged, and sends duplicates now and then', async () => {
     const { orderNo, token } = await unpaidOrder();
     const attempts: boolean[] = [];

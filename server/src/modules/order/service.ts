@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { randomHex } from '../../infra/random-hex.ts';
-import { fenToYuan, fill, MachineStatus, messages, OrderStatus, TransType, type PayAlarmKind, type TerminalCreateOrder, type TerminalDispense, type TerminalOrderCreated, type TerminalOrderStatus } from '@huiyun/contract';
+import { fenToYuan, fill, isOrderNo, MachineStatus, messages, OrderStatus, TransType, type PayAlarmKind, type TerminalCreateOrder, type TerminalDispense, type TerminalOrderCreated, type TerminalOrderStatus } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError, isUniqueViolation } from '../../db/errors.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
@@ -190,7 +190,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   const gateway = rt.gateways.get(gatewayName);
   if (!gateway) return { ok: false, message: 'unknown gateway' };
   const orderNo = gateway.orderNoOf(rawBody);
-  const order = orderNo ? (await orderByNo(ctx.db, { orderNo }))[0] : undefined;
+  const order = isOrderNo(orderNo) ? (await orderByNo(ctx.db, { orderNo }))[0] : undefined;
   // Unsigned garbage (unknown order, bad signature) is logged, not stored: anyone can send it, and a
   // table filled by strangers helps no one. What a gateway signed and still does not fit is an alarm row.
   if (!order) {
