@@ -64,7 +64,7 @@ export const PayAlarmKind = {
   notifyMismatch: 'notifyMismatch',
   /** The gateway's query says paid, with another amount than the order's. */
   amountMismatch: 'amountMismatch',
-  /** A notification from another gateway than the order's 支付配置 (or the config is gone). */
+  /** A notification signed with the order's 支付配置 but sent by another gateway than the one it names. */
   configMismatch: 'configMismatch',
   /** A payment arriving after the order closed (5 订单超时): marked for an automatic refund. */
   latePayment: 'latePayment',

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fill, messages, OrderStatus } from '@huiyun/contract';
+import { fill, messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import type { TestApp } from '../../test/harness.ts';
 import type { PaymentRuntime } from './runtime.ts';
+import { handlePaidNotification } from './service.ts';
 import { sweepOrders } from './sweeper.ts';
 import { SIM_NOTIFY_PATH } from '../gateway/simulator.ts';
 import { call, makeMachine, order, refundsOf, signedNotification, startTerminalApp, stopTerminalApp } from '../terminal/terminal-fixture.ts';
@@ -63,5 +64,42 @@ describe('paid notifications', () => {
     await sweepOrders(t.ctx, rt);
     expect(await order(a.orderNo)).toMatchObject({ orderStatus: OrderStatus.timedOut, refundNeeded: 0, refundedAmount: 250 });
     expect(await refundsOf(a.orderNo)).toEqual([{ payAmount: -250, orderStatus: OrderStatus.refunded, remark: messages.order.autoRefundLate }]);
+  });
+
+  it('writes nothing for unsigned notifications, whatever order they name, and logs them once a minute (issue 30 D3)', async () => {
+    const now = Date.now();
+    const otherGateway = (await t.ctx.db.insertInto('pay_config').values({ deptId: 1, name: 'D3-别的网关', payType: PayType.wechat, gateway: 'wechat_v2', partner: 'MCH-D3', addTime: now, editTime: now })
+      .returning('id').executeTakeFirstOrThrow()).id;
+    const orderOn = async (configId: number) => {
+      const orderNo = `D3-${configId}-${now}`;
+      await t.ctx.db.insertInto('pay_order').values({ deptId: 1, orderNo, payType: PayType.wechat, transType: TransType.consume, machineNo: orderNo, goodsPrice: 100, payAmount: 100, orderStatus: OrderStatus.processing, createTime: now, payTime: null, configId, updateTime: now }).execute();
+      return orderNo;
+    };
+    const numbers = [await orderOn(otherGateway), await orderOn(999_999), 'D3-NO-SUCH-ORDER'];
+    const alarms = async () => Number((await t.ctx.db.selectFrom('pay_alarm').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await alarms();
+    const warnings: object[] = [];
+    const log = { warn: (fields: object) => void warnings.push(fields), error: () => undefined };
+    for (const orderNo of numbers) {
+      for (let i = 0; i < 25; i++) {
+        const answer = await handlePaidNotification(t.ctx, rt, 'simulator', JSON.stringify({ orderNo }), {}, log);
+        expect(answer.ok).toBe(false);
+      }
+    }
+    expect(await alarms()).toBe(before);
+    expect(warnings.length).toBeLessThanOrEqual(numbers.length); // one per kind of refusal, not one per request
+    // the route, too: 25 unsigned posts, no alarm
+    for (let i = 0; i < 25; i++) {
+      const answer = await t.app.inject({ method: 'POST', url: SIM_NOTIFY_PATH, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ orderNo: numbers[0] }) });
+      expect(answer.statusCode).toBe(400);
+    }
+    expect(await alarms()).toBe(before);
+    expect((await order(numbers[0]!)).orderStatus).toBe(OrderStatus.processing);
+    // signed with that order's 支付配置 but sent by another gateway than it names: now an operator must look
+    const raw = JSON.stringify({ orderNo: numbers[0], transId: 'D3', amount: 100, mchId: 'MCH-D3', appId: '', payTime: now, notifyId: 'x' });
+    const timestamp = String(Date.now());
+    const signed = await handlePaidNotification(t.ctx, rt, 'simulator', raw, { 'x-sim-timestamp': timestamp, 'x-sim-signature': rt.simulator.sign({ id: otherGateway, partnerKey: '' }, timestamp, raw) }, log);
+    expect(signed).toEqual({ ok: false, message: fill(tm.notifyMismatch, { field: 'gateway' }) });
+    expect((await t.ctx.db.selectFrom('pay_alarm').select('kind').where('orderNo', '=', numbers[0]!).execute()).map((x) => x.kind)).toEqual(['configMismatch']);
   });
 });

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { GatewayRegistry } from '../gateway/gateway.ts';
 import { SimulatorGateway, type Deliver, type SimulatorOptions } from '../gateway/simulator.ts';
+import { ThrottledWarnings } from '../pay-alarm/throttled-warnings.ts';
 
 // The payment runtime of one server: its gateways (the simulator now; WeChat Pay and Alipay later, behind
 // the same interface) and the work it does after answering (an automatic refund). One per AppContext,
@@ -11,6 +12,8 @@ export type PaymentRuntime = {
   gateways: GatewayRegistry;
   simulator: SimulatorGateway;
   setDeliver: (deliver: Deliver) => void;
+  /** Unsigned or unknown notifications: logged once a minute per kind, never stored. */
+  strangers: ThrottledWarnings;
   /** Runs a job after the answer is sent; a failure goes to onError (the sweeper picks the work up again). */
   later: (job: () => Promise<unknown>, onError: (error: unknown) => void) => void;
   /** Waits for the jobs and notifications under way (tests, shutdown). */
@@ -32,6 +35,7 @@ export function paymentRuntime(ctx: AppContext, settings: Partial<SimulatorOptio
     gateways: new GatewayRegistry().add(simulator),
     simulator,
     setDeliver: (d) => void (deliver = d),
+    strangers: new ThrottledWarnings(ctx.now),
     later: (job, onError) => {
       const running = Promise.resolve().then(job).catch(onError);
       pending.add(running);

@@ -191,23 +191,28 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   if (!gateway) return { ok: false, message: 'unknown gateway' };
   const orderNo = gateway.orderNoOf(rawBody);
   const order = isOrderNo(orderNo) ? (await orderByNo(ctx.db, { orderNo }))[0] : undefined;
-  // Unsigned garbage (unknown order, bad signature) is logged, not stored: anyone can send it, and a
-  // table filled by strangers helps no one. What a gateway signed and still does not fit is an alarm row.
+  // Nothing reaches the database before the signature holds: anyone can send a notification, and order numbers
+  // are no secret (every customer sees one). Unsigned garbage is logged, once a minute per kind (rt.strangers).
   if (!order) {
-    log?.warn({ alarm: 'unknownOrder', orderNo: orderNo?.slice(0, 64) }, 'payment alarm: notification for an unknown order');
+    rt.strangers.warn(log, 'unknownOrder', { orderNo: orderNo?.slice(0, 64) }, 'payment alarm: notification for an unknown order');
     return { ok: false, message: t.notifyUnknownOrder };
   }
   const config = await gatewayConfigOf(ctx.db, order.configId);
-  if (!config || config.gateway !== gatewayName) {
-    await recordAlarm(ctx, log, 'configMismatch', order, fill(messages.payAlarm.detailConfig, { gateway: gatewayName, configId: order.configId }));
+  if (!config) {
+    rt.strangers.warn(log, 'configMissing', { orderNo: order.orderNo }, 'payment alarm: notification for an order whose 支付配置 is gone');
     return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
   }
   let paid;
   try {
     paid = gateway.verifyNotification(config, rawBody, headers);
   } catch (error) {
-    log?.warn({ alarm: 'badSignature', orderNo: order.orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: notification refused');
+    rt.strangers.warn(log, 'badSignature', { orderNo: order.orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: notification refused');
     return { ok: false, message: t.notifyBadSignature };
+  }
+  // signed with the order's 支付配置, yet that config names another gateway: an operator must look
+  if (config.gateway !== gatewayName) {
+    await recordAlarm(ctx, log, 'configMismatch', order, fill(messages.payAlarm.detailConfig, { gateway: gatewayName, configId: order.configId }));
+    return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
   }
   const mismatch = paid.orderNo !== order.orderNo ? 'orderNo' : paid.amount !== order.payAmount ? 'amount' : paid.mchId !== config.partner ? 'mchId' : paid.appId !== config.appid ? 'appId' : undefined;
   if (mismatch) {
