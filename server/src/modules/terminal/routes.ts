@@ -39,6 +39,10 @@ export const originOf = (request: FastifyRequest) => `${request.protocol}://${re
 // machine (access 'terminal', checked in terminal/auth.ts). Machine traffic, not in the operation log.
 export function terminalRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
+    // The signature covers the bytes received, which only the JSON parser keeps: any other body (a form the
+    // app-wide parser would read, text, …) is refused with 415 before routing, so none is ever checked
+    // against an empty body.
+    app.removeAllContentTypeParsers();
     keepRawJsonBody(app);
     const rt = paymentRuntime(ctx);
     const access = { access: 'terminal' as const };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MachineStatus, messages, PayType } from '@huiyun/contract';
 import { ADMIN_PASSWORD, type TestApp } from '../../test/harness.ts';
 import { NonceStore, signTerminal } from './auth.ts';
-import { call, makeMachine, orderCount, startTerminalApp, stopTerminalApp, type Machine } from './terminal-fixture.ts';
+import { call, makeMachine, orderCount, signedHeaders, startTerminalApp, stopTerminalApp, type Machine } from './terminal-fixture.ts';
 
 // The terminal protocol's signature (docs/terminal-protocol.md §2): who may call, and what a signed call covers.
 
@@ -80,5 +80,22 @@ describe('the terminal protocol', () => {
     expect((await beat(renumbered)).body.success).toBe(true);
     await console(`/api/Machine/delete?ids=${m.machineId}`, undefined, 'DELETE');
     expect(await beat(renumbered)).toMatchObject({ status: 401, body: { msg: tm.badSignature } });
+  });
+
+  it('refuses a body that is not JSON with 415 before routing, signed over nothing or over its bytes (issue 30 D4)', async () => {
+    const m = await makeMachine();
+    const a = (await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;
+    const form = `orderNo=${a.orderNo}`;
+    for (const [contentType, payload] of [['application/x-www-form-urlencoded', form], ['text/plain', JSON.stringify({ orderNo: a.orderNo })], ['application/octet-stream', form]]) {
+      for (const signedOver of ['', payload]) {
+        const answer = await t.app.inject({ method: 'POST', url: '/terminal/v1/order/status', headers: { 'content-type': contentType, ...signedHeaders(m, '/order/status', signedOver) }, payload });
+        expect(answer.statusCode, `${contentType} signed over '${signedOver}'`).toBe(415);
+        expect(answer.json()).toMatchObject({ success: false, msg: messages.common.unsupportedMediaType });
+      }
+    }
+    // JSON with a charset is JSON
+    const raw = JSON.stringify({ orderNo: a.orderNo });
+    const json = await t.app.inject({ method: 'POST', url: '/terminal/v1/order/status', headers: { 'content-type': 'application/json; charset=utf-8', ...signedHeaders(m, '/order/status', raw) }, payload: raw });
+    expect(json.json()).toMatchObject({ success: true, data: { orderNo: a.orderNo } });
   });
 });
