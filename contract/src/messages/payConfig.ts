@@ -43,6 +43,7 @@ export const payConfig = {
   payTypeChangeBound: '该支付配置已被终端支付配置使用，不能修改支付方式',
   deptFixed: '支付配置创建后不能更换所属公司，请为该公司新建一条支付配置',
   usedByOrders: '支付配置“{name}”已有交易订单，退款和查单都要用它，不能删除',
+  gatewayChangeUsed: '支付配置“{name}”已有交易订单，退款和查单都要用它的支付网关，不能更换支付网关',
   boundByTerminal: '支付配置“{name}”已被 {count} 条终端支付配置使用，请先删除或改绑这些终端支付配置',
   saved: '支付配置保存成功！',
   deleted: '支付配置已删除！',

@@ -230,6 +230,18 @@ describe('支付配置', () => {
     expect(await stored(id)).toMatchObject({ name: '有订单的配置' });
   });
 
+  it('refuses to change the gateway of a config its orders use, with its name in the message (issue 30 D5)', async () => {
+    const wechatV2 = { gateway: 'wechat_v2', partner: '1900000109', appid: 'wx1', notifyUrl: 'https://pay.example.com/notify', signType: 'MD5', partnerKey: 'k'.repeat(32) };
+    const id = (await save(adminA, { name: '换网关配置', payType: 3 })).body.data.id;
+    expect((await save(adminA, { id, name: '换网关配置', payType: 3, ...wechatV2 })).body.success).toBe(true); // no order yet
+    expect((await save(adminA, { id, name: '换网关配置', payType: 3, gateway: 'simulator' })).body.success).toBe(true);
+    await t.ctx.db.insertInto('pay_order').values({ deptId: companyA, orderNo: `PC-GW-${id}`, payType: 3, transType: 1, machineNo: 'PC-GW', goodsPrice: 100, payAmount: 100, orderStatus: 10, createTime: Date.now(), payTime: null, configId: id }).execute();
+    const refused = await save(adminA, { id, name: '换网关配置', payType: 3, ...wechatV2 });
+    expect(refused.body).toMatchObject({ success: false, msg: fill(m.gatewayChangeUsed, { name: '换网关配置' }) });
+    expect(await stored(id)).toMatchObject({ gateway: 'simulator' });
+    expect((await save(adminA, { id, name: '换网关配置-改名', payType: 3, gateway: 'simulator' })).body.success).toBe(true); // the rest may change
+  });
+
   it('logs every change in the operation log by name, never a secret', async () => {
     const id = (await save(adminA, { name: '日志配置', payType: 1, partnerKey: 'log-secret-0123456789' })).body.data.id;
     await remove(adminA, String(id));

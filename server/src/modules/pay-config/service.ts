@@ -4,6 +4,7 @@ import {
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { dialectOf } from '../../db/dialect.ts';
+import type { Queryable } from '../../db/schema.ts';
 import { assertDeptInScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 import { AppError, notFound } from '../../http/errors.ts';
@@ -61,6 +62,9 @@ export async function savePayConfig(ctx: AppContext, caller: Access, input: PayC
       if (bound) throw new AppError(m.payTypeChangeBound);
     }
 
+    // its orders' refunds and queries go to the gateway they were paid through (issue 30 D5)
+    if (stored && stored.gateway !== input.gateway && (await orderOf(trx, stored.id))) throw new AppError(fill(m.gatewayChangeUsed, { name: stored.name }));
+
     const fields = { name: input.name, payType: input.payType, gateway: input.gateway, ...texts, ...secrets, editUser: caller.userName, editTime: now };
     if (!stored) {
       const row = await trx
@@ -73,6 +77,14 @@ export async function savePayConfig(ctx: AppContext, caller: Access, input: PayC
     await trx.updateTable('pay_config').set(fields).where('id', '=', stored.id).execute();
     return stored.id;
   });
+}
+
+/**
+ * An order paid (or to be paid) with one of the configs, if any. Rare admin actions: the check reads pay_order
+ * without an index of its own (an extra index would cost every order insert).
+ */
+async function orderOf(db: Queryable, configIds: number | number[]) {
+  return db.selectFrom('pay_order').select('configId').where('configId', 'in', [configIds].flat()).limit(1).executeTakeFirst();
 }
 
 /**
@@ -102,9 +114,8 @@ export async function deletePayConfigs(ctx: AppContext, caller: Access, ids: num
       const name = rows.find((r) => r.id === bound.configId)?.name ?? '';
       throw new AppError(fill(m.boundByTerminal, { name, count: Number(bound.n) }));
     }
-    // Orders keep their config: refunds and gateway queries need its keys. Rare admin action: the check
-    // reads pay_order without an index of its own (an extra index would cost every order insert).
-    const used = await trx.selectFrom('pay_order').select('configId').where('configId', 'in', unique).limit(1).executeTakeFirst();
+    // Orders keep their config: refunds and gateway queries need its keys.
+    const used = await orderOf(trx, unique);
     if (used) throw new AppError(fill(m.usedByOrders, { name: rows.find((r) => r.id === used.configId)?.name ?? '' }));
     await trx.deleteFrom('pay_config').where('id', 'in', unique).execute();
     return unique.length;
