@@ -70,6 +70,8 @@ export const PayAlarmKind = {
   latePayment: 'latePayment',
   /** The gateway refused an automatic refund (dispense failure, late payment): refund by hand. */
   autoRefundFailed: 'autoRefundFailed',
+  /** A console refund whose gateway could not be built for PAY_RECOVER_SECONDS ended 退款失败: refund again or by hand. */
+  refundFailed: 'refundFailed',
 } as const;
 export type PayAlarmKind = (typeof PayAlarmKind)[keyof typeof PayAlarmKind];
 /** Their labels: payAlarmKindOptions in payAlarmLabels.ts (the labels load with 支付告警 only). */

@@ -10,6 +10,7 @@ export const payAlarmKindOptions: Option<PayAlarmKind>[] = [
   { value: PayAlarmKind.configMismatch, label: m.kindConfigMismatch },
   { value: PayAlarmKind.latePayment, label: m.kindLatePayment },
   { value: PayAlarmKind.autoRefundFailed, label: m.kindAutoRefundFailed },
+  { value: PayAlarmKind.refundFailed, label: m.kindRefundFailed },
 ];
 
 /** A kind's label; a kind this release does not know reads as itself. */
@@ -23,6 +24,7 @@ const kindColors: Record<string, string> = {
   [PayAlarmKind.configMismatch]: 'orange',
   [PayAlarmKind.latePayment]: 'gold',
   [PayAlarmKind.autoRefundFailed]: 'magenta',
+  [PayAlarmKind.refundFailed]: 'purple',
 };
 
 /** The antd Tag colour of a kind ('default' for unknown ones). */

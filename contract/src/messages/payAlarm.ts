@@ -22,6 +22,7 @@ export const payAlarm = {
   kindConfigMismatch: '支付配置不符',
   kindLatePayment: '关闭后到账',
   kindAutoRefundFailed: '自动退款失败',
+  kindRefundFailed: '退款失败',
   // 详情 of each kind, written with the alarm (modules/order/service.ts, refund.ts); amounts in yuan
   detailQueryAmount: '网关查询到支付 {paid} 元，订单金额 {order} 元，订单未改为已支付',
   detailConfig: '通知来自支付网关 {gateway}，与订单的支付配置（ID {configId}）不符',

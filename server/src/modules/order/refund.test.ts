@@ -37,14 +37,15 @@ afterAll(async () => {
 });
 
 /** A paid order (in pay_order and in the simulator's books, as a real payment would be). */
-async function paidOrder(amount: number, status: number = OrderStatus.dispensed, options: { refundNeeded?: number } = {}) {
+async function paidOrder(amount: number, status: number = OrderStatus.dispensed, options: { refundNeeded?: number; configId?: number } = {}) {
+  const config = options.configId ?? configId;
   const now = Date.now();
   const orderNo = `RF${now}${randomBytes(4).toString('hex')}`;
   const { orderId } = await t.ctx.db.insertInto('pay_order').values({
     deptId: 1, orderNo, transId: `SIM-${orderNo}`, payType: PayType.wechat, transType: TransType.consume, machineNo: 'RF-1', goodsName: '可乐', goodsPrice: amount,
-    payAmount: amount, aisleNo: 'A1', orderStatus: status, mchId: 'MCH-RF', createTime: now, payTime: now, configId, updateTime: now, refundNeeded: options.refundNeeded ?? 0,
+    payAmount: amount, aisleNo: 'A1', orderStatus: status, mchId: 'MCH-RF', createTime: now, payTime: now, configId: config, updateTime: now, refundNeeded: options.refundNeeded ?? 0,
   }).returning('orderId').executeTakeFirstOrThrow();
-  await t.ctx.db.insertInto('pay_sim_payment').values({ orderNo, configId, amount, mchId: 'MCH-RF', appId: 'APP-RF', notifyUrl: 'http://127.0.0.1/gateway/simulator/notify', status: 'paid', transId: `SIM-${orderNo}`, expireAt: now, createTime: now, payTime: now }).execute();
+  await t.ctx.db.insertInto('pay_sim_payment').values({ orderNo, configId: config, amount, mchId: 'MCH-RF', appId: 'APP-RF', notifyUrl: 'http://127.0.0.1/gateway/simulator/notify', status: 'paid', transId: `SIM-${orderNo}`, expireAt: now, createTime: now, payTime: now }).execute();
   return { orderId, orderNo };
 }
 
@@ -257,6 +258,30 @@ describe('crash windows: the refund sweeper', () => {
     }
     expect(await row(orderId)).toMatchObject({ reservedAmount: 0, refundedAmount: 250 });
     await expectBooksBalance(orderId);
+  });
+
+  it('fails a refund whose gateway cannot be built after PAY_RECOVER_SECONDS, releasing it, with an alarm (issue 30 D5)', async () => {
+    const now = Date.now();
+    const gone = (await t.ctx.db.insertInto('pay_config').values({ deptId: 1, name: '退款-未知网关', payType: PayType.wechat, gateway: 'simulator', partner: 'MCH-RF', appid: 'APP-RF', addTime: now, editTime: now })
+      .returning('id').executeTakeFirstOrThrow()).id;
+    const byHand = await paidOrder(100, OrderStatus.dispensed, { configId: gone });
+    const automatic = await paidOrder(200, OrderStatus.dispenseFailed, { configId: gone });
+    await t.ctx.db.updateTable('pay_config').set({ gateway: 'wechat_v2' }).where('id', '=', gone).execute(); // as an edit before D5 could
+    expect((await refund({ orderId: byHand.orderId, amount: '1.00' })).body.msg).toBe(m.refundProcessing);
+    await t.ctx.db.updateTable('pay_order').set({ refundNeeded: 1 }).where('orderId', '=', automatic.orderId).execute();
+    await sweepRefunds(t.ctx, rt);
+    expect(await row(byHand.orderId)).toMatchObject({ reservedAmount: 100, refundedAmount: 0 });
+    expect(await row(automatic.orderId)).toMatchObject({ reservedAmount: 200, refundedAmount: 0, refundNeeded: 0 });
+    expect(await later(() => sweepRefunds(t.ctx, rt))).toMatchObject({ refundsClaimed: 2, refundsSettled: 2 });
+    for (const [paid, kind] of [[byHand, 'refundFailed'], [automatic, 'autoRefundFailed']] as const) {
+      expect(await row(paid.orderId)).toMatchObject({ reservedAmount: 0, refundedAmount: 0 });
+      expect(await refundsOf(paid.orderId)).toMatchObject([{ orderStatus: OrderStatus.refundFailed, failReason: m.gatewayUnavailable }]);
+      const alarms = await t.ctx.db.selectFrom('pay_alarm').select(['kind', 'detail']).where('orderNo', '=', paid.orderNo).execute();
+      expect(alarms).toEqual([{ kind, detail: fill(messages.payAlarm.detailAutoRefundFailed, { refundNo: (await refundsOf(paid.orderId))[0]!.orderNo, reason: m.gatewayUnavailable }) }]);
+      await expectBooksBalance(paid.orderId);
+    }
+    await later(() => sweepRefunds(t.ctx, rt)); // once
+    expect(await t.ctx.db.selectFrom('pay_alarm').select('kind').where('orderNo', 'in', [byHand.orderNo, automatic.orderNo]).execute()).toHaveLength(2);
   });
 });
 

@@ -7,7 +7,7 @@ import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { gatewayConfigOf, type RefundState } from '../gateway/gateway.ts';
-import { gatewayOf, recordAlarm, type Log } from './service.ts';
+import { recordAlarm, type Log } from './service.ts';
 import { statusLabel } from './state-machine.ts';
 
 // Refunds (issue 16 §3): 11 退款初始化 → 12 退款中 → 13 退款成功 | 14 退款失败, each its own pay_order row.
@@ -127,11 +127,18 @@ export async function settleRefund(ctx: AppContext, refund: Order, state: Refund
  * Moves a refund 11 → 12 (guarded) and asks the gateway to pay it out; a refund already in 12 is asked
  * about first (its call may have reached the gateway before a crash) and sent again only when the gateway
  * does not know it. Answers the refund row afterwards.
+ *
+ * A refund whose gateway cannot be built (its 支付配置 gone, or naming a gateway this server does not have)
+ * was never sent, so failing it is safe: it waits PAY_RECOVER_SECONDS (a server that has the gateway may
+ * take it meanwhile), then ends 14 and releases its amount. A gateway that throws may have taken the refund,
+ * so that one stays in 12 and is asked again. A refund ending 14 with no operator watching (an automatic one,
+ * or one failed here) is an alarm.
  */
 export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: Order, log?: Log): Promise<Order> {
   const db = ctx.db;
   const parent = await loadOrder(db, refund.parentId!);
   const config = await gatewayConfigOf(db, refund.configId);
+  const gateway = config && rt.gateways.get(config.gateway);
   let state: RefundState = { state: 'unknown' };
   if (refund.orderStatus === OrderStatus.refundCreated) {
     const started = await db.updateTable('pay_order').set({ orderStatus: OrderStatus.refunding, updateTime: ctx.now() })
@@ -140,20 +147,27 @@ export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: O
   } else if (refund.orderStatus !== OrderStatus.refunding) {
     return refund;
   }
-  try {
-    if (!config || !parent) {
-      state = { state: 'failed', reason: m.gatewayUnavailable };
-    } else {
-      const gateway = gatewayOf(rt, config);
+  const unbuildable = !config || !parent || !gateway;
+  if (unbuildable) {
+    if (ctx.now() - Number(refund.createTime) >= ctx.config.pay.recoverMs) state = { state: 'failed', reason: m.gatewayUnavailable };
+    else log?.warn({ refundNo: refund.orderNo, gateway: config?.gateway }, 'refund: no gateway for its 支付配置 (failed after PAY_RECOVER_SECONDS)');
+  } else {
+    try {
       if (refund.orderStatus === OrderStatus.refunding) state = await gateway.queryRefund(config, refund.orderNo);
       if (state.state === 'unknown') state = await gateway.refund(config, { orderNo: parent.orderNo, refundNo: refund.orderNo, amount: -refund.payAmount });
+    } catch (error) {
+      log?.error({ err: error, refundNo: refund.orderNo }, 'gateway refund failed (the refund sweeper asks again)');
+      state = { state: 'unknown' };
     }
-  } catch (error) {
-    log?.error({ err: error, refundNo: refund.orderNo }, 'gateway refund failed (the refund sweeper asks again)');
-    state = { state: 'unknown' };
   }
-  await settleRefund(ctx, refund, state);
-  return (await loadOrder(db, refund.orderId))!;
+  const settled = await settleRefund(ctx, refund, state);
+  const after = (await loadOrder(db, refund.orderId))!;
+  const auto = refund.requestKey === AUTO_REFUND_KEY;
+  if (settled && after.orderStatus === OrderStatus.refundFailed && (auto || unbuildable)) {
+    const detail = fill(messages.payAlarm.detailAutoRefundFailed, { refundNo: after.orderNo, reason: after.failReason });
+    await recordAlarm(ctx, log, auto ? 'autoRefundFailed' : 'refundFailed', parent ?? refund, detail);
+  }
+  return after;
 }
 
 /** 退款 from the console: checks, reserve, then the gateway. The caller's scope limits which orders it can name. */
@@ -202,11 +216,7 @@ export async function autoRefund(ctx: AppContext, rt: PaymentRuntime, orderId: n
     await ctx.db.updateTable('pay_order').set({ refundNeeded: 0 }).where('orderId', '=', orderId).execute();
     return reserved.refund;
   }
-  const refund = await driveRefund(ctx, rt, reserved.refund, log);
-  if (refund.orderStatus === OrderStatus.refundFailed) {
-    await recordAlarm(ctx, log, 'autoRefundFailed', order, fill(messages.payAlarm.detailAutoRefundFailed, { refundNo: refund.orderNo, reason: refund.failReason }));
-  }
-  return refund;
+  return driveRefund(ctx, rt, reserved.refund, log);
 }
 
 /** After a dispense failure or a late payment: the automatic refund right away, after the answer (the sweeper is the safety net). */
