@@ -52,12 +52,20 @@ export const orderDetailRequest = z.object({ orderId: idOf(m.orderRequired) });
  */
 export const REFUND_KEY_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 
+/**
+ * A refund amount as the console sends it: plain decimal text — no sign, space, exponent or leading zero, two
+ * decimals at most. Money takes no guess: a JSON number (1e2 and 100 read the same), ' 1.00', '1.00\n' and
+ * '0000001' are refused, not read at their value (issue 30).
+ */
+const PLAIN_YUAN = /^(0|[1-9]\d{0,6})(\.\d{1,2})?$/;
+
 /** 退款 (issue 16 §3): an amount in yuan (two decimals at most) of the order's refundable amount. */
 export const orderRefundRequest = z.object({
   orderId: idOf(m.orderRequired),
   amount: z
     .union([z.string(), z.number()], { error: m.refundAmountRequired })
     .refine((v) => String(v).trim() !== '', m.refundAmountRequired)
+    .refine((v) => typeof v === 'string' && PLAIN_YUAN.test(v), m.refundAmountFormat)
     .transform((v) => yuanToFen(v) ?? -1)
     .refine((fen) => fen > 0, m.refundAmountFormat),
   reason: requiredText(m.refundReasonRequired, 100, m.refundReasonTooLong),

@@ -76,7 +76,7 @@ describe('退款 (POST /api/Order/refund)', () => {
     expect(first.body.data.refund).toMatchObject({ transType: TransType.refund, payAmount: '-1.20', orderStatus: OrderStatus.refunded, parentId: orderId, remark: '少找零', refundableAmount: '0.00' });
     expect(first.body.data.refund.orderNo).toMatch(new RegExp(`^${orderNo}R[0-9A-F]{8}$`));
     expect(first.body.data.order).toMatchObject({ orderId, refundedAmount: '1.20', refundableAmount: '3.80', orderStatus: OrderStatus.dispensed });
-    const rest = await refund({ orderId, amount: 3.8 });
+    const rest = await refund({ orderId, amount: '3.80' });
     expect(rest.body).toMatchObject({ success: true, data: { order: { refundedAmount: '5.00', refundableAmount: '0.00' } } });
     expect((await refund({ orderId, amount: '0.01' })).body).toMatchObject({ success: false, msg: m.refundNothingLeft });
     const detail = await t.call('POST', '/api/Order/detail', { token, body: { orderId } });
@@ -93,6 +93,14 @@ describe('退款 (POST /api/Order/refund)', () => {
       [{ amount: '0' }, m.refundAmountFormat],
       [{ amount: '-1' }, m.refundAmountFormat],
       [{ amount: '1e2' }, m.refundAmountFormat],
+      // only the console's plain decimal text (issue 30): no number, space, line break or leading zero
+      [{ amount: 1 }, m.refundAmountFormat],
+      [{ amount: 1e2 }, m.refundAmountFormat],
+      [{ amount: ' 1.00' }, m.refundAmountFormat],
+      [{ amount: '1.00\n' }, m.refundAmountFormat],
+      [{ amount: '0000001' }, m.refundAmountFormat],
+      [{ amount: '01.00' }, m.refundAmountFormat],
+      [{ amount: '+1.00' }, m.refundAmountFormat],
       [{ amount: '' }, m.refundAmountRequired],
       [{ amount: null }, m.refundAmountRequired],
       [{ amount: '3.01' }, fill(m.refundExceeds, { refundable: '3.00' })],
