@@ -19,6 +19,8 @@ import { moveClock, orderMovedSince, orderMoveOrTimeout } from './status-waiters
 
 const t = messages.terminal;
 export const ORDER_TTL_MS = 5 * 60_000;
+/** A create repeating the machine's unpaid order (same aisle and pay type) this soon after it is a double tap (issue 30). */
+export const DOUBLE_TAP_MS = 2_000;
 
 type Order = Selectable<Database['pay_order']>;
 export type TerminalMachine = { machineId: number; machineNo: string; deptId: number; status: number };
@@ -101,6 +103,8 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   // one order at a time: a paid order waits for its dispense result; an unpaid one is settled first
   const [active] = await activeOrderOf(db, { machineNo: machine.machineNo });
   if (active?.orderStatus === OrderStatus.paid) throw refuse(t.dispenseInProgress, 409);
+  // a double tap (the same aisle and pay type again at once) would close the QR code just shown: refused
+  if (active && active.aisleNo === input.aisleNo && active.payType === input.payType && ctx.now() - Number(active.createTime) < DOUBLE_TAP_MS) throw refuse(t.orderInProgress, 409);
   if (active) {
     const settled = await settleUnpaid(ctx, rt, active, log);
     if (settled === OrderStatus.paid) throw refuse(t.dispenseInProgress, 409);

@@ -3,6 +3,7 @@ import { fill, messages, OrderStatus, PayType } from '@huiyun/contract';
 import type { TestApp } from '../../test/harness.ts';
 import type { PaymentRuntime } from '../order/runtime.ts';
 import { aislesOf } from '../machine/queries.ts';
+import { DOUBLE_TAP_MS } from '../order/service.ts';
 import { sweepOrders } from '../order/sweeper.ts';
 import { call, makeMachine, order, payOnPage, refundsOf, startTerminalApp, stockOf, stopTerminalApp } from './terminal-fixture.ts';
 
@@ -156,5 +157,24 @@ describe('a purchase', () => {
     setTimeout(() => void payOnPage(a.codeUrl), 300);
     const answer = await polled;
     expect(answer.body.data.orderStatus).toBe(OrderStatus.paid);
+  });
+
+  it('refuses a double tap (the same aisle and pay type again within DOUBLE_TAP_MS) instead of closing the QR code just shown (issue 30)', async () => {
+    const m = await makeMachine(5);
+    await t.ctx.db.updateTable('pay_aisle').set({ stock: 5 }).where('machineId', '=', m.machineId).where('aisleNo', '=', 'A2').execute();
+    const first = (await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;
+    expect(await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).toMatchObject({ status: 409, body: { msg: tm.orderInProgress } });
+    expect((await order(first.orderNo)).orderStatus).toBe(OrderStatus.processing);
+    // another aisle is a change of mind: the first order is closed, the new one shown
+    const changed = (await call(m, '/order/create', { aisleNo: 'A2', payType: 3 })).body.data;
+    expect((await order(first.orderNo)).orderStatus).toBe(OrderStatus.timedOut);
+    // the same aisle again, once the moment has passed
+    t.clock.advance(DOUBLE_TAP_MS);
+    try {
+      expect((await call(m, '/order/create', { aisleNo: 'A2', payType: 3 })).body.success).toBe(true);
+    } finally {
+      t.clock.advance(-DOUBLE_TAP_MS);
+    }
+    expect((await order(changed.orderNo)).orderStatus).toBe(OrderStatus.timedOut);
   });
 });
