@@ -32,7 +32,7 @@ export const terminal = {
   // heartbeat
   aisles: '货道库存',
   // state machine
-  events: { issueQr: '生成支付二维码', paid: '支付成功', dispensed: '出货成功', dispenseFailed: '出货失败', close: '关闭订单' },
+  events: { issueQr: '生成支付二维码', paid: '支付成功', dispensed: '出货成功', dispenseFailed: '出货失败', close: '关闭订单', markLatePayment: '记录关闭后到账', startRefund: '发起退款', refundSucceeded: '退款成功', refundFailed: '退款失败' },
   transitionRefused: '订单状态为{status}，不能{event}',
   // paid notification
   notifyBadSignature: '支付通知签名错误',

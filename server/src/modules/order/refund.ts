@@ -8,9 +8,10 @@ import type { Database, Queryable } from '../../db/schema.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { gatewayConfigOf, type RefundState } from '../gateway/gateway.ts';
 import { recordAlarm, type Log } from './service.ts';
-import { statusLabel } from './state-machine.ts';
+import { statusLabel, transition } from './state-machine.ts';
 
-// Refunds (issue 16 §3): 11 退款初始化 → 12 退款中 → 13 退款成功 | 14 退款失败, each its own pay_order row.
+// Refunds (issue 16 §3): 11 退款初始化 → 12 退款中 → 13 退款成功 | 14 退款失败, each its own pay_order row,
+// moved by state-machine.ts's edges startRefund, refundSucceeded and refundFailed.
 //
 // Reserve before the gateway (dax-pay's rule): one transaction inserts the refund row and reserves its
 // amount on the paid order with a guarded UPDATE — refunded + reserved + amount ≤ paid — and only after
@@ -100,14 +101,11 @@ export async function settleRefund(ctx: AppContext, refund: Order, state: Refund
   const amount = -refund.payAmount;
   const now = ctx.now();
   return ctx.db.transaction().execute(async (trx) => {
-    const moved = await trx.updateTable('pay_order')
-      .set(state.state === 'success'
-        ? { orderStatus: OrderStatus.refunded, payTime: now, updateTime: now, claimBy: '', claimUntil: null }
-        : { orderStatus: OrderStatus.refundFailed, failReason: (state.reason ?? '').slice(0, 255), updateTime: now, claimBy: '', claimUntil: null })
-      .where('orderId', '=', refund.orderId)
-      .where('orderStatus', '=', OrderStatus.refunding)
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) return false;
+    const released = { claimBy: '', claimUntil: null };
+    const moved = state.state === 'success'
+      ? await transition(trx, refund.orderId, 'refundSucceeded', now, { payTime: now, ...released })
+      : await transition(trx, refund.orderId, 'refundFailed', now, { failReason: (state.reason ?? '').slice(0, 255), ...released });
+    if (!moved.moved) return false;
     const parent = await trx.updateTable('pay_order')
       .set((eb) => ({
         reservedAmount: eb('reservedAmount', '-', amount),
@@ -141,9 +139,7 @@ export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: O
   const gateway = config && rt.gateways.get(config.gateway);
   let state: RefundState = { state: 'unknown' };
   if (refund.orderStatus === OrderStatus.refundCreated) {
-    const started = await db.updateTable('pay_order').set({ orderStatus: OrderStatus.refunding, updateTime: ctx.now() })
-      .where('orderId', '=', refund.orderId).where('orderStatus', '=', OrderStatus.refundCreated).executeTakeFirst();
-    if (Number(started.numUpdatedRows) !== 1) return (await loadOrder(db, refund.orderId))!;
+    if (!(await transition(db, refund.orderId, 'startRefund', ctx.now())).moved) return (await loadOrder(db, refund.orderId))!;
   } else if (refund.orderStatus !== OrderStatus.refunding) {
     return refund;
   }

@@ -227,9 +227,8 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   if (moved.moved) return { ok: true, message: 'paid' };
   if (moved.status === OrderStatus.timedOut) {
     // jeepay's hole: never acknowledge a payment the order does not show. Record it, mark for refund.
-    const recorded = await ctx.db.updateTable('pay_order').set({ transId: paid.transId, payTime: paid.payTime, refundNeeded: 1, updateTime: ctx.now() })
-      .where('orderId', '=', order.orderId).where('orderStatus', '=', OrderStatus.timedOut).executeTakeFirst();
-    if (Number(recorded.numUpdatedRows) !== 1) return { ok: false, message: 'retry' };
+    const recorded = await transition(ctx.db, order.orderId, 'markLatePayment', ctx.now(), { transId: paid.transId, payTime: paid.payTime, refundNeeded: 1 });
+    if (!recorded.moved) return { ok: false, message: 'retry' };
     if (order.refundNeeded !== 1) await recordAlarm(ctx, log, 'latePayment', order, fill(messages.payAlarm.detailLatePayment, { transId: paid.transId }));
     return { ok: true, message: 'recorded for refund', refundOrderNo: order.orderNo };
   }

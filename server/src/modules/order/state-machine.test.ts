@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages } from '@huiyun/contract';
 import type { TestApp } from '../../test/harness.ts';
-import { refusal, saleStatuses, statusLabel, transition, transitions, type OrderEvent } from './state-machine.ts';
+import { refundStatuses, refusal, saleStatuses, statusLabel, transition, transitions, type OrderEvent } from './state-machine.ts';
 import { announceMovesTo } from './status-waiters.ts';
 import { order, startTerminalApp, stopTerminalApp } from '../terminal/terminal-fixture.ts';
 
@@ -14,13 +14,13 @@ let t: TestApp;
 beforeAll(async () => void ({ t } = await startTerminalApp()));
 afterAll(stopTerminalApp);
 
-describe('the order state machine', () => {
+describe('the order state machine: every edge by its name', () => {
   const events = Object.keys(transitions) as OrderEvent[];
   it('moves exactly the allowed (status, event) pairs; the others change nothing and say why', async () => {
     const now = Date.now();
     const announced: number[] = []; // the moves other instances hear of: those a machine's poll waits for
     const stopAnnouncing = announceMovesTo((orderId) => announced.push(orderId));
-    for (const status of saleStatuses) {
+    for (const status of [...saleStatuses, ...refundStatuses]) {
       for (const event of events) {
         const orderNo = `SM-${status}-${event}-${randomBytes(3).toString('hex')}`;
         const { orderId } = await t.ctx.db.insertInto('pay_order').values({ deptId: 1, orderNo, payType: 3, transType: 1, machineNo: `SM-${orderNo}`, goodsPrice: 100, payAmount: 100, orderStatus: status, createTime: now, payTime: null })

@@ -5,12 +5,13 @@ import { sql, type Updateable } from 'kysely';
 import { orderMoved } from './status-waiters.ts';
 
 // The order state machine (issue 16 §2, SPEC §3 statuses):
-//   1 初始化 → 10 处理中 (QR issued) → 2 已支付 → 3 出货成功 | 4 出货失败;   1/10 → 5 订单超时.
+//   a sale:    1 初始化 → 10 处理中 (QR issued) → 2 已支付 → 3 出货成功 | 4 出货失败;   1/10 → 5 订单超时;
+//              5 → 5 markLatePayment (a payment after close, recorded for the automatic refund);
+//   a refund:  11 退款初始化 → 12 退款中 → 13 退款成功 | 14 退款失败 (its own row, refund.ts).
 // Every transition is ONE guarded statement: UPDATE pay_order … WHERE orderId = ? AND orderStatus IN
 // (<allowed from>); it moved iff one row was affected. A refused event changes nothing and says why.
 
-
-export type OrderEvent = 'issueQr' | 'paid' | 'dispensed' | 'dispenseFailed' | 'close';
+export type OrderEvent = 'issueQr' | 'paid' | 'dispensed' | 'dispenseFailed' | 'close' | 'markLatePayment' | 'startRefund' | 'refundSucceeded' | 'refundFailed';
 
 export const transitions: Record<OrderEvent, { from: readonly number[]; to: number }> = {
   issueQr: { from: [OrderStatus.created], to: OrderStatus.processing },
@@ -18,6 +19,10 @@ export const transitions: Record<OrderEvent, { from: readonly number[]; to: numb
   dispensed: { from: [OrderStatus.paid], to: OrderStatus.dispensed },
   dispenseFailed: { from: [OrderStatus.paid], to: OrderStatus.dispenseFailed },
   close: { from: [OrderStatus.created, OrderStatus.processing], to: OrderStatus.timedOut },
+  markLatePayment: { from: [OrderStatus.timedOut], to: OrderStatus.timedOut },
+  startRefund: { from: [OrderStatus.refundCreated], to: OrderStatus.refunding },
+  refundSucceeded: { from: [OrderStatus.refunding], to: OrderStatus.refunded },
+  refundFailed: { from: [OrderStatus.refunding], to: OrderStatus.refundFailed },
 };
 
 /**
@@ -28,6 +33,7 @@ export const transitions: Record<OrderEvent, { from: readonly number[]; to: numb
 const awaitedByMachines: ReadonlySet<OrderEvent> = new Set(['paid', 'close']);
 
 export const saleStatuses = [OrderStatus.created, OrderStatus.processing, OrderStatus.paid, OrderStatus.dispensed, OrderStatus.dispenseFailed, OrderStatus.timedOut];
+export const refundStatuses = [OrderStatus.refundCreated, OrderStatus.refunding, OrderStatus.refunded, OrderStatus.refundFailed];
 
 export const statusLabel = (status: number) => orderStatusOptions.find((o) => o.value === status)?.label ?? String(status);
 
