@@ -27,7 +27,7 @@ import { cpuSeconds } from './lib/process-cpu.ts';
 import { ADMIN_PASSWORD, startBenchServer } from './lib/server.ts';
 import { newTerminalKey, sealTerminalKey } from '../server/src/modules/machine/terminal-key.ts';
 import { signTerminal } from '../server/src/modules/terminal/auth.ts';
-import { newOrderNo } from '../server/src/modules/order/service.ts';
+import { newOrderNo } from '../server/src/modules/order/create.ts';
 
 const MACHINES = Number(process.env.BENCH_MACHINES ?? 1_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);

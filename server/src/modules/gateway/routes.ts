@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { fenToYuan, isOrderNo, messages } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
-import { handlePaidNotification } from '../order/service.ts';
+import { handlePaidNotification } from '../order/notify.ts';
 import { refundSoon } from '../order/refund.ts';
 import { paymentRuntime } from '../order/runtime.ts';
 import { keepRawJsonBody } from '../terminal/routes.ts';

@@ -7,7 +7,7 @@ import { announceMovesTo, orderMovedElsewhere } from './status-waiters.ts';
  * machines' long polls wait for (→ 已支付, → 订单超时: state-machine.ts), and each wakes its own long polls
  * of an order another instance moved. A machine's poll is held by whichever instance it reached, seldom
  * the one the payment notification reached; without this it saw the move only at its next read
- * (order/service.ts `RECHECK_MS`). Pub/sub delivers at most once: a lost announcement (a reconnect) leaves
+ * (order/status.ts `RECHECK_MS`). Pub/sub delivers at most once: a lost announcement (a reconnect) leaves
  * the poll to that read. An instance skips its own announcements (it woke its polls when it moved the order).
  */
 export class OrderMoveRelay {

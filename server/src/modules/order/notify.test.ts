@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import type { TestApp } from '../../test/harness.ts';
 import type { PaymentRuntime } from './runtime.ts';
-import { handlePaidNotification } from './service.ts';
+import { handlePaidNotification } from './notify.ts';
 import { sweepOrders } from './sweeper.ts';
 import { SIM_NOTIFY_PATH } from '../gateway/simulator.ts';
 import { call, makeMachine, order, refundsOf, signedNotification, startTerminalApp, stopTerminalApp } from '../terminal/terminal-fixture.ts';

@@ -5,9 +5,9 @@ import type { AppContext } from '../../context.ts';
 import { AppError, isUniqueViolation } from '../../db/errors.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
-import type { PaymentRuntime } from './runtime.ts';
+import type { Log, PaymentRuntime } from './runtime.ts';
 import { gatewayConfigOf, type RefundState } from '../gateway/gateway.ts';
-import { recordAlarm, type Log } from './service.ts';
+import { recordAlarm } from '../pay-alarm/record.ts';
 import { statusLabel, transition } from './state-machine.ts';
 
 // Refunds (issue 16 §3): 11 退款初始化 → 12 退款中 → 13 退款成功 | 14 退款失败, each its own pay_order row,

@@ -8,6 +8,9 @@ import { ThrottledWarnings } from '../pay-alarm/throttled-warnings.ts';
 // made on first use. The simulator sends its notifications to this product's notify route; the
 // terminal plugin points `deliver` at the server itself.
 
+/** Where the payment half writes its warnings and errors (a request's or the sweeper's logger). */
+export type Log = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+
 export type PaymentRuntime = {
   gateways: GatewayRegistry;
   simulator: SimulatorGateway;

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { autoRefund, driveRefund } from './refund.ts';
-import { settleUnpaid } from './service.ts';
+import { settleUnpaid } from './create.ts';
 import { transition } from './state-machine.ts';
 
 // The order sweeper (issue 16 §2): unpaid orders (1 初始化 / 10 处理中) past expireAt are settled — the

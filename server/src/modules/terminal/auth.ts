@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { MachineStatus, messages, TERMINAL_WINDOW_SECONDS, terminalHeaders } from '@huiyun/contract';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, KnownMachine } from '../../context.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { GroupWrite } from '../../db/group-write.ts';
@@ -10,7 +10,6 @@ import { sharedWrite } from '../../db/shared-commit.ts';
 import type { Database } from '../../db/schema.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { openTerminalKey } from '../machine/terminal-key.ts';
-import type { TerminalMachine } from '../order/service.ts';
 
 // The terminal protocol's signature check (docs/terminal-protocol.md §2), the one place it is done:
 // the access check (http/access-check.ts) calls it for every route declaring access 'terminal'.
@@ -23,7 +22,7 @@ import type { TerminalMachine } from '../order/service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    terminal?: TerminalMachine;
+    terminal?: KnownMachine;
     rawBody?: string;
   }
 }
@@ -90,7 +89,7 @@ export async function authenticateTerminal(ctx: AppContext, request: FastifyRequ
   if (!machine || !key || !fits) throw unauthorized(t.badSignature);
   if (machine.status !== MachineStatus.enabled) throw unauthorized(t.machineDisabled);
   if (!(await nonceStore(ctx.db).claim(machine.machineId, nonce, nowMs + 2 * TERMINAL_WINDOW_SECONDS * 1000))) throw unauthorized(t.replayed);
-  request.terminal = { machineId: machine.machineId, machineNo: machine.machineNo, deptId: machine.deptId, status: machine.status };
+  request.terminal = machine;
 }
 
 

@@ -3,7 +3,7 @@ import { fill, messages, OrderStatus, PayType } from '@huiyun/contract';
 import type { TestApp } from '../../test/harness.ts';
 import type { PaymentRuntime } from '../order/runtime.ts';
 import { aislesOf } from '../machine/queries.ts';
-import { DOUBLE_TAP_MS } from '../order/service.ts';
+import { DOUBLE_TAP_MS } from '../order/create.ts';
 import { sweepOrders } from '../order/sweeper.ts';
 import { call, makeMachine, order, payOnPage, refundsOf, startTerminalApp, stockOf, stopTerminalApp } from './terminal-fixture.ts';
 

@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { messages, OrderStatus, TERMINAL_PREFIX, terminalCreateOrderSchema, terminalDispenseSchema, terminalHeartbeatSchema, terminalOrderStatusSchema } from '@huiyun/contract';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, KnownMachine } from '../../context.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError, unauthorized } from '../../http/errors.ts';
 import { parse } from '../../http/validate.ts';
-import { createOrder, heartbeat, orderStatus, reportDispense, type TerminalMachine } from '../order/service.ts';
+import { createOrder } from '../order/create.ts';
+import { reportDispense } from '../order/dispense.ts';
+import { orderStatus } from '../order/status.ts';
+import { heartbeat } from './heartbeat.ts';
 import { refundSoon } from '../order/refund.ts';
 import { paymentRuntime } from '../order/runtime.ts';
 
@@ -28,7 +31,7 @@ export function keepRawJsonBody(app: FastifyInstance): void {
   });
 }
 
-const machineOf = (request: FastifyRequest): TerminalMachine => {
+const machineOf = (request: FastifyRequest): KnownMachine => {
   if (!request.terminal) throw unauthorized(t.unsigned);
   return request.terminal;
 };

@@ -1,0 +1,76 @@
+import { fenToYuan, fill, isOrderNo, messages, OrderStatus } from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
+import { sharedWrite } from '../../db/shared-commit.ts';
+import { gatewayConfigOf, GatewayVerifyError } from '../gateway/gateway.ts';
+import { recordAlarm } from '../pay-alarm/record.ts';
+import type { Log, PaymentRuntime } from './runtime.ts';
+import { transition } from './state-machine.ts';
+
+// A gateway's paid notification (issue 16 §2): the door every gateway's notify route goes through.
+
+const t = messages.terminal;
+
+const orderByNo = compiledOnce((db, v: { orderNo: string }) => db.selectFrom('pay_order').selectAll().where('orderNo', '=', v.orderNo));
+
+/** 详情 of a notification that does not fit its order: what differs, in the operator's words. */
+function mismatchDetail(field: 'orderNo' | 'amount' | 'mchId' | 'appId', paid: number, order: number): string {
+  const a = messages.payAlarm;
+  if (field === 'amount') return fill(a.detailNotifyAmount, { paid: fenToYuan(paid), order: fenToYuan(order) });
+  return fill(a.detailNotifyField, { field: { orderNo: a.notifyFieldOrderNo, mchId: a.notifyFieldMchId, appId: a.notifyFieldAppId }[field] });
+}
+
+/** refundOrderNo: the order the notification marked for an automatic refund (a payment after close). */
+export type NotifyAnswer = { ok: boolean; message: string; refundOrderNo?: string };
+
+/**
+ * A paid notification: verified with the order's 支付配置, cross-checked (amount, merchant, app id, order
+ * number), then 1/10 → 2 once; a repeat is acknowledged and changes nothing; a payment for a closed order
+ * (5) is recorded for an automatic refund before it is acknowledged.
+ */
+export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime, gatewayName: string, rawBody: string, headers: Record<string, string | string[] | undefined>, log?: Log): Promise<NotifyAnswer> {
+  const gateway = rt.gateways.get(gatewayName);
+  if (!gateway) return { ok: false, message: 'unknown gateway' };
+  const orderNo = gateway.orderNoOf(rawBody);
+  const order = isOrderNo(orderNo) ? (await orderByNo(ctx.db, { orderNo }))[0] : undefined;
+  // Nothing reaches the database before the signature holds: anyone can send a notification, and order numbers
+  // are no secret (every customer sees one). Unsigned garbage is logged, once a minute per kind (rt.strangers).
+  if (!order) {
+    rt.strangers.warn(log, 'unknownOrder', { orderNo: orderNo?.slice(0, 64) }, 'payment alarm: notification for an unknown order');
+    return { ok: false, message: t.notifyUnknownOrder };
+  }
+  const config = await gatewayConfigOf(ctx.db, order.configId);
+  if (!config) {
+    rt.strangers.warn(log, 'configMissing', { orderNo: order.orderNo }, 'payment alarm: notification for an order whose 支付配置 is gone');
+    return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
+  }
+  let paid;
+  try {
+    paid = gateway.verifyNotification(config, rawBody, headers);
+  } catch (error) {
+    rt.strangers.warn(log, 'badSignature', { orderNo: order.orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: notification refused');
+    return { ok: false, message: t.notifyBadSignature };
+  }
+  // signed with the order's 支付配置, yet that config names another gateway: an operator must look
+  if (config.gateway !== gatewayName) {
+    await recordAlarm(ctx, log, 'configMismatch', order, fill(messages.payAlarm.detailConfig, { gateway: gatewayName, configId: order.configId }));
+    return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
+  }
+  const mismatch = paid.orderNo !== order.orderNo ? 'orderNo' : paid.amount !== order.payAmount ? 'amount' : paid.mchId !== config.partner ? 'mchId' : paid.appId !== config.appid ? 'appId' : undefined;
+  if (mismatch) {
+    await recordAlarm(ctx, log, 'notifyMismatch', order, mismatchDetail(mismatch, paid.amount, order.payAmount));
+    return { ok: false, message: fill(t.notifyMismatch, { field: mismatch }) };
+  }
+  const moved = await sharedWrite(ctx.db, (db) => transition(db, order.orderId, 'paid', ctx.now(), { transId: paid.transId, payTime: paid.payTime }));
+  if (moved.moved) return { ok: true, message: 'paid' };
+  if (moved.status === OrderStatus.timedOut) {
+    // jeepay's hole: never acknowledge a payment the order does not show. Record it, mark for refund.
+    const recorded = await transition(ctx.db, order.orderId, 'markLatePayment', ctx.now(), { transId: paid.transId, payTime: paid.payTime, refundNeeded: 1 });
+    if (!recorded.moved) return { ok: false, message: 'retry' };
+    if (order.refundNeeded !== 1) await recordAlarm(ctx, log, 'latePayment', order, fill(messages.payAlarm.detailLatePayment, { transId: paid.transId }));
+    return { ok: true, message: 'recorded for refund', refundOrderNo: order.orderNo };
+  }
+  // already paid / dispensed / failed: a repeat, acknowledged, nothing changes
+  return { ok: true, message: 'repeat' };
+}
+
