@@ -64,6 +64,10 @@ describe('paid notifications', () => {
     await sweepOrders(t.ctx, rt);
     expect(await order(a.orderNo)).toMatchObject({ orderStatus: OrderStatus.timedOut, refundNeeded: 0, refundedAmount: 250 });
     expect(await refundsOf(a.orderNo)).toEqual([{ payAmount: -250, orderStatus: OrderStatus.refunded, remark: messages.order.autoRefundLate }]);
+    // a repeat after the refund is a repeat: no second alarm, no new mark
+    expect((await signedNotification(a.orderNo)).json().code).toBe('SUCCESS');
+    expect(await order(a.orderNo)).toMatchObject({ refundNeeded: 0 });
+    expect((await t.ctx.db.selectFrom('pay_alarm').select('kind').where('orderNo', '=', a.orderNo).execute()).map((x) => x.kind)).toEqual(['latePayment']);
   });
 
   it('writes nothing for unsigned notifications, whatever order they name, and logs them once a minute (issue 30 D3)', async () => {

@@ -63,14 +63,15 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   }
   const moved = await sharedWrite(ctx.db, (db) => transition(db, order.orderId, 'paid', ctx.now(), { transId: paid.transId, payTime: paid.payTime }));
   if (moved.moved) return { ok: true, message: 'paid' };
-  if (moved.status === OrderStatus.timedOut) {
+  if (moved.status === OrderStatus.timedOut && order.payTime === null) {
     // jeepay's hole: never acknowledge a payment the order does not show. Record it, mark for refund.
+    // (Recorded once: a repeat after that — also after the refund cleared the mark — is only acknowledged.)
     const recorded = await transition(ctx.db, order.orderId, 'markLatePayment', ctx.now(), { transId: paid.transId, payTime: paid.payTime, refundNeeded: 1 });
     if (!recorded.moved) return { ok: false, message: 'retry' };
-    if (order.refundNeeded !== 1) await recordAlarm(ctx, log, 'latePayment', order, fill(messages.payAlarm.detailLatePayment, { transId: paid.transId }));
+    await recordAlarm(ctx, log, 'latePayment', order, fill(messages.payAlarm.detailLatePayment, { transId: paid.transId }));
     return { ok: true, message: 'recorded for refund', refundOrderNo: order.orderNo };
   }
-  // already paid / dispensed / failed: a repeat, acknowledged, nothing changes
+  // already paid / dispensed / failed, or a payment after close already recorded: a repeat, acknowledged, nothing changes
   return { ok: true, message: 'repeat' };
 }
 
