@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fill, messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
-import type { TestApp } from '../../test/harness.ts';
-import type { PaymentRuntime } from './runtime.ts';
 import { handlePaidNotification } from './notify.ts';
 import { sweepOrders } from './sweeper.ts';
 import { SIM_NOTIFY_PATH } from '../gateway/simulator.ts';
-import { call, makeMachine, order, refundsOf, signedNotification, startTerminalApp, stopTerminalApp } from '../terminal/terminal-fixture.ts';
+import { call, makeMachine, order, refundsOf, rt, signedNotification, t, useTerminalApp } from '../terminal/terminal-fixture.ts';
 
 // Paid notifications through the simulator's notify route: cross-checks, alarms, a payment after close.
 
 const tm = messages.terminal;
-let t: TestApp;
-let rt: PaymentRuntime;
-
-beforeAll(async () => void ({ t, rt } = await startTerminalApp()));
-afterAll(stopTerminalApp);
+useTerminalApp();
 
 describe('paid notifications', () => {
   it('refuses a mismatching notification with an alarm and changes nothing', async () => {

@@ -1,18 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fill, messages } from '@huiyun/contract';
-import type { TestApp } from '../../test/harness.ts';
 import { refundStatuses, refusal, saleStatuses, statusLabel, transition, transitions, type OrderEvent } from './state-machine.ts';
 import { announceMovesTo } from './status-waiters.ts';
-import { order, startTerminalApp, stopTerminalApp } from '../terminal/terminal-fixture.ts';
+import { order, t, useTerminalApp } from '../terminal/terminal-fixture.ts';
 
 // The order state machine's edge table, pair by pair.
 
 const tm = messages.terminal;
-let t: TestApp;
-
-beforeAll(async () => void ({ t } = await startTerminalApp()));
-afterAll(stopTerminalApp);
+useTerminalApp();
 
 describe('the order state machine: every edge by its name', () => {
   const events = Object.keys(transitions) as OrderEvent[];

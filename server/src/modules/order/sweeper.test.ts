@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OrderStatus } from '@huiyun/contract';
-import type { TestApp } from '../../test/harness.ts';
-import type { PaymentRuntime } from './runtime.ts';
 import { sweepOrders } from './sweeper.ts';
-import { call, makeMachine, order, startTerminalApp, stopTerminalApp } from '../terminal/terminal-fixture.ts';
+import { call, makeMachine, order, rt, t, useTerminalApp } from '../terminal/terminal-fixture.ts';
 
 // The order sweeper: the gateway asked first, leases between sweepers.
 
-let t: TestApp;
-let rt: PaymentRuntime;
-
-beforeAll(async () => void ({ t, rt } = await startTerminalApp()));
-afterAll(stopTerminalApp);
+useTerminalApp();
 
 describe('the order sweeper', () => {
   it('asks the gateway first: paid there → 已支付, else closed there → 订单超时', async () => {

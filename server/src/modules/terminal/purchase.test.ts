@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fill, messages, OrderStatus, PayType } from '@huiyun/contract';
-import type { TestApp } from '../../test/harness.ts';
-import type { PaymentRuntime } from '../order/runtime.ts';
 import { aislesOf } from '../machine/queries.ts';
 import { DOUBLE_TAP_MS } from '../order/create.ts';
 import { sweepOrders } from '../order/sweeper.ts';
-import { call, makeMachine, order, payOnPage, refundsOf, startTerminalApp, stockOf, stopTerminalApp } from './terminal-fixture.ts';
+import { call, makeMachine, order, payOnPage, refundsOf, rt, stockOf, t, useTerminalApp } from './terminal-fixture.ts';
 
 // A purchase through the terminal protocol (docs/terminal-protocol.md §3): create, pay, dispense, heartbeat, long poll.
 
 const tm = messages.terminal;
-let t: TestApp;
-let rt: PaymentRuntime;
-
-beforeAll(async () => void ({ t, rt } = await startTerminalApp()));
-afterAll(stopTerminalApp);
+useTerminalApp();
 
 describe('a purchase', () => {
   it('refuses an empty, disabled or unknown aisle and a pay type without an open 终端支付配置', async () => {

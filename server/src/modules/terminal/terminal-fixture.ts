@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { messages, PayType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { newTerminalKey, sealTerminalKey } from '../machine/terminal-key.ts';
@@ -11,25 +11,30 @@ import { signTerminal } from './auth.ts';
 // 终端支付配置 on the simulator, signed calls, the 支付模拟 page, signed notifications.
 
 const tm = messages.terminal;
-let t: TestApp;
-let rt: PaymentRuntime;
+// live bindings: a test file imports them and reads them once its beforeAll has run
+export let t: TestApp;
+export let rt: PaymentRuntime;
 let configId: number;
 
 export type Machine = { machineId: number; machineNo: string; key: string };
 
-/** Starts the test app (call in beforeAll); stopTerminalApp in afterAll. */
-export async function startTerminalApp(env: Record<string, string> = {}): Promise<{ t: TestApp; rt: PaymentRuntime; configId: number }> {
-  t = await startTestApp(env);
+/** One test app for the calling test file: started before its tests, stopped after them (t and rt above). */
+export function useTerminalApp(): void {
+  beforeAll(() => startTerminalApp());
+  afterAll(stopTerminalApp);
+}
+
+async function startTerminalApp(): Promise<void> {
+  t = await startTestApp();
   rt = paymentRuntime(t.ctx);
   rt.simulator.options.retryDelaysMs = [10, 10, 10];
   rt.simulator.options.duplicateRate = 0;
   const now = Date.now();
   configId = (await t.ctx.db.insertInto('pay_config').values({ deptId: 1, name: '测试-模拟网关', payType: PayType.wechat, gateway: 'simulator', partner: 'MCH-1', appid: 'APP-1', addTime: now, editTime: now })
     .returning('id').executeTakeFirstOrThrow()).id;
-  return { t, rt, configId };
 }
 
-export async function stopTerminalApp(): Promise<void> {
+async function stopTerminalApp(): Promise<void> {
   await rt?.simulator.stop();
   await t?.close();
 }

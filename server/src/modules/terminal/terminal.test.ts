@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MachineStatus, messages, PayType } from '@huiyun/contract';
-import { ADMIN_PASSWORD, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD } from '../../test/harness.ts';
 import { NonceStore, signTerminal } from './auth.ts';
-import { call, makeMachine, orderCount, signedHeaders, startTerminalApp, stopTerminalApp, type Machine } from './terminal-fixture.ts';
+import { call, type Machine, makeMachine, orderCount, signedHeaders, t, useTerminalApp } from './terminal-fixture.ts';
 
 // The terminal protocol's signature (docs/terminal-protocol.md §2): who may call, and what a signed call covers.
 
 const tm = messages.terminal;
-let t: TestApp;
-
-beforeAll(async () => void ({ t } = await startTerminalApp()));
-afterAll(stopTerminalApp);
+useTerminalApp();
 
 describe('the terminal protocol', () => {
   it('signs as the worked example of docs/terminal-protocol.md says', () => {
