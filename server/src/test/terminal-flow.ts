@@ -46,8 +46,11 @@ async function pay(faults: Faults, codeUrl: string) {
 
 export type Progress = { created: string[]; dispensed: number; failed: number };
 
-/** One machine's `purchases` (create, pay, wait until paid, report the dispense: a quarter fail). */
-export async function sell(server: string, machine: SimMachine, purchases: number, progress: Progress, faults: Faults, random: () => number) {
+/**
+ * One machine's `purchases` (create, pay, wait until paid, report the dispense: a quarter fail); a share
+ * `walkAway` of the customers leave before paying.
+ */
+export async function sell(server: string, machine: SimMachine, purchases: number, progress: Progress, faults: Faults, random: () => number, walkAway = 0) {
   const client = new TerminalClient(server, machine.machineNo, machine.key);
   const call = <T>(p: string, body: unknown) => untilAnswered(faults, () => client.call<T>(p, body, 15_000));
   for (let n = 0; n < purchases; n++) {
@@ -60,6 +63,7 @@ export async function sell(server: string, machine: SimMachine, purchases: numbe
     }
     const { orderNo, codeUrl } = created.body.data!;
     progress.created.push(orderNo);
+    if (random() < walkAway) continue;
     if (!(await pay(faults, codeUrl))) continue;
     let status = 10;
     for (let i = 0; i < 60 && status !== 2; i++) {

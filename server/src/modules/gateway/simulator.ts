@@ -220,7 +220,12 @@ export class SimulatorGateway implements PaymentGateway {
     const found = await this.paymentOnPage(orderNo, token);
     if (!found) return { outcome: 'missing' };
     const { view, config } = found;
-    if (view.status === 'paid') return { outcome: 'alreadyPaid', view };
+    if (view.status === 'paid') {
+      // a payment whose answer was lost (the database cut after its commit: the page failed before notify)
+      // is told again, as a gateway does until the merchant acknowledges (issue 31)
+      if (view.acknowledged === 0) this.notify(orderNo);
+      return { outcome: 'alreadyPaid', view };
+    }
     if (view.status === 'closed') return { outcome: 'closed', view };
     if (view.expired) return { outcome: 'expired', view };
     const now = this.options.now();
