@@ -7,7 +7,7 @@ export type RedisConnections = { client: Redis; subscriber: Redis; prefix: strin
 export type WatchedRedis = RedisConnections & {
   /** Up while both connections are ready; its changes go to the log once each. */
   watch: DependencyWatch;
-  /** Answers when Redis answers a PING within the command timeout, rejects otherwise (health). */
+  /** Answers when Redis answers a PING within the command timeout and the subscriber is connected, rejects otherwise (health). */
   ping: () => Promise<void>;
 };
 
@@ -49,7 +49,11 @@ export async function connectRedis(url: string, prefix: string, log: WarnLog): P
     connection.on('close', () => { if (connection.status !== 'end') watch.lost(); });
     connection.on('ready', () => { if (client.status === 'ready' && subscriber.status === 'ready') watch.back(); });
   }
-  const ping = async () => void await client.ping();
+  // (the subscriber too: without it this instance misses other instances' cache drops)
+  const ping = async () => {
+    if (subscriber.status !== 'ready') throw new Error(`Redis subscriber ${subscriber.status}`);
+    await client.ping();
+  };
   return { client, subscriber, prefix, watch, ping };
 }
 
