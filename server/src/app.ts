@@ -18,7 +18,8 @@ import { OneLineRequestLog } from './http/request-log.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { InvalidatedCache } from './infra/invalidated-cache.ts';
 import { MemoryCounterStore, RedisCounterStore } from './infra/counter-store.ts';
-import { closeRedis, connectRedis, type RedisConnections } from './infra/redis.ts';
+import { DependencyWatch } from './infra/dependency-faults.ts';
+import { closeRedis, connectRedis, type WatchedRedis } from './infra/redis.ts';
 import { RedisSessionStore } from './infra/redis-session-store.ts';
 import { loadSecretBox } from './infra/secret-key.ts';
 import { SqlSessionStore } from './infra/sql-session-store.ts';
@@ -40,13 +41,6 @@ export type BuildOptions = {
 export type App = { app: FastifyInstance; ctx: AppContext };
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
-  const db = options.db ?? connectDatabase(
-    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl, prepared: config.preparedStatements, poolSize: config.poolSize } : { kind: 'sqlite', file: path.join(config.dataDir, 'huiyun.db') },
-  );
-  const redis: RedisConnections | undefined = config.redisUrl
-    ? await connectRedis(config.redisUrl, options.redisPrefix ?? 'huiyun:')
-    : undefined;
-
   const app = Fastify({
     trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
@@ -64,6 +58,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
 
+  // (after the logger: a lost PostgreSQL or Redis connection is logged once per change, infra/dependency-faults.ts)
+  const db = options.db ?? connectDatabase(
+    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl, prepared: config.preparedStatements, poolSize: config.poolSize } : { kind: 'sqlite', file: path.join(config.dataDir, 'huiyun.db') },
+    { watch: new DependencyWatch('PostgreSQL', app.log) },
+  );
+  const redis: WatchedRedis | undefined = config.redisUrl
+    ? await connectRedis(config.redisUrl, options.redisPrefix ?? config.redisPrefix, app.log)
+    : undefined;
+
   const redisPair = redis ? { publisher: redis.client, subscriber: redis.subscriber, prefix: redis.prefix } : undefined;
   const ctx: AppContext = {
     config,
@@ -74,6 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     machineCache: new InvalidatedCache<string, KnownMachine>('machine', { maxAgeMs: CACHE_MAX_AGE_MS, keyOf: String, redis: redisPair }),
     secrets: loadSecretBox(config, (m) => app.log.warn(m)),
     now: options.now ?? Date.now,
+    redisPing: redis?.ping,
   };
 
   const orderMoves = redis ? new OrderMoveRelay(redis) : undefined;

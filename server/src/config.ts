@@ -16,6 +16,7 @@ const schema = z.object({
   DATABASE_PREPARED_STATEMENTS: z.enum(['true', 'false']).default('true'),
   DATABASE_POOL_SIZE: intIn(1, 1000).default(20),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  REDIS_PREFIX: z.string().min(1).max(100).default('huiyun:'),
   SERVER_WORKERS: intIn(1, 64).default(1),
   ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').max(64).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -61,6 +62,8 @@ export type Config = {
   /** PostgreSQL: connections this server instance keeps open at most. */
   poolSize: number;
   redisUrl?: string;
+  /** The start of every Redis key and channel: several deployments (or test runs) on one Redis do not meet. */
+  redisPrefix: string;
   /** Server processes on the one port (node:cluster, main.ts): more than 1 only on PostgreSQL with Redis. */
   workers: number;
   adminPassword?: string;
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     preparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'true',
     poolSize: e.DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     workers: e.SERVER_WORKERS,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,

@@ -26,4 +26,6 @@ export type AppContext = {
   /** Seals and opens payment secrets and terminal keys (infra/secret-box.ts). */
   secrets: SecretBox;
   now: () => number;
+  /** With REDIS_URL: answers when Redis answers, rejects within a bound otherwise (/healthz). */
+  redisPing?: () => Promise<void>;
 };

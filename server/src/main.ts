@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { startLogRetention } from './db/log-retention.ts';
 import { startSqliteOptimizer, type SqliteOptimizer } from './db/sqlite-optimize.ts';
+import { unavailableDependency } from './infra/dependency-faults.ts';
 import { paymentRuntime } from './modules/order/runtime.ts';
 import { startOrderSweeper, type OrderSweeper } from './modules/order/sweeper.ts';
 
@@ -34,6 +35,15 @@ async function main() {
     await app.close();
     process.exit(0);
   };
+  // A promise nobody awaited that fails (a dependency away under a fire-and-forget call) is logged; the
+  // process goes on serving (issue 31: a database restart must not end it).
+  process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled rejection'));
+  // The background chores try again on their next turn; a dependency away is not an error of theirs (its
+  // state changes are logged once by its watch).
+  const choreFailed = (what: string) => (error: unknown) => {
+    if (unavailableDependency(error)) app.log.info({ message: (error as Error).message }, `${what}: dependency unavailable, trying again next turn`);
+    else app.log.error({ err: error }, what);
+  };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
@@ -41,18 +51,18 @@ async function main() {
   retention = startLogRetention(ctx.db, {
     days: config.logRetentionDays,
     onSwept: (deleted) => { if (deleted.sys_oper_log + deleted.sys_login_log > 0) app.log.info({ deleted }, `log retention: deleted entries older than ${config.logRetentionDays} days`); },
-    onError: (error) => app.log.error({ err: error }, 'log retention sweep failed'),
+    onError: choreFailed('log retention sweep failed'),
   });
-  optimizer = startSqliteOptimizer(ctx.db, { onError: (error) => app.log.error({ err: error }, 'SQLite statistics (pragma optimize) failed') });
+  optimizer = startSqliteOptimizer(ctx.db, { onError: choreFailed('SQLite statistics (pragma optimize) failed') });
   // Unpaid orders past their time: asked at the gateway, then paid or closed; automatic refunds and
   // refunds left under way by a crash (modules/order/sweeper.ts).
   const payments = paymentRuntime(ctx);
   // (one process resends them, not each of several)
-  if (!cluster.isWorker || process.env[RESENDER_ENV] === '1') void payments.simulator.resume().then((n) => { if (n > 0) app.log.info(`simulator gateway: ${n} unacknowledged paid notifications sent again`); }, (error) => app.log.error({ err: error }, 'simulator gateway: resuming notifications failed'));
+  if (!cluster.isWorker || process.env[RESENDER_ENV] === '1') void payments.simulator.resume().then((n) => { if (n > 0) app.log.info(`simulator gateway: ${n} unacknowledged paid notifications sent again`); }, choreFailed('simulator gateway: resuming notifications failed'));
   orderSweeper = startOrderSweeper(ctx, payments, {
     log: app.log,
     onSwept: (c) => { if (c.claimed + c.dispenseTimeouts + c.autoRefunds + c.refundsClaimed > 0) app.log.info({ swept: c }, 'order sweep'); },
-    onError: (error) => app.log.error({ err: error }, 'order sweep failed'),
+    onError: choreFailed('order sweep failed'),
   });
   app.log.info(`汇云运营台 listening on http://${config.host}:${config.port} (database: ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}, sessions: ${config.redisUrl ? 'Redis' : 'database'})`);
 }

@@ -12,6 +12,8 @@ export const login = {
   badCredentials: '用户名或密码错误',
   locked: '账号已被锁定，请联系管理员',
   throttled: '登录失败次数过多，请{minutes}分钟后再试',
+  /** The attempt counters cannot be read (Redis away): logins are refused rather than let through uncounted. */
+  throttleUnavailable: '登录保护服务暂不可用，暂停登录，请稍后再试',
   loggedOut: '已退出登录!',
   logoutConfirm: '确定退出登录吗？',
 } as const;

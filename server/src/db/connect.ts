@@ -19,10 +19,34 @@ const pgTypes = {
  */
 export type DbTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; prepared?: boolean; poolSize?: number };
 
-/** `log` sees every statement run (the benchmarks capture the exact SQL of an endpoint with it). */
-export function connectDatabase(target: DbTarget, options: { log?: LogConfig } = {}): Kysely<Database> {
+/** Told when a PostgreSQL connection is lost and when a new one is made (infra/dependency-faults.ts DependencyWatch). */
+export type ConnectionWatch = { lost: (error: unknown) => void; back: () => void };
+
+/** How long a request waits for a new PostgreSQL connection before it answers 503 (the database is away). */
+const PG_CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * `log` sees every statement run (the benchmarks capture the exact SQL of an endpoint with it); `watch`
+ * hears of PostgreSQL connections lost and made.
+ */
+export function connectDatabase(target: DbTarget, options: { log?: LogConfig; watch?: ConnectionWatch } = {}): Kysely<Database> {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 20, types: pgTypes });
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 20, types: pgTypes, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
+    // A connection that dies (PostgreSQL restarted) emits 'error': on the pool while idle, on the client
+    // while a request holds it — unheard, either one ends the process. The query under way fails by itself
+    // (503), the pool drops the dead client and makes a new one for the next request.
+    const lost = (error: unknown) => options.watch?.lost(error);
+    pool.on('error', lost);
+    pool.on('connect', (client) => {
+      client.on('error', lost);
+      options.watch?.back();
+    });
+    // (and a connection that cannot be made: Kysely asks for one by the promise form)
+    const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<pg.PoolClient> | undefined;
+    pool.connect = ((...args: unknown[]) => (args.length > 0 ? connect(...args) : connect()!.catch((error: unknown) => {
+      lost(error);
+      throw error;
+    }))) as typeof pool.connect;
     if (target.prepared !== false) pool.on('connect', (client) => prepareRepeatedStatements(client));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
   }

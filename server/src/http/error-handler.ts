@@ -1,14 +1,16 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { messages } from '@huiyun/contract';
+import { unavailableDependency } from '../infra/dependency-faults.ts';
 import { AppError } from './errors.ts';
 import { fail } from './envelope.ts';
 
-const API_PREFIXES = ['/api/', '/sync/', '/upload/', '/download/', '/device/', '/healthz', '/terminal/', '/gateway/'];
+const API_PREFIXES = ['/api/', '/sync/', '/upload/', '/download/', '/device/', '/healthz', '/livez', '/terminal/', '/gateway/'];
 export const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
 
 // The one error handler: refusals answer their own message; Fastify's request errors (bad JSON, wrong
 // content type, too large) answer a Chinese text; anything unexpected is logged with its stack and
-// answered with a generic text, never the stack.
+// answered with a generic text, never the stack. A dependency away (PostgreSQL, Redis, SQLite busy or
+// full: infra/dependency-faults.ts) answers 503 with its message; the log has its state changes.
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
@@ -23,6 +25,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
         : messages.common.badRequestBody;
       request.log.info({ code: (error as FastifyError).code, message: error.message }, 'request refused');
       return reply.status(status).send(fail(text));
+    }
+    const away = unavailableDependency(error);
+    if (away) {
+      request.log.info({ dependency: away, message: error.message }, 'dependency unavailable');
+      return reply.status(503).send(fail(away === 'redis' ? messages.common.redisUnavailable : messages.common.databaseUnavailable));
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send(fail(messages.common.serverBusy));

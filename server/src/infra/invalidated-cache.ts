@@ -68,7 +68,9 @@ export class InvalidatedCache<K extends Key, V> {
   async invalidate(key: K | 'all'): Promise<void> {
     if (key === 'all') this.dropAll();
     else this.drop(key);
-    await this.redis?.publisher.publish(this.channel, key === 'all' ? '*' : String(key));
+    // Redis away: the write stands and is not refused for it; every instance's subscriber lost its
+    // connection too and drops everything when it is back (start above).
+    await this.redis?.publisher.publish(this.channel, key === 'all' ? '*' : String(key)).catch(() => {});
   }
 
   private drop(key: K): void {

@@ -28,21 +28,33 @@ export type ServerProcess = {
   start: () => Promise<void>;
   /** SIGKILL, and waits for the exit. */
   kill: () => Promise<void>;
+  /** Times the process ended by itself, not by kill (a fault test: it must never). */
+  readonly exitedByItself: () => number;
+  /** What the processes started so far wrote to stdout (the JSON log) and to stderr. */
+  readonly output: () => { stdout: string; stderr: string };
 };
 
 export async function serverProcess(options: { dataDir: string; databaseUrl?: string; env?: Record<string, string> }): Promise<ServerProcess> {
   const port = await freePort();
   let child: ChildProcess | undefined;
+  let exitedByItself = 0;
+  let killing = false;
+  const output = { stdout: '', stderr: '' };
   const start = async () => {
     const started = spawn(process.execPath, [SERVER_MAIN], {
       env: {
         ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir, LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'Admin@12345', REDIS_URL: '',
         ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}), ...options.env,
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    started.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    started.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      output.stderr += chunk.toString();
+    });
+    started.stdout?.on('data', (chunk: Buffer) => void (output.stdout += chunk.toString()));
+    started.once('exit', () => { if (!killing) exitedByItself++; });
     child = started;
     for (let i = 0; i < 300; i++) {
       if (started.exitCode !== null) throw new Error(`server exited with ${started.exitCode}: ${stderr}`);
@@ -56,30 +68,35 @@ export async function serverProcess(options: { dataDir: string; databaseUrl?: st
   const kill = async () => {
     const running = child;
     if (!running || running.exitCode !== null) return;
+    killing = true;
     await new Promise<void>((resolve) => {
       running.once('exit', () => resolve());
       running.kill('SIGKILL');
     });
+    killing = false;
   };
-  return { url: `http://127.0.0.1:${port}`, start, kill };
+  return { url: `http://127.0.0.1:${port}`, start, kill, exitedByItself: () => exitedByItself, output: () => output };
 }
 
-export type ServerOnTestDatabase = { server: ServerProcess; db: Kysely<Database>; close: () => Promise<void> };
+export type ServerOnTestDatabase = { server: ServerProcess; db: Kysely<Database>; dataDir: string; close: () => Promise<void> };
 
 /**
  * A server process on a database of its own — a fresh PostgreSQL database when TEST_DATABASE_URL is set,
  * else SQLite in a temporary data directory — started (migrated, seeded), and a connection for the test
- * to read it. close() kills the server and drops everything.
+ * to read it. close() kills the server and drops everything. `via` gives the URL the server reaches
+ * PostgreSQL by (a fault test's proxy, test/tcp-proxy.ts); the test's own connection goes direct.
  */
-export async function serverOnTestDatabase(env: Record<string, string> = {}): Promise<ServerOnTestDatabase> {
+export async function serverOnTestDatabase(env: Record<string, string> = {}, options: { via?: (databaseUrl: string) => string } = {}): Promise<ServerOnTestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-process-'));
   const testDb = testDbKind() === 'postgres' ? await createTestDatabase() : undefined;
-  const server = await serverProcess({ dataDir, databaseUrl: testDb?.url, env });
+  const databaseUrl = testDb?.url && options.via ? options.via(testDb.url) : testDb?.url;
+  const server = await serverProcess({ dataDir, databaseUrl, env });
   await server.start();
   const db = testDb?.db ?? connectDatabase({ kind: 'sqlite', file: path.join(dataDir, 'huiyun.db') });
   return {
     server,
     db,
+    dataDir,
     close: async () => {
       await server.kill();
       await db.destroy();

@@ -35,7 +35,10 @@ export async function beginLoginAttempt(ctx: AppContext, userName: string, ip: s
   const { lockoutAfter, ipLockoutAfter, accountLockoutAfter, lockoutMs, slowdownAfter, slowdownMs } = ctx.config.login;
   const now = ctx.now();
   const keys = [ipKey(ip), pairKey(userName, ip), accountKey(userName)];
-  const [byAddress, byPair, byAccount] = await Promise.all(keys.map((key) => ctx.counters.increment(key, lockoutMs, now)));
+  // Counters that cannot be read (Redis away) refuse the login: fail closed, never let tries through uncounted.
+  const [byAddress, byPair, byAccount] = await Promise.all(keys.map((key) => ctx.counters.increment(key, lockoutMs, now))).catch(() => {
+    throw new AppError(messages.login.throttleUnavailable, 503);
+  });
   const refused = byAddress > ipLockoutAfter || byPair > lockoutAfter
     || (byAccount > accountLockoutAfter && (await ctx.counters.get(knownKey(userName, ip), now)) === 0);
   if (refused) {

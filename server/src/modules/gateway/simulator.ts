@@ -220,7 +220,12 @@ export class SimulatorGateway implements PaymentGateway {
     const found = await this.paymentOnPage(orderNo, token);
     if (!found) return { outcome: 'missing' };
     const { view, config } = found;
-    if (view.status === 'paid') return { outcome: 'alreadyPaid', view };
+    if (view.status === 'paid') {
+      // a payment whose answer was lost (the database cut after its commit: the page failed before notify)
+      // is told again, as a gateway does until the merchant acknowledges (issue 31)
+      if (view.acknowledged === 0) this.notify(orderNo);
+      return { outcome: 'alreadyPaid', view };
+    }
     if (view.status === 'closed') return { outcome: 'closed', view };
     if (view.expired) return { outcome: 'expired', view };
     const now = this.options.now();
@@ -258,7 +263,14 @@ export class SimulatorGateway implements PaymentGateway {
     if (this.options.delayMs) await sleep(this.options.delayMs);
     for (let attempt = 0; attempt <= retries.length && !this.stopped; attempt++) {
       if (attempt > 0) await sleep(retries[attempt - 1]!);
-      const { row, config } = attempt === 0 && paid ? paid : await this.paymentWithConfig(orderNo);
+      let current: Partial<PaidPayment>;
+      try {
+        current = attempt === 0 && paid ? paid : await this.paymentWithConfig(orderNo);
+      } catch (error) {
+        this.options.onError?.(error); // the database away (issue 31): the next attempt reads again
+        continue;
+      }
+      const { row, config } = current;
       if (!row || !config || row.status !== 'paid') return;
       const body: SimBody = { orderNo, transId: row.transId, amount: row.amount, mchId: row.mchId, appId: row.appId, payTime: Number(row.payTime), notifyId: randomHex(8).toLowerCase() };
       const raw = JSON.stringify(body);

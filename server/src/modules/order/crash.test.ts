@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fenToYuan, messages, OrderStatus, TransType } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { serverOnTestDatabase, type ServerProcess } from '../../test/server-process.ts';
-import { prepareMachines, type SimMachine } from '../../../../tools/terminal-simulator/setup.ts';
-import { TerminalClient } from '../../../../tools/terminal-simulator/terminal-client.ts';
+import { newFaults, sell, settledBooks, sleep, untilAnswered, type Progress } from '../../test/terminal-flow.ts';
+import { prepareMachines } from '../../../../tools/terminal-simulator/setup.ts';
 
 // The payment crash test (issue 16 §8): a real server process is killed with SIGKILL at three points
 // while six machines sell over the terminal protocol (some dispenses fail: automatic refunds) and an
@@ -29,73 +29,19 @@ beforeAll(async () => {
 
 afterAll(async () => close?.());
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Calls until the server answers (not a network error, not a 5xx while it restarts). */
-async function untilAnswered<T extends { status: number }>(call: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      const answer = await call();
-      if (answer.status < 500) return answer;
-    } catch { /* the server is down */ }
-    await sleep(30);
-  }
-}
+const ignored = newFaults(); // (a server killed answers nothing for a while: counted by the outage test, not here)
 
 async function console_<T>(token: string, url: string, body: unknown) {
-  return untilAnswered(async () => {
+  return untilAnswered(ignored, async () => {
     const answer = await fetch(`${server.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
     return { status: answer.status, body: (await answer.json()) as { success: boolean; msg: string; data?: T } };
   });
 }
 
-/** The customer presses 支付成功 (again after a crash: the page then says it is paid). */
-async function pay(codeUrl: string) {
-  const url = new URL(codeUrl);
-  const page = await untilAnswered(async () => {
-    const answer = await fetch(`${url.origin}${url.pathname}`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, signal: AbortSignal.timeout(10_000),
-      body: new URLSearchParams({ t: url.searchParams.get('t') ?? '', action: 'pay' }).toString(),
-    });
-    return { status: answer.status, text: await answer.text() };
-  });
-  const t = messages.terminal;
-  return page.text.includes(t.simPaid) || page.text.includes(t.simAlreadyPaid);
-}
-
-type Progress = { created: string[]; dispensed: number; failed: number; done: boolean };
-
-/** One machine, tolerant of a server that disappears: every call retried until answered. */
-async function sell(machine: SimMachine, progress: Progress, random: () => number) {
-  const client = new TerminalClient(server.url, machine.machineNo, machine.key);
-  const call = <T>(p: string, body: unknown) => untilAnswered(() => client.call<T>(p, body, 10_000));
-  for (let n = 0; n < PURCHASES; n++) {
-    const created = await call<{ orderNo: string; codeUrl: string }>('/order/create', { aisleNo: ['A1', 'A2', 'B1', 'B2'][n % 4], payType: 3 });
-    if (!created.body.success) {
-      expect([messages.terminal.orderInProgress, messages.terminal.dispenseInProgress]).toContain(created.body.msg);
-      n--; // 本机有一笔订单正在进行: the order of a lost answer is settled by the next create
-      await sleep(50);
-      continue;
-    }
-    const { orderNo, codeUrl } = created.body.data!;
-    progress.created.push(orderNo);
-    if (random() < 0.1) continue; // walked away
-    if (!(await pay(codeUrl))) continue;
-    let status = 10;
-    for (let i = 0; i < 40 && status !== 2; i++) {
-      status = (await call<{ orderStatus: number }>('/order/status', { orderNo, knownStatus: status, waitSeconds: 1 })).body.data?.orderStatus ?? status;
-    }
-    expect(status, `${orderNo} paid`).toBe(2);
-    const success = random() >= 0.25;
-    const reported = await call<{ orderStatus: number }>('/order/dispense', { orderNo, success, aisleStatus: 1 });
-    expect(reported.body.success, reported.body.msg).toBe(true);
-    if (success) progress.dispensed++;
-    else progress.failed++;
-  }
-}
+type CrashProgress = Progress & { done: boolean };
 
 /** The operator: refunds parts of dispensed orders, retrying a request without an answer with the same key. */
-async function refundWhileSelling(token: string, progress: Progress, random: () => number) {
+async function refundWhileSelling(token: string, progress: CrashProgress, random: () => number) {
   let answered = 0;
   while (!progress.done) {
     const candidates = await db.selectFrom('pay_order').select(['orderId', 'payAmount', 'refundedAmount', 'reservedAmount'])
@@ -116,17 +62,6 @@ async function refundWhileSelling(token: string, progress: Progress, random: () 
   return answered;
 }
 
-async function settledBooks(timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const open = await db.selectFrom('pay_order').select('orderId')
-      .where((eb) => eb.or([eb('orderStatus', 'in', [OrderStatus.refundCreated, OrderStatus.refunding]), eb('refundNeeded', '=', 1), eb('reservedAmount', '>', 0)]))
-      .execute();
-    if (open.length === 0 || Date.now() > until) return open.length;
-    await sleep(200);
-  }
-}
-
 describe('SIGKILL while selling and refunding', () => {
   it('leaves every order legal, never refunds more than paid, and moves stock once per dispense', async () => {
     const machines = await prepareMachines({ server: server.url, admin: 'admin', password: ADMIN, count: MACHINES, prefix: 'CRASH' });
@@ -134,9 +69,9 @@ describe('SIGKILL while selling and refunding', () => {
     const token = login.body.data!.token;
     let seed = 7;
     const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
-    const progress: Progress = { created: [], dispensed: 0, failed: 0, done: false };
+    const progress: CrashProgress = { created: [], dispensed: 0, failed: 0, done: false };
 
-    const selling = Promise.all(machines.map((m) => sell(m, progress, random))).finally(() => void (progress.done = true));
+    const selling = Promise.all(machines.map((m) => sell(server.url, m, PURCHASES, progress, ignored, random, 0.1))).finally(() => void (progress.done = true));
     const refunding = refundWhileSelling(token, progress, random);
     const kills: number[] = [];
     for (const share of [0.2, 0.45, 0.7]) {
@@ -151,7 +86,7 @@ describe('SIGKILL while selling and refunding', () => {
     const refundRequests = await refunding;
     expect(kills).toHaveLength(3); // all three kills landed mid-run
     expect(refundRequests).toBeGreaterThan(0);
-    expect(await settledBooks()).toBe(0);
+    expect(await settledBooks(db)).toBe(0);
 
     const orders = await db.selectFrom('pay_order').selectAll().where('machineNo', 'like', 'CRASH-%').execute();
     const sales = orders.filter((o) => o.transType === TransType.consume);
