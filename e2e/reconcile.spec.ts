@@ -1,9 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import { dataDirPointer, E2E_PORT } from './env.ts';
 import { expect, test, toast, uniqueName } from './fixtures.ts';
 import { clickRowAction, dialog, openFromMenu, pickOption, rowOf } from './list-page.ts';
+import { withSuiteDatabase } from './suite-database.ts';
 
 // 对账 (/pay/Reconcile). A 支付配置 of this run's own on the simulator, with sales written straight into the
 // suite's database on both sides (pay_order, and the simulator's books pay_sim_payment), one side altered:
@@ -19,10 +17,7 @@ const shanghai = (text: string) => Date.parse(`${text.replace(' ', 'T')}:00+08:0
 type Sale = { orderNo: string; ours?: number; gateway?: number; at: string };
 
 function addSales(sales: Sale[]) {
-  const dataDir = fs.readFileSync(dataDirPointer(E2E_PORT), 'utf8').trim();
-  const db = new DatabaseSync(path.join(dataDir, 'huiyun.db'));
-  try {
-    db.exec('PRAGMA busy_timeout = 5000');
+  withSuiteDatabase((db) => {
     const { deptId } = db.prepare("select deptId from sys_dept where deptNo = 'DEMO'").get() as { deptId: number };
     const now = Date.now();
     const configId = Number(db.prepare("insert into pay_config (deptId, name, payType, gateway, addTime, editTime) values (?, ?, 3, 'simulator', ?, ?)")
@@ -36,9 +31,7 @@ function addSales(sales: Sale[]) {
       if (s.ours !== undefined) order.run(deptId, s.orderNo, s.ours, s.ours, at - 60_000, at, configId);
       if (s.gateway !== undefined) payment.run(s.orderNo, configId, s.gateway, `SIM${s.orderNo}`, at + 300_000, at - 60_000, at);
     }
-  } finally {
-    db.close();
-  }
+  });
 }
 
 test.beforeAll(() => {

@@ -1,4 +1,5 @@
 import { shanghaiDay } from '@huiyun/contract';
+import { DAY_MS } from './platform.ts';
 import { reconcileDay, type ReconcileDeps } from './run.ts';
 
 // The daily 对账 (PAY_RECONCILE_AT, default 10:30 Asia/Shanghai — the gateways publish a day's bill by
@@ -6,7 +7,6 @@ import { reconcileDay, type ReconcileDeps } from './run.ts';
 // restart over the hour misses nothing. Several instances each try: a run's row is claimed once
 // (run.ts), and the job never repeats a run that finished — only one that failed or died.
 
-const DAY_MS = 86_400_000;
 const SHANGHAI_OFFSET_MS = 8 * 3_600_000;
 /** 操作人 of the job's runs. */
 export const JOB_RUNNER = 'system';

@@ -6,6 +6,7 @@ import { readXlsxExport } from '../../test/xlsx-export.ts';
 import { paymentRuntime } from '../order/runtime.ts';
 import { reconcileDeps } from './routes.ts';
 import { reconcileDay } from './run.ts';
+import { startReconcileJob } from './job.ts';
 
 // 对账 on SQLite and (TEST_DATABASE_URL) PostgreSQL: a day with every kind of difference, made as orders and
 // simulator payments with one side altered; midnight on both sides; the server's time zone playing no part;
@@ -253,5 +254,19 @@ describe('对账 runs claimed once', () => {
     expect(answer).toMatchObject({ runs: 2 });
     expect(await runOf('2026-03-13', other.id)).toMatchObject({ result: 'failed', message: m.noBill });
     expect(await runOf('2026-03-13', configA)).toMatchObject({ result: 'matched' });
+  });
+
+  it("runs yesterday's 对账 at start when today's PAY_RECONCILE_AT has passed, and waits for it when it has not", async () => {
+    const configs = (await t.ctx.db.selectFrom('pay_config').select('id').execute()).length;
+    const late = { ...reconcileDeps(t.ctx), now: () => shanghaiDayStart('2026-03-15')! + 11 * HOUR };
+    const done = await new Promise<{ day: string; runs: number }>((resolve) => {
+      const job = startReconcileJob(late, '10:30', (answer) => void job.stop().then(() => resolve(answer)));
+    });
+    expect(done).toMatchObject({ day: '2026-03-14', runs: configs });
+    expect((await runs({ start: '2026-03-14', end: '2026-03-14' })).map((r) => r.runBy)).toEqual(Array(configs).fill('system'));
+    const early = { ...reconcileDeps(t.ctx), now: () => shanghaiDayStart('2026-03-16')! + 10 * HOUR };
+    const job = startReconcileJob(early, '10:30');
+    await job.stop();
+    expect(await runs({ start: '2026-03-15', end: '2026-03-15' })).toEqual([]);
   });
 });

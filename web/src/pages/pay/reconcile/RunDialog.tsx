@@ -1,6 +1,6 @@
 import { DatePicker, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { messages, type ReconcileConfigChoice } from '@huiyun/contract';
+import { messages, shanghaiDay, type ReconcileConfigChoice } from '@huiyun/contract';
 import { runReconcile } from '../../../api/reconcile.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
@@ -12,7 +12,7 @@ const DAY_FORMAT = 'YYYY-MM-DD';
 
 type Values = { day?: Dayjs; configId?: number | '' };
 const dayRule = { required: true, message: m.dayRequired };
-const beijingToday = () => dayjs(new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10), DAY_FORMAT);
+const beijingToday = () => dayjs(shanghaiDay(Date.now()), DAY_FORMAT);
 
 /** 对账: a day before today (yesterday by default) and one 支付配置 or all of them. */
 export function RunDialog({ open, configs, onClose }: { open: boolean; configs: ReconcileConfigChoice[]; onClose: () => void }) {
