@@ -7,6 +7,7 @@ import { paymentRuntime } from '../order/runtime.ts';
 import { reconcileDeps } from './routes.ts';
 import { reconcileDay } from './run.ts';
 import { startReconcileJob } from './job.ts';
+import { reconcileDb } from './tables.ts';
 
 // 对账 on SQLite and (TEST_DATABASE_URL) PostgreSQL: a day with every kind of difference, made as orders and
 // simulator payments with one side altered; midnight on both sides; the server's time zone playing no part;
@@ -268,5 +269,23 @@ describe('对账 runs claimed once', () => {
     const job = startReconcileJob(early, '10:30');
     await job.stop();
     expect(await runs({ start: '2026-03-15', end: '2026-03-15' })).toEqual([]);
+  });
+
+  it("lets a run whose lease ran out be taken over, and then drops the late run's outcome", async () => {
+    let release!: () => void;
+    let entered!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    const inBill = new Promise<void>((resolve) => { entered = resolve; });
+    // the stalled run's gateway answers an empty bill at last: had it been written, NEXT would show 平台有/通道无
+    const stalled = { ...reconcileDeps(t.ctx), gatewayOf: () => ({ name: 'simulator', downloadBill: async (_c: never, day: string) => { entered(); await held; return { day, rows: [] }; } }) as never };
+    const first = reconcileDay(stalled, { day: NEXT, configIds: [configA], by: 'stalled', mode: 'button' });
+    await inBill;
+    await reconcileDb(t.ctx.db).updateTable('pay_reconcile_run').set({ leaseUntil: 1 }).where('day', '=', NEXT).where('configId', '=', configA).execute(); // (its lease ran out)
+    expect(await reconcileDay(reconcileDeps(t.ctx), { day: NEXT, configIds: [configA], by: 'takeover', mode: 'job' })).toMatchObject({ runs: 1, busy: 0 });
+    release();
+    await first;
+    const next = await runOf(NEXT, configA);
+    expect(next).toMatchObject({ runBy: 'takeover', result: 'matched', diffCount: 0, platformCount: 2 });
+    expect(await diffs(next.runId)).toEqual([]);
   });
 });
