@@ -18,7 +18,9 @@ import { reconcileDay, type ReconcileDeps } from './run.ts';
 
 const m = messages.reconcile;
 
-const runColumns: XlsxColumn<ReconcileRun>[] = [
+// The sheets show labels (有差异, 金额不一致, 支付, 已处理) rather than the stored names.
+type RunExportRow = Omit<ReconcileRun, 'result'> & { result: string };
+const runColumns: XlsxColumn<RunExportRow>[] = [
   { header: m.day, key: 'day', width: 12 },
   { header: m.configName, key: 'configName', width: 20 },
   { header: m.deptName, key: 'deptName', width: 20 },
@@ -34,7 +36,7 @@ const runColumns: XlsxColumn<ReconcileRun>[] = [
   { header: m.finishTime, key: 'finishTime', width: 20 },
 ];
 
-type DiffExportRow = Omit<ReconcileDiff, 'handled'> & { handled: string };
+type DiffExportRow = Omit<ReconcileDiff, 'handled' | 'category' | 'kind'> & { handled: string; category: string; kind: string };
 const diffColumns: XlsxColumn<DiffExportRow>[] = [
   { header: m.category, key: 'category', width: 14 },
   { header: m.kind, key: 'kind', width: 8 },
@@ -70,7 +72,7 @@ export function reconcileRoutes(ctx: AppContext) {
       query: reconcileRunListQuery,
       list: '/api/Reconcile/list',
       load: (request, query) => listRuns(ctx.db, callerOf(request).deptScope, query),
-      export: { url: '/api/Reconcile/export', fileName: m.title, columns: runColumns, row: (row) => ({ ...row, result: labelOf(reconcileResultOptions, row.result) as never }) },
+      export: { url: '/api/Reconcile/export', fileName: m.title, columns: runColumns, row: (row): RunExportRow => ({ ...row, result: labelOf(reconcileResultOptions, row.result) }) },
     });
 
     registerList(app, {
@@ -81,7 +83,7 @@ export function reconcileRoutes(ctx: AppContext) {
       export: {
         url: '/api/Reconcile/diffExport', fileName: m.diffExportName, columns: diffColumns,
         row: (row): DiffExportRow => ({
-          ...row, category: labelOf(reconcileCategoryOptions, row.category) as never, kind: labelOf(reconcileKindOptions, row.kind) as never,
+          ...row, category: labelOf(reconcileCategoryOptions, row.category), kind: labelOf(reconcileKindOptions, row.kind),
           handled: row.handled ? m.handledYes : m.handledNo,
         }),
       },
