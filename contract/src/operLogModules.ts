@@ -1,4 +1,4 @@
-import { aisle, authcode, blacklist, dept, machine, menu, monitor as m, order, payConfig, permission, role, statistics, task, terminalConfig, upload, user, variable } from './messages.ts';
+import { aisle, authcode, blacklist, dept, machine, menu, monitor as m, order, payConfig, permission, reconcile, role, statistics, task, terminalConfig, upload, user, variable } from './messages.ts';
 import type { Option } from './enums.ts';
 
 /**
@@ -10,6 +10,6 @@ import type { Option } from './enums.ts';
 export const operLogModules = [
   user.title, role.title, dept.title, menu.title, permission.title, variable.title, m.onlineTitle,
   task.title, upload.title, authcode.title, statistics.title, blacklist.title,
-  payConfig.title, terminalConfig.title, machine.title, aisle.title, order.title,
+  payConfig.title, terminalConfig.title, machine.title, aisle.title, order.title, reconcile.title,
 ] as const;
 export const operLogModuleOptions: Option<string>[] = operLogModules.map((module) => ({ value: module, label: module }));

@@ -71,6 +71,9 @@ const table = {
   'pay:Order:list': { name: '交易订单-查询', roles: ['companyAdmin'] },
   'pay:Order:refund': { name: '交易订单-退款', roles: ['companyAdmin'] },
   'pay:PayAlarm:list': { name: '支付告警-查询', roles: ['companyAdmin'] },
+  'pay:Reconcile:list': { name: '对账-查询', roles: ['companyAdmin'] },
+  'pay:Reconcile:run': { name: '对账-对账', roles: ['companyAdmin'] },
+  'pay:Reconcile:handle': { name: '对账-标记处理', roles: ['companyAdmin'] },
 } as const satisfies Record<string, { name: string; roles: readonly GrantedRole[] }>;
 
 export type PermissionCode = keyof typeof table;
@@ -105,6 +108,7 @@ export const permissionScreens: Record<PermissionArea, string> = {
   'machine:MachineAisle': '/machine/MachineAisle',
   'pay:Order': '/pay/Order',
   'pay:PayAlarm': '/pay/Alarm',
+  'pay:Reconcile': '/pay/Reconcile',
 };
 
 /**
@@ -196,4 +200,7 @@ export const Perm = {
   orderList: 'pay:Order:list',
   orderRefund: 'pay:Order:refund',
   payAlarmList: 'pay:PayAlarm:list',
+  reconcileList: 'pay:Reconcile:list',
+  reconcileRun: 'pay:Reconcile:run',
+  reconcileHandle: 'pay:Reconcile:handle',
 } as const satisfies Record<string, PermissionCode>;

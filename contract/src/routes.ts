@@ -41,6 +41,8 @@ export const consoleRoutes: ConsoleRoute[] = [
   { url: '/pay/Config', name: '支付配置', icon: 'WalletOutlined', group: 'pay' },
   // Last of its group (see 黑名单): an upgraded database numbers it after 交易订单 and 支付配置 too.
   { url: '/pay/Alarm', name: '支付告警', icon: 'AlertOutlined', group: 'pay' },
+  // Last of its group (see 黑名单): an upgraded database numbers it after 支付告警.
+  { url: '/pay/Reconcile', name: '对账', icon: 'FileTextOutlined', group: 'pay' },
   { url: '/machine/MachineConfig', name: '终端支付配置', icon: 'ControlOutlined', group: 'machine' },
   { url: '/machine/MachineAisle', name: '货道信息', icon: 'InboxOutlined', group: 'machine' },
   // Last of its group (see 黑名单): an upgraded database numbers it after 终端支付配置 and 货道信息 too.

@@ -41,6 +41,7 @@ const schema = z.object({
   PAY_SWEEP_SECONDS: intIn(1, 3600).default(15),
   PAY_RECOVER_SECONDS: intIn(1, 24 * 60 * 60).default(60),
   PAY_DISPENSE_TIMEOUT_SECONDS: intIn(10, 24 * 60 * 60).default(300),
+  PAY_RECONCILE_AT: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm (Asia/Shanghai), e.g. 10:30').default('10:30'),
   PAY_SECRET_KEY: z.string().refine(isKey32, 'must be 32 bytes in base64').optional(),
   PAY_SECRET_PREVIOUS_KEYS: z.string().refine((v) => v.split(',').every(isKey32), 'must be a comma list of 32-byte base64 keys').optional(),
 });
@@ -88,7 +89,7 @@ export type Config = {
   /** 操作日志 and 登录日志 rows older than this many days are deleted (db/log-retention.ts, swept hourly). */
   logRetentionDays: number;
   /** The order sweeper: how often it runs, and how long a lease (and a refund left under way) lasts before it is taken over. */
-  pay: { sweepMs: number; recoverMs: number; dispenseTimeoutMs: number };
+  pay: { sweepMs: number; recoverMs: number; dispenseTimeoutMs: number; /** 'HH:mm' Asia/Shanghai: the daily 对账 of yesterday */ reconcileAt: string };
   /**
    * The key that seals payment secrets and terminal keys (infra/secret-key.ts): base64 of 32 bytes, or
    * unset for a key file in dataDir. Previous keys still open what they sealed, until resealed.
@@ -151,7 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       activateWindowMs: e.DEVICE_ACTIVATE_LOCKOUT_MINUTES * 60_000,
     },
     logRetentionDays: e.LOG_RETENTION_DAYS,
-    pay: { sweepMs: e.PAY_SWEEP_SECONDS * 1000, recoverMs: e.PAY_RECOVER_SECONDS * 1000, dispenseTimeoutMs: e.PAY_DISPENSE_TIMEOUT_SECONDS * 1000 },
+    pay: { sweepMs: e.PAY_SWEEP_SECONDS * 1000, recoverMs: e.PAY_RECOVER_SECONDS * 1000, dispenseTimeoutMs: e.PAY_DISPENSE_TIMEOUT_SECONDS * 1000, reconcileAt: e.PAY_RECONCILE_AT },
     paySecretKey: e.PAY_SECRET_KEY,
     paySecretPreviousKeys: e.PAY_SECRET_PREVIOUS_KEYS?.split(',').map((k) => k.trim()) ?? [],
   };

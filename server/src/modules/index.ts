@@ -27,6 +27,7 @@ import { gatewayRoutes } from './gateway/routes.ts';
 import { authenticateTerminal } from './terminal/auth.ts';
 import { orderListRoutes } from './order-list/routes.ts';
 import { payAlarmRoutes } from './pay-alarm/routes.ts';
+import { reconcileRoutes } from './reconcile/routes.ts';
 
 /** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
 const areas = [
@@ -35,7 +36,7 @@ const areas = [
   payConfigRoutes, terminalConfigRoutes,
   machineRoutes,
   terminalRoutes, gatewayRoutes,
-  orderListRoutes, payAlarmRoutes,
+  orderListRoutes, payAlarmRoutes, reconcileRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -11,7 +11,7 @@ export const entities = [
   'online', 'operLog', 'loginLog',
   'payConfig', 'terminalConfig',
   'machine', 'aisle',
-  'order', 'payAlarm',
+  'order', 'payAlarm', 'reconcile', 'reconcileDiff',
 ] as const;
 export type Entity = (typeof entities)[number];
 
@@ -30,6 +30,8 @@ export const shownIn: Readonly<Partial<Record<Entity, readonly Entity[]>>> = {
   statistics: ['user', 'task', 'authcode', 'device'],
   payConfig: ['terminalConfig'],
   machine: ['aisle', 'terminalConfig'],
+  reconcile: ['reconcileDiff'],
+  reconcileDiff: ['reconcile'],
 };
 
 export const queryKeys = {

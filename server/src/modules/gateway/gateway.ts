@@ -4,6 +4,7 @@
 
 import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Queryable } from '../../db/schema.ts';
+import type { Bill } from './bill.ts';
 
 /** The 支付配置 a payment runs on (pay_config), with its secrets still sealed. */
 export type GatewayConfig = {
@@ -54,6 +55,8 @@ export interface PaymentGateway {
   verifyNotification(config: GatewayConfig, rawBody: string, headers: Record<string, string | string[] | undefined>): PaidNotification;
   /** The body a gateway expects as acknowledgement (and as refusal). */
   acknowledgement(ok: boolean, message: string): { contentType: string; body: string };
+  /** The bill of a Beijing day 'YYYY-MM-DD' for 对账; a day with no bill is an empty bill. */
+  downloadBill?(config: GatewayConfig, day: string): Promise<Bill>;
 }
 
 export class GatewayVerifyError extends Error {}

@@ -8,6 +8,7 @@ import { sharedWrite } from '../../db/shared-commit.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
 import type { SecretBox } from '../../infra/secret-box.ts';
 import { payConfigPurpose } from '../pay-config/secrets.ts';
+import { simulatorBill } from './simulator-bill.ts';
 import {
   gatewayConfigOf, GatewayVerifyError, type CreatePayment, type GatewayConfig, type PaidNotification, type PaymentGateway, type PaymentState, type RefundState,
 } from './gateway.ts';
@@ -161,6 +162,10 @@ export class SimulatorGateway implements PaymentGateway {
   async queryRefund(_config: GatewayConfig, refundNo: string): Promise<RefundState> {
     const row = await this.options.db.selectFrom('pay_sim_refund').select('status').where('refundNo', '=', refundNo).executeTakeFirst();
     return { state: (row?.status as RefundState['state']) ?? 'unknown' };
+  }
+
+  downloadBill(config: GatewayConfig, day: string) {
+    return simulatorBill(this.options.db, config.id, day);
   }
 
   orderNoOf(rawBody: string): string | undefined {

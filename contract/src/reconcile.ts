@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { reconcile as m } from './messages.ts';
+import type { Option } from './enums.ts';
+import { idOf, optionalIdOf, pageQuery, requiredText, typedText } from './fields.ts';
+import { shanghaiDayStart } from './monitor.ts';
+import { dayOf } from './order.ts';
+
+// 对账 (/pay/Reconcile, issue 33 §4): a run per (Beijing day, 支付配置) compares the gateway's bill with our
+// orders and refunds of that day in integer fen; each difference is kept with both sides until an operator
+// marks it handled. Amounts are integer fen in the tables and yuan text ('12.50') here.
+
+/** pay_reconcile_diff.category. */
+export const ReconcileCategory = {
+  /** the gateway's bill has it, we have no such paid order / successful refund (on any day) */
+  gatewayOnly: 'gatewayOnly',
+  /** we have it paid / refunded that day, the gateway's bill (of that day or the next) has not */
+  platformOnly: 'platformOnly',
+  amount: 'amount',
+  /** both have the number, but our side is not paid / not refunded */
+  status: 'status',
+} as const;
+export type ReconcileCategory = (typeof ReconcileCategory)[keyof typeof ReconcileCategory];
+export const reconcileCategoryOptions: Option<ReconcileCategory>[] = [
+  { value: 'gatewayOnly', label: m.categoryGatewayOnly },
+  { value: 'platformOnly', label: m.categoryPlatformOnly },
+  { value: 'amount', label: m.categoryAmount },
+  { value: 'status', label: m.categoryStatus },
+];
+
+/** pay_reconcile_run.result. */
+export const ReconcileResult = { running: 'running', matched: 'matched', different: 'different', failed: 'failed' } as const;
+export type ReconcileResult = (typeof ReconcileResult)[keyof typeof ReconcileResult];
+export const reconcileResultOptions: Option<ReconcileResult>[] = [
+  { value: 'matched', label: m.resultMatched },
+  { value: 'different', label: m.resultDifferent },
+  { value: 'failed', label: m.resultFailed },
+  { value: 'running', label: m.resultRunning },
+];
+
+export const reconcileKindOptions: Option<'payment' | 'refund'>[] = [
+  { value: 'payment', label: m.kindPayment },
+  { value: 'refund', label: m.kindRefund },
+];
+
+/** '' (all) or one of the values. */
+function oneOfText<V extends string>(options: Option<V>[], message: string) {
+  const values = options.map((o) => o.value) as string[];
+  return z.preprocess(
+    (v) => (v === '' || v == null ? undefined : v),
+    z.string({ error: message }).refine((v) => values.includes(v), message).transform((v) => v as V).optional(),
+  );
+}
+
+const withDayOrder = <T extends { start: string; end: string }>(q: T) => !q.start || !q.end || q.start <= q.end;
+
+export const reconcileRunListQuery = pageQuery
+  .extend({
+    configId: optionalIdOf(m.configInvalid),
+    deptId: optionalIdOf(m.configInvalid),
+    result: oneOfText(reconcileResultOptions, m.resultInvalid),
+    start: dayOf(m.startInvalid),
+    end: dayOf(m.endInvalid),
+  })
+  .refine(withDayOrder, { message: m.dateOrder, path: ['end'] });
+export type ReconcileRunListQuery = z.infer<typeof reconcileRunListQuery>;
+export const reconcileRunSortFields = ['day'] as const;
+
+export const reconcileDiffListQuery = pageQuery.extend({
+  runId: idOf(m.runRequired),
+  category: oneOfText(reconcileCategoryOptions, m.categoryInvalid),
+  handled: z.preprocess(
+    (v) => (v === '' || v == null ? undefined : v === '1' || v === 1 || v === true ? 1 : v === '0' || v === 0 || v === false ? 0 : v),
+    z.union([z.literal(0), z.literal(1)], { error: m.handledInvalid }).optional(),
+  ),
+});
+export type ReconcileDiffListQuery = z.infer<typeof reconcileDiffListQuery>;
+export const reconcileDiffSortFields = ['diffId'] as const;
+
+/** 对账 (the button): a day before today (Beijing), and one 支付配置 or, absent, every one in the caller's scope. */
+export const reconcileRunRequest = z.object({
+  day: z.preprocess((v) => (v == null ? '' : v), typedText(m.dayInvalid).trim().min(1, m.dayRequired).refine((v) => shanghaiDayStart(v) !== undefined, m.dayInvalid)),
+  configId: optionalIdOf(m.configInvalid),
+});
+export type ReconcileRunRequest = z.infer<typeof reconcileRunRequest>;
+
+export const reconcileHandleRequest = z.object({
+  diffId: idOf(m.diffRequired),
+  note: requiredText(m.noteRequired, 200, m.noteTooLong),
+});
+export type ReconcileHandleRequest = z.infer<typeof reconcileHandleRequest>;
+
+/** A run as the list shows it. */
+export type ReconcileRun = {
+  runId: number;
+  day: string;
+  configId: number;
+  configName: string;
+  gateway: string;
+  deptId: number;
+  deptName: string;
+  platformCount: number;
+  /** yuan text, refunds subtracted */
+  platformAmount: string;
+  gatewayCount: number;
+  gatewayAmount: string;
+  diffCount: number;
+  unhandledCount: number;
+  result: ReconcileResult;
+  message: string;
+  runBy: string;
+  /** 'YYYY-MM-DD HH:mm:ss' Asia/Shanghai, '' while running */
+  finishTime: string;
+};
+
+/** A difference with both sides ('' / null where a side has no row). */
+export type ReconcileDiff = {
+  diffId: number;
+  runId: number;
+  category: ReconcileCategory;
+  kind: 'payment' | 'refund';
+  orderNo: string;
+  refundNo: string;
+  gatewayTradeNo: string;
+  platformAmount: string;
+  platformStatus: string;
+  gatewayAmount: string;
+  gatewayStatus: string;
+  gatewayTime: string;
+  handled: 0 | 1;
+  handleNote: string;
+  handledBy: string;
+  handledTime: string;
+};
+
+export type ReconcileConfigChoice = { configId: number; name: string; gateway: string; deptName: string };
+export type ReconcileRunAnswer = { runs: number; diffs: number };

@@ -1,0 +1,42 @@
+import {
+  messages, type Page, type ReconcileConfigChoice, type ReconcileDiff, type ReconcileHandleRequest, type ReconcileRun, type ReconcileRunAnswer,
+} from '@huiyun/contract';
+import { download, request, requestPage } from './client.ts';
+import { withDays } from './dayRange.ts';
+import type { ListParams } from './types.ts';
+
+const m = messages.reconcile;
+
+// 对账 (server/src/modules/reconcile/routes.ts).
+
+export type ReconcileRunFilters = { configId?: number; deptId?: number; result?: string; dateRange?: [string, string] };
+export type ReconcileDiffFilters = { runId: number; category?: string; handled?: string };
+
+export async function listReconcileRuns(params: ListParams<ReconcileRunFilters>): Promise<Page<ReconcileRun>> {
+  return requestPage<ReconcileRun>('/api/Reconcile/list', { body: withDays(params), failText: m.loadFailed });
+}
+
+export function exportReconcileRuns(params: Omit<ListParams<ReconcileRunFilters>, 'page' | 'limit'>): Promise<void> {
+  return download('/api/Reconcile/export', { body: withDays(params), fileName: `${m.title}.xlsx`, failText: messages.common.exportFailed });
+}
+
+export async function listReconcileDiffs(params: ListParams<ReconcileDiffFilters>): Promise<Page<ReconcileDiff>> {
+  return requestPage<ReconcileDiff>('/api/Reconcile/diffList', { body: params, failText: m.loadFailed });
+}
+
+export function exportReconcileDiffs(params: Omit<ListParams<ReconcileDiffFilters>, 'page' | 'limit'>): Promise<void> {
+  return download('/api/Reconcile/diffExport', { body: params, fileName: `${m.diffExportName}.xlsx`, failText: messages.common.exportFailed });
+}
+
+export async function reconcileConfigOptions(): Promise<ReconcileConfigChoice[]> {
+  return (await request<ReconcileConfigChoice[]>('/api/Reconcile/configOptions', { body: {}, failText: m.loadFailed })).data ?? [];
+}
+
+/** 对账 of a day: answers the server's text (对账完成：…). */
+export async function runReconcile(input: { day: string; configId?: number }): Promise<string> {
+  return (await request<ReconcileRunAnswer>('/api/Reconcile/run', { body: input, failText: m.runFailed })).msg;
+}
+
+export async function handleReconcileDiff(input: ReconcileHandleRequest): Promise<string> {
+  return (await request<void>('/api/Reconcile/handle', { body: input, failText: m.handleFailed })).msg;
+}
