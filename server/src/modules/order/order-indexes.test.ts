@@ -87,8 +87,9 @@ describe('pay_order indexes', () => {
     const names = postgres
       ? (await db.executeQuery<{ name: string }>(CompiledQuery.raw(`select indexname as name from pg_indexes where tablename = 'pay_order' and indexname <> 'pay_order_pkey'`))).rows
       : (await db.executeQuery<{ name: string }>(CompiledQuery.raw(`select name from sqlite_master where type = 'index' and tbl_name = 'pay_order' and sql is not null`))).rows;
+    // pay_order_config_paid: 对账 reads a config's payments of a Beijing day (migration 0027)
     expect(names.map((r) => r.name).sort()).toEqual([
-      'pay_order_dept_time', 'pay_order_machine_active', 'pay_order_machine_time', 'pay_order_no', 'pay_order_pay_type_time', 'pay_order_refund_key',
+      'pay_order_config_paid', 'pay_order_dept_time', 'pay_order_machine_active', 'pay_order_machine_time', 'pay_order_no', 'pay_order_pay_type_time', 'pay_order_refund_key',
       'pay_order_refund_needed', 'pay_order_status_pay_type_time', 'pay_order_status_time', 'pay_order_time', 'pay_order_trans_id',
     ]);
   });
