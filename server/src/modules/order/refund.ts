@@ -145,7 +145,7 @@ export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: O
       state = { state: 'failed', reason: m.gatewayUnavailable };
     } else {
       const gateway = gatewayOf(rt, config);
-      if (refund.orderStatus === OrderStatus.refunding) state = await gateway.queryRefund(config, refund.orderNo);
+      if (refund.orderStatus === OrderStatus.refunding) state = await gateway.queryRefund(config, refund.orderNo, parent.orderNo);
       if (state.state === 'unknown') state = await gateway.refund(config, { orderNo: parent.orderNo, refundNo: refund.orderNo, amount: -refund.payAmount });
     }
   } catch (error) {

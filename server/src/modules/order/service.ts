@@ -204,11 +204,12 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   }
   let paid;
   try {
-    paid = gateway.verifyNotification(config, rawBody, headers);
+    paid = await gateway.verifyNotification(config, rawBody, headers);
   } catch (error) {
     log?.warn({ alarm: 'badSignature', orderNo: order.orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: notification refused');
     return { ok: false, message: t.notifyBadSignature };
   }
+  if ('closed' in paid) return { ok: true, message: 'closed: no payment, nothing changes' };
   const mismatch = paid.orderNo !== order.orderNo ? 'orderNo' : paid.amount !== order.payAmount ? 'amount' : paid.mchId !== config.partner ? 'mchId' : paid.appId !== config.appid ? 'appId' : undefined;
   if (mismatch) {
     await recordAlarm(ctx, log, 'notifyMismatch', order, mismatchDetail(mismatch, paid.amount, order.payAmount));
