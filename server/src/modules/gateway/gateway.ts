@@ -81,7 +81,8 @@ export interface PaymentGateway<C extends GatewayConfig = GatewayConfig> {
   query(config: C, orderNo: string): Promise<PaymentState>;
   /** Closes an unpaid payment; answers what the gateway holds afterwards (a payment may have won the race). */
   close(config: C, orderNo: string): Promise<PaymentState>;
-  refund(config: C, input: { orderNo: string; refundNo: string; amount: number }): Promise<RefundState>;
+  /** notifyUrl: where the gateway tells the refund's outcome (gateways that do). */
+  refund(config: C, input: { orderNo: string; refundNo: string; amount: number; notifyUrl?: string }): Promise<RefundState>;
   /** orderNo: the refunded order's number (Alipay asks by both). */
   queryRefund(config: C, refundNo: string, orderNo?: string): Promise<RefundState>;
   /** Which order a raw notification names, before its config (and key) is known; undefined if unreadable. */
