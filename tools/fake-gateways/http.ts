@@ -1,9 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 
 // The fakes' HTTP side: loopback only, one port each (0 = any free port), a raw body for every request.
 
-export type FakeRequest = { method: string; path: string; query: URLSearchParams; headers: IncomingMessage['headers']; body: Buffer; text: string };
+export type FakeRequest = {
+  method: string; path: string; query: URLSearchParams; headers: IncomingMessage['headers']; body: Buffer; text: string;
+  /** HTTPS with requestCert: the subject CN of a client certificate the server's CA issued (else undefined) */
+  clientCertCN?: string;
+};
 export type FakeAnswer = { status?: number; headers?: Record<string, string>; body?: string | Buffer };
 export type FakeHandler = (request: FakeRequest) => Promise<FakeAnswer | undefined> | FakeAnswer | undefined;
 
@@ -16,7 +21,9 @@ export async function serveLoopback(port: number, handler: FakeHandler, makeServ
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       const body = Buffer.concat(chunks);
-      Promise.resolve(handler({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, text: body.toString('utf8') }))
+      const tls = req.socket as TLSSocket;
+      const clientCertCN = typeof tls.getPeerCertificate === 'function' && tls.authorized ? String(tls.getPeerCertificate().subject?.CN ?? '') : undefined;
+      Promise.resolve(handler({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, text: body.toString('utf8'), clientCertCN }))
         .then((answer) => {
           const a = answer ?? { status: 404, body: 'not found' };
           res.writeHead(a.status ?? 200, a.headers ?? {});
