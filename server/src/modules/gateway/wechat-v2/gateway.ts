@@ -4,6 +4,7 @@ import {
   GatewayVerifyError, type CreatePayment, type PaidNotification, type PayAccount, type PaymentGateway, type PaymentState, type RefundNotification, type RefundState,
 } from '../gateway.ts';
 import { parseWechatBill } from '../wechat-bill.ts';
+import { wechatTradeState } from '../wechat-trade-state.ts';
 import { WechatV2Client, WechatV2Error, signTypeOf } from './client.ts';
 import { decryptReqInfo, parseXml, signatureValid, toXml, type Fields } from './sign.ts';
 
@@ -47,20 +48,7 @@ export class WechatV2Gateway implements PaymentGateway<PayAccount> {
   async query(account: PayAccount, orderNo: string): Promise<PaymentState> {
     const a = await this.call(account, '/pay/orderquery', { out_trade_no: orderNo });
     if (a.result_code !== 'SUCCESS') return { state: 'unknown' }; // ORDERNOTEXIST, SYSTEMERROR
-    switch (a.trade_state) {
-      case 'SUCCESS':
-      case 'REFUND':
-        return { state: 'paid', transId: String(a.transaction_id), amount: Number(a.total_fee), payTime: parseBeijingDateTime(String(a.time_end)) || this.now() };
-      case 'NOTPAY':
-      case 'USERPAYING':
-        return { state: 'unpaid' };
-      case 'CLOSED':
-      case 'REVOKED':
-      case 'PAYERROR':
-        return { state: 'closed' };
-      default:
-        return { state: 'unknown' };
-    }
+    return wechatTradeState(a.trade_state, () => ({ state: 'paid', transId: String(a.transaction_id), amount: Number(a.total_fee), payTime: parseBeijingDateTime(String(a.time_end)) || this.now() }));
   }
 
   async close(account: PayAccount, orderNo: string): Promise<PaymentState> {

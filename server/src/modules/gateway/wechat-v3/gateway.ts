@@ -7,6 +7,7 @@ import {
   type RefundNotification, type RefundState,
 } from '../gateway.ts';
 import { parseWechatBill } from '../wechat-bill.ts';
+import { wechatTradeState } from '../wechat-trade-state.ts';
 import { decryptResource, verifySigned, type EncryptedResource } from './crypto.ts';
 import { WechatApiError, WechatV3Client } from './client.ts';
 
@@ -54,20 +55,7 @@ export class WechatV3Gateway implements PaymentGateway<PayAccount> {
       if (error instanceof WechatApiError && error.code === 'ORDER_NOT_EXIST') return { state: 'unknown' };
       throw error;
     }
-    switch (tx.trade_state) {
-      case 'SUCCESS':
-      case 'REFUND':
-        return { state: 'paid', transId: String(tx.transaction_id), amount: Number(tx.amount?.total), payTime: Date.parse(String(tx.success_time)) };
-      case 'NOTPAY':
-      case 'USERPAYING':
-        return { state: 'unpaid' };
-      case 'CLOSED':
-      case 'REVOKED':
-      case 'PAYERROR':
-        return { state: 'closed' };
-      default:
-        return { state: 'unknown' };
-    }
+    return wechatTradeState(tx.trade_state, () => ({ state: 'paid', transId: String(tx.transaction_id), amount: Number(tx.amount?.total), payTime: Date.parse(String(tx.success_time)) }));
   }
 
   async close(account: PayAccount, orderNo: string): Promise<PaymentState> {
