@@ -29,3 +29,14 @@ export function makeCertificates(merchantNo: string): FakeCertificates {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A self-signed certificate and its key (the fake WeChat Pay APIv3's platform certificate). */
+export function selfSignedCertificate(commonName: string): { keyPem: string; certPem: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fake-wechat-'));
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '30', '-subj', `/CN=${commonName}/O=Tenpay.com`], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    return { keyPem: readFileSync(path.join(dir, 'key.pem'), 'utf8'), certPem: readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

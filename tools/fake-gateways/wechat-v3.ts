@@ -1,5 +1,6 @@
-import { createCipheriv, createHash, createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createHash, createPrivateKey, createSign, createVerify, generateKeyPairSync, randomBytes, X509Certificate, type KeyObject } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { selfSignedCertificate } from './certificates.ts';
 import { beijingDay, beijingText, FakeBooks, randomDigits, yuan, type FakePayment, type FakeRefund } from './books.ts';
 import { json, payPage, postNotification, serveLoopback, type FakeAnswer, type FakeRequest } from './http.ts';
 import { wechatBillCsv } from './wechat-bill.ts';
@@ -9,19 +10,25 @@ import { wechatBillCsv } from './wechat-bill.ts';
 // Wechatpay-Serial PUB_KEY_ID_…), encrypts notification resources with the APIv3 key (AEAD_AES_256_GCM),
 // and serves a "customer pays" page at each code_url.
 
-export type FakeWechatV3Options = { port?: number; now?: () => number };
+/** platformCertificate: sign with a platform certificate (older merchants, /v3/certificates) instead of the public key mode. */
+export type FakeWechatV3Options = { port?: number; now?: () => number; platformCertificate?: boolean };
 export type NotifyOverrides = { amount?: number; appid?: string; mchid?: string; signature?: 'forged' | 'signtest'; timestampOffsetS?: number };
 
 export async function startFakeWechatV3(options: FakeWechatV3Options = {}) {
   const now = options.now ?? Date.now;
   const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const platform = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const certificate = options.platformCertificate ? selfSignedCertificate('Fake WeChat Pay platform') : undefined;
+  const platform = certificate
+    ? { privateKey: createPrivateKey(certificate.keyPem), publicKey: new X509Certificate(certificate.certPem).publicKey }
+    : generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const platformSerial = certificate ? new X509Certificate(certificate.certPem).serialNumber.toUpperCase() : `PUB_KEY_ID_0119${randomDigits(16)}`;
   const account = {
     mchid: `19${randomDigits(8)}`, appid: `wx${randomBytes(8).toString('hex')}`,
     certSerialNo: randomBytes(20).toString('hex').toUpperCase(), apiV3Key: randomBytes(16).toString('hex'),
-    platformPubKeyId: `PUB_KEY_ID_0119${randomDigits(16)}`,
+    /** public key mode: the id and key to paste; certificate mode: empty (the merchant downloads the certificates) */
+    platformPubKeyId: certificate ? '' : platformSerial,
     merchantPrivateKey: String(merchant.privateKey.export({ format: 'pem', type: 'pkcs8' })),
-    platformPublicKey: String(platform.publicKey.export({ format: 'pem', type: 'spki' })),
+    platformPublicKey: certificate ? '' : String(platform.publicKey.export({ format: 'pem', type: 'spki' })),
   };
   const books = new FakeBooks();
   const bills = new Map<string, Buffer>();
@@ -29,7 +36,7 @@ export async function startFakeWechatV3(options: FakeWechatV3Options = {}) {
 
   const signed = (status: number, data: unknown, key: KeyObject = platform.privateKey): FakeAnswer => {
     const body = data === undefined ? '' : JSON.stringify(data);
-    return json(status, data, signatureHeaders(body, key, account.platformPubKeyId, now()));
+    return json(status, data, signatureHeaders(body, key, platformSerial, now()));
   };
   const fail = (status: number, code: string, message: string) => json(status, { code, message });
 
@@ -60,17 +67,19 @@ export async function startFakeWechatV3(options: FakeWechatV3Options = {}) {
   });
 
   /** Sends a signed, encrypted notification to `url`; answers the merchant's HTTP status. */
-  async function sendEvent(url: string, eventType: string, originalType: string, resource: object, o: NotifyOverrides = {}) {
+  const encrypt = (plain: string, aad: string) => {
     const nonce = randomBytes(6).toString('hex');
-    const aad = originalType;
     const cipher = createCipheriv('aes-256-gcm', Buffer.from(account.apiV3Key), Buffer.from(nonce));
     cipher.setAAD(Buffer.from(aad));
-    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(resource)), cipher.final(), cipher.getAuthTag()]).toString('base64');
+    return { algorithm: 'AEAD_AES_256_GCM', nonce, associated_data: aad, ciphertext: Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]).toString('base64') };
+  };
+
+  async function sendEvent(url: string, eventType: string, originalType: string, resource: object, o: NotifyOverrides = {}) {
     const body = JSON.stringify({
       id: randomBytes(16).toString('hex'), create_time: rfc3339(now()), resource_type: 'encrypt-resource', event_type: eventType, summary: eventType.startsWith('REFUND') ? '退款成功' : '支付成功',
-      resource: { original_type: originalType, algorithm: 'AEAD_AES_256_GCM', ciphertext, associated_data: aad, nonce },
+      resource: { original_type: originalType, ...encrypt(JSON.stringify(resource), originalType) },
     });
-    const headers = signatureHeaders(body, platform.privateKey, account.platformPubKeyId, now() + (o.timestampOffsetS ?? 0) * 1000);
+    const headers = signatureHeaders(body, platform.privateKey, platformSerial, now() + (o.timestampOffsetS ?? 0) * 1000);
     if (o.signature === 'forged') headers['Wechatpay-Signature'] = createSign('RSA-SHA256').update(`${headers['Wechatpay-Timestamp']}\n${headers['Wechatpay-Nonce']}\n${body}\n`).sign(merchant.privateKey, 'base64');
     if (o.signature === 'signtest') headers['Wechatpay-Signature'] = `WECHATPAY/SIGNTEST/${headers['Wechatpay-Signature']}`;
     return postNotification(url, body, { 'content-type': 'application/json', ...headers });
@@ -115,6 +124,11 @@ export async function startFakeWechatV3(options: FakeWechatV3Options = {}) {
     const refused = verifyMerchant(request);
     if (refused) return fail(401, 'SIGN_ERROR', `签名错误 (${refused})`);
     const body = request.text ? (JSON.parse(request.text) as Record<string, any>) : {};
+    if (request.method === 'GET' && request.path === '/v3/certificates') {
+      if (!certificate) return signed(200, { data: [] });
+      const cert = new X509Certificate(certificate.certPem);
+      return signed(200, { data: [{ serial_no: platformSerial, effective_time: rfc3339(Date.parse(cert.validFrom)), expire_time: rfc3339(Date.parse(cert.validTo)), encrypt_certificate: encrypt(certificate.certPem, 'certificate') }] });
+    }
     if (request.method === 'POST' && request.path === '/v3/pay/transactions/native') {
       if (body.mchid !== account.mchid) return fail(400, 'MCH_NOT_EXISTS', '商户号不存在');
       if (body.appid !== account.appid) return fail(400, 'APPID_MCHID_NOT_MATCH', 'appid和mch_id不匹配');

@@ -13,8 +13,9 @@ export function wechatV3AccountOf(fake: FakeWechatV3, id = 1): PayAccount {
   };
 }
 
-export async function wechatV3Harness(): Promise<ContractHarness<PayAccount> & { fake: FakeWechatV3 }> {
-  const fake = await startFakeWechatV3();
+/** platformCertificate: the fake signs with a platform certificate the gateway downloads (older merchants). */
+export async function wechatV3Harness(options: { platformCertificate?: boolean } = {}): Promise<ContractHarness<PayAccount> & { fake: FakeWechatV3 }> {
+  const fake = await startFakeWechatV3(options);
   return {
     fake, gateway: new WechatV3Gateway({ baseUrl: fake.baseUrl }), account: wechatV3AccountOf(fake),
     pay: (orderNo) => fake.pay(orderNo), notifyPaid: (orderNo, o) => fake.notifyPaid(orderNo, o), refundNotifications: true, stop: () => fake.close(),
