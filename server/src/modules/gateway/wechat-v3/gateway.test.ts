@@ -1,3 +1,6 @@
+// Run away from Beijing time: every time WeChat Pay sends or reads is Beijing time, whatever the server's TZ.
+process.env.TZ = 'UTC';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayContract, startReceiver } from '../contract-suite.ts';
 import { GatewayVerifyError } from '../gateway.ts';
