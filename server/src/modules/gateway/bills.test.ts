@@ -14,16 +14,15 @@ const WECHAT_SAMPLE = `\uFEFF交易时间,公众账号ID,商户号,特约商户�
 \`45.0,\`0.47,\`0.14,\`0.0,\`0.08,\`0.47,\`0.14
 `;
 
+const WECHAT_ROWS = [
+  { kind: 'payment', orderNo: 'autotest_20190219015232_89201', gatewayTradeNo: '4200000263201902167700134902', amountFen: 3, at: Date.UTC(2019, 1, 18, 17, 52, 32) },
+  { kind: 'refund', orderNo: 'autotest_20190216081946_82335', refundNo: 'REF4200000263201902167700963919', gatewayTradeNo: '50000709672019011908420787722', amountFen: 1, at: Date.UTC(2019, 1, 18, 21, 1, 46) },
+];
+
 describe("WeChat Pay's trade bill", () => {
-  const expected = [
-    { kind: 'payment', orderNo: 'autotest_20190219015232_89201', gatewayTradeNo: '4200000263201902167700134902', amountFen: 3, at: Date.UTC(2019, 1, 18, 17, 52, 32) },
-    { kind: 'refund', orderNo: 'autotest_20190216081946_82335', refundNo: 'REF4200000263201902167700963919', gatewayTradeNo: '50000709672019011908420787722', amountFen: 1, at: Date.UTC(2019, 1, 18, 21, 1, 46) },
-  ];
-  it('reads the published sample: BOM, backticks, the REFUND row, the summary rows left out; Beijing times', () => {
-    expect(parseWechatBill(WECHAT_SAMPLE)).toEqual(expected);
-  });
-  it('the same without a BOM, with LF lines, and a comma inside 商品名称', () => {
-    const text = WECHAT_SAMPLE.slice(1).replaceAll('\r\n', '\n').replace('`autotest,', '`auto,test,');
+  const expected = WECHAT_ROWS;
+  it('the same without a BOM, with CRLF lines, and a comma inside 商品名称', () => {
+    const text = WECHAT_SAMPLE.slice(1).replaceAll('\n', '\r\n').replace('`autotest,', '`auto,test,');
     expect(parseWechatBill(text)).toEqual(expected);
   });
   it('an empty text is an empty bill; a file that is not a trade bill is an error', () => {
@@ -31,6 +30,11 @@ describe("WeChat Pay's trade bill", () => {
     expect(() => parseWechatBill('a,b,c\n`1,`2,`3')).toThrow(/not a WeChat Pay trade bill/);
   });
 });
+
+const ALIPAY_ROWS = [
+  { kind: 'payment', orderNo: 'cd6ece976b514130977cb06048359684', gatewayTradeNo: '2017083121001004720299453898', amountFen: 2000, at: Date.UTC(2017, 7, 30, 16, 6, 15) },
+  { kind: 'refund', orderNo: 'cd6ece976b514130977cb06048359684', refundNo: 'R2017083100001', gatewayTradeNo: '2017083121001004720299453898', amountFen: 350, at: Date.UTC(2017, 7, 31, 2, 0, 0) },
+];
 
 const ALIPAY_SAMPLE = `#支付宝业务明细查询
 #账号：[20885212319120680156]
@@ -45,13 +49,7 @@ const ALIPAY_SAMPLE = `#支付宝业务明细查询
 #导出时间：[2021年10月22日 06:27:10]`;
 
 describe("Alipay's trade bill", () => {
-  const expected = [
-    { kind: 'payment', orderNo: 'cd6ece976b514130977cb06048359684', gatewayTradeNo: '2017083121001004720299453898', amountFen: 2000, at: Date.UTC(2017, 7, 30, 16, 6, 15) },
-    { kind: 'refund', orderNo: 'cd6ece976b514130977cb06048359684', refundNo: 'R2017083100001', gatewayTradeNo: '2017083121001004720299453898', amountFen: 350, at: Date.UTC(2017, 7, 31, 2, 0, 0) },
-  ];
-  it("reads the sample's lines: # comments, trailing tabs, a negative refund as positive fen", () => {
-    expect(parseAlipayBillCsv(ALIPAY_SAMPLE)).toEqual(expected);
-  });
+  const expected = ALIPAY_ROWS;
   it('reads the zip of GBK files (names GBK too) and skips the (汇总) file', async () => {
     const zip = new JSZip();
     zip.file('20885212319120680156_20170831_业务明细.csv', encodeGbk(ALIPAY_SAMPLE), { binary: true });
@@ -60,4 +58,11 @@ describe("Alipay's trade bill", () => {
     expect(bytes.includes(encodeGbk('业务明细'))).toBe(true); // the entry names in GBK (JSZip adds its Unicode path field beside)
     expect(await readAlipayBillZip(bytes)).toEqual(expected);
   });
+});
+
+describe.each([
+  { bill: 'WeChat Pay: BOM, backticks, the REFUND row, the summary rows left out; Beijing times', read: () => parseWechatBill(WECHAT_SAMPLE), rows: WECHAT_ROWS },
+  { bill: "Alipay: # comments, trailing tabs, a negative refund as positive fen", read: () => parseAlipayBillCsv(ALIPAY_SAMPLE), rows: ALIPAY_ROWS },
+])('the published sample of $bill', ({ read, rows }) => {
+  it('reads to these rows', () => expect(read()).toEqual(rows));
 });
