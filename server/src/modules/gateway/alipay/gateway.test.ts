@@ -39,6 +39,16 @@ describe('Alipay specifics (TZ=UTC)', () => {
     expect(await h.gateway.close(h.account, orderNo)).toEqual({ state: 'closed' });
   });
 
+  it('a scanned, unpaid trade exists: query says unpaid, close closes it, and it stays closed', async () => {
+    const orderNo = await create(100);
+    const page = await fetch(`${h.fake.baseUrl}/pay/${orderNo}`); // the customer scans: the trade now exists
+    expect(page.status).toBe(200);
+    expect(await h.gateway.query(h.account, orderNo)).toEqual({ state: 'unpaid' });
+    expect(await h.gateway.close(h.account, orderNo)).toEqual({ state: 'closed' });
+    expect(h.fake.books.payments.get(orderNo)?.status).toBe('closed');
+    expect(await h.fake.pay(orderNo)).toBeUndefined(); // a closed trade takes no payment
+  });
+
   it('reads the pay time of a notification as Beijing time', async () => {
     const orderNo = await create(100);
     const before = Date.now();
