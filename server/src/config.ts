@@ -43,6 +43,9 @@ const schema = z.object({
   PAY_DISPENSE_TIMEOUT_SECONDS: intIn(10, 24 * 60 * 60).default(300),
   PAY_RECONCILE_AT: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm (Asia/Shanghai), e.g. 10:30').default('10:30'),
   PAY_SECRET_KEY: z.string().refine(isKey32, 'must be 32 bytes in base64').optional(),
+  PUBLIC_BASE_URL: z.string().regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'must be an http(s) URL').optional(),
+  WECHATPAY_BASE_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').default('https://api.mch.weixin.qq.com'),
+  ALIPAY_GATEWAY_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').default('https://openapi.alipay.com/gateway.do'),
   PAY_SECRET_PREVIOUS_KEYS: z.string().refine((v) => v.split(',').every(isKey32), 'must be a comma list of 32-byte base64 keys').optional(),
 });
 
@@ -96,6 +99,13 @@ export type Config = {
    */
   paySecretKey?: string;
   paySecretPreviousKeys: string[];
+  /**
+   * How the gateways reach this server (notify URLs are built from it); unset: the origin of the request
+   * that created the order. WeChat Pay's and Alipay's addresses: the real services unless pointed at the fakes.
+   */
+  publicBaseUrl?: string;
+  wechatpayBaseUrl: string;
+  alipayGatewayUrl: string;
   /** Tests pass a ready database name; otherwise SQLite under dataDir or DATABASE_URL. */
   sqliteFile?: string;
 };
@@ -155,5 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pay: { sweepMs: e.PAY_SWEEP_SECONDS * 1000, recoverMs: e.PAY_RECOVER_SECONDS * 1000, dispenseTimeoutMs: e.PAY_DISPENSE_TIMEOUT_SECONDS * 1000, reconcileAt: e.PAY_RECONCILE_AT },
     paySecretKey: e.PAY_SECRET_KEY,
     paySecretPreviousKeys: e.PAY_SECRET_PREVIOUS_KEYS?.split(',').map((k) => k.trim()) ?? [],
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    wechatpayBaseUrl: e.WECHATPAY_BASE_URL.replace(/\/+$/, ''),
+    alipayGatewayUrl: e.ALIPAY_GATEWAY_URL,
   };
 }

@@ -23,6 +23,32 @@ export async function gatewayConfigOf(db: Queryable, id: number): Promise<Gatewa
   return (await configById(db, { id }))[0];
 }
 
+/**
+ * A 支付配置 as the real gateways use it (config-loader.ts): the row's fields, and its secrets opened once
+ * ('' = not set). A GatewayConfig too, so the simulator takes it as it is.
+ */
+export type PayAccount = GatewayConfig & {
+  subMchId: string;
+  signType: string;
+  sellerUserId: string;
+  certSerialNo: string;
+  platformPubKeyId: string;
+  platformPubKey: string;
+  alipayPublicKey: string;
+  secrets: {
+    /** WeChat APIv2 key */
+    partnerKey: string;
+    certPassword: string;
+    /** WeChat: the merchant API private key (PEM) */
+    rsaKey: string;
+    apiV3Key: string;
+    /** Alipay: the application private key */
+    appPrivateKey: string;
+    /** WeChat v2 refunds: the merchant API certificate (PKCS#12 in base64, or PEM certificate + key); '' = none */
+    apiCert: string;
+  };
+};
+
 export type CreatePayment = { orderNo: string; amount: number; subject: string; expireAt: number; notifyUrl: string };
 
 export type PaymentState =
@@ -35,28 +61,43 @@ export type RefundState = { state: 'success' | 'processing' | 'failed' | 'unknow
 
 /** A verified paid notification: what the order module cross-checks against its order. */
 export type PaidNotification = { orderNo: string; transId: string; amount: number; mchId: string; appId: string; payTime: number };
+/**
+ * A verified notification that reports no payment (Alipay's TRADE_CLOSED after a full refund or a close):
+ * acknowledged, and it changes no money.
+ */
+export type ClosedNotification = { closed: true; orderNo: string; transId: string; mchId: string; appId: string };
+/** A verified refund notification (WeChat v2/v3 REFUND.*). */
+export type RefundNotification = { refundNo: string; orderNo: string; gatewayRefundNo: string; amount: number; state: RefundState['state']; at?: number };
+type Headers = Record<string, string | string[] | undefined>;
 
-export interface PaymentGateway {
+export interface PaymentGateway<C extends GatewayConfig = GatewayConfig> {
   readonly name: string;
-  createPayment(config: GatewayConfig, input: CreatePayment): Promise<{ codeUrl: string }>;
+  createPayment(config: C, input: CreatePayment): Promise<{ codeUrl: string }>;
   /**
    * Only a gateway whose books are in this database (the simulator): the same as createPayment, written
    * through `db` — the caller's transaction, so the order, its payment and its QR commit together.
    */
   createPaymentIn?(db: Queryable, config: GatewayConfig, input: CreatePayment): Promise<{ codeUrl: string }>;
-  query(config: GatewayConfig, orderNo: string): Promise<PaymentState>;
+  query(config: C, orderNo: string): Promise<PaymentState>;
   /** Closes an unpaid payment; answers what the gateway holds afterwards (a payment may have won the race). */
-  close(config: GatewayConfig, orderNo: string): Promise<PaymentState>;
-  refund(config: GatewayConfig, input: { orderNo: string; refundNo: string; amount: number }): Promise<RefundState>;
-  queryRefund(config: GatewayConfig, refundNo: string): Promise<RefundState>;
+  close(config: C, orderNo: string): Promise<PaymentState>;
+  /** notifyUrl: where the gateway tells the refund's outcome (gateways that do). */
+  refund(config: C, input: { orderNo: string; refundNo: string; amount: number; notifyUrl?: string }): Promise<RefundState>;
+  /** orderNo: the refunded order's number (Alipay asks by both). */
+  queryRefund(config: C, refundNo: string, orderNo?: string): Promise<RefundState>;
   /** Which order a raw notification names, before its config (and key) is known; undefined if unreadable. */
   orderNoOf(rawBody: string): string | undefined;
-  /** Checks the signature of a raw notification with the config's key; throws GatewayVerifyError when false. */
-  verifyNotification(config: GatewayConfig, rawBody: string, headers: Record<string, string | string[] | undefined>): PaidNotification;
-  /** The body a gateway expects as acknowledgement (and as refusal). */
-  acknowledgement(ok: boolean, message: string): { contentType: string; body: string };
-  /** The bill of a Beijing day 'YYYY-MM-DD' for 对账; a day with no bill is an empty bill. */
-  downloadBill?(config: GatewayConfig, day: string): Promise<Bill>;
+  /**
+   * Checks the signature of a raw notification (the bytes as received) with the config's key; throws
+   * GatewayVerifyError when false.
+   */
+  verifyNotification(config: C, rawBody: string, headers: Headers): PaidNotification | ClosedNotification | Promise<PaidNotification | ClosedNotification>;
+  /** The same for a refund notification (gateways that send them). */
+  verifyRefundNotification?(config: C, rawBody: string, headers: Headers): Promise<RefundNotification>;
+  /** The body a gateway expects as acknowledgement (and as refusal), and the HTTP status to answer with. */
+  acknowledgement(ok: boolean, message: string): { contentType: string; body: string; status?: number };
+  /** The gateway's bill of one Beijing day (YYYY-MM-DD); a day without trades is an empty bill. */
+  downloadBill?(config: C, day: string): Promise<Bill>;
 }
 
 export class GatewayVerifyError extends Error {}

@@ -46,7 +46,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   }
   let paid;
   try {
-    paid = gateway.verifyNotification(config, rawBody, headers);
+    paid = await gateway.verifyNotification(config, rawBody, headers);
   } catch (error) {
     rt.strangers.warn(log, 'badSignature', { orderNo: order.orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: notification refused');
     return { ok: false, message: t.notifyBadSignature };
@@ -56,6 +56,8 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
     await recordAlarm(ctx, log, 'configMismatch', order, fill(messages.payAlarm.detailConfig, { gateway: gatewayName, configId: order.configId }));
     return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
   }
+  // Alipay's TRADE_CLOSED after a full refund: acknowledged, and no money moves
+  if ('closed' in paid) return { ok: true, message: 'closed: no payment, nothing changes' };
   const mismatch = paid.orderNo !== order.orderNo ? 'orderNo' : paid.amount !== order.payAmount ? 'amount' : paid.mchId !== config.partner ? 'mchId' : paid.appId !== config.appid ? 'appId' : undefined;
   if (mismatch) {
     await recordAlarm(ctx, log, 'notifyMismatch', order, mismatchDetail(mismatch, paid.amount, order.payAmount));

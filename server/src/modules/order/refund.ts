@@ -149,7 +149,7 @@ export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: O
     else log?.warn({ refundNo: refund.orderNo, gateway: config?.gateway }, 'refund: no gateway for its 支付配置 (failed after PAY_RECOVER_SECONDS)');
   } else {
     try {
-      if (refund.orderStatus === OrderStatus.refunding) state = await gateway.queryRefund(config, refund.orderNo);
+      if (refund.orderStatus === OrderStatus.refunding) state = await gateway.queryRefund(config, refund.orderNo, parent.orderNo);
       if (state.state === 'unknown') state = await gateway.refund(config, { orderNo: parent.orderNo, refundNo: refund.orderNo, amount: -refund.payAmount });
     } catch (error) {
       log?.error({ err: error, refundNo: refund.orderNo }, 'gateway refund failed (the refund sweeper asks again)');

@@ -1,0 +1,80 @@
+// `npm run fake-gateways -- [--notify-base URL] [--wechat-v3-port N] [--wechat-v2-port N] [--wechat-v2-tls-port N] [--alipay-port N] [--minutes N]`:
+// local fakes of WeChat Pay APIv3, APIv2 and Alipay on 127.0.0.1, each on its own port, signing like the
+// real services with keys made at start. Prints the values to paste into a 支付配置 and the settings to
+// start the server with. Stops by itself after --minutes (default 120), or on Ctrl+C.
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startFakeAlipay } from './alipay.ts';
+import { startFakeWechatV2 } from './wechat-v2.ts';
+import { startFakeWechatV3 } from './wechat-v3.ts';
+
+export const USAGE = 'npm run fake-gateways -- [--wechat-v3-port 18501] [--wechat-v2-port 18502] [--wechat-v2-tls-port 18503] [--alipay-port 18504] [--minutes 120]';
+
+export function parseFakeArgs(argv: string[]) {
+  const num = (name: string, fallback: number, min: number, max: number) => {
+    const i = argv.indexOf(`--${name}`);
+    if (i < 0) return fallback;
+    const value = Number(argv[i + 1]);
+    if (!Number.isInteger(value) || value < min || value > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}\n${USAGE}`);
+    return value;
+  };
+  return {
+    help: argv.includes('--help') || argv.includes('-h'),
+    v3Port: num('wechat-v3-port', 18501, 0, 65535), v2Port: num('wechat-v2-port', 18502, 0, 65535), v2TlsPort: num('wechat-v2-tls-port', 18503, 0, 65535),
+    alipayPort: num('alipay-port', 18504, 0, 65535), minutes: num('minutes', 120, 1, 24 * 60),
+  };
+}
+
+const block = (title: string, rows: [string, string][]) =>
+  `\n== ${title} ==\n${rows.map(([k, v]) => (v.includes('\n') ? `${k}:\n${v.trim()}\n` : `${k}: ${v}`)).join('\n')}`;
+
+async function main(argv: string[]): Promise<number> {
+  const cli = parseFakeArgs(argv);
+  if (cli.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const v3 = await startFakeWechatV3({ port: cli.v3Port });
+  const v2 = await startFakeWechatV2({ port: cli.v2Port, tlsPort: cli.v2TlsPort });
+  const alipay = await startFakeAlipay({ port: cli.alipayPort });
+  const caFile = path.join(tmpdir(), `fake-wechat-v2-ca-${process.pid}.pem`);
+  writeFileSync(caFile, v2.certs.caPem);
+  console.log(block('微信支付 V3 (fake) — 支付配置', [
+    ['商户号', v3.account.mchid], ['AppID', v3.account.appid], ['商户API证书序列号', v3.account.certSerialNo], ['APIv3密钥', v3.account.apiV3Key],
+    ['微信支付公钥ID', v3.account.platformPubKeyId], ['微信支付公钥', v3.account.platformPublicKey], ['商户API私钥', v3.account.merchantPrivateKey],
+  ]));
+  console.log(block('微信支付 V2 (fake) — 支付配置', [
+    ['商户号', v2.account.mchid], ['AppID', v2.account.appid], ['APIv2密钥', v2.account.apiKey], ['API证书 (apiclient_cert.p12, base64; 证书密码 = 商户号)', v2.certs.clientP12.toString('base64')],
+  ]));
+  console.log(block('支付宝 (fake) — 支付配置', [
+    ['AppID', alipay.account.appId], ['合作伙伴身份 (PID)', alipay.account.sellerId], ['签名方式', 'RSA2'],
+    ['应用私钥', alipay.account.appPrivateKey], ['支付宝公钥', alipay.account.alipayPublicKey],
+  ]));
+  console.log(block('Server settings', [
+    ['WECHATPAY_BASE_URL (V3)', v3.baseUrl], ['WeChat Pay V2 API (HTTPS, own CA)', v2.baseUrl], ['NODE_EXTRA_CA_CERTS (trust the V2 fake)', caFile],
+    ['ALIPAY_GATEWAY_URL', alipay.gatewayUrl], ['Customer pages', `${v3.baseUrl}/pay/<orderNo>, ${v2.pageUrl}/pay/<orderNo>, ${alipay.baseUrl}/pay/<orderNo>`],
+  ]));
+  console.log(`\nRunning for ${cli.minutes} minutes; Ctrl+C stops.`);
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, cli.minutes * 60_000);
+    process.once('SIGINT', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    process.once('SIGTERM', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  await Promise.all([v3.close(), v2.close(), alipay.close()]);
+  rmSync(caFile, { force: true });
+  return 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).then((code) => process.exit(code), (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
