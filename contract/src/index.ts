@@ -32,3 +32,4 @@ export * from './order.ts';
 export * from './orderLabels.ts';
 export * from './payAlarm.ts';
 export * from './payAlarmLabels.ts';
+export * from './salesCharts.ts';

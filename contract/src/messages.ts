@@ -27,3 +27,4 @@ export { aisle } from './messages/aisle.ts';
 export { terminal } from './messages/terminal.ts';
 export { order } from './messages/order.ts';
 export { payAlarm } from './messages/payAlarm.ts';
+export { salesCharts } from './messages/salesCharts.ts';

@@ -71,6 +71,7 @@ const table = {
   'pay:Order:list': { name: '交易订单-查询', roles: ['companyAdmin'] },
   'pay:Order:refund': { name: '交易订单-退款', roles: ['companyAdmin'] },
   'pay:PayAlarm:list': { name: '支付告警-查询', roles: ['companyAdmin'] },
+  'charts:Statistics:list': { name: '数据可视化-查询', roles: ['companyAdmin'] },
 } as const satisfies Record<string, { name: string; roles: readonly GrantedRole[] }>;
 
 export type PermissionCode = keyof typeof table;
@@ -105,6 +106,7 @@ export const permissionScreens: Record<PermissionArea, string> = {
   'machine:MachineAisle': '/machine/MachineAisle',
   'pay:Order': '/pay/Order',
   'pay:PayAlarm': '/pay/Alarm',
+  'charts:Statistics': '/charts/statistics',
 };
 
 /**
@@ -118,7 +120,7 @@ export function screenOfCode(code: string): string | undefined {
 
 /**
  * A screen's 查询 code (the table's one `:list` code of that screen): whoever holds the screen holds at
- * least this one, or its list would not load. undefined for a screen without codes (修改密码, 数据可视化).
+ * least this one, or its list would not load. undefined for a screen without codes (修改密码).
  */
 export function listCodeOf(screenUrl: string): PermissionCode | undefined {
   return (Object.keys(permissionTable) as PermissionCode[]).find((code) => code.endsWith(':list') && screenOfCode(code) === screenUrl);
@@ -196,4 +198,5 @@ export const Perm = {
   orderList: 'pay:Order:list',
   orderRefund: 'pay:Order:refund',
   payAlarmList: 'pay:PayAlarm:list',
+  salesChartsList: 'charts:Statistics:list',
 } as const satisfies Record<string, PermissionCode>;

@@ -27,6 +27,7 @@ import { gatewayRoutes } from './gateway/routes.ts';
 import { authenticateTerminal } from './terminal/auth.ts';
 import { orderListRoutes } from './order-list/routes.ts';
 import { payAlarmRoutes } from './pay-alarm/routes.ts';
+import { salesChartsRoutes } from './sales-charts/routes.ts';
 
 /** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
 const areas = [
@@ -36,6 +37,7 @@ const areas = [
   machineRoutes,
   terminalRoutes, gatewayRoutes,
   orderListRoutes, payAlarmRoutes,
+  salesChartsRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
