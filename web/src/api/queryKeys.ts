@@ -12,6 +12,7 @@ export const entities = [
   'payConfig', 'terminalConfig',
   'machine', 'aisle',
   'order', 'payAlarm',
+  'salesCharts',
 ] as const;
 export type Entity = (typeof entities)[number];
 
@@ -30,6 +31,7 @@ export const shownIn: Readonly<Partial<Record<Entity, readonly Entity[]>>> = {
   statistics: ['user', 'task', 'authcode', 'device'],
   payConfig: ['terminalConfig'],
   machine: ['aisle', 'terminalConfig'],
+  order: ['salesCharts'],
 };
 
 export const queryKeys = {
