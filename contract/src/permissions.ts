@@ -72,6 +72,8 @@ const table = {
   'pay:Order:refund': { name: '交易订单-退款', roles: ['companyAdmin'] },
   'pay:PayAlarm:list': { name: '支付告警-查询', roles: ['companyAdmin'] },
   'charts:Statistics:list': { name: '数据可视化-查询', roles: ['companyAdmin'] },
+  // the platform's own figures: the super administrator's only (granted to no role)
+  'monitor:System:list': { name: '监控查询-查询', roles: [] },
 } as const satisfies Record<string, { name: string; roles: readonly GrantedRole[] }>;
 
 export type PermissionCode = keyof typeof table;
@@ -107,6 +109,7 @@ export const permissionScreens: Record<PermissionArea, string> = {
   'pay:Order': '/pay/Order',
   'pay:PayAlarm': '/pay/Alarm',
   'charts:Statistics': '/charts/statistics',
+  'monitor:System': '/druid/login',
 };
 
 /**
@@ -199,4 +202,5 @@ export const Perm = {
   orderRefund: 'pay:Order:refund',
   payAlarmList: 'pay:PayAlarm:list',
   salesChartsList: 'charts:Statistics:list',
+  systemMonitorView: 'monitor:System:list',
 } as const satisfies Record<string, PermissionCode>;

@@ -19,12 +19,17 @@ const pgTypes = {
  */
 export type DbTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; prepared?: boolean; poolSize?: number };
 
+/** The pool behind a PostgreSQL database, for 监控查询's in use / idle / waiting (modules/system-monitor). */
+export const pgPoolOf = new WeakMap<Kysely<Database>, pg.Pool>();
+
 /** `log` sees every statement run (the benchmarks capture the exact SQL of an endpoint with it). */
 export function connectDatabase(target: DbTarget, options: { log?: LogConfig } = {}): Kysely<Database> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 20, types: pgTypes });
     if (target.prepared !== false) pool.on('connect', (client) => prepareRepeatedStatements(client));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
+    pgPoolOf.set(db, pool);
+    return db;
   }
   if (target.file !== ':memory:') fs.mkdirSync(path.dirname(target.file), { recursive: true });
   return new Kysely<Database>({ dialect: nodeSqliteDialect(openSqlite(target.file)), log: options.log });

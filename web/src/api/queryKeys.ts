@@ -12,7 +12,7 @@ export const entities = [
   'payConfig', 'terminalConfig',
   'machine', 'aisle',
   'order', 'payAlarm',
-  'salesCharts',
+  'salesCharts', 'systemMonitor',
 ] as const;
 export type Entity = (typeof entities)[number];
 
