@@ -23,6 +23,18 @@ const rankColumns = (keyTitle: string, withName: boolean) => [
   { key: 'count', dataIndex: 'count', title: m.salesCount, align: 'right' as const, width: 90 },
 ];
 
+type RankProps = { title: string; className: string; keyTitle: string; withName: boolean; rows: SalesRank[] | undefined; loading: boolean };
+
+/** A top-10 (terminals or goods) by amount net of refunds. */
+function RankTable({ title, className, keyTitle, withName, rows, loading }: RankProps) {
+  return (
+    <Panel title={title}>
+      <Table<SalesRank> className={className} size="small" rowKey="key" pagination={false} loading={loading} locale={{ emptyText: m.noData }}
+        columns={rankColumns(keyTitle, withName)} dataSource={rows ?? []} />
+    </Panel>
+  );
+}
+
 /** A chart's title, underlined dotted: hovering (or focusing) it says what its figures mean. */
 const titled = (title: string, tip: string) => (
   <Tooltip title={tip}>
@@ -116,18 +128,8 @@ export function SalesChartsPage() {
       </Row>
 
       <Row gutter={16}>
-        <Col span={12}>
-          <Panel title={m.topMachines}>
-            <Table<SalesRank> className="sales-top-machines" size="small" rowKey="key" pagination={false} loading={charts.isLoading} locale={{ emptyText: m.noData }}
-              columns={rankColumns(m.machineNo, true)} dataSource={data?.topMachines ?? []} />
-          </Panel>
-        </Col>
-        <Col span={12}>
-          <Panel title={m.topGoods}>
-            <Table<SalesRank> className="sales-top-goods" size="small" rowKey="key" pagination={false} loading={charts.isLoading} locale={{ emptyText: m.noData }}
-              columns={rankColumns(m.goodsName, false)} dataSource={data?.topGoods ?? []} />
-          </Panel>
-        </Col>
+        <Col span={12}><RankTable title={m.topMachines} className="sales-top-machines" keyTitle={m.machineNo} withName rows={data?.topMachines} loading={charts.isLoading} /></Col>
+        <Col span={12}><RankTable title={m.topGoods} className="sales-top-goods" keyTitle={m.goodsName} withName={false} rows={data?.topGoods} loading={charts.isLoading} /></Col>
       </Row>
     </Space>
   );
