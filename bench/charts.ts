@@ -25,7 +25,7 @@ const seedStart = performance.now();
 const depts = await seedOrders(server, now);
 // the SQLite bulk insert sets pay_order's triggers aside while it writes (bench/lib/bulk-insert.ts): count the
 // rollups again from the orders, as migration 0025's backfill does (on PostgreSQL the triggers counted them)
-for (const table of ['chart_sales_day', 'chart_goods_day']) await sql`delete from ${sql.table(table)}`.execute(db);
+for (const table of ['chart_sales_day', 'chart_goods_day', 'chart_dept_day']) await sql`delete from ${sql.table(table)}`.execute(db);
 await backfillSalesRollups(db);
 const rollupRows = await sql<{ n: number }>`select count(*) as n from chart_sales_day`.execute(db);
 console.log(`  rollup rows: ${rollupRows.rows[0]?.n} (chart_sales_day)`);

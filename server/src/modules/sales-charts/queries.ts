@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { SalesChartsQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { assertDeptInScope, inDeptScope, type DeptScope } from '../../db/scope.ts';
-import { withChartTables } from './rollup-tables.ts';
+import { withChartTables, type RollupName } from './rollup-tables.ts';
 
 // The reads of 数据可视化, all from the rollups (migration 0025), never from pay_order: a chart costs rows
 // of (company, terminal, pay type, day), whatever the number of orders behind them.
@@ -28,8 +28,8 @@ export function checkFilters(scope: DeptScope, filters: ChartFilters) {
   if (filters.deptId !== undefined) assertDeptInScope(scope, filters.deptId);
 }
 
-/** The rows of a rollup the filters select (chart_goods_day typed as its sales columns; goodsName is read by name). */
-function rollupRows(db: Kysely<Database>, table: 'chart_sales_day' | 'chart_goods_day', scope: DeptScope, filters: ChartFilters, from: number, to: number) {
+/** The rows of a rollup the filters select (typed as chart_sales_day's columns; goodsName is read by name). */
+function rollupRows(db: Kysely<Database>, table: RollupName, scope: DeptScope, filters: ChartFilters, from: number, to: number) {
   let rows = withChartTables(db).selectFrom(table as 'chart_sales_day').where(inDeptScope('deptId', scope)).where('day', '>=', from).where('day', '<=', to);
   if (filters.deptId !== undefined) rows = rows.where('deptId', '=', filters.deptId);
   if (filters.machineNo) rows = rows.where('machineNo', '=', filters.machineNo);
@@ -37,14 +37,17 @@ function rollupRows(db: Kysely<Database>, table: 'chart_sales_day' | 'chart_good
   return rows;
 }
 
+/** No terminal chosen: the rollup without terminals answers (a row per company, pay type and day). */
+const byFilters = (filters: ChartFilters) => (filters.machineNo ? 'chart_sales_day' : 'chart_dept_day');
+
 /** Each day of [from, to] that counted anything, with its sums. */
 export async function sumsByDay(db: Kysely<Database>, scope: DeptScope, filters: ChartFilters, from: number, to: number) {
-  const rows = await rollupRows(db, 'chart_sales_day', scope, filters, from, to).select('day').select(sums).groupBy('day').execute();
+  const rows = await rollupRows(db, byFilters(filters), scope, filters, from, to).select('day').select(sums).groupBy('day').execute();
   return rows.map((r) => ({ day: Number(r.day), ...summed(r) }));
 }
 
 export async function sumsByPayType(db: Kysely<Database>, scope: DeptScope, filters: ChartFilters, from: number, to: number) {
-  const rows = await rollupRows(db, 'chart_sales_day', scope, filters, from, to).select('payType').select(sums).groupBy('payType').orderBy('payType').execute();
+  const rows = await rollupRows(db, byFilters(filters), scope, filters, from, to).select('payType').select(sums).groupBy('payType').orderBy('payType').execute();
   return rows.map((r) => ({ payType: r.payType, ...summed(r) }));
 }
 

@@ -6,7 +6,15 @@ import type { Database, Queryable } from '../../db/schema.ts';
 type Measures = { day: number; createdCount: number; paidCount: number; paidAmount: number | string; refundAmount: number | string };
 export type SalesDayTable = { deptId: number; machineNo: string; payType: number } & Measures;
 export type GoodsDayTable = SalesDayTable & { goodsName: string };
-export type ChartTables = { chart_sales_day: SalesDayTable; chart_goods_day: GoodsDayTable };
+export type DeptDayTable = { deptId: number; payType: number } & Measures;
+export type ChartTables = { chart_sales_day: SalesDayTable; chart_goods_day: GoodsDayTable; chart_dept_day: DeptDayTable };
+/** The rollups and the columns each is keyed by (besides the day). */
+export const rollupKeys = {
+  chart_sales_day: ['deptId', 'machineNo', 'payType'],
+  chart_goods_day: ['deptId', 'machineNo', 'payType', 'goodsName'],
+  chart_dept_day: ['deptId', 'payType'],
+} as const;
+export type RollupName = keyof typeof rollupKeys;
 export type ChartDatabase = Database & ChartTables;
 
 export const withChartTables = (db: Kysely<Database> | Queryable): Kysely<ChartDatabase> => (db as Kysely<Database>).withTables<ChartTables>();
