@@ -60,12 +60,6 @@ test.describe('主布局', () => {
     }
   });
 
-  test('a placeholder screen says it comes later', async ({ adminPage: page }) => {
-    await page.goto('/druid/login');
-    await expect(page.getByText('该页面将在后续版本中上线')).toBeVisible();
-    await expect(page.locator('.ant-result-title')).toHaveText('监控查询');
-  });
-
   test('the side menu collapses and expands', async ({ adminPage: page }) => {
     await page.goto('/task/index');
     const sider = page.locator('.ant-layout-sider');

@@ -33,3 +33,5 @@ export * from './orderLabels.ts';
 export * from './payAlarm.ts';
 export * from './payAlarmLabels.ts';
 export * from './reconcile.ts';
+export * from './salesCharts.ts';
+export * from './systemMonitor.ts';

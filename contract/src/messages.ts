@@ -28,3 +28,5 @@ export { terminal } from './messages/terminal.ts';
 export { order } from './messages/order.ts';
 export { payAlarm } from './messages/payAlarm.ts';
 export { reconcile } from './messages/reconcile.ts';
+export { salesCharts } from './messages/salesCharts.ts';
+export { systemMonitor } from './messages/systemMonitor.ts';

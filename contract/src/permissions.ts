@@ -74,6 +74,9 @@ const table = {
   'pay:Reconcile:list': { name: '对账-查询', roles: ['companyAdmin'] },
   'pay:Reconcile:run': { name: '对账-对账', roles: ['companyAdmin'] },
   'pay:Reconcile:handle': { name: '对账-标记处理', roles: ['companyAdmin'] },
+  'charts:Statistics:list': { name: '数据可视化-查询', roles: ['companyAdmin'] },
+  // the platform's own figures: the super administrator's only (granted to no role)
+  'monitor:System:list': { name: '监控查询-查询', roles: [] },
 } as const satisfies Record<string, { name: string; roles: readonly GrantedRole[] }>;
 
 export type PermissionCode = keyof typeof table;
@@ -109,6 +112,8 @@ export const permissionScreens: Record<PermissionArea, string> = {
   'pay:Order': '/pay/Order',
   'pay:PayAlarm': '/pay/Alarm',
   'pay:Reconcile': '/pay/Reconcile',
+  'charts:Statistics': '/charts/statistics',
+  'monitor:System': '/druid/login',
 };
 
 /**
@@ -122,7 +127,7 @@ export function screenOfCode(code: string): string | undefined {
 
 /**
  * A screen's 查询 code (the table's one `:list` code of that screen): whoever holds the screen holds at
- * least this one, or its list would not load. undefined for a screen without codes (修改密码, 数据可视化).
+ * least this one, or its list would not load. undefined for a screen without codes (修改密码).
  */
 export function listCodeOf(screenUrl: string): PermissionCode | undefined {
   return (Object.keys(permissionTable) as PermissionCode[]).find((code) => code.endsWith(':list') && screenOfCode(code) === screenUrl);
@@ -203,4 +208,6 @@ export const Perm = {
   reconcileList: 'pay:Reconcile:list',
   reconcileRun: 'pay:Reconcile:run',
   reconcileHandle: 'pay:Reconcile:handle',
+  salesChartsList: 'charts:Statistics:list',
+  systemMonitorView: 'monitor:System:list',
 } as const satisfies Record<string, PermissionCode>;

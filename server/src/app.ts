@@ -26,6 +26,9 @@ import { SqlSessionStore } from './infra/sql-session-store.ts';
 import type { Access } from './http/caller.ts';
 import { callerResolvers, registerModules } from './modules/index.ts';
 import { OrderMoveRelay } from './modules/order/move-relay.ts';
+import { systemMonitorRoutes } from './modules/system-monitor/routes.ts';
+import { RequestStats } from './modules/system-monitor/request-stats.ts';
+import { metricsRoutes } from './modules/metrics/routes.ts';
 
 export type BuildOptions = {
   /** A database already connected (tests); otherwise DATABASE_URL or SQLite under DATA_DIR. */
@@ -99,6 +102,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerAccessCheck(app, ctx, callerResolvers(ctx));
     registerAudit(app, ctx);
     await app.register(fastifyFormbody);
+    // first: its hook counts the requests of every route (监控查询)
+    await app.register(systemMonitorRoutes(ctx, { redis: redis?.client, requests: new RequestStats() }));
+    await app.register(metricsRoutes(ctx));
     await registerModules(app, ctx);
     await registerConsole(app, config.webDist);
     await app.ready();

@@ -47,10 +47,12 @@ const schema = z.object({
   WECHATPAY_BASE_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').default('https://api.mch.weixin.qq.com'),
   ALIPAY_GATEWAY_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').default('https://openapi.alipay.com/gateway.do'),
   PAY_SECRET_PREVIOUS_KEYS: z.string().refine((v) => v.split(',').every(isKey32), 'must be a comma list of 32-byte base64 keys').optional(),
+  // GET /metrics (Prometheus) answers only with this bearer token; unset, the route is off
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 // Variables whose value is never echoed in an error (it is a key).
-const SECRET_VARIABLES = new Set(['PAY_SECRET_KEY', 'PAY_SECRET_PREVIOUS_KEYS']);
+const SECRET_VARIABLES = new Set(['PAY_SECRET_KEY', 'PAY_SECRET_PREVIOUS_KEYS', 'METRICS_TOKEN']);
 
 function isKey32(value: string): boolean {
   return /^[A-Za-z0-9+/]+={0,2}$/.test(value.trim()) && Buffer.from(value.trim(), 'base64').length === 32;
@@ -70,6 +72,8 @@ export type Config = {
   redisPrefix: string;
   /** Server processes on the one port (node:cluster, main.ts): more than 1 only on PostgreSQL with Redis. */
   workers: number;
+  /** The bearer token of GET /metrics; undefined: the route is off. */
+  metricsToken?: string;
   adminPassword?: string;
   logLevel: string;
   sessionIdleMs: number;
@@ -138,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     workers: e.SERVER_WORKERS,
+    metricsToken: e.METRICS_TOKEN,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,

@@ -19,6 +19,9 @@ const pgTypes = {
  */
 export type DbTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; prepared?: boolean; poolSize?: number };
 
+/** The pool behind a PostgreSQL database, for 监控查询's in use / idle / waiting (modules/system-monitor). */
+export const pgPoolOf = new WeakMap<Kysely<Database>, pg.Pool>();
+
 /** Told when a PostgreSQL connection is lost and when a new one is made (infra/dependency-faults.ts DependencyWatch). */
 export type ConnectionWatch = { lost: (error: unknown) => void; back: () => void };
 
@@ -30,6 +33,7 @@ const PG_CONNECT_TIMEOUT_MS = 5_000;
  * hears of PostgreSQL connections lost and made.
  */
 export function connectDatabase(target: DbTarget, options: { log?: LogConfig; watch?: ConnectionWatch } = {}): Kysely<Database> {
+
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 20, types: pgTypes, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
     // A connection that dies (PostgreSQL restarted) emits 'error': on the pool while idle, on the client
@@ -48,7 +52,9 @@ export function connectDatabase(target: DbTarget, options: { log?: LogConfig; wa
       throw error;
     }))) as typeof pool.connect;
     if (target.prepared !== false) pool.on('connect', (client) => prepareRepeatedStatements(client));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
+    pgPoolOf.set(db, pool);
+    return db;
   }
   if (target.file !== ':memory:') fs.mkdirSync(path.dirname(target.file), { recursive: true });
   return new Kysely<Database>({ dialect: nodeSqliteDialect(openSqlite(target.file)), log: options.log });

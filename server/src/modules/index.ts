@@ -28,6 +28,7 @@ import { authenticateTerminal } from './terminal/auth.ts';
 import { orderListRoutes } from './order-list/routes.ts';
 import { payAlarmRoutes } from './pay-alarm/routes.ts';
 import { reconcileRoutes } from './reconcile/routes.ts';
+import { salesChartsRoutes } from './sales-charts/routes.ts';
 
 /** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
 const areas = [
@@ -37,6 +38,7 @@ const areas = [
   machineRoutes,
   terminalRoutes, gatewayRoutes,
   orderListRoutes, payAlarmRoutes, reconcileRoutes,
+  salesChartsRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {

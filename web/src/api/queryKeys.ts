@@ -12,6 +12,7 @@ export const entities = [
   'payConfig', 'terminalConfig',
   'machine', 'aisle',
   'order', 'payAlarm', 'reconcile', 'reconcileDiff',
+  'salesCharts', 'systemMonitor',
 ] as const;
 export type Entity = (typeof entities)[number];
 
@@ -32,6 +33,7 @@ export const shownIn: Readonly<Partial<Record<Entity, readonly Entity[]>>> = {
   machine: ['aisle', 'terminalConfig'],
   reconcile: ['reconcileDiff'],
   reconcileDiff: ['reconcile'],
+  order: ['salesCharts'],
 };
 
 export const queryKeys = {

@@ -33,6 +33,8 @@ const screens: Record<string, () => Promise<Screen>> = {
   '/pay/Order': () => import('../pages/pay/order/index.tsx').then((m) => ({ Component: m.OrderPage })),
   '/pay/Alarm': () => import('../pages/pay/alarm/index.tsx').then((m) => ({ Component: m.PayAlarmPage })),
   '/pay/Reconcile': () => import('../pages/pay/reconcile/index.tsx').then((m) => ({ Component: m.ReconcilePage })),
+  '/charts/statistics': () => import('../pages/charts/statistics/index.tsx').then((m) => ({ Component: m.SalesChartsPage })),
+  '/druid/login': () => import('../pages/monitor/system/index.tsx').then((m) => ({ Component: m.SystemMonitorPage })),
 };
 
 /** Every console route and sub-screen of the contract; screens not built yet show the coming-soon page. */

@@ -17,6 +17,7 @@ import * as m0019 from './0019_pay_alarm_scope.ts';
 import * as m0020 from './0020_log_user_names.ts';
 import * as m0021 from './0021_order_write_indexes.ts';
 import * as m0022 from './0022_ip_search_joined.ts';
+import * as m0025 from './0025_sales_rollups.ts';
 import * as m0027 from './0027_reconcile.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
@@ -40,5 +41,6 @@ export const migrations = {
   '0020_log_user_names': m0020,
   '0021_order_write_indexes': m0021,
   '0022_ip_search_joined': m0022,
+  '0025_sales_rollups': m0025,
   '0027_reconcile': m0027,
 };

@@ -1,0 +1,29 @@
+import { expect, test } from './fixtures.ts';
+import { openFromMenu } from './list-page.ts';
+
+// 监控查询 (/druid/login) at 1366×768: the super administrator sees this server's figures, refreshed by themselves.
+
+test.describe('监控查询', () => {
+  test('shows the server, the database, the business and the requests per route, and refreshes', async ({ adminPage: page }) => {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.goto('/task/index');
+    await openFromMenu(page, '系统监控', '监控查询');
+    await expect(page).toHaveURL(/\/druid\/login$/);
+    await expect(page.getByText('该页面将在后续版本中上线')).toHaveCount(0);
+
+    const server = page.locator('.system-monitor-server');
+    await expect(server).toContainText(/v\d+\.\d+\.\d+/); // the Node version
+    await expect(server).toContainText('MB'); // memory
+    await expect(page.locator('.system-monitor-database')).toContainText('SQLite');
+    await expect(page.locator('.system-monitor-business')).toContainText('在线终端');
+    // the screen's own calls are requests too
+    await expect(page.locator('.system-monitor-requests tbody')).toContainText('GET /api/SystemMonitor/snapshot');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1366);
+
+    // refreshed every few seconds: the time it was taken changes by itself
+    const updated = page.locator('.system-monitor-updated');
+    await expect(updated).toContainText('更新于');
+    const first = await updated.textContent();
+    await expect.poll(() => updated.textContent(), { timeout: 15_000 }).not.toBe(first);
+  });
+});

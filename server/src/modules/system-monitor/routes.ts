@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { formatDateTime, Perm, type SystemSnapshot } from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import { ok } from '../../http/envelope.ts';
+import { BusinessStats } from './business-stats.ts';
+import { databaseStats } from './database-stats.ts';
+import { ProcessStats } from './process-stats.ts';
+import { recordRequests, RequestStats } from './request-stats.ts';
+
+/** Redis's clients and memory, from INFO. */
+async function redisStats(redis: Redis): Promise<SystemSnapshot['redis']> {
+  const info = await redis.info();
+  const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+  return { clients: field('connected_clients'), usedMemory: field('used_memory') };
+}
+
+export type MonitorSources = { redis?: Redis; requests: RequestStats };
+
+// 监控查询 (/druid/login, issue 34 §2): the super administrator's (its code is granted to no role). One snapshot
+// of this process, its database, Redis and the business, polled by the screen every few seconds.
+export function systemMonitorRoutes(ctx: AppContext, sources: MonitorSources) {
+  const plugin = async (app: FastifyInstance) => {
+    recordRequests(app, sources.requests);
+    const processStats = new ProcessStats(app, ctx.config.workers);
+    const business = new BusinessStats(ctx.db, ctx.now);
+    app.addHook('onReady', async () => business.start());
+    app.addHook('onClose', async () => {
+      business.stop();
+      processStats.stop();
+    });
+
+    app.get('/api/SystemMonitor/snapshot', { config: { access: { permission: Perm.systemMonitorView } } }, async () => {
+      const [server, database, redis, businessNow] = await Promise.all([
+        processStats.snapshot(), databaseStats(ctx.db, ctx.config), sources.redis ? redisStats(sources.redis) : null, business.snapshot(),
+      ]);
+      const snapshot: SystemSnapshot = { time: formatDateTime(ctx.now()), server, requests: sources.requests.snapshot(), database, redis, business: businessNow };
+      return ok('', snapshot);
+    });
+  };
+  // its onResponse hook counts every route of the app, not only its own (what fastify-plugin does)
+  (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+  return plugin;
+}
