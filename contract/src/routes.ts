@@ -13,6 +13,8 @@ export type ConsoleRoute = {
   group: MenuGroupKey;
   /** Seeded into the ordinary-user role's menu rights. */
   ordinaryUser?: boolean;
+  /** Seeded into no role's menu rights: the super administrator's alone (its permission is granted to no role). */
+  superAdminOnly?: boolean;
 };
 
 export const menuGroups: { key: MenuGroupKey; name: string; icon: string; url: string }[] = [
@@ -51,7 +53,7 @@ export const consoleRoutes: ConsoleRoute[] = [
   { url: '/monitor/online', name: '在线用户', icon: 'WifiOutlined', group: 'monitor' },
   { url: '/monitor/operLog', name: '操作日志', icon: 'FileTextOutlined', group: 'monitor' },
   { url: '/monitor/loginLog', name: '登录日志', icon: 'LoginOutlined', group: 'monitor' },
-  { url: '/druid/login', name: '监控查询', icon: 'DashboardOutlined', group: 'monitor' },
+  { url: '/druid/login', name: '监控查询', icon: 'DashboardOutlined', group: 'monitor', superAdminOnly: true },
 ];
 
 /**

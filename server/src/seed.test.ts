@@ -35,3 +35,12 @@ it('leaves new rows free ids after the explicit seeded ones', async () => {
   const id = await t.createUser({ userName: 'after-seed' });
   expect(id).toBeGreaterThan(1);
 });
+
+it("seeds a screen whose permission no role is granted (监控查询) into the super administrator's menu alone", async () => {
+  const rolesOf = async (url: string) =>
+    (await t.ctx.db.selectFrom('sys_role_right').innerJoin('sys_module', 'sys_module.moduleId', 'sys_role_right.moduleId').select('roleId').where('moduleUrl', '=', url).execute())
+      .map((r) => r.roleId)
+      .sort();
+  expect(await rolesOf('/druid/login')).toEqual([RoleId.superAdmin]);
+  expect(await rolesOf('/charts/statistics')).toEqual([RoleId.companyAdmin, RoleId.superAdmin].sort());
+});

@@ -55,20 +55,28 @@ async function seedMenus(trx: Kysely<Database>) {
     const groupId = await ensureModule(trx, {
       parentId: 0, moduleLevel: 1, isLeaf: 0, moduleIcon: group.icon, moduleOrder: (groupIndex + 1) * 10,
       moduleName: group.name, moduleUrl: group.url,
-    }, group.key === 'task');
+    }, group.key === 'task' ? 'everyone' : 'admins');
     const routes = consoleRoutes.filter((r) => r.group === group.key);
     for (const [index, route] of routes.entries()) {
       await ensureModule(trx, {
         parentId: groupId, moduleLevel: 2, isLeaf: 1, moduleIcon: route.icon, moduleOrder: index + 1,
         moduleName: route.name, moduleUrl: route.url,
-      }, route.ordinaryUser === true);
+      }, route.superAdminOnly ? 'superAdmin' : route.ordinaryUser ? 'everyone' : 'admins');
     }
   }
 }
 
 type ModuleSeed = { parentId: number; moduleLevel: number; isLeaf: number; moduleIcon: string; moduleOrder: number; moduleName: string; moduleUrl: string };
 
-async function ensureModule(trx: Kysely<Database>, module: ModuleSeed, forOrdinaryUsers: boolean): Promise<number> {
+/** Whose menu rights a new module is seeded into: the super administrator's alone, both administrator roles', or every default role's. */
+type MenuAudience = 'superAdmin' | 'admins' | 'everyone';
+const audienceRoles: Record<MenuAudience, number[]> = {
+  superAdmin: [RoleId.superAdmin],
+  admins: ADMIN_ROLES,
+  everyone: [...ADMIN_ROLES, RoleId.ordinaryUser, RoleId.demo],
+};
+
+async function ensureModule(trx: Kysely<Database>, module: ModuleSeed, audience: MenuAudience): Promise<number> {
   const found = await trx.selectFrom('sys_module').select('moduleId').where('moduleUrl', '=', module.moduleUrl).executeTakeFirst();
   if (found) return found.moduleId;
   const { moduleId } = await trx
@@ -77,8 +85,7 @@ async function ensureModule(trx: Kysely<Database>, module: ModuleSeed, forOrdina
     .returning('moduleId')
     .executeTakeFirstOrThrow();
   await trx.updateTable('sys_module').set({ fullIndex: module.parentId ? `${module.parentId},${moduleId}` : String(moduleId) }).where('moduleId', '=', moduleId).execute();
-  const roles: number[] = [...ADMIN_ROLES, ...(forOrdinaryUsers ? [RoleId.ordinaryUser, RoleId.demo] : [])];
-  await trx.insertInto('sys_role_right').values(roles.map((roleId) => ({ roleId, moduleId }))).execute();
+  await trx.insertInto('sys_role_right').values(audienceRoles[audience].map((roleId) => ({ roleId, moduleId }))).execute();
   return moduleId;
 }
 
