@@ -2,9 +2,12 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP } from '@huiyun/contract';
 import { dialectOf } from './dialect.ts';
 import { sql, type Kysely as Kysely } from 'kysely';
-import {
-  chooseSearchPlan, contains, COUNT_MEMORY_MS, countBoundOf, ftsTrigramRows, listPage, pgTrigramRows, SEARCH_PROBE, separateTrigrams, withoutDenseTrigrams, type SearchForm,
-} from './list-query.ts';
+import { countBoundOf } from './list/counting.ts';
+import { COUNT_MEMORY_MS } from './list/memory.ts';
+import { listPage } from './list/paging.ts';
+import { chooseSearchPlan, type SearchForm } from './list/search-plan.ts';
+import { contains, SEARCH_PROBE } from './list/search.ts';
+import { ftsTrigramRows, pgTrigramRows, separateTrigrams, withoutDenseTrigrams } from './list/trigrams.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
 import { useTestDatabase } from '../test/use-test-database.ts';

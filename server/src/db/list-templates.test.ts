@@ -1,7 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../test/use-test-database.ts';
-import { contains, listPage, listTemplateCountsOf } from './list-query.ts';
+import { listTemplateCountsOf } from './list/memory.ts';
+import { listPage } from './list/paging.ts';
+import { contains } from './list/search.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
 

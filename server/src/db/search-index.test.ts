@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { dialectOf } from './dialect.ts';
-import { contains } from './list-query.ts';
+import { contains } from './list/search.ts';
 import { migrateToLatest } from './migrate.ts';
 import { pgSearchedTerm, searchIndexes, searchTableOf, trigramIndexOf, valueListOf, type SearchedTable } from './search-index.ts';
 import { useTestDatabase } from '../test/use-test-database.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contains } from '../list-query.ts';
+import { contains } from '../list/search.ts';
 import { useDatabaseBefore } from '../../test/migration-test-support.ts';
 
 describe('migration 0020_log_user_names', () => {

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { AuthCodeUseStatus, formatDateTime, type AuthCode, type AuthCodeListQuery, type TaskUserChoice, type UserDevice } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage } from '../../db/list-query.ts';
+import { listPage } from '../../db/list/paging.ts';
+import { contains } from '../../db/list/search.ts';
 import { inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 

@@ -1,7 +1,8 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import { deptSortFields, formatDateTime, type Dept, type DeptListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains } from '../../db/list/search.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 
 const sortColumns = sortColumnsOf(deptSortFields);

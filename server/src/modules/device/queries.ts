@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { DEVICE_ONLINE_SECONDS, formatDateTime, shanghaiDay, type DeviceListQuery, type DeviceRow } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage } from '../../db/list-query.ts';
+import { listPage } from '../../db/list/paging.ts';
+import { contains } from '../../db/list/search.ts';
 import { inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 import { heldByDevice } from './number-leases.ts';

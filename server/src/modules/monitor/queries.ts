@@ -4,7 +4,8 @@ import {
   type LoginLog, type LoginLogListQuery, type LogResult, type OperLog, type OperLogListQuery,
 } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains } from '../../db/list/search.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 
 const operSortColumns = sortColumnsOf(operLogSortFields);

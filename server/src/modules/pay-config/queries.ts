@@ -4,7 +4,8 @@ import {
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains } from '../../db/list/search.ts';
 import { inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 import { maskStored } from './secrets.ts';

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { formatDateTime, RoleId, roleSortFields, type Role, type RoleListQuery, type RoleOption, type RoleRightNode } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains } from '../../db/list/search.ts';
 import { inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 

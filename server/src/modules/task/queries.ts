@@ -2,7 +2,8 @@ import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQ
 import { AuthCodeUseStatus, formatDateTime, type Task, type TaskListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { dialectOf, type DialectName } from '../../db/dialect.ts';
-import { contains, listPage } from '../../db/list-query.ts';
+import { listPage } from '../../db/list/paging.ts';
+import { contains } from '../../db/list/search.ts';
 import type { Access } from '../../http/caller.ts';
 import { visibleTasks } from './task-access.ts';
 

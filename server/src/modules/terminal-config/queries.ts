@@ -4,7 +4,8 @@ import {
   type TerminalPayConfigChoice,
 } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains } from '../../db/list/search.ts';
 import { assertDeptInScope, inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 import { AppError } from '../../http/errors.ts';

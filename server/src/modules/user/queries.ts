@@ -1,7 +1,8 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { formatDateTime, userSortFields, type LockStatus, type User, type UserDeptNode, type UserListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains } from '../../db/list/search.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 
 const sortColumns = sortColumnsOf(userSortFields, { table: 'u', columns: { deptName: 'd.deptName', roleName: 'r.roleName' } });

@@ -1,7 +1,8 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import { formatDateTime, variableSortFields, type Variable, type VariableListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains } from '../../db/list/search.ts';
 
 const sortColumns = sortColumnsOf(variableSortFields);
 

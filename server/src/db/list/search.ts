@@ -1,0 +1,191 @@
+import { sql, type Expression, type Kysely, type OperationNode, type RawBuilder, type SqlBool } from 'kysely';
+import { dialectOf } from '../dialect.ts';
+import { pgSearchedTerm, pgSearchedText, searchIndexes, searchTableOf, valueListOf, type SearchedColumn, type SearchedTable } from '../search-index.ts';
+import { ftsPhraseOf, ftsTrigramRows, keySpanOf, pgTrigramRows, rowsSpanned, separateTrigrams, withoutDenseTrigrams } from './trigrams.ts';
+
+// A list's contains filter (`contains`): its forms on SQLite (FTS5) and PostgreSQL (pg_trgm).
+
+/** How many of a search's matches the probe reads: enough to tell a rare term from a common one. */
+export const SEARCH_PROBE = 256;
+
+/**
+ * PostgreSQL: a term held by this many of the statistics' sampled texts is common without a probe. Each
+ * sampled text stands for ~1 % of the rows (the histogram's share), so 4 of them are ~4 % of the rows:
+ * 4,000 of 100,000 users, far past SEARCH_PROBE even if the sample was lucky.
+ */
+export const SURELY_COMMON_TEXTS = 4;
+
+/**
+ * `column` (of `table`, as the query names it: `u.userName` or `userName`) contains `text`,
+ * case-insensitively, with % and _ in the text taken literally; backed by the column's trigram index.
+ *
+ * A text of 3 characters or more is a *search*: `listPage` decides per request how to read it
+ * (`planSearches`). A rare term's few matches (probed first) become a key list on both databases. On
+ * SQLite a common term is read as the matches of the FTS5 table (IN list) or by walking the list's sort
+ * index comparing each row with `like`; on PostgreSQL as `lower(x) like`, the planner choosing between
+ * the GIN trigram bitmap and the sort index. Used outside `listPage` it is the IN list / the `like`.
+ */
+export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, column: `${string}.${SearchedColumn<T>}` | SearchedColumn<T>, text: string): Expression<SqlBool> {
+  const dot = column.lastIndexOf('.');
+  const name = column.slice(dot + 1);
+  const spec = searchIndexes[table];
+  if (!(spec.columns as readonly string[]).includes(name)) throw new Error(`${table}.${name} has no search index (db/search-index.ts)`);
+  const pattern = likePatternOf(text);
+  const key = dot < 0 ? spec.key : `${column.slice(0, dot)}.${spec.key}`;
+  const trigrams = [...text].length - 2;
+  const valueTable = valueListOf(table, name);
+  if (valueTable) return searchValueList(db, column, valueTable, text, { table, key: spec.key, keyRef: key, trigrams });
+  if (dialectOf(db) === 'postgres') {
+    const like = sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    if (trigrams < 1) return new ContainsExpression(like); // no trigram: the GIN index cannot probe it
+    const { term, translated } = pgSearchedTerm(table, name, text);
+    /** The filter as the trigram index reads `parts` of the term, each match checked against the column (strpos: no index takes it). */
+    const pgForms = (parts: readonly string[]): Pick<Search, 'indexed' | 'scan' | 'probe' | 'trigrams'> => {
+      const on = (ref: string) => parts.length === 1 && parts[0] === term && !translated
+        ? sql<SqlBool>`lower(${sql.ref(ref)}) like ${pattern} escape '\\'`
+        : sql<SqlBool>`${sql.join(parts.map((part) => sql`${pgSearchedText(table, name, ref)} like ${likePatternOf(part)} escape '\\'`), sql` and `)}
+          and strpos(lower(${sql.ref(ref)}), ${text.toLowerCase()}) > 0`;
+      const filter = on(column);
+      return {
+        indexed: filter, scan: filter, trigrams: parts.reduce((n, part) => n + [...part].length - 2, 0),
+        probe: sql<{ k: unknown }>`select ${sql.ref(spec.key)} as k from ${sql.table(table)} where ${on(name)} limit ${SEARCH_PROBE}`,
+      };
+    };
+    return new SearchExpression({
+      table, key: spec.key, keyRef: key, search: '', phrase: '', ...pgForms([term]),
+      matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} = any(${keys.map(Number)}::bigint[])`,
+      narrow: async (db) => {
+        const parts = await withoutDenseTrigrams(term, await pgTrigramRows(db, table, name));
+        return parts.length === 1 && parts[0] === term ? undefined : pgForms(parts);
+      },
+      common: async (db) => {
+        const counter = await pgTrigramRows(db, table, name);
+        return counter.resolution > 0 && (await counter.rowsOf(term)) >= SURELY_COMMON_TEXTS * counter.resolution;
+      },
+    });
+  }
+  // SQLite's LIKE already ignores ASCII case (its lower() knows no other), so the column is compared as is.
+  const scan = sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
+  if (trigrams < 1) return new ContainsExpression(scan);
+  const search = searchTableOf(table);
+  const fts = sql.table(search);
+  /** The FTS5 forms of the filter for the text, or for parts of it (each match then checked with `like`). */
+  const ftsForms = (parts: readonly string[]): Pick<Search, 'phrase' | 'indexed' | 'probe' | 'trigrams'> => {
+    const phrase = ftsPhraseOf(name, parts);
+    const matches = sql`select rowid from ${fts} where ${fts} match ${phrase}`;
+    if (parts.length === 1 && parts[0] === text) {
+      return {
+        phrase, trigrams, indexed: sql<SqlBool>`${sql.ref(key)} in (${matches})`,
+        // FTS5 answers rowids in ascending order: the first SEARCH_PROBE matches, read the cheap way round.
+        probe: sql<{ k: unknown }>`select rowid as k from ${fts} where ${fts} match ${phrase} limit ${SEARCH_PROBE}`,
+      };
+    }
+    return {
+      phrase, trigrams: parts.reduce((n, part) => n + [...part].length - 2, 0), indexed: sql<SqlBool>`${sql.ref(key)} in (${matches}) and ${scan}`,
+      probe: sql<{ k: unknown }>`select rowid as k from ${fts} where ${fts} match ${phrase}
+        and (select ${sql.ref(name)} from ${sql.table(table)} where ${sql.ref(spec.key)} = ${fts}.rowid) like ${pattern} escape '\\' limit ${SEARCH_PROBE}`,
+    };
+  };
+  return new SearchExpression({
+    table, key: spec.key, keyRef: key, search, scan, ...ftsForms([text]),
+    matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} in (select value from json_each(${JSON.stringify(keys.map(Number))}))`,
+    narrow: async (db) => {
+      const counter = ftsTrigramRows(db, search, name);
+      const span = await keySpanOf(db, table, spec.key);
+      const parts = (await separateTrigrams(text, counter, rowsSpanned(span.first, span.last))) ?? (await withoutDenseTrigrams(text, counter));
+      return parts.length === 1 && parts[0] === text ? undefined : ftsForms(parts);
+    },
+  });
+}
+
+/** `text` as a `like` pattern of a lowercase column: contained anywhere, % _ and \\ taken literally. */
+export const likePatternOf = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+
+/**
+ * A contains filter on a column with a value list (search-index.ts `valueLists`): the values that
+ * contain `text` are found in the value table (its trigram index; `like` for 1–2 characters, the table
+ * being small), and the rows are those whose column equals one of them. The probe reads the values:
+ * under SEARCH_PROBE of them (nearly always) they are the filter, by equality; more, and the filter is
+ * the subquery of the value table.
+ */
+export function searchValueList(db: Kysely<any>, column: string, valueTable: SearchedTable, text: string, of: Pick<Search, 'table' | 'key' | 'keyRef' | 'trigrams'>): Expression<SqlBool> {
+  const pattern = likePatternOf(text);
+  let values: RawBuilder<SqlBool>;
+  if (dialectOf(db) === 'postgres') values = sql<SqlBool>`lower(value) like ${pattern} escape '\\'`;
+  else if (of.trigrams < 1) values = sql<SqlBool>`value like ${pattern} escape '\\'`;
+  else {
+    const search = sql.table(searchTableOf(valueTable));
+    values = sql<SqlBool>`id in (select rowid from ${search} where ${search} match ${ftsPhraseOf('value', [text])})`;
+  }
+  const among = sql<SqlBool>`${sql.ref(column)} in (select value from ${sql.table(valueTable)} where ${values})`;
+  return new SearchExpression({
+    ...of, search: '', phrase: '', valueList: true, indexed: among, scan: among,
+    probe: sql<{ k: unknown }>`select value as k from ${sql.table(valueTable)} where ${values} limit ${SEARCH_PROBE}`,
+    matchedKeys: (found) => {
+      // one value: plain equality, so PostgreSQL reads (column, time, key) in order (= any(array) sorts every row of it)
+      if (found.length === 1) return sql<SqlBool>`${sql.ref(column)} = ${String(found[0])}`;
+      return dialectOf(db) === 'postgres'
+        ? sql<SqlBool>`${sql.ref(column)} = any(${found.map(String)}::text[])`
+        : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(found.map(String))}))`;
+    },
+  });
+}
+
+/**
+ * A contains filter of 3+ characters: its forms, and what a probe needs to choose between them. On
+ * PostgreSQL `search` and `phrase` are empty and `indexed` is `scan` (the planner picks the index).
+ */
+export type Search = {
+  table: string; key: string; keyRef: string; search: string; phrase: string; trigrams: number; indexed: RawBuilder<SqlBool>; scan: RawBuilder<SqlBool>;
+  /** A search of the column's value list (`searchValueList`): `indexed` and `scan` are its subquery, the probe reads values. */
+  valueList?: true;
+  /** The term's first SEARCH_PROBE matches in the whole table, by key (of a value list: the values). */
+  probe: RawBuilder<{ k: unknown }>;
+  /** The filter as the keys (values) of all its matches (a rare term, whose probe read them all). */
+  matchedKeys: (keys: unknown[]) => RawBuilder<SqlBool>;
+  /**
+   * PostgreSQL: whether the statistics' sample shows the term in so many texts that it surely has
+   * SEARCH_PROBE matches or more: then it is read as a common term without a probe (the probe reads the
+   * whole GIN bitmap of a common term before its limit: `zhang` of 100,000 users, 1.8 ms).
+   */
+  common?: (db: Kysely<any>) => Promise<boolean>;
+  /** The forms for parts of the term that read less (`withoutDenseTrigrams`), if there are such parts. */
+  narrow?: (db: Kysely<any>) => Promise<Partial<Pick<Search, 'phrase' | 'indexed' | 'scan' | 'probe' | 'trigrams'>> | undefined>;
+};
+
+/** The node each search puts in a query, to find it there again (`planSearches`). */
+export const searchesByNode = new WeakMap<OperationNode, Search>();
+
+export class SearchExpression implements Expression<SqlBool> {
+  readonly search: Search;
+  constructor(search: Search) {
+    this.search = search;
+  }
+  get expressionType(): SqlBool | undefined {
+    return undefined;
+  }
+  toOperationNode(): OperationNode {
+    const node = this.search.indexed.toOperationNode();
+    searchesByNode.set(node, this.search);
+    return node;
+  }
+}
+
+/** The nodes of the contains filters that have one form (1–2 characters), to find them in a query. */
+export const containsNodes = new WeakSet<OperationNode>();
+
+/** A contains filter with one form: marked so `listPage` knows the query searches (its count is bounded in steps). */
+export class ContainsExpression implements Expression<SqlBool> {
+  readonly #node: OperationNode;
+  constructor(condition: RawBuilder<SqlBool>) {
+    this.#node = condition.toOperationNode();
+    containsNodes.add(this.#node);
+  }
+  get expressionType(): SqlBool | undefined {
+    return undefined;
+  }
+  toOperationNode(): OperationNode {
+    return this.#node;
+  }
+}

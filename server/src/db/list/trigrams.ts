@@ -1,0 +1,160 @@
+import { sql, type Kysely } from 'kysely';
+import { trigramIndexOf } from '../search-index.ts';
+import { listMemoryOf } from './memory.ts';
+
+// Which trigrams of a search term to ask the index for: its dense ones left out.
+
+/**
+ * A trigram of a text is dense when FTS5 holds it for at least DENSE_TRIGRAM_ROWS rows and
+ * DENSE_OVER_RAREST times as many as the text's rarest trigram. The text's matches are at most its
+ * rarest trigram's, so leaving the dense ones out of the FTS5 question adds few rows to check with
+ * `like` (~0.3 µs each), while their doclists cost 7–35 ns an entry to merge (bench data, SQLite).
+ * Counts stop at TRIGRAM_COUNT_CAP (a trigram in more rows is dense beside any rarest trigram that
+ * could make the text worth narrowing).
+ */
+export const DENSE_TRIGRAM_ROWS = 1_000;
+
+export const DENSE_OVER_RAREST = 8;
+
+export const TRIGRAM_COUNT_CAP = 131_072;
+
+/**
+ * The parts of `text` that the trigram index should be asked for: `text` less its dense trigrams (how
+ * many rows hold each: `rowsOf`). Both indexes merge the posting lists of every trigram of a term, the
+ * common ones' as long as the table: ip `10.3.7` of 登录日志 (`10.` is in every row) read a million-row
+ * doclist to answer 172 matches, 2.2 ms on SQLite (`0.3.7` 0.5 ms); 3.5 ms of GIN bitmap on PostgreSQL
+ * (`0x3x7` 0.6 ms). `会员日推广770` of 100,000 tasks (4 of its trigrams in 10,000 names each) 0.29 ms; `广770`
+ * 0.05 ms. The runs of trigrams that are not dense are the parts (asked together: AND); a match of the
+ * text is a match of every part, so the parts' matches checked against the text are the text's. No
+ * trigram dense: the text as it is.
+ */
+export async function withoutDenseTrigrams(text: string, counter: TrigramCounter): Promise<string[]> {
+  const chars = [...text];
+  if (chars.length < 4) return [text];
+  const counts: number[] = [];
+  for (let at = 0; at <= chars.length - 3; at++) counts.push(await counter.rowsOf(chars.slice(at, at + 3).join(''))); // trigram `at`: chars at..at+2
+  const dense = Math.max(DENSE_TRIGRAM_ROWS, DENSE_OVER_RAREST * Math.max(Math.min(...counts), counter.resolution));
+  const parts: string[] = [];
+  let run: number | undefined; // the first trigram of the run of sparse trigrams being read
+  counts.forEach((count, at) => {
+    if (count < dense) run ??= at;
+    else if (run !== undefined) {
+      parts.push(chars.slice(run, at + 2).join(''));
+      run = undefined;
+    }
+  });
+  if (run !== undefined) parts.push(chars.slice(run).join(''));
+  return parts.length === 1 && parts[0] === text ? [text] : parts;
+}
+
+/**
+ * SQLite: a candidate FTS5 answers costs ~25 doclist entries — its `like` check reads its row (~0.3 µs), an
+ * entry of a trigram's doclist ~0.011 µs (the bench's 100,000 users, a loop).
+ */
+export const CANDIDATE_OVER_ENTRY = 25;
+
+/**
+ * SQLite: the trigrams of `text` to ask FTS5 for, each on its own (AND), when two or more of them apart
+ * are worth reading; else undefined (then `withoutDenseTrigrams`). FTS5 reads a phrase's positions, and
+ * trigrams that overlap narrow little (the texts holding one mostly hold the next): `wangfang7` of
+ * 100,000 users asked as `wan AND ngfan AND ng7` reads 11 candidates in 236 µs, as `gfa AND wan` (its
+ * rarest trigram, and the rarest that shares no character with it) 100 candidates in 149 µs, as `gfa`
+ * alone 800 in 274 µs. So: the rarest trigram, then the next rarest that overlap none taken while each
+ * costs less to read (its rows) than the candidates it would rule out, the trigrams taken as independent
+ * among the table's `rows`, cost (CANDIDATE_OVER_ENTRY).
+ */
+export async function separateTrigrams(text: string, counter: TrigramCounter, rows: number): Promise<string[] | undefined> {
+  const chars = [...text];
+  if (chars.length < 6) return undefined; // no two trigrams apart
+  const trigrams: { at: number; rows: number }[] = [];
+  for (let at = 0; at <= chars.length - 3; at++) trigrams.push({ at, rows: await counter.rowsOf(chars.slice(at, at + 3).join('')) });
+  const [rarest, ...others] = trigrams.toSorted((a, b) => a.rows - b.rows || a.at - b.at);
+  const taken = [rarest!];
+  let candidates = rarest!.rows;
+  for (const trigram of others) {
+    if (taken.some((t) => Math.abs(t.at - trigram.at) < 3)) continue;
+    const ruledOut = candidates * (1 - trigram.rows / Math.max(rows, trigram.rows));
+    if (trigram.rows >= CANDIDATE_OVER_ENTRY * ruledOut) break; // the rest hold as many rows or more
+    taken.push(trigram);
+    candidates *= trigram.rows / Math.max(rows, 1);
+  }
+  return taken.length < 2 ? undefined : taken.toSorted((a, b) => a.at - b.at).map((t) => chars.slice(t.at, t.at + 3).join(''));
+}
+
+/** How many rows hold a trigram, and the fewest rows a count can tell from none (a count from a sample knows no fewer than one sampled text stands for). */
+export type TrigramCounter = { rowsOf: (trigram: string) => number | Promise<number>; resolution: number };
+
+/** SQLite: the rows of FTS5 table `search` whose `column` holds a trigram, counted to TRIGRAM_COUNT_CAP and remembered TRIGRAM_MEMORY_MS. */
+export function ftsTrigramRows(db: Kysely<any>, search: string, column: string): TrigramCounter {
+  const memory = listMemoryOf(db);
+  const fts = sql.table(search);
+  return { resolution: 1, rowsOf: async (trigram) => {
+    const key = `${search}\u0000${column}\u0000${trigram.toLowerCase()}`;
+    let rows = memory.trigramRows.get(key);
+    if (rows === undefined) {
+      const counted = await sql<{ n: number }>`select count(*) as n
+        from (select 1 from ${fts} where ${fts} match ${ftsPhraseOf(column, [trigram])} limit ${TRIGRAM_COUNT_CAP})`.execute(db);
+      rows = Number(counted.rows[0]?.n ?? 0);
+      memory.trigramRows.set(key, rows);
+    }
+    return rows;
+  } };
+}
+
+/**
+ * PostgreSQL: the rows of `table` whose searched `column` holds a trigram, as the planner's statistics of
+ * the column's trigram index tell them (its most common values and histogram, a sample of the indexed
+ * texts, each standing for a share of the rows; read once in TRIGRAM_MEMORY_MS). A sample tells the
+ * trigrams of many percent of the rows (`10x` of `10.3.7`: all of them), the ones whose GIN posting lists
+ * are long; below ~1 % of the rows (one histogram entry's share) it cannot tell a trigram's rows, so one
+ * is dense only at 8 times that. No statistics yet (a table never analysed): no trigram is dense.
+ */
+export async function pgTrigramRows(db: Kysely<any>, table: string, column: string): Promise<TrigramCounter> {
+  const memory = listMemoryOf(db);
+  const index = trigramIndexOf(table, column);
+  let sample = memory.trigramSamples.get(index);
+  if (!sample) {
+    const { rows } = await sql<{ mcv: string[] | null; freqs: number[] | null; hist: string[] | null; nullFrac: number; tableRows: number }>`
+      select most_common_vals::text::text[] as mcv, most_common_freqs as freqs, histogram_bounds::text::text[] as hist, null_frac as "nullFrac",
+        (select reltuples from pg_class where oid = ${table}::regclass) as "tableRows"
+      from pg_stats where schemaname = current_schema() and tablename = ${index}`.execute(db);
+    const stats = rows[0];
+    const tableRows = Math.max(0, Number(stats?.tableRows ?? 0)); // -1: never analysed
+    const mcv = (stats?.mcv ?? []).map((text, at) => ({ text, share: Number(stats?.freqs?.[at] ?? 0) }));
+    const hist = stats?.hist ?? [];
+    const histShare = hist.length ? Math.max(0, 1 - Number(stats?.nullFrac ?? 0) - mcv.reduce((n, v) => n + v.share, 0)) / hist.length : 0;
+    sample = { tableRows, texts: [...mcv, ...hist.map((text) => ({ text, share: histShare }))] };
+    memory.trigramSamples.set(index, sample);
+  }
+  const { tableRows, texts } = sample;
+  return {
+    // a trigram no sampled text holds may still be in up to one text's share of the rows (the histogram's: ~1 % of them)
+    resolution: Math.round(tableRows * Math.min(1, ...texts.map((v) => v.share))),
+    rowsOf: (trigram) => Math.round(tableRows * texts.reduce((n, v) => (v.text.includes(trigram) ? n + v.share : n), 0)),
+  };
+}
+
+/** The rows a table's keys from `first` to `last` can hold (at least 1: an empty table's span is null). */
+export const rowsSpanned = (first: number | null, last: number | null) => Math.max(Number(last ?? 0) - Number(first ?? 1) + 1, 1);
+
+/**
+ * The first and last key of a table: how many rows a probe's matches are spread over (chooseSearchPlan).
+ * Remembered for TRIGRAM_MEMORY_MS: it moves as slowly as a trigram's count, and a common term's
+ * request then runs its probe and its page, not a third statement.
+ */
+export async function keySpanOf(db: Kysely<any>, table: string, key: string): Promise<{ first: number | null; last: number | null }> {
+  const memory = listMemoryOf(db);
+  const remembered = memory.keySpans.get(table);
+  if (remembered) return remembered;
+  // two subqueries: SQLite reads min() and max() off the key only when each is a query of its own
+  const { rows } = await sql<{ first: number | null; last: number | null }>`select (select min(${sql.ref(key)}) from ${sql.table(table)}) as first, (select max(${sql.ref(key)}) from ${sql.table(table)}) as last`.execute(db);
+  const span = { first: rows[0]?.first ?? null, last: rows[0]?.last ?? null };
+  memory.keySpans.set(table, span);
+  return span;
+}
+
+/** `parts` as FTS5 phrases of `column`, all of them matched (a quote in a part is a character, not syntax). */
+export const ftsPhraseOf = (column: string, parts: readonly string[]) => {
+  const phrases = parts.map((part) => `"${part.replaceAll('"', '""')}"`);
+  return phrases.length === 1 ? `${column} : ${phrases[0]}` : `${column} : (${phrases.join(' AND ')})`;
+};
