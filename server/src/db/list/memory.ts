@@ -66,12 +66,10 @@ export class ListMemory {
   readonly exactCounts = new ExpiringMemory<true>(COUNT_MEMORY_MS);
   /** SQLite: the rows of a search table holding a trigram, up to TRIGRAM_COUNT_CAP (`ftsTrigramRows`). */
   readonly trigramRows = new ExpiringMemory<number>(TRIGRAM_MEMORY_MS);
-  /** The probes of common terms, by statement and parameters: the key of the term's SEARCH_PROBE-th match (`probeOf`). */
-  readonly commonProbes = new ExpiringMemory<unknown>(TRIGRAM_MEMORY_MS);
+  /** The probes of common terms, by statement and parameters (`planSearches`). */
+  readonly commonProbes = new ExpiringMemory<true>(TRIGRAM_MEMORY_MS);
   /** SQLite: the first and last key of a searched table (`keySpanOf`). */
   readonly keySpans = new ExpiringMemory<{ first: number | null; last: number | null }>(TRIGRAM_MEMORY_MS);
-  /** PostgreSQL: the statistics' sample of a trigram index's texts, each with the share of rows it stands for (`pgTrigramRows`). */
-  readonly trigramSamples = new ExpiringMemory<{ tableRows: number; texts: { text: string; share: number }[] }>(TRIGRAM_MEMORY_MS);
 
   /** The statements of the lists, by shape (db/list-templates.ts). */
   readonly shapes = new ListShapeMemory();

@@ -82,7 +82,7 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const finder = findSearches(filteredNode);
   const bound = countBoundOf(offset, paging.limit, finder.searches, options.searchCountStep);
   const streamable = dialectOf(db) === 'sqlite' && !filteredNode.joins?.length && !filteredNode.groupBy;
-  const plan = finder.found.length > 0 ? await planSearches(db, finder.found, offset, paging.limit, bound, streamable, options.searchPlan) : undefined;
+  const plan = finder.found.length > 0 ? await planSearches(db, finder.found, streamable, options.searchPlan) : undefined;
   if (plan) options.onSearchPlan?.(plan.forms);
   const forPage = plan ? filtered.withPlugin(swapSearches(plan.page)) : filtered;
   const forCount = plan ? filtered.withPlugin(swapSearches(plan.count)) : filtered;

@@ -1,10 +1,8 @@
 import { OperationNodeTransformer, RawNode, type Expression, type Kysely, type KyselyPlugin, type OperationNode, type QueryId, type SqlBool } from 'kysely';
-import { LIST_COUNT_BOUND } from '@huiyun/contract';
 import { listMemoryOf, statementKeyOf } from './memory.ts';
 import { containsNodes, SEARCH_PROBE, searchesByNode, type Search } from './search.ts';
-import { keySpanOf, rowsSpanned } from './trigrams.ts';
 
-// How each search of a list's query is read for this request: a rare term's keys, the index, or a walk.
+// How each search of a list's query is read for this request: a rare term's keys, or a walk.
 
 /** Swaps each search of a query for the form chosen for it. */
 export class SearchSwapper extends OperationNodeTransformer {
@@ -51,61 +49,21 @@ export const swapSearches = (chosen: Map<Search, Expression<SqlBool>>): KyselyPl
   transformResult: async ({ result }) => result,
 });
 
-// Measured on the list bench (SQLite, 100,000 users / 1,000,000 log rows): walking the sort index and
-// comparing a row with `like` costs ~0.2 µs a row; a match of a 5–8 character term read from FTS5
-// trigram doclists (IN list, then sorted) ~3–6 µs; a bounded count with `like` 0.04–0.2 µs a row (more
-// for wide rows and Chinese text), with FTS5 ~4 µs a match of `zhang`, ~0.7 µs of `双十一` (one trigram).
-// The count streamed from FTS5 (`countUpTo`), to 1,001: `双十一` 0.37 ms (`like`: 12.9 ms), `zhang` 2.3 ms
-// (4.1 ms), `wangfang` over 1M log rows 7.0 ms (the IN list: 24.7 ms) — bench database, machine loaded.
-export const WALK_PER_MATCH = 20; // rows walked that cost what one FTS5 match costs, for the page
-
-export const SCAN_PER_MATCH_SHORT = 3; // rows scanned that cost what one FTS5 match of a single trigram costs, for the count
-
-export const SCAN_PER_MATCH_TRIGRAM = 20; // … and per trigram of a longer term
-
 /**
- * How a search is read: its matches as a key list (rare), the FTS5 IN list, or `like` on the rows read;
- * for the count also `stream`: the FTS5 matches read in key order, each row looked up, stopping at the
- * count's bound (`countUpTo`) — the IN list reads every match first, however many the count needs.
+ * How a search is read: its matches as a key list (a rare term), the FTS5 IN list, or `like` on the rows
+ * read; for the count also `stream`: the FTS5 matches read in key order, each row looked up, stopping at
+ * the count's bound (`countStatementOf`).
  */
 export type SearchForm = 'keys' | 'indexed' | 'scan' | 'stream';
 
-export type SearchProbe = { n: number; firstKey: number | null; nthMatch: number | null; lastKey: number | null; trigrams: number };
-
 /**
- * The plan of one search from its probe: the first `n` (up to SEARCH_PROBE) matches in key order, the
- * key of the last of them, and the table's first and last keys. Fewer than SEARCH_PROBE matches: a rare
- * term (its keys are the filter). Else the share of rows that match is n over the keys those matches
- * span, and each form costs what it reads: `like` a row walked or scanned, FTS5 a match — and an FTS5
- * match costs more the more trigrams the term has (each one's positions are merged), ~the cost of
- * scanning 3 rows for a 3-character term, ~20 rows a trigram for longer ones.
+ * Per search of the query, two branches from a probe of its first SEARCH_PROBE matches: fewer (a rare
+ * term), and its matches are the filter, as a key list, for the page and the count; else (a common term)
+ * the page walks the sort index checking rows with `like` and the count streams the FTS5 matches (when the
+ * query is of one table and no grouping, `streamable`: one match is one row) or checks rows with `like`.
+ * Every form selects the same rows; only the work differs (list tests compare them with a plain reference).
  */
-export function chooseSearchPlan(probe: SearchProbe, offset: number, limit: number, countBound = LIST_COUNT_BOUND): { page: 'indexed' | 'scan'; count: 'stream' | 'scan' } {
-  const n = Number(probe.n);
-  if (n < SEARCH_PROBE || probe.nthMatch == null) return { page: 'indexed', count: 'stream' };
-  const first = Number(probe.firstKey ?? 1);
-  const rows = rowsSpanned(probe.firstKey, probe.lastKey);
-  const share = Math.min(1, n / Math.max(1, Number(probe.nthMatch) - first + 1));
-  const matches = share * rows;
-  const walked = Math.min(rows, (offset + limit) / share);
-  const scanPerMatch = probe.trigrams <= 1 ? SCAN_PER_MATCH_SHORT : SCAN_PER_MATCH_TRIGRAM * probe.trigrams;
-  // The count stops at countBound + 1 matches. The FTS5 stream reads that many; `like` is taken to read the
-  // whole table: SQLite scans the narrowest index that covers the column — the searched column's own,
-  // alphabetical, where a term's matches cluster (`zhang`: 96,000 of 100,000 users read for 1,001 matches).
-  const streamed = Math.min(matches, countBound + 1);
-  return { page: walked < WALK_PER_MATCH * matches ? 'scan' : 'indexed', count: rows < scanPerMatch * streamed ? 'scan' : 'stream' };
-}
-
-/**
- * Per search of the query: the page reads the FTS5 matches (IN list) or walks with `like`, the count
- * streams the FTS5 matches or scans with `like`, whichever costs less for this term. The probe reads
- * the term's first SEARCH_PROBE matches in key order: all of them for a rare term (then they are the
- * filter, as a key list), else how far the last of them lies gives the share of rows that match
- * (chooseSearchPlan). A count is streamed only for a query of one table and no grouping (`streamable`):
- * there one match is one row.
- * Both forms select the same rows; only the work differs (tests compare them on both sides of the switch).
- */
-export async function planSearches(db: Kysely<any>, searches: readonly Search[], offset: number, limit: number, countBound: number, streamable: boolean, force?: ForcedPlan) {
+export async function planSearches(db: Kysely<any>, searches: readonly Search[], streamable: boolean, force?: ForcedPlan) {
   const page = new Map<Search, Expression<SqlBool>>();
   const count = new Map<Search, Expression<SqlBool>>();
   const forms = { page: [] as SearchForm[], count: [] as SearchForm[] };
@@ -129,54 +87,35 @@ export async function planSearches(db: Kysely<any>, searches: readonly Search[],
       choose(search, force === 'stream' ? 'indexed' : force, force);
       continue;
     }
-    if (await search.common?.(db)) {
-      choose(search, 'scan', 'scan'); // PostgreSQL's common term: `like`, the planner choosing the GIN bitmap or the sort index
-      continue;
-    }
-    const probed = await probeOf(db, search);
-    if (probed.keys) {
-      // A rare term: the probe read all its matches, so the page and the count take them as they are
-      // and the index is not read again (PostgreSQL: ip `10.3.7`, 172 matches of 1,000,000 — two GIN
-      // bitmaps of common trigrams, page and count, 21 ms; the probe and two key lookups 5.6 ms).
-      choose(search, 'keys', 'keys', search.matchedKeys(probed.keys));
+    const keys = await rareKeysOf(db, search);
+    if (keys) {
+      // a rare term: the probe read all its matches, so the page and the count take them as they are
+      choose(search, 'keys', 'keys', search.matchedKeys(keys));
       if (!search.valueList) fewRows = true; // (a value list's few values may hold many rows)
-      continue;
+    } else if (search.valueList) {
+      choose(search, 'indexed', 'indexed'); // hundreds of values contain the term: the value table read in the statement
+    } else {
+      choose(search, 'scan', 'stream');
     }
-    if (search.valueList) {
-      // hundreds of values contain the term: the rows of any of them, the value table read in the statement
-      choose(search, 'indexed', 'indexed');
-      continue;
-    }
-    if (!search.search) {
-      // PostgreSQL: a common term is `lower(x) like`; the planner walks the sort index or reads the GIN bitmap.
-      choose(search, 'scan', 'scan');
-      continue;
-    }
-    const span = await keySpanOf(db, search.table, search.key);
-    const chosen = chooseSearchPlan({ n: SEARCH_PROBE, firstKey: span.first, nthMatch: Number(probed.lastKey), lastKey: span.last, trigrams: search.trigrams }, offset, limit, countBound);
-    choose(search, chosen.page, chosen.count);
   }
   return { page, count, forms, streamed, fewRows };
 }
 
 /**
- * A search's probe: a rare term's keys (all its matches: fewer than SEARCH_PROBE), or for a common one the
- * key of its SEARCH_PROBE-th match. That a term is common is remembered TRIGRAM_MEMORY_MS (`commonProbes`),
- * and its probe not run meanwhile (`zhang` of 100,000 users: 145 µs of a request's ~880): the forms a
- * common term is read with select the same rows whatever the probe said, so a remembered probe can only
- * make a plan slower, never its answer wrong. A rare term's keys are the filter: read on every request.
+ * A rare term's keys (all its matches: fewer than SEARCH_PROBE), or undefined for a common one. That a
+ * term is common is remembered TRIGRAM_MEMORY_MS and its probe not run meanwhile (`zhang` of 100,000 users:
+ * 145 µs of a request's ~880): a common term's forms select the same rows whatever the probe said. A rare
+ * term's keys are the filter: read on every request.
  */
-export async function probeOf(db: Kysely<any>, search: Search): Promise<{ keys: unknown[]; lastKey?: undefined } | { keys?: undefined; lastKey: unknown }> {
+async function rareKeysOf(db: Kysely<any>, search: Search): Promise<unknown[] | undefined> {
   const memory = listMemoryOf(db);
   const probe = search.probe.compile(db);
   const key = statementKeyOf(probe);
-  const remembered = memory.commonProbes.get(key);
-  if (remembered !== undefined) return { lastKey: remembered };
+  if (memory.commonProbes.get(key)) return undefined;
   const { rows } = await db.executeQuery(probe);
-  if (rows.length < SEARCH_PROBE) return { keys: rows.map((r) => r.k) };
-  const lastKey = rows.at(-1)!.k;
-  memory.commonProbes.set(key, lastKey);
-  return { lastKey };
+  if (rows.length < SEARCH_PROBE) return rows.map((r) => r.k);
+  memory.commonProbes.set(key, true);
+  return undefined;
 }
 
 /** Tests only: every search of the query read one way (`stream`: the page through the IN list, the count streamed). */

@@ -1,7 +1,7 @@
 import { sql, type Expression, type Kysely, type OperationNode, type RawBuilder, type SqlBool } from 'kysely';
 import { dialectOf } from '../dialect.ts';
 import { pgSearchedTerm, pgSearchedText, searchIndexes, searchTableOf, valueListOf, type SearchedColumn, type SearchedTable } from '../search-index.ts';
-import { ftsPhraseOf, ftsTrigramRows, keySpanOf, pgTrigramRows, rowsSpanned, separateTrigrams, withoutDenseTrigrams } from './trigrams.ts';
+import { ftsPhraseOf, ftsTrigramRows, keySpanOf, rowsSpanned, separateTrigrams, withoutDenseTrigrams } from './trigrams.ts';
 
 // A list's contains filter (`contains`): its forms on SQLite (FTS5) and PostgreSQL (pg_trgm).
 
@@ -9,21 +9,13 @@ import { ftsPhraseOf, ftsTrigramRows, keySpanOf, pgTrigramRows, rowsSpanned, sep
 export const SEARCH_PROBE = 256;
 
 /**
- * PostgreSQL: a term held by this many of the statistics' sampled texts is common without a probe. Each
- * sampled text stands for ~1 % of the rows (the histogram's share), so 4 of them are ~4 % of the rows:
- * 4,000 of 100,000 users, far past SEARCH_PROBE even if the sample was lucky.
- */
-export const SURELY_COMMON_TEXTS = 4;
-
-/**
  * `column` (of `table`, as the query names it: `u.userName` or `userName`) contains `text`,
  * case-insensitively, with % and _ in the text taken literally; backed by the column's trigram index.
  *
- * A text of 3 characters or more is a *search*: `listPage` decides per request how to read it
- * (`planSearches`). A rare term's few matches (probed first) become a key list on both databases. On
- * SQLite a common term is read as the matches of the FTS5 table (IN list) or by walking the list's sort
- * index comparing each row with `like`; on PostgreSQL as `lower(x) like`, the planner choosing between
- * the GIN trigram bitmap and the sort index. Used outside `listPage` it is the IN list / the `like`.
+ * On PostgreSQL it is `lower(x) like`, the planner choosing between the GIN trigram index and the sort
+ * index. On SQLite a text of 3 characters or more is a *search*: `listPage` reads a rare term's few matches
+ * (probed first) as a key list, a common one by walking the sort index with `like` (`planSearches`). A
+ * column with a value list is searched in it, on both databases. Used outside `listPage` it is the IN list / the `like`.
  */
 export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, column: `${string}.${SearchedColumn<T>}` | SearchedColumn<T>, text: string): Expression<SqlBool> {
   const dot = column.lastIndexOf('.');
@@ -36,33 +28,13 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
   const valueTable = valueListOf(table, name);
   if (valueTable) return searchValueList(db, column, valueTable, text, { table, key: spec.key, keyRef: key, trigrams });
   if (dialectOf(db) === 'postgres') {
-    const like = sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-    if (trigrams < 1) return new ContainsExpression(like); // no trigram: the GIN index cannot probe it
+    // pg_trgm's GIN index and the planner: one form, `lower(x) like` (the planner weighs the index against
+    // walking the sort index). A column indexed with its punctuation translated (search-index.ts
+    // joinedWords) is asked as the index reads it, each match checked against the column itself.
     const { term, translated } = pgSearchedTerm(table, name, text);
-    /** The filter as the trigram index reads `parts` of the term, each match checked against the column (strpos: no index takes it). */
-    const pgForms = (parts: readonly string[]): Pick<Search, 'indexed' | 'scan' | 'probe' | 'trigrams'> => {
-      const on = (ref: string) => parts.length === 1 && parts[0] === term && !translated
-        ? sql<SqlBool>`lower(${sql.ref(ref)}) like ${pattern} escape '\\'`
-        : sql<SqlBool>`${sql.join(parts.map((part) => sql`${pgSearchedText(table, name, ref)} like ${likePatternOf(part)} escape '\\'`), sql` and `)}
-          and strpos(lower(${sql.ref(ref)}), ${text.toLowerCase()}) > 0`;
-      const filter = on(column);
-      return {
-        indexed: filter, scan: filter, trigrams: parts.reduce((n, part) => n + [...part].length - 2, 0),
-        probe: sql<{ k: unknown }>`select ${sql.ref(spec.key)} as k from ${sql.table(table)} where ${on(name)} limit ${SEARCH_PROBE}`,
-      };
-    };
-    return new SearchExpression({
-      table, key: spec.key, keyRef: key, search: '', phrase: '', ...pgForms([term]),
-      matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} = any(${keys.map(Number)}::bigint[])`,
-      narrow: async (db) => {
-        const parts = await withoutDenseTrigrams(term, await pgTrigramRows(db, table, name));
-        return parts.length === 1 && parts[0] === term ? undefined : pgForms(parts);
-      },
-      common: async (db) => {
-        const counter = await pgTrigramRows(db, table, name);
-        return counter.resolution > 0 && (await counter.rowsOf(term)) >= SURELY_COMMON_TEXTS * counter.resolution;
-      },
-    });
+    return new ContainsExpression(trigrams < 1 || !translated
+      ? sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`
+      : sql<SqlBool>`${pgSearchedText(table, name, column)} like ${likePatternOf(term)} escape '\\' and strpos(lower(${sql.ref(column)}), ${text.toLowerCase()}) > 0`);
   }
   // SQLite's LIKE already ignores ASCII case (its lower() knows no other), so the column is compared as is.
   const scan = sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
@@ -133,8 +105,8 @@ export function searchValueList(db: Kysely<any>, column: string, valueTable: Sea
 }
 
 /**
- * A contains filter of 3+ characters: its forms, and what a probe needs to choose between them. On
- * PostgreSQL `search` and `phrase` are empty and `indexed` is `scan` (the planner picks the index).
+ * A contains filter that `listPage` reads one way or another (SQLite's searches of 3+ characters, and the
+ * value lists of both databases): its forms, and the probe that chooses between them.
  */
 export type Search = {
   table: string; key: string; keyRef: string; search: string; phrase: string; trigrams: number; indexed: RawBuilder<SqlBool>; scan: RawBuilder<SqlBool>;
@@ -144,12 +116,6 @@ export type Search = {
   probe: RawBuilder<{ k: unknown }>;
   /** The filter as the keys (values) of all its matches (a rare term, whose probe read them all). */
   matchedKeys: (keys: unknown[]) => RawBuilder<SqlBool>;
-  /**
-   * PostgreSQL: whether the statistics' sample shows the term in so many texts that it surely has
-   * SEARCH_PROBE matches or more: then it is read as a common term without a probe (the probe reads the
-   * whole GIN bitmap of a common term before its limit: `zhang` of 100,000 users, 1.8 ms).
-   */
-  common?: (db: Kysely<any>) => Promise<boolean>;
   /** The forms for parts of the term that read less (`withoutDenseTrigrams`), if there are such parts. */
   narrow?: (db: Kysely<any>) => Promise<Partial<Pick<Search, 'phrase' | 'indexed' | 'scan' | 'probe' | 'trigrams'>> | undefined>;
 };

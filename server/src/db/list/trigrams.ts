@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { trigramIndexOf } from '../search-index.ts';
 import { listMemoryOf } from './memory.ts';
 
 // Which trigrams of a search term to ask the index for: its dense ones left out.
@@ -99,39 +98,6 @@ export function ftsTrigramRows(db: Kysely<any>, search: string, column: string):
     }
     return rows;
   } };
-}
-
-/**
- * PostgreSQL: the rows of `table` whose searched `column` holds a trigram, as the planner's statistics of
- * the column's trigram index tell them (its most common values and histogram, a sample of the indexed
- * texts, each standing for a share of the rows; read once in TRIGRAM_MEMORY_MS). A sample tells the
- * trigrams of many percent of the rows (`10x` of `10.3.7`: all of them), the ones whose GIN posting lists
- * are long; below ~1 % of the rows (one histogram entry's share) it cannot tell a trigram's rows, so one
- * is dense only at 8 times that. No statistics yet (a table never analysed): no trigram is dense.
- */
-export async function pgTrigramRows(db: Kysely<any>, table: string, column: string): Promise<TrigramCounter> {
-  const memory = listMemoryOf(db);
-  const index = trigramIndexOf(table, column);
-  let sample = memory.trigramSamples.get(index);
-  if (!sample) {
-    const { rows } = await sql<{ mcv: string[] | null; freqs: number[] | null; hist: string[] | null; nullFrac: number; tableRows: number }>`
-      select most_common_vals::text::text[] as mcv, most_common_freqs as freqs, histogram_bounds::text::text[] as hist, null_frac as "nullFrac",
-        (select reltuples from pg_class where oid = ${table}::regclass) as "tableRows"
-      from pg_stats where schemaname = current_schema() and tablename = ${index}`.execute(db);
-    const stats = rows[0];
-    const tableRows = Math.max(0, Number(stats?.tableRows ?? 0)); // -1: never analysed
-    const mcv = (stats?.mcv ?? []).map((text, at) => ({ text, share: Number(stats?.freqs?.[at] ?? 0) }));
-    const hist = stats?.hist ?? [];
-    const histShare = hist.length ? Math.max(0, 1 - Number(stats?.nullFrac ?? 0) - mcv.reduce((n, v) => n + v.share, 0)) / hist.length : 0;
-    sample = { tableRows, texts: [...mcv, ...hist.map((text) => ({ text, share: histShare }))] };
-    memory.trigramSamples.set(index, sample);
-  }
-  const { tableRows, texts } = sample;
-  return {
-    // a trigram no sampled text holds may still be in up to one text's share of the rows (the histogram's: ~1 % of them)
-    resolution: Math.round(tableRows * Math.min(1, ...texts.map((v) => v.share))),
-    rowsOf: (trigram) => Math.round(tableRows * texts.reduce((n, v) => (v.text.includes(trigram) ? n + v.share : n), 0)),
-  };
 }
 
 /** The rows a table's keys from `first` to `last` can hold (at least 1: an empty table's span is null). */
