@@ -9,19 +9,19 @@ export type Figures = {
 };
 
 /** HTTP load with autocannon (the Fastify team's load generator) for a fixed time; p95 from every response. */
-export async function measureHttp(label: string, options: { url: string; body: unknown; token: string; connections: number; seconds: number }): Promise<Figures> {
+export async function measureHttp(label: string, options: { url: string; body: unknown; token: string; connections: number; seconds: number; method?: 'GET' | 'POST' }): Promise<Figures> {
   // a smoke run's fraction of a second: autocannon takes a whole second at least
-  if (smoke) return measureLoop(label, () => postOk(options.url, options.body, options.token), { concurrency: options.connections, seconds: options.seconds });
+  if (smoke) return measureLoop(label, () => requestOk(options), { concurrency: options.connections, seconds: options.seconds });
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
         url: options.url,
-        method: 'POST',
+        method: options.method ?? 'POST',
         connections: options.connections,
         duration: options.seconds,
         headers: { 'content-type': 'application/json', token: options.token },
-        body: JSON.stringify(options.body),
+        body: options.method === 'GET' ? undefined : JSON.stringify(options.body),
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );
@@ -36,10 +36,12 @@ export async function measureHttp(label: string, options: { url: string; body: u
   };
 }
 
-async function postOk(url: string, body: unknown, token: string): Promise<void> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(body) });
+async function requestOk(options: Parameters<typeof measureHttp>[1]): Promise<void> {
+  const response = options.method === 'GET'
+    ? await fetch(options.url, { headers: { token: options.token } })
+    : await fetch(options.url, { method: 'POST', headers: { 'content-type': 'application/json', token: options.token }, body: JSON.stringify(options.body) });
   await response.arrayBuffer();
-  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  if (!response.ok) throw new Error(`${options.url}: ${response.status}`);
 }
 
 /** `measureHttp` against the server in process `pid`, with the CPU that process used a request. */
