@@ -16,7 +16,7 @@ const QUIET_MS = smoke ? 300 : 1_500;
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 
 if (!consoleBuildIsFresh()) runOrExit('npm', ['run', 'build', '-w', 'web']);
-runOrExit('node', [new URL('../scripts/ensure-chromium.ts', import.meta.url).pathname]); // Debian's Chromium, as the end-to-end tests drive it
+runOrExit(process.execPath, [new URL('../scripts/ensure-chromium.ts', import.meta.url).pathname]); // Debian's Chromium, as the end-to-end tests drive it
 
 type Load = { bytes: number; requests: number; files: Map<string, number>; taskMs: number; scriptMs: number };
 
