@@ -71,16 +71,16 @@ async function readList(f: { db: Kysely<Database> }, table: 'sys_login_log' | 's
   const paging = { page, limit: 10, sortField: extra.sort ?? '', sortOrder: extra.sort ? 'ascend' as const : '' as const };
   const planned = { searchPlan: extra.searchPlan, onSearchPlan: (seen: typeof forms) => { forms = seen; } };
   if (table === 'sys_login_log') {
-    let filtered = db.selectFrom('sys_login_log').where(contains(db, 'sys_login_log', 'ip', text));
+    let filtered = db.selectFrom('sys_login_log');
     if (extra.failedOnly) filtered = filtered.where('success', '=', 0);
     const answer = await listPage(db, filtered, (qb) => qb.select(['infoId', 'ip']), paging,
-      { sortColumns: { ip: 'ip' }, defaultSort: ['loginTime', 'desc'], tieBreaker: 'infoId', ...planned });
+      { sortColumns: { ip: 'ip' }, defaultSort: ['loginTime', 'desc'], tieBreaker: 'infoId', ...planned, searches: [contains(db, 'sys_login_log', 'ip', text)] });
     return { rows: answer.rows.map((r) => r.infoId), total: answer.total, totalBounded: answer.totalBounded, forms };
   }
-  let filtered = db.selectFrom('sys_oper_log').where(contains(db, 'sys_oper_log', 'userName', text));
+  let filtered = db.selectFrom('sys_oper_log');
   if (extra.failedOnly) filtered = filtered.where('success', '=', 0);
   const answer = await listPage(db, filtered, (qb) => qb.select(['operId', 'userName']), paging,
-    { sortColumns: { ip: 'userName' }, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId', ...planned });
+    { sortColumns: { ip: 'userName' }, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId', ...planned, searches: [contains(db, 'sys_oper_log', 'userName', text)] });
   return { rows: answer.rows.map((r) => r.operId), total: answer.total, totalBounded: answer.totalBounded, forms };
 }
 

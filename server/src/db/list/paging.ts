@@ -1,4 +1,4 @@
-import { sql, AliasNode, IdentifierNode, SelectQueryNode, TableNode, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, AliasNode, IdentifierNode, SelectQueryNode, TableNode, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { LIST_COUNT_BOUND, type PageQuery } from '@huiyun/contract';
 import { dialectOf } from '../dialect.ts';
 import type { OwnValues } from '../list-templates.ts';
@@ -6,7 +6,8 @@ import { searchIndexes } from '../search-index.ts';
 import { countBoundOf, countInPage, countStatementOf, countUpTo } from './counting.ts';
 import { decodeCursor, encodeCursor, isCursorValue, type Cursor } from './cursor.ts';
 import { listMemoryOf, statementKeyOf } from './memory.ts';
-import { findSearches, planSearches, swapSearches, type ForcedPlan, type SearchForm } from './search-plan.ts';
+import { planSearches, type ForcedPlan, type SearchForm } from './search-plan.ts';
+import type { ListSearch, Search } from './search.ts';
 
 // The shared list machinery: every paged list of the product reads its page here (`listPage`); how a
 // list stays fast at a million rows is in docs/performance.md ("Lists at scale").
@@ -36,6 +37,8 @@ export function pagingOf(query: Paging | { pageNum: number; pageSize: number; af
 
 export type ListOptions = {
   sortColumns: SortColumns;
+  /** The list's contains filters (`contains`), ANDed to `filtered`: listPage chooses how each is read. */
+  searches?: readonly ListSearch[];
   defaultSort: [string, 'asc' | 'desc'];
   tieBreaker: string;
   /** Tests only: read every search of the query one way instead of choosing per term (planSearches). */
@@ -79,13 +82,17 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const paging = pagingOf(query);
   const offset = (paging.page - 1) * paging.limit;
   const filteredNode = filtered.toOperationNode() as SelectQueryNode;
-  const finder = findSearches(filteredNode);
-  const bound = countBoundOf(offset, paging.limit, finder.searches, options.searchCountStep);
+  const searches = options.searches ?? [];
+  const bound = countBoundOf(offset, paging.limit, searches.length > 0, options.searchCountStep);
   const streamable = dialectOf(db) === 'sqlite' && !filteredNode.joins?.length && !filteredNode.groupBy;
-  const plan = finder.found.length > 0 ? await planSearches(db, finder.found, streamable, options.searchPlan) : undefined;
+  const planned = searches.flatMap((s) => (s.search ? [s.search] : []));
+  const plan = planned.length > 0 ? await planSearches(db, planned, streamable, options.searchPlan) : undefined;
   if (plan) options.onSearchPlan?.(plan.forms);
-  const forPage = plan ? filtered.withPlugin(swapSearches(plan.page)) : filtered;
-  const forCount = plan ? filtered.withPlugin(swapSearches(plan.count)) : filtered;
+  // the searches ANDed to the filtered query, each in the form chosen for the page and for the count
+  const withSearches = (chosen?: Map<Search, Expression<SqlBool>>) =>
+    searches.reduce((q, s) => q.where((s.search && chosen?.get(s.search)) || s.condition), filtered);
+  const forPage = withSearches(plan?.page);
+  const forCount = plan ? withSearches(plan.count) : forPage;
   const memory = listMemoryOf(db);
   // A list reads its statements from templates once its column function is known (db/list-templates.ts). A
   // streamed count's FTS5 question is a value of the search's, not of its query: one of the template's own.

@@ -1,53 +1,8 @@
-import { OperationNodeTransformer, RawNode, type Expression, type Kysely, type KyselyPlugin, type OperationNode, type QueryId, type SqlBool } from 'kysely';
+import type { Expression, Kysely, SqlBool } from 'kysely';
 import { listMemoryOf, statementKeyOf } from './memory.ts';
-import { containsNodes, SEARCH_PROBE, searchesByNode, type Search } from './search.ts';
+import { SEARCH_PROBE, type Search } from './search.ts';
 
-// How each search of a list's query is read for this request: a rare term's keys, or a walk.
-
-/** Swaps each search of a query for the form chosen for it. */
-export class SearchSwapper extends OperationNodeTransformer {
-  readonly #chosen: Map<Search, Expression<SqlBool>>;
-  constructor(chosen: Map<Search, Expression<SqlBool>>) {
-    super();
-    this.#chosen = chosen;
-  }
-  protected override transformRaw(node: RawNode, queryId?: QueryId): RawNode {
-    const search = searchesByNode.get(node);
-    if (!search) return super.transformRaw(node, queryId);
-    return (this.#chosen.get(search)?.toOperationNode() as RawNode | undefined) ?? node;
-  }
-}
-
-/**
- * The searches of a query (in the order a transformer meets them) and whether it has a contains filter
- * of any form. A walk over the node tree that copies nothing: a transformer rebuilt (and froze) every
- * node of the query on every request only to look.
- */
-export function findSearches(root: OperationNode): { found: Search[]; searches: boolean } {
-  const found: Search[] = [];
-  let searches = false;
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item);
-      return;
-    }
-    if (typeof value !== 'object' || value === null || typeof (value as { kind?: unknown }).kind !== 'string') return;
-    const node = value as OperationNode;
-    if (RawNode.is(node)) {
-      const search = searchesByNode.get(node);
-      if (search) found.push(search);
-      if (search || containsNodes.has(node)) searches = true;
-    }
-    for (const key in node) if (key !== 'kind') visit((node as unknown as Record<string, unknown>)[key]);
-  };
-  visit(root);
-  return { found, searches };
-}
-
-export const swapSearches = (chosen: Map<Search, Expression<SqlBool>>): KyselyPlugin => ({
-  transformQuery: ({ node, queryId }) => new SearchSwapper(chosen).transformNode(node, queryId),
-  transformResult: async ({ result }) => result,
-});
+// How each search a list passes is read for this request: a rare term's keys, or a walk.
 
 /**
  * How a search is read: its matches as a key list (a rare term), the FTS5 IN list, or `like` on the rows
@@ -64,12 +19,12 @@ export type SearchForm = 'keys' | 'indexed' | 'scan' | 'stream';
  * Every form selects the same rows; only the work differs (list tests compare them with a plain reference).
  */
 export async function planSearches(db: Kysely<any>, searches: readonly Search[], streamable: boolean, force?: ForcedPlan) {
-  const page = new Map<Search, Expression<SqlBool>>();
+  const page = new Map<Search, Expression<SqlBool>>(); // each search's form for the page, and for the count
   const count = new Map<Search, Expression<SqlBool>>();
   const forms = { page: [] as SearchForm[], count: [] as SearchForm[] };
   let streamed: Search | undefined;
   let fewRows = false; // a search read as its rows' keys: the list is at most SEARCH_PROBE − 1 rows
-  // `found`: the search as the query holds it (the key of the swap); `search`: its forms, narrowed where they can be
+  // `found`: the search as the list passed it; `search`: its forms, narrowed where they can be
   let found: Search;
   const choose = (search: Search, forPage: 'keys' | 'indexed' | 'scan', chosenForCount: SearchForm, keys?: Expression<SqlBool>) => {
     // One search drives a streamed count; in it each row is checked with `like` (cheap: the row is read anyway).

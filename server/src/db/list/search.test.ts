@@ -68,8 +68,8 @@ describe('list pages with contains filters: every form = the simple plan', () =>
 
   it('remember that a term is common, never a rare term\'s matches: each reads the rows as they are now', async () => {
     const readIn = async (q: Kysely<Database>, text: string) => {
-      const answer = await listPage(q, q.selectFrom('sys_login_log').where(contains(q, 'sys_login_log', 'ip', text)), (qb) => qb.select(['infoId']),
-        { page: 1, limit: 10, sortField: '', sortOrder: '' }, { sortColumns: {}, defaultSort: ['loginTime', 'desc'], tieBreaker: 'infoId' });
+      const answer = await listPage(q, q.selectFrom('sys_login_log'), (qb) => qb.select(['infoId']), { page: 1, limit: 10, sortField: '', sortOrder: '' },
+        { sortColumns: {}, defaultSort: ['loginTime', 'desc'], tieBreaker: 'infoId', searches: [contains(q, 'sys_login_log', 'ip', text)] });
       return { rows: answer.rows.map((r) => r.infoId), total: answer.total };
     };
     const newest = (rows: Row[]) => [...rows].sort((a, b) => b.loginTime - a.loginTime || b.infoId - a.infoId).slice(0, 10).map((r) => r.infoId);

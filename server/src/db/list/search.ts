@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type OperationNode, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { dialectOf } from '../dialect.ts';
 import { pgSearchedTerm, pgSearchedText, searchIndexes, searchTableOf, valueListOf, type SearchedColumn, type SearchedTable } from '../search-index.ts';
 import { ftsPhraseOf, ftsTrigramRows, keySpanOf, rowsSpanned, separateTrigrams, withoutDenseTrigrams } from './trigrams.ts';
@@ -17,7 +17,7 @@ export const SEARCH_PROBE = 256;
  * (probed first) as a key list, a common one by walking the sort index with `like` (`planSearches`). A
  * column with a value list is searched in it, on both databases. Used outside `listPage` it is the IN list / the `like`.
  */
-export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, column: `${string}.${SearchedColumn<T>}` | SearchedColumn<T>, text: string): Expression<SqlBool> {
+export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, column: `${string}.${SearchedColumn<T>}` | SearchedColumn<T>, text: string): ListSearch {
   const dot = column.lastIndexOf('.');
   const name = column.slice(dot + 1);
   const spec = searchIndexes[table];
@@ -32,13 +32,13 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
     // walking the sort index). A column indexed with its punctuation translated (search-index.ts
     // joinedWords) is asked as the index reads it, each match checked against the column itself.
     const { term, translated } = pgSearchedTerm(table, name, text);
-    return new ContainsExpression(trigrams < 1 || !translated
+    return oneForm(trigrams < 1 || !translated
       ? sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`
       : sql<SqlBool>`${pgSearchedText(table, name, column)} like ${likePatternOf(term)} escape '\\' and strpos(lower(${sql.ref(column)}), ${text.toLowerCase()}) > 0`);
   }
   // SQLite's LIKE already ignores ASCII case (its lower() knows no other), so the column is compared as is.
   const scan = sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
-  if (trigrams < 1) return new ContainsExpression(scan);
+  if (trigrams < 1) return oneForm(scan);
   const search = searchTableOf(table);
   const fts = sql.table(search);
   /** The FTS5 forms of the filter for the text, or for parts of it (each match then checked with `like`). */
@@ -58,7 +58,7 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
         and (select ${sql.ref(name)} from ${sql.table(table)} where ${sql.ref(spec.key)} = ${fts}.rowid) like ${pattern} escape '\\' limit ${SEARCH_PROBE}`,
     };
   };
-  return new SearchExpression({
+  return searched({
     table, key: spec.key, keyRef: key, search, scan, ...ftsForms([text]),
     matchedKeys: (keys) => sql<SqlBool>`${sql.ref(key)} in (select value from json_each(${JSON.stringify(keys.map(Number))}))`,
     narrow: async (db) => {
@@ -81,7 +81,7 @@ export const likePatternOf = (text: string) => `%${text.toLowerCase().replace(/[
  * under SEARCH_PROBE of them (nearly always) they are the filter, by equality; more, and the filter is
  * the subquery of the value table.
  */
-export function searchValueList(db: Kysely<any>, column: string, valueTable: SearchedTable, text: string, of: Pick<Search, 'table' | 'key' | 'keyRef' | 'trigrams'>): Expression<SqlBool> {
+export function searchValueList(db: Kysely<any>, column: string, valueTable: SearchedTable, text: string, of: Pick<Search, 'table' | 'key' | 'keyRef' | 'trigrams'>): ListSearch {
   const pattern = likePatternOf(text);
   let values: RawBuilder<SqlBool>;
   if (dialectOf(db) === 'postgres') values = sql<SqlBool>`lower(value) like ${pattern} escape '\\'`;
@@ -91,7 +91,7 @@ export function searchValueList(db: Kysely<any>, column: string, valueTable: Sea
     values = sql<SqlBool>`id in (select rowid from ${search} where ${search} match ${ftsPhraseOf('value', [text])})`;
   }
   const among = sql<SqlBool>`${sql.ref(column)} in (select value from ${sql.table(valueTable)} where ${values})`;
-  return new SearchExpression({
+  return searched({
     ...of, search: '', phrase: '', valueList: true, indexed: among, scan: among,
     probe: sql<{ k: unknown }>`select value as k from ${sql.table(valueTable)} where ${values} limit ${SEARCH_PROBE}`,
     matchedKeys: (found) => {
@@ -120,38 +120,12 @@ export type Search = {
   narrow?: (db: Kysely<any>) => Promise<Partial<Pick<Search, 'phrase' | 'indexed' | 'scan' | 'probe' | 'trigrams'>> | undefined>;
 };
 
-/** The node each search puts in a query, to find it there again (`planSearches`). */
-export const searchesByNode = new WeakMap<OperationNode, Search>();
+/**
+ * A contains filter as a list passes it to `listPage` (`searches`): the filter's `condition` (its one form, or
+ * the FTS5 IN list) and, for a filter `listPage` may read another way, its `search`. Outside a list the
+ * condition is the filter.
+ */
+export type ListSearch = { readonly condition: Expression<SqlBool>; readonly search?: Search };
 
-export class SearchExpression implements Expression<SqlBool> {
-  readonly search: Search;
-  constructor(search: Search) {
-    this.search = search;
-  }
-  get expressionType(): SqlBool | undefined {
-    return undefined;
-  }
-  toOperationNode(): OperationNode {
-    const node = this.search.indexed.toOperationNode();
-    searchesByNode.set(node, this.search);
-    return node;
-  }
-}
-
-/** The nodes of the contains filters that have one form (1–2 characters), to find them in a query. */
-export const containsNodes = new WeakSet<OperationNode>();
-
-/** A contains filter with one form: marked so `listPage` knows the query searches (its count is bounded in steps). */
-export class ContainsExpression implements Expression<SqlBool> {
-  readonly #node: OperationNode;
-  constructor(condition: RawBuilder<SqlBool>) {
-    this.#node = condition.toOperationNode();
-    containsNodes.add(this.#node);
-  }
-  get expressionType(): SqlBool | undefined {
-    return undefined;
-  }
-  toOperationNode(): OperationNode {
-    return this.#node;
-  }
-}
+const oneForm = (condition: RawBuilder<SqlBool>): ListSearch => ({ condition });
+const searched = (search: Search): ListSearch => ({ condition: search.indexed, search });
