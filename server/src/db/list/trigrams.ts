@@ -4,12 +4,8 @@ import { listMemoryOf } from './memory.ts';
 // Which trigrams of a search term to ask the index for: its dense ones left out.
 
 /**
- * A trigram of a text is dense when FTS5 holds it for at least DENSE_TRIGRAM_ROWS rows and
- * DENSE_OVER_RAREST times as many as the text's rarest trigram. The text's matches are at most its
- * rarest trigram's, so leaving the dense ones out of the FTS5 question adds few rows to check with
- * `like` (~0.3 µs each), while their doclists cost 7–35 ns an entry to merge (bench data, SQLite).
- * Counts stop at TRIGRAM_COUNT_CAP (a trigram in more rows is dense beside any rarest trigram that
- * could make the text worth narrowing).
+ * A trigram is dense when held by DENSE_TRIGRAM_ROWS rows or more and DENSE_OVER_RAREST times the text's
+ * rarest trigram's; counts stop at TRIGRAM_COUNT_CAP.
  */
 export const DENSE_TRIGRAM_ROWS = 1_000;
 
@@ -18,14 +14,9 @@ export const DENSE_OVER_RAREST = 8;
 export const TRIGRAM_COUNT_CAP = 131_072;
 
 /**
- * The parts of `text` that the trigram index should be asked for: `text` less its dense trigrams (how
- * many rows hold each: `rowsOf`). Both indexes merge the posting lists of every trigram of a term, the
- * common ones' as long as the table: ip `10.3.7` of 登录日志 (`10.` is in every row) read a million-row
- * doclist to answer 172 matches, 2.2 ms on SQLite (`0.3.7` 0.5 ms); 3.5 ms of GIN bitmap on PostgreSQL
- * (`0x3x7` 0.6 ms). `会员日推广770` of 100,000 tasks (4 of its trigrams in 10,000 names each) 0.29 ms; `广770`
- * 0.05 ms. The runs of trigrams that are not dense are the parts (asked together: AND); a match of the
- * text is a match of every part, so the parts' matches checked against the text are the text's. No
- * trigram dense: the text as it is.
+ * The parts of `text` to ask the trigram index for: `text` less its dense trigrams, whose long doclists
+ * cost more to merge than checking the few extra candidates with `like` (docs/performance.md). No dense
+ * trigram: the text as it is.
  */
 export async function withoutDenseTrigrams(text: string, counter: TrigramCounter): Promise<string[]> {
   const chars = [...text];
@@ -46,21 +37,13 @@ export async function withoutDenseTrigrams(text: string, counter: TrigramCounter
   return parts.length === 1 && parts[0] === text ? [text] : parts;
 }
 
-/**
- * SQLite: a candidate FTS5 answers costs ~25 doclist entries — its `like` check reads its row (~0.3 µs), an
- * entry of a trigram's doclist ~0.011 µs (the bench's 100,000 users, a loop).
- */
+/** SQLite: what a candidate's `like` check costs, in FTS5 doclist entries (bench data). */
 export const CANDIDATE_OVER_ENTRY = 25;
 
 /**
- * SQLite: the trigrams of `text` to ask FTS5 for, each on its own (AND), when two or more of them apart
- * are worth reading; else undefined (then `withoutDenseTrigrams`). FTS5 reads a phrase's positions, and
- * trigrams that overlap narrow little (the texts holding one mostly hold the next): `wangfang7` of
- * 100,000 users asked as `wan AND ngfan AND ng7` reads 11 candidates in 236 µs, as `gfa AND wan` (its
- * rarest trigram, and the rarest that shares no character with it) 100 candidates in 149 µs, as `gfa`
- * alone 800 in 274 µs. So: the rarest trigram, then the next rarest that overlap none taken while each
- * costs less to read (its rows) than the candidates it would rule out, the trigrams taken as independent
- * among the table's `rows`, cost (CANDIDATE_OVER_ENTRY).
+ * SQLite: the trigrams of `text` to ask FTS5 for each on its own (AND) — the rarest, then the next rarest
+ * sharing no character with those taken while it costs less than the candidates it rules out — when two or
+ * more are worth it; else undefined. Overlapping trigrams narrow little (docs/performance.md, "Lists at scale").
  */
 export async function separateTrigrams(text: string, counter: TrigramCounter, rows: number): Promise<string[] | undefined> {
   const chars = [...text];
