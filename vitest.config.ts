@@ -16,6 +16,8 @@ export default defineConfig({
       { test: { name: 'web', include: ['web/src/**/*.test.ts', 'web/build/**/*.test.ts'] } },
       { test: { name: 'tools', include: ['tools/**/*.test.ts'], exclude: [simulatorRun, terminalRun] } },
       { test: { name: 'server-sqlite', include: serverTests, env: { TEST_DB: 'sqlite' }, testTimeout: 20_000, hookTimeout: 30_000 } },
+      // every bench in its smoke mode (bench/lib/smoke.ts): a bench that no longer runs fails here
+      { test: { name: 'bench', include: ['bench/**/*.test.ts'], env: { TEST_DB: 'sqlite' }, testTimeout: 120_000 } },
       ...(postgres
         ? [{ test: { name: 'server-postgres', include: serverTests, env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 30_000, globalSetup: ['server/src/test/no-leftover-databases.ts'] } }]
         : []),

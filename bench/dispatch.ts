@@ -29,9 +29,10 @@ import { generateNumberFile } from './lib/number-file-fixture.ts';
 import { cpuSeconds, postgresCpuSeconds } from './lib/process-cpu.ts';
 import { readRss, resetPeakRss } from './lib/rss.ts';
 import { startBenchServer } from './lib/server.ts';
+import { benchNumber, reportRecount } from './lib/smoke.ts';
 
-const NUMBERS = Number(process.env.BENCH_NUMBERS ?? 1_000_000);
-const DEVICES = Number(process.env.BENCH_DEVICES ?? 500);
+const NUMBERS = benchNumber('BENCH_NUMBERS', 1_000_000, 2_000);
+const DEVICES = benchNumber('BENCH_DEVICES', 500, 5);
 const REPORT_EVERY = Number(process.env.BENCH_REPORT_EVERY ?? 0);
 const FAIL_RATE = Number(process.env.BENCH_FAIL_RATE ?? 0);
 const DUPLICATE_RATE = 0.01;
@@ -103,6 +104,8 @@ async function main(): Promise<void> {
   console.log(`| devices over HTTP (${stats.batches} batches, ${stats.reports} reports) | ${seconds.toFixed(1)} | ${(check.final / seconds).toFixed(0)} | ${ms(stats.pullMs)} | ${ms(stats.reportMs)} | ${check.duplicates} | ${check.lost} | ${mb(peakRss)} (${mb(rssBefore)}) |`);
   console.log(`| baseline: raw SQL loop, ${baseline.label} (${baseline.batches} batches, ${baseline.reports} report transactions) | ${baseline.seconds.toFixed(1)} | ${(baseline.numbers / baseline.seconds).toFixed(0)} | | | | | |`);
   console.log(`\nrecount: ${check.text}`);
+  reportRecount([...(check.duplicates ? [`${check.duplicates} numbers counted twice`] : []), ...(check.lost ? [`${check.lost} numbers lost`] : []),
+    ...(check.final === NUMBERS ? [] : [`${check.final} numbers final of ${NUMBERS}`])]);
   console.log(`client: sent ${stats.sent}, failed ${stats.failed}, retried ${stats.retrying}, ignored ${stats.ignored}, repeats applied twice ${stats.duplicatesApplied}, `
     + `retried calls ${stats.retries}, refusals ${stats.errors}${stats.lastError ? ` (${stats.lastError})` : ''}`);
   console.log(`CPU during the device run (${runSeconds.toFixed(1)} s, idle end included): server ${serverCpu.toFixed(1)} s (${((serverCpu / runSeconds) * 100).toFixed(0)}% of one core), `

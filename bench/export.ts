@@ -15,12 +15,13 @@ import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './l
 import { importNumbers } from '../server/src/modules/task/upload-numbers.ts';
 import { createBenchTask, startChildServer } from './lib/child-server.ts';
 import { readRss, resetPeakRss } from './lib/rss.ts';
+import { benchNumber, expectCount, reportRecount } from './lib/smoke.ts';
 
 if (process.env.BENCH_CHILD === 'server') {
   await runServerChild();
 }
 
-const NUMBERS = Number(process.env.BENCH_NUMBERS ?? 1_000_000);
+const NUMBERS = benchNumber('BENCH_NUMBERS', 1_000_000, 3_000);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-bench-export-'));
 
 console.log(`Filling a task with ${NUMBERS} numbers…`);
@@ -57,6 +58,12 @@ for (const r of rows) {
 }
 const all = rows[0];
 const baseline = rows[rows.length - 1];
+// the recount: every number once in 'all' and in the dump, and unsent + sent = all
+const problems: string[] = [];
+expectCount(problems, 'lines exported (all)', all.lines, NUMBERS);
+expectCount(problems, 'lines exported unsent + sent', rows[1]!.lines + rows[2]!.lines, NUMBERS);
+expectCount(problems, 'lines of the baseline dump', baseline.lines, NUMBERS);
+reportRecount(problems);
 console.log(`\nratio export all / baseline: ${(all.seconds / baseline.seconds).toFixed(2)}×; machine load (uptime): ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} on ${os.cpus().length} CPUs`);
 
 function sqliteDump(file: string, taskId: number): Row {
@@ -96,7 +103,7 @@ function startServerProcess(): Promise<ServerProcess> {
 async function runServerChild(): Promise<void> {
   const server = await startBenchServer();
   const taskId = await createBenchTask(server.ctx.db, 'bench-export');
-  const count = Number(process.env.BENCH_NUMBERS ?? 1_000_000);
+  const count = benchNumber('BENCH_NUMBERS', 1_000_000, 3_000);
   // The numbers go in through the upload path's own import (a file without junk or repeats).
   const file = generateNumberFile(count, { junkRate: 0, duplicateRate: 0, seed: 2 });
   const result = await importNumbers(server.ctx, { taskId, deptId: 1 }, Readable.from([file]), { sizeHint: file.length });

@@ -14,16 +14,17 @@ import { listTasks } from '../server/src/modules/task/queries.ts';
 import { listUsers } from '../server/src/modules/user/queries.ts';
 import { bulkInsert } from './lib/bulk-insert.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
-import { measureServedHttp, printTable, type Figures } from './lib/measure.ts';
+import { measureServedHttp, printTable, reportLoadRecount, type Figures } from './lib/measure.ts';
+import { benchNumber } from './lib/smoke.ts';
 import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer, withCursorOfPageBefore, type BenchServer } from './lib/server.ts';
 
 const COMPANIES = 1_000;
-const USERS = 100_000;
-const TASKS = 100_000;
-const LOGS = 1_000_000;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const LOG_SPACING_MS = 15_000;
+const USERS = benchNumber('BENCH_USERS', 100_000, 8_000);
+const TASKS = benchNumber('BENCH_TASKS', 100_000, 6_000);
+const LOGS = benchNumber('BENCH_LOGS', 1_000_000, 8_000);
+const SECONDS = benchNumber('BENCH_SECONDS', 3, 0.05);
+const CONNECTIONS = benchNumber('BENCH_CONNECTIONS', 50, 2);
+const LOG_SPACING_MS = Math.floor((174 * 86_400_000) / LOGS); // 15 s for a million
 const SCOPED_COMPANIES = 100;
 const SCOPED_ADMIN = 'benchscope'; // a million rows over ~174 days: a busy platform's half year
 const only = process.env.BENCH_LISTS?.split(','); // users, oper, login, tasks: a part of the cases (and of the seed)
@@ -129,6 +130,7 @@ for (const c of cases) {
     console.log(`  ${r.label}: ${r.requestsPerSecond.toFixed(0)}/s, p50 ${r.p50Ms.toFixed(1)} ms, p95 ${r.p95Ms.toFixed(1)} ms, ${r.errors} errors${cpu}`);
   }
 }
+reportLoadRecount(results);
 printTable(`Lists at scale, ${LOGS} operation / ${LOGS} login log rows, ${USERS} users / ${COMPANIES} companies, ${TASKS} tasks, ${CONNECTIONS} connections, ${SECONDS} s a case, ${server.dbKind}`, results);
 await serving.stop();
 await server.close();

@@ -21,12 +21,13 @@ import { ORDERS, seedOrders } from './lib/order-fixture.ts';
 import { CopyOut } from './lib/pg-copy-out.ts';
 import { readRss, resetPeakRss } from './lib/rss.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './lib/server.ts';
+import { benchNumber, expectCount, reportRecount } from './lib/smoke.ts';
 
 type Child = { url: string; dbKind: 'sqlite' | 'postgres'; sqliteFile?: string; databaseUrl?: string; depts: number[] };
 
 if (process.env.BENCH_CHILD === 'server') await runServerChild();
 
-const COUNT = Number(process.env.BENCH_ORDERS ?? ORDERS);
+const COUNT = benchNumber('BENCH_ORDERS', ORDERS, 3_000);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-bench-order-export-'));
 console.log(`Seeding ${COUNT} orders…`);
 const server = await startChildServer<Child>(import.meta.filename, ['--expose-gc', ...(process.env.BENCH_SERVER_HEAP_MB ? [`--max-old-space-size=${process.env.BENCH_SERVER_HEAP_MB}`] : [])]);
@@ -48,6 +49,7 @@ const cases: Case[] = [
 
 type Row = { label: string; seconds: number; rows: number; bytes: number; beforeMb?: number; peakMb?: number; dumpSeconds: number; dumpRows: number };
 const rows: Row[] = [];
+const problems: string[] = []; // the recount: each export wrote every row its filter matches
 for (const c of cases) {
   const file = path.join(work, 'export.xlsx');
   const before = readRss(server.pid, 'VmRSS');
@@ -70,12 +72,15 @@ for (const c of cases) {
   const sheetRows = (await countSheetRows(file)) - 1; // less the header
   // the database's own dump of the rows the export wrote
   const dump = await dumpCsv(selectOf(c.where, sheetRows), path.join(work, 'dump.csv'));
+  expectCount(problems, `rows exported, ${c.label}`, sheetRows, (await dumpCsv(selectOf(c.where, undefined), path.join(work, 'dump.csv'))).rows);
   rows.push({ label: c.label, seconds, rows: sheetRows, bytes, beforeMb: mb(before), peakMb: mb(peak), dumpSeconds: dump.seconds, dumpRows: dump.rows });
   console.log(`${c.label}: ${sheetRows} rows, ${mb(bytes).toFixed(1)} MB in ${seconds.toFixed(2)} s; server RSS ${mb(before).toFixed(0)} → peak ${mb(peak).toFixed(0)} MB; dump ${dump.rows} rows in ${dump.seconds.toFixed(2)} s; load ${os.loadavg()[0]!.toFixed(2)}`);
 }
 // what an export of every order would be measured against
 const full = await dumpCsv(selectOf('', undefined), path.join(work, 'dump.csv'));
 console.log(`dump of all ${full.rows} orders: ${full.seconds.toFixed(2)} s`);
+expectCount(problems, 'orders dumped', full.rows, COUNT);
+reportRecount(problems);
 await server.stop();
 fs.rmSync(work, { recursive: true, force: true });
 
@@ -135,7 +140,7 @@ async function dumpCsv(text: string, file: string): Promise<{ seconds: number; r
 
 async function runServerChild(): Promise<never> {
   const s = await startBenchServer();
-  const count = Number(process.env.BENCH_ORDERS ?? ORDERS);
+  const count = benchNumber('BENCH_ORDERS', ORDERS, 3_000);
   const depts = await seedOrders(s, Date.now(), count, (line) => console.error(line)); // stdout carries the JSON line
   await (s.dbKind === 'postgres' ? sql`vacuum analyze` : sql`analyze`).execute(s.ctx.db);
   // Drop what seeding left on the heap, so the downloads start from an idle server's memory.

@@ -17,8 +17,9 @@ import { listOrders } from '../server/src/modules/order-list/queries.ts';
 import { claimExpired, claimStuckRefunds, failStaleDispenses } from '../server/src/modules/order/sweeper.ts';
 import { machineNo, orderNo, seedOrders, transId } from './lib/order-fixture.ts';
 import { startBenchServer } from './lib/server.ts';
+import { benchNumber, reportRecount } from './lib/smoke.ts';
 
-const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
+const ORDERS = benchNumber('BENCH_ORDERS', 100_000, 3_000);
 const server = await startBenchServer();
 const now = Date.now();
 const depts = await seedOrders(server, now, ORDERS, () => {});
@@ -86,11 +87,14 @@ const cases: [string, (db: Kysely<Database>) => Promise<unknown>][] = [
   ['terminal: order by orderNo', (db) => db.selectFrom('pay_order').selectAll().where('orderNo', '=', orderNo(probe)).executeTakeFirst()],
 ];
 
+const problems: string[] = []; // the recount: every case ran and read pay_order
 async function printPlans(title: string) {
   console.log(`\n## ${title} (${server.dbKind}, ${ORDERS} orders)`);
   for (const [label, work] of cases) {
     console.log(`- ${label}`);
-    for (const statement of await capture(work)) {
+    const statements = await capture(work);
+    if (!statements.some((s) => /pay_order/.test(s.sql))) problems.push(`${title}, ${label}: no statement read pay_order`);
+    for (const statement of statements) {
       if (!/pay_order/.test(statement.sql) || /^(select|update) .*"orderId" = [$?]\d*$/i.test(statement.sql)) continue;
       console.log(`    ${statement.sql.replace(/\s+/g, ' ').slice(0, 160)}`);
       console.log(`      → ${await planOf(statement)}`);
@@ -104,3 +108,4 @@ await printPlans('after ANALYZE');
 await pool?.end();
 if (process.env.BENCH_KEEP && server.sqliteFile) (await import('node:fs')).copyFileSync(server.sqliteFile, process.env.BENCH_KEEP);
 await server.close();
+reportRecount(problems);

@@ -7,27 +7,29 @@
 import os from 'node:os';
 import { sql } from 'kysely';
 import { OrderStatus, orderListQuery, PayType, shanghaiDay } from '@huiyun/contract';
-import { listPage } from '../server/src/db/list-query.ts';
+import { listPage } from '../server/src/db/list/paging.ts';
 import { listOrders } from '../server/src/modules/order-list/queries.ts';
 import { COMPANIES, MACHINES, machineNo, ORDERS, orderNo, seedOrders, transId } from './lib/order-fixture.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
-import { measureServedHttp, printTable, type Figures } from './lib/measure.ts';
+import { measureServedHttp, printTable, reportLoadRecount, type Figures } from './lib/measure.ts';
+import { benchNumber } from './lib/smoke.ts';
 import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer, withCursorOfPageBefore, type BenchServer } from './lib/server.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SECONDS = benchNumber('BENCH_SECONDS', 3, 0.05);
+const CONNECTIONS = benchNumber('BENCH_CONNECTIONS', 50, 2);
 
 const server = await startBenchServer();
 const { db } = server.ctx;
 const now = Date.now();
 console.log(`Seeding on ${server.dbKind}…`);
 const seedStart = performance.now();
-const depts = await seedOrders(server, now);
+const COUNT = benchNumber('BENCH_ORDERS', ORDERS, 8_000);
+const depts = await seedOrders(server, now, COUNT);
 await (server.dbKind === 'postgres' ? sql`vacuum analyze` : sql`analyze`).execute(db);
 console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
 const day30 = shanghaiDay(now - 30 * 86_400_000);
-const probeOrder = 654_321;
+const probeOrder = Math.floor(COUNT * 0.65);
 type Case = { label: string; body: Record<string, unknown>; empty?: boolean; keyset?: boolean };
 const cases: Case[] = [
   { label: 'page 1', body: { page: 1 } },
@@ -71,8 +73,9 @@ const prefix = (d: typeof db) => listPage(d, d.selectFrom('pay_order as o').wher
 const prefixStatements = await captureQueries(server, prefix);
 results.push(await replayThroughDriver(server, prefixStatements, `raw only: machineNo prefix M042 (10 machines, not offered), ${prefixStatements.length} statements`, { concurrency: CONNECTIONS, seconds: SECONDS }));
 console.log(`  ${results.at(-1)!.label}: ${results.at(-1)!.requestsPerSecond.toFixed(0)}/s, p95 ${results.at(-1)!.p95Ms.toFixed(1)} ms`);
+reportLoadRecount(results);
 printTable(
-  `交易订单 at scale: ${ORDERS} orders, ${COMPANIES} companies, ${MACHINES} machines, one year; ${CONNECTIONS} connections, ${SECONDS} s a case, ${server.dbKind}; `
+  `交易订单 at scale: ${COUNT} orders, ${COMPANIES} companies, ${MACHINES} machines, one year; ${CONNECTIONS} connections, ${SECONDS} s a case, ${server.dbKind}; `
     + `${os.cpus().length} cores, 1-min load average during the cases ${loads.join(' / ')}`,
   results,
 );

@@ -11,12 +11,13 @@ import { listPayAlarms } from '../server/src/modules/pay-alarm/queries.ts';
 import { bulkInsert } from './lib/bulk-insert.ts';
 import { big, COMPANIES, int, MACHINES, machineNo, orderNo, seedCompanies, text, YEAR_MS } from './lib/order-fixture.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
-import { measureHttp, printTable, type Figures } from './lib/measure.ts';
+import { measureHttp, printTable, reportLoadRecount, type Figures } from './lib/measure.ts';
+import { benchNumber } from './lib/smoke.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer } from './lib/server.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const ALARMS = 1_000_000;
+const SECONDS = benchNumber('BENCH_SECONDS', 3, 0.05);
+const CONNECTIONS = benchNumber('BENCH_CONNECTIONS', 50, 2);
+const ALARMS = benchNumber('BENCH_ALARMS', 1_000_000, 8_000);
 
 const server = await startBenchServer();
 const { db } = server.ctx;
@@ -46,7 +47,7 @@ const cases: Case[] = [
   { label: 'page 1', body: { page: 1 } },
   { label: 'kind 通知与订单不符 (45 %)', body: { page: 1, kind: PayAlarmKind.notifyMismatch } },
   { label: 'kind 自动退款失败 (1 %)', body: { page: 1, kind: PayAlarmKind.autoRefundFailed } },
-  { label: 'exact orderNo', body: { page: 1, orderNo: orderNo(654_321) } },
+  { label: 'exact orderNo', body: { page: 1, orderNo: orderNo(Math.floor(ALARMS * 0.65)) } },
   { label: 'machineNo M0421', body: { page: 1, machineNo: machineNo(420) } },
   { label: 'one company', body: { page: 1, deptId: depts[3] } },
   { label: 'one company + kind 自动退款失败', body: { page: 1, deptId: depts[3], kind: PayAlarmKind.autoRefundFailed } },
@@ -73,6 +74,7 @@ for (const c of cases) {
 const scoped = await captureQueries(server, (d) => listPayAlarms(d, [depts[3]!], payAlarmListQuery.parse({ page: 1, limit: 10, kind: PayAlarmKind.autoRefundFailed })));
 results.push(await replayThroughDriver(server, scoped, `raw only: a company administrator's scope + kind 自动退款失败, ${scoped.length} statements`, { concurrency: CONNECTIONS, seconds: SECONDS }));
 console.log(`  ${results.at(-1)!.label}: ${results.at(-1)!.requestsPerSecond.toFixed(0)}/s, p95 ${results.at(-1)!.p95Ms.toFixed(1)} ms`);
+reportLoadRecount(results);
 printTable(
   `支付告警 at scale: ${ALARMS} alarms, ${COMPANIES} companies, ${MACHINES} terminals, one year; ${CONNECTIONS} connections, ${SECONDS} s a case, ${server.dbKind}; `
     + `${os.cpus().length} cores, 1-min load average during the cases ${loads.join(' / ')}`,

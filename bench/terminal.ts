@@ -25,13 +25,14 @@ import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { startChildServer } from './lib/child-server.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
 import { ADMIN_PASSWORD, startBenchServer } from './lib/server.ts';
+import { benchNumber, reportRecount } from './lib/smoke.ts';
 import { newTerminalKey, sealTerminalKey } from '../server/src/modules/machine/terminal-key.ts';
 import { signTerminal } from '../server/src/modules/terminal/auth.ts';
 import { newOrderNo } from '../server/src/modules/order/create.ts';
 
-const MACHINES = Number(process.env.BENCH_MACHINES ?? 1_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
+const MACHINES = benchNumber('BENCH_MACHINES', 1_000, 10);
+const SECONDS = benchNumber('BENCH_SECONDS', 20, 1);
+const WARMUP = benchNumber('BENCH_WARMUP', 10, 0.5);
 const AISLES = ['A1', 'A2', 'A3', 'A4', 'B1', 'B2', 'B3', 'B4'];
 const CAPACITY = 1_000_000; // stock never runs out during a run: every create can sell
 const PRICE = 250;
@@ -351,7 +352,7 @@ const alarms = Number((await bare.all<{ n: number }>('select count(*) as n from 
 if (refundNeeded || alarms) problems.push(`${refundNeeded} orders marked for refund, ${alarms} alarms (none expected: every dispense succeeds)`);
 console.log(`\nrecount: orders by status ${[...counts].map(([s, n]) => `${s}: ${n}`).join(', ')}; stock taken ${stockTaken} = dispensed ${dispensed} (per aisle: ${aisleMismatches} mismatches); `
   + `${seenOrders.length} orders given to machines, ${missing} missing, ${seen.size === seenOrders.length ? 'none' : seenOrders.length - seen.size} doubled; gateway payments ${simPaid}; refundNeeded ${refundNeeded}, alarms ${alarms}`);
-console.log(problems.length ? `RECOUNT FAILED:\n  ${problems.join('\n  ')}` : 'recount: OK');
+reportRecount(problems);
 
 console.log(`\nTerminal flow, ${MACHINES} machines, ${SECONDS} s a run, ${server.dbKind}; ${os.cpus().length} cores, 1-min load during the HTTP run ${loadsHttp.join(' / ')}`);
 console.log('| case | purchases/s | purchases | p50 ms | p95 ms | server CPU ms a purchase | errors |');
@@ -370,7 +371,7 @@ process.exit(problems.length ? 1 : 0);
 async function runServerChild(): Promise<never> {
   const s = await startBenchServer();
   const db = s.ctx.db;
-  const count = Number(process.env.BENCH_MACHINES ?? 1_000);
+  const count = MACHINES;
   const now = Date.now();
   const deptId = 1;
   const { id: configId } = await db.insertInto('pay_config').values({ deptId, name: '压测-模拟网关', payType: PayType.wechat, gateway: 'simulator', partner: 'SIM-BENCH', appid: 'APP-BENCH', addTime: now, editTime: now })

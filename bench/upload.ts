@@ -13,24 +13,25 @@ import { generateNumberFileWithCounts } from './lib/number-file-fixture.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './lib/server.ts';
 import { createBenchTask, startChildServer } from './lib/child-server.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
+import { searchTableOf } from '../server/src/db/search-index.ts';
 import { readRss, resetPeakRss } from './lib/rss.ts';
+import { benchNumber, expectCount, reportRecount } from './lib/smoke.ts';
 
 if (process.env.BENCH_CHILD === 'server') {
   await runServerChild();
 }
 
-const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
+const LINES = benchNumber('BENCH_LINES', 1_000_000, 3_000);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-bench-upload-'));
 const numberFile = path.join(work, 'numbers.txt');
 const bareNumbers = path.join(work, 'bare-numbers.txt');
 
-{
-  const { file, counts } = generateNumberFileWithCounts(LINES, { junkRate: 0.02, duplicateRate: 0.03, seed: 1 });
-  fs.writeFileSync(numberFile, file);
-  // The baseline loads "the same numbers": every number line of the file (repeats included), no junk.
-  fs.writeFileSync(bareNumbers, file.toString('latin1').split('\n').filter((l) => /^1[3-9]\d{9}$/.test(l)).join('\n') + '\n');
-  console.log(`File: ${LINES} lines, ${(file.length / 1e6).toFixed(1)} MB; ${counts.valid} distinct valid, ${counts.duplicates} repeats, ${counts.invalid} junk`);
-}
+const { file, counts } = generateNumberFileWithCounts(LINES, { junkRate: 0.02, duplicateRate: 0.03, seed: 1 });
+fs.writeFileSync(numberFile, file);
+// The baseline loads "the same numbers": every number line of the file (repeats included), no junk.
+const numberLines = file.toString('latin1').split('\n').filter((l) => /^1[3-9]\d{9}$/.test(l));
+fs.writeFileSync(bareNumbers, numberLines.join('\n') + '\n');
+console.log(`File: ${LINES} lines, ${(file.length / 1e6).toFixed(1)} MB; ${counts.valid} distinct valid, ${counts.duplicates} repeats, ${counts.invalid} junk`);
 
 const server = await startServerProcess();
 const token = await loginAs({ url: server.url } as BenchServer, 'admin', ADMIN_PASSWORD);
@@ -67,6 +68,9 @@ const totalSeconds = (finished - started) / 1000;
 const baseline = server.dbKind === 'sqlite' ? sqliteImport() : postgresCopy(server.databaseUrl!);
 const sameTable = server.dbKind === 'sqlite' ? sqliteSameTable(server.sqliteFile!) : postgresSameTable(server.databaseUrl!);
 const sameOrder = server.dbKind === 'sqlite' ? sqliteSameTable(server.sqliteFile!, 'file order') : null;
+const taskRows = server.dbKind === 'sqlite'
+  ? Number(spawnSync('/usr/bin/sqlite3', [server.sqliteFile!, `select count(*) from sync_task_number where "taskId" = ${taskId}`], { encoding: 'utf8' }).stdout.trim())
+  : Number(spawnSync('psql', [server.databaseUrl!, '-qtA', '-c', `select count(*) from sync_task_number where "taskId" = ${taskId}`], { encoding: 'utf8' }).stdout.trim());
 await server.stop();
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
@@ -84,6 +88,16 @@ for (const reference of [sameTable, sameOrder]) {
 console.log(`\nratio real path / baseline: ${(totalSeconds / baseline.seconds).toFixed(2)}×; machine load (uptime): ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} on ${os.cpus().length} CPUs`);
 
 fs.rmSync(work, { recursive: true, force: true });
+
+// the recount: the answer's counts are the file's, the task holds each valid number once, the references loaded as much
+const problems: string[] = [];
+expectCount(problems, 'answered valid', imported.data.valid, counts.valid);
+expectCount(problems, 'answered repeats', imported.data.duplicates, counts.duplicates);
+expectCount(problems, 'answered junk', imported.data.invalid, counts.invalid);
+expectCount(problems, 'rows of the task', taskRows, counts.valid);
+expectCount(problems, 'baseline rows', baseline.rows, numberLines.length);
+for (const reference of [sameTable, sameOrder]) if (reference) expectCount(problems, `rows of "${reference.label}"`, reference.rows, counts.valid);
+reportRecount(problems);
 
 function sqliteImport(): { label: string; seconds: number; rows: number } {
   const db = path.join(work, 'baseline.db');
@@ -103,7 +117,8 @@ function sqliteImport(): { label: string; seconds: number; rows: number } {
  * upload path uses for a million numbers (16 MB). The floor any upload path on this schema has.
  */
 function sqliteSameTable(serverDb: string, order: 'phone order' | 'file order' = 'phone order'): { label: string; seconds: number; rows: number } {
-  const schema = spawnSync('/usr/bin/sqlite3', [serverDb, '.schema sync_task', '.schema sync_task_number'], { encoding: 'utf8' }).stdout;
+  // the search index first: sync_task's triggers write to it (db/search-index.ts)
+  const schema = spawnSync('/usr/bin/sqlite3', [serverDb, `.schema ${searchTableOf('sync_task')}`, '.schema sync_task', '.schema sync_task_number'], { encoding: 'utf8' }).stdout;
   const db = path.join(work, order === 'phone order' ? 'same-table.db' : 'same-order.db');
   const insert = order === 'phone order'
     ? 'insert into sync_task_number ("taskId", "phone", "carrier") select distinct 1, phone, 1 from n order by phone;'

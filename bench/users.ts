@@ -4,13 +4,15 @@
 import { sql } from 'kysely';
 import { listUsers } from '../server/src/modules/user/queries.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
-import { measureServedHttp, printTable, type Figures } from './lib/measure.ts';
+import { measureServedHttp, printTable, reportLoadRecount, type Figures } from './lib/measure.ts';
+import { benchNumber } from './lib/smoke.ts';
 import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer } from './lib/server.ts';
 
 const COMPANIES = 1_000;
-const USERS = 100_000;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = 50;
+const USERS = benchNumber('BENCH_USERS', 100_000, 3_000);
+const SECONDS = benchNumber('BENCH_SECONDS', 10, 0.05);
+const CONNECTIONS = benchNumber('BENCH_CONNECTIONS', 50, 2);
+const FAR_PAGE = benchNumber('BENCH_FAR_PAGE', 500, 20);
 const FILTER = 'bench_1'; // companies 1, 10–19, 100–199, 1000: about 11% of the users
 
 const server = await startBenchServer();
@@ -48,7 +50,7 @@ console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`
 const serving = await servingProcess(server);
 const token = await loginAs(serving, 'admin', ADMIN_PASSWORD);
 const results: Figures[] = [];
-for (const pageNo of [1, 500]) {
+for (const pageNo of [1, FAR_PAGE]) {
   const body = { page: pageNo, limit: 10, userName: FILTER };
   const probe = await fetch(`${serving.url}/api/User/list`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(body) });
   const answer = (await probe.json()) as { success: boolean; total?: number; data?: unknown[] };
@@ -57,6 +59,7 @@ for (const pageNo of [1, 500]) {
   results.push(await measureServedHttp(`HTTP /api/User/list page ${pageNo}`, { url: `${serving.url}/api/User/list`, body, token, connections: CONNECTIONS, seconds: SECONDS }, serving.pid));
   results.push(await measureRaw(pageNo));
 }
+reportLoadRecount(results);
 printTable(`/api/User/list, ${USERS} users / ${COMPANIES} companies, name filter '${FILTER}', ${CONNECTIONS} connections, ${server.dbKind}`, results);
 await serving.stop();
 await server.close();

@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { canReadProcessCpu, cpuSeconds } from './process-cpu.ts';
+import { reportRecount, smoke } from './smoke.ts';
 
 export type Figures = {
   label: string; requestsPerSecond: number; p50Ms: number; p95Ms: number; errors: number; samples: number;
@@ -8,17 +9,19 @@ export type Figures = {
 };
 
 /** HTTP load with autocannon (the Fastify team's load generator) for a fixed time; p95 from every response. */
-export async function measureHttp(label: string, options: { url: string; body: unknown; token: string; connections: number; seconds: number }): Promise<Figures> {
+export async function measureHttp(label: string, options: { url: string; body: unknown; token: string; connections: number; seconds: number; method?: 'GET' | 'POST' }): Promise<Figures> {
+  // a smoke run's fraction of a second: autocannon takes a whole second at least
+  if (smoke) return measureLoop(label, () => requestOk(options), { concurrency: options.connections, seconds: options.seconds });
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
         url: options.url,
-        method: 'POST',
+        method: options.method ?? 'POST',
         connections: options.connections,
         duration: options.seconds,
         headers: { 'content-type': 'application/json', token: options.token },
-        body: JSON.stringify(options.body),
+        body: options.method === 'GET' ? undefined : JSON.stringify(options.body),
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );
@@ -31,6 +34,14 @@ export async function measureHttp(label: string, options: { url: string; body: u
     errors: result.errors + result.non2xx,
     samples: result.requests.total,
   };
+}
+
+async function requestOk(options: Parameters<typeof measureHttp>[1]): Promise<void> {
+  const response = options.method === 'GET'
+    ? await fetch(options.url, { headers: { token: options.token } })
+    : await fetch(options.url, { method: 'POST', headers: { 'content-type': 'application/json', token: options.token }, body: JSON.stringify(options.body) });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`${options.url}: ${response.status}`);
 }
 
 /** `measureHttp` against the server in process `pid`, with the CPU that process used a request. */
@@ -67,6 +78,11 @@ export async function measureLoop(label: string, run: () => Promise<unknown> | u
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   const elapsed = (performance.now() - started) / 1000;
   return { label, requestsPerSecond: latencies.length / elapsed, ...percentiles(latencies), errors, samples: latencies.length };
+}
+
+/** The recount of a load bench: every request of every case answered (2xx), and each case measured at least once. */
+export function reportLoadRecount(results: Figures[]): void {
+  reportRecount(results.filter((r) => r.errors || !r.samples).map((r) => `${r.label}: ${r.errors} errors in ${r.samples} requests`));
 }
 
 export function printTable(title: string, rows: Figures[]): void {

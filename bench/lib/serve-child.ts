@@ -5,20 +5,23 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pino from 'pino';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { connectDatabase } from '../../server/src/db/connect.ts';
 import { ADMIN_PASSWORD } from './server.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-bench-serve-'));
+// BENCH_SERVE_LOG_FILE: the product's logger at LOG_LEVEL (default info, as shipped), written to that file
+const logFile = process.env.BENCH_SERVE_LOG_FILE;
 const config = loadConfig({
-  ADMIN_PASSWORD, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', LOGIN_SLOWDOWN_MS: '0',
+  ADMIN_PASSWORD, DATA_DIR: dataDir, LOG_LEVEL: logFile ? process.env.LOG_LEVEL : 'silent', PORT: '0', LOGIN_SLOWDOWN_MS: '0',
   DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS, DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE,
 });
 const target = process.env.BENCH_SERVE_DATABASE_URL
   ? { kind: 'postgres' as const, url: process.env.BENCH_SERVE_DATABASE_URL, prepared: config.preparedStatements, poolSize: config.poolSize }
   : { kind: 'sqlite' as const, file: process.env.BENCH_SERVE_SQLITE! };
-const app = await buildApp(config, { db: connectDatabase(target), logger: false });
+const app = await buildApp(config, { db: connectDatabase(target), ...(logFile ? { logStream: pino.destination({ dest: logFile, sync: true }) } : { logger: false }) });
 const url = await app.app.listen({ port: 0, host: '127.0.0.1', backlog: 4096 });
 process.stdout.write(`${JSON.stringify({ url })}\n`);
 process.stdin.resume();

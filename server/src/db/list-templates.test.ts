@@ -1,7 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../test/use-test-database.ts';
-import { contains, listPage, listTemplateCountsOf } from './list-query.ts';
+import { listTemplateCountsOf } from './list/memory.ts';
+import { listPage } from './list/paging.ts';
+import { contains } from './list/search.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
 
@@ -68,8 +70,8 @@ describe('list statements from templates', () => {
     const { db } = database();
     await seedVariables(db);
     const oneOf = (page: number) => listPage(
-      db, variables(db).where(contains(db, 'sys_variable', 'v.varName', '1')), columns, // var01, var10 … var19, var21, var31, var41: 14 rows
-      { page, limit: 7, sortField: '', sortOrder: '' }, { ...options, searchCountStep: 7 },
+      db, variables(db), columns, // var01, var10 … var19, var21, var31, var41: 14 rows
+      { page, limit: 7, sortField: '', sortOrder: '' }, { ...options, searchCountStep: 7, searches: [contains(db, 'sys_variable', 'v.varName', '1')] },
     );
     // pages 2 and 3 count to 14 and 21 (exact: 14), then count in their page's statement, each to its own bound
     for (let k = 0; k < 3; k++) {
@@ -83,8 +85,8 @@ describe('list statements from templates', () => {
     await seedVariables(db);
     const counts = listTemplateCountsOf(db);
     const searched = (text: string, page: number, searchPlan?: 'indexed' | 'scan' | 'stream') => listPage(
-      db, variables(db).where(contains(db, 'sys_variable', 'v.varName', text)), columns,
-      { page, limit: 4, sortField: '', sortOrder: '' }, { ...options, searchPlan },
+      db, variables(db), columns,
+      { page, limit: 4, sortField: '', sortOrder: '' }, { ...options, searchPlan, searches: [contains(db, 'sys_variable', 'v.varName', text)] },
     );
     for (const plan of [undefined, 'indexed', 'scan', 'stream'] as const) {
       const built = [await searched('var1', 1, plan), await searched('var2', 2, plan)];

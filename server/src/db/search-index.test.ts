@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { dialectOf } from './dialect.ts';
-import { contains } from './list-query.ts';
+import { contains } from './list/search.ts';
 import { migrateToLatest } from './migrate.ts';
 import { pgSearchedTerm, searchIndexes, searchTableOf, trigramIndexOf, valueListOf, type SearchedTable } from './search-index.ts';
 import { useTestDatabase } from '../test/use-test-database.ts';
@@ -39,7 +39,7 @@ describe('search indexes (contains filters)', () => {
       variable('Alpha_Beta', '折扣100%'), variable('alphaXbeta', '折扣100元'), variable('gamma', '满减'),
     ]).execute();
     const find = async (column: 'varName' | 'varLable', text: string) =>
-      (await db.selectFrom('sys_variable').select('varName').where(contains(db as never, 'sys_variable', column, text)).orderBy('varName').execute()).map((r) => r.varName);
+      (await db.selectFrom('sys_variable').select('varName').where(contains(db as never, 'sys_variable', column, text).condition).orderBy('varName').execute()).map((r) => r.varName);
     expect(await find('varName', 'ALPHA')).toEqual(['Alpha_Beta', 'alphaXbeta']);
     expect(await find('varName', 'a_b')).toEqual(['Alpha_Beta']); // _ is a character, not a wildcard
     expect(await find('varLable', '100%')).toEqual(['Alpha_Beta']); // % too
@@ -62,7 +62,7 @@ describe('search indexes (contains filters)', () => {
     const log = (userName: string, loginTime: number) => ({ userName, userId: null, deptId: null, ip: '10.0.0.1', userAgent: '', success: 1, message: '', loginTime });
     await db.insertInto('sys_login_log').values([log('WangFang', 1), log('wangfang7', 2), log('liwei', 3), log('WangFang', 4), log('a_b', 5), log('axb', 6)]).execute();
     const find = async (text: string) =>
-      (await db.selectFrom('sys_login_log').select('loginTime').where(contains(db as never, 'sys_login_log', 'userName', text)).orderBy('loginTime').execute()).map((r) => Number(r.loginTime));
+      (await db.selectFrom('sys_login_log').select('loginTime').where(contains(db as never, 'sys_login_log', 'userName', text).condition).orderBy('loginTime').execute()).map((r) => Number(r.loginTime));
     expect(await find('wangfang')).toEqual([1, 2, 4]); // case-insensitively, every row of each name
     expect(await find('FANG7')).toEqual([2]);
     expect(await find('i')).toEqual([3]); // one character: the value table compared with like
@@ -75,7 +75,7 @@ describe('search indexes (contains filters)', () => {
     expect(await find('zhang')).toEqual([3]);
     expect(await find('liwei')).toEqual([]); // the value stays; no row has it
     await db.insertInto('sys_oper_log').values({ userId: null, userName: 'zhangsan', deptId: null, module: '用户管理', action: '新增', target: '', method: 'POST', url: '', ip: '', success: 1, message: '', costMs: 0, operTime: 7 }).execute();
-    expect((await db.selectFrom('sys_oper_log').select('operTime').where(contains(db as never, 'sys_oper_log', 'userName', 'angsa')).execute()).map((r) => Number(r.operTime))).toEqual([7]);
+    expect((await db.selectFrom('sys_oper_log').select('operTime').where(contains(db as never, 'sys_oper_log', 'userName', 'angsa').condition).execute()).map((r) => Number(r.operTime))).toEqual([7]);
   });
 
   it('refuse a column without an index', () => {

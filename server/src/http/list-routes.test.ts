@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
-import { listTemplateCountsOf } from '../db/list-query.ts';
+import { listTemplateCountsOf } from '../db/list/memory.ts';
 import { isRegisteredList } from './list-routes.ts';
 
 // Every list of the product is built on the one machinery (issue 14): registerList for the route,

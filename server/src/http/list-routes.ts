@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { LIST_COUNT_BOUND, type PermissionCode } from '@huiyun/contract';
-import type { Listed } from '../db/list-query.ts';
+import type { Listed } from '../db/list/paging.ts';
 import { page } from './envelope.ts';
 import { parse } from './validate.ts';
 import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from './xlsx.ts';
 
 // A list screen's routes from one query: the paged list (`{ success, data, total }`) and, when the
 // screen has 导出, its .xlsx export of the same filters (at most EXPORT_MAX_ROWS rows). Every list
-// route is registered here and reads its page through db/list-query.ts `listPage`, so the list
+// route is registered here and reads its page through db/list/paging.ts `listPage`, so the list
 // machinery changes in one place for all lists. A list's total is exact up to its count's bound
 // (LIST_COUNT_BOUND, or a step of SEARCH_COUNT_STEP under a contains filter: contract); beyond it the
 // answer is `total: bound + 1, totalBounded: true`. A list's query passes listPage's `Listed` on whole

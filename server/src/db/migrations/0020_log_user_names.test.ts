@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contains } from '../list-query.ts';
+import { contains } from '../list/search.ts';
 import { useDatabaseBefore } from '../../test/migration-test-support.ts';
 
 describe('migration 0020_log_user_names', () => {
@@ -15,7 +15,7 @@ describe('migration 0020_log_user_names', () => {
     expect((await db.selectFrom('sys_login_log_user_names').select('value').orderBy('value').execute()).map((r) => r.value)).toEqual(['WangFang', 'wangfang'].sort());
     expect((await db.selectFrom('sys_oper_log_user_names').select('value').execute()).map((r) => r.value)).toEqual(['liwei']);
     const logins = async (column: 'userName' | 'ip', text: string) =>
-      (await db.selectFrom('sys_login_log').select('loginTime').where(contains(db as never, 'sys_login_log', column, text)).orderBy('loginTime').execute()).map((r) => Number(r.loginTime));
+      (await db.selectFrom('sys_login_log').select('loginTime').where(contains(db as never, 'sys_login_log', column, text).condition).orderBy('loginTime').execute()).map((r) => Number(r.loginTime));
     expect(await logins('userName', 'gfan')).toEqual([1, 2, 3]);
     expect(await logins('ip', '10.3.')).toEqual([1, 3]);
     // written after the migration: listed by the trigger

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { AuthCodeUseStatus, formatDateTime, type AuthCode, type AuthCodeListQuery, type TaskUserChoice, type UserDevice } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage } from '../../db/list-query.ts';
+import { listPage } from '../../db/list/paging.ts';
+import { contains, type ListSearch } from '../../db/list/search.ts';
 import { inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 
@@ -19,14 +20,15 @@ function withColumns(qb: ReturnType<typeof visibleCodes>) {
 }
 
 export async function listAuthCodes(db: Kysely<Database>, caller: Access, query: AuthCodeListQuery) {
-  let filtered = visibleCodes(db, caller);
-  if (query.authCode) filtered = filtered.where(contains(db, 'sync_auth_code', 'c.authCode', query.authCode));
+  const filtered = visibleCodes(db, caller);
+  const searches: ListSearch[] = [];
+  if (query.authCode) searches.push(contains(db, 'sync_auth_code', 'c.authCode', query.authCode));
   const { rows, ...paged } = await listPage(
     db,
     filtered,
     withColumns,
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
-    { sortColumns: {}, defaultSort: ['c.id', 'desc'], tieBreaker: 'c.id' },
+    { sortColumns: {}, defaultSort: ['c.id', 'desc'], tieBreaker: 'c.id', searches },
   );
   return { rows: rows.map(toAuthCode), ...paged };
 }

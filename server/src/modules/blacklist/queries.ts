@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { blacklistKey, formatDateTime, type BlacklistDeptChoice, type BlacklistEntry, type BlacklistListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { listPage } from '../../db/list-query.ts';
+import { listPage } from '../../db/list/paging.ts';
 import { assertDeptInScope, inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 

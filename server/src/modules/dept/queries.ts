@@ -1,18 +1,20 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import { deptSortFields, formatDateTime, type Dept, type DeptListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains, type ListSearch } from '../../db/list/search.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 
 const sortColumns = sortColumnsOf(deptSortFields);
 
 /** The companies of the caller's data scope matching the filters, one page. */
 export async function listDepts(db: Kysely<Database>, scope: DeptScope, query: DeptListQuery) {
-  let filtered = db.selectFrom('sys_dept').where(inDeptScope('deptId', scope));
-  if (query.deptName) filtered = filtered.where(contains(db, 'sys_dept', 'deptName', query.deptName));
-  if (query.deptNo) filtered = filtered.where(contains(db, 'sys_dept', 'deptNo', query.deptNo));
+  const filtered = db.selectFrom('sys_dept').where(inDeptScope('deptId', scope));
+  const searches: ListSearch[] = [];
+  if (query.deptName) searches.push(contains(db, 'sys_dept', 'deptName', query.deptName));
+  if (query.deptNo) searches.push(contains(db, 'sys_dept', 'deptNo', query.deptNo));
   const { rows, ...paged } = await listPage(db, filtered, allColumns, query, {
-    sortColumns, defaultSort: ['editTime', 'desc'], tieBreaker: 'deptId',
+    sortColumns, defaultSort: ['editTime', 'desc'], tieBreaker: 'deptId', searches,
   });
   return { rows: rows.map(toDept), ...paged };
 }

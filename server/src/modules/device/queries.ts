@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { DEVICE_ONLINE_SECONDS, formatDateTime, shanghaiDay, type DeviceListQuery, type DeviceRow } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage } from '../../db/list-query.ts';
+import { listPage } from '../../db/list/paging.ts';
+import { contains, type ListSearch } from '../../db/list/search.ts';
 import { inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 import { heldByDevice } from './number-leases.ts';
@@ -17,8 +18,9 @@ function visibleDevices(db: Kysely<Database>, caller: Access) {
 
 /** 设备列表: status from the last call, today's sends (Asia/Shanghai) and numbers held under a live lease. */
 export async function listDevices(db: Kysely<Database>, caller: Access, query: DeviceListQuery, now: number) {
-  let filtered = visibleDevices(db, caller);
-  if (query.machineName) filtered = filtered.where(contains(db, 'sync_auth_code', 'c.machineName', query.machineName));
+  const filtered = visibleDevices(db, caller);
+  const searches: ListSearch[] = [];
+  if (query.machineName) searches.push(contains(db, 'sync_auth_code', 'c.machineName', query.machineName));
   const today = shanghaiDay(now);
   const { rows, ...paged } = await listPage(
     db,
@@ -31,7 +33,7 @@ export async function listDevices(db: Kysely<Database>, caller: Access, query: D
         heldByDevice(eb, eb.ref('c.machineCode'), now).as('leased'),
       ]).$castTo<DeviceListRow>(),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
-    { sortColumns: {}, defaultSort: ['c.id', 'desc'], tieBreaker: 'c.id' },
+    { sortColumns: {}, defaultSort: ['c.id', 'desc'], tieBreaker: 'c.id', searches },
   );
   return { rows: rows.map((r): DeviceRow => ({
     authCodeId: r.id,

@@ -4,7 +4,8 @@ import {
   type Aisle, type Machine, type MachineListQuery, type MachineOption, type MachineStatus,
 } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains, type ListSearch } from '../../db/list/search.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 
 const sortColumns = sortColumnsOf(machineSortFields, { table: 'pm', columns: { deptName: 'd.deptName' } });
@@ -21,15 +22,16 @@ function withColumns(qb: SelectQueryBuilder<Database & { pm: Database['pay_machi
 /** 机器列表: the machines of the companies in the caller's scope, newest first; never the terminal key. */
 export async function listMachines(db: Kysely<Database>, scope: DeptScope, query: MachineListQuery, now: number) {
   let filtered = db.selectFrom('pay_machine as pm').where(inDeptScope('pm.deptId', scope));
-  if (query.machineNo) filtered = filtered.where(contains(db, 'pay_machine', 'pm.machineNo', query.machineNo));
-  if (query.machineName) filtered = filtered.where(contains(db, 'pay_machine', 'pm.machineName', query.machineName));
+  const searches: ListSearch[] = [];
+  if (query.machineNo) searches.push(contains(db, 'pay_machine', 'pm.machineNo', query.machineNo));
+  if (query.machineName) searches.push(contains(db, 'pay_machine', 'pm.machineName', query.machineName));
   if (query.status !== undefined) filtered = filtered.where('pm.status', '=', query.status);
   const { rows, ...paged } = await listPage(
     db,
     filtered,
     withColumns,
     query,
-    { sortColumns, defaultSort: ['pm.machineId', 'desc'], tieBreaker: 'pm.machineId' },
+    { sortColumns, defaultSort: ['pm.machineId', 'desc'], tieBreaker: 'pm.machineId', searches },
   );
   return { rows: rows.map((row) => toMachine(row, now)), ...paged };
 }
@@ -68,7 +70,7 @@ export async function machineOptions(db: Kysely<Database>, scope: DeptScope, key
     .where(inDeptScope('pm.deptId', scope));
   let matching = base;
   if (keyword) {
-    matching = matching.where((eb) => eb.or([contains(db, 'pay_machine', 'pm.machineNo', keyword), contains(db, 'pay_machine', 'pm.machineName', keyword)]));
+    matching = matching.where((eb) => eb.or([contains(db, 'pay_machine', 'pm.machineNo', keyword).condition, contains(db, 'pay_machine', 'pm.machineName', keyword).condition]));
   }
   const rows = await matching.orderBy('pm.machineNo').limit(OPTIONS_LIMIT).execute();
   if (machineId !== undefined && !rows.some((r) => r.machineId === machineId)) {

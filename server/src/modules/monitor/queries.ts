@@ -4,7 +4,8 @@ import {
   type LoginLog, type LoginLogListQuery, type LogResult, type OperLog, type OperLogListQuery,
 } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains, type ListSearch } from '../../db/list/search.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 
 const operSortColumns = sortColumnsOf(operLogSortFields);
@@ -12,7 +13,8 @@ const operSortColumns = sortColumnsOf(operLogSortFields);
 /** 操作日志 in the caller's scope: entries written by accounts of the companies it may see. */
 export async function listOperLogs(db: Kysely<Database>, scope: DeptScope, query: OperLogListQuery) {
   let filtered = db.selectFrom('sys_oper_log').where(inDeptScope('deptId', scope));
-  if (query.userName) filtered = filtered.where(contains(db, 'sys_oper_log', 'userName', query.userName));
+  const searches: ListSearch[] = [];
+  if (query.userName) searches.push(contains(db, 'sys_oper_log', 'userName', query.userName));
   // One of a known set of screens (operLogModules), picked from a list: equality, on the index (module, operTime, operId).
   if (query.module) filtered = filtered.where('module', '=', query.module);
   if (query.success !== undefined) filtered = filtered.where('success', '=', query.success);
@@ -24,7 +26,7 @@ export async function listOperLogs(db: Kysely<Database>, scope: DeptScope, query
     filtered,
     operLogColumns,
     query,
-    { sortColumns: operSortColumns, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId' },
+    { sortColumns: operSortColumns, defaultSort: ['operTime', 'desc'], tieBreaker: 'operId', searches },
   );
   return { rows: rows.map(toOperLog), ...paged };
 }
@@ -57,8 +59,9 @@ function loginInScope(scope: DeptScope): Expression<SqlBool> {
 /** 登录日志 in the caller's scope. */
 export async function listLoginLogs(db: Kysely<Database>, scope: DeptScope, query: LoginLogListQuery) {
   let filtered = db.selectFrom('sys_login_log as l').where(loginInScope(scope));
-  if (query.userName) filtered = filtered.where(contains(db, 'sys_login_log', 'l.userName', query.userName));
-  if (query.ip) filtered = filtered.where(contains(db, 'sys_login_log', 'l.ip', query.ip));
+  const searches: ListSearch[] = [];
+  if (query.userName) searches.push(contains(db, 'sys_login_log', 'l.userName', query.userName));
+  if (query.ip) searches.push(contains(db, 'sys_login_log', 'l.ip', query.ip));
   if (query.success !== undefined) filtered = filtered.where('l.success', '=', query.success);
   const { from, before } = shanghaiDayRange(query.beginTime, query.endTime);
   if (from !== undefined) filtered = filtered.where('l.loginTime', '>=', from);
@@ -68,7 +71,7 @@ export async function listLoginLogs(db: Kysely<Database>, scope: DeptScope, quer
     filtered,
     loginLogColumns,
     query,
-    { sortColumns: loginSortColumns, defaultSort: ['l.loginTime', 'desc'], tieBreaker: 'l.infoId' },
+    { sortColumns: loginSortColumns, defaultSort: ['l.loginTime', 'desc'], tieBreaker: 'l.infoId', searches },
   );
   return { rows: rows.map(toLoginLog), ...paged };
 }

@@ -1,7 +1,7 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { formatDateTime, payAlarmSortFields, shanghaiDayRange, type PayAlarm, type PayAlarmListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { listPage, sortColumnsOf, type Listed } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf, type Listed } from '../../db/list/paging.ts';
 import { assertDeptInScope, inDeptScope, type DeptScope } from '../../db/scope.ts';
 
 // 支付告警 (/pay/Alarm): the alarms of the caller's companies, newest first. Like 交易订单, every filter

@@ -4,7 +4,8 @@ import {
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains, type ListSearch } from '../../db/list/search.ts';
 import { inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 import { maskStored } from './secrets.ts';
@@ -23,11 +24,12 @@ function withColumns(qb: ReturnType<typeof configsInScope>) {
 export async function listPayConfigs(ctx: AppContext, caller: Access, query: PayConfigListQuery) {
   const db = ctx.db;
   let filtered = configsInScope(db, caller);
-  if (query.name) filtered = filtered.where(contains(db, 'pay_config', 'c.name', query.name));
-  if (query.partner) filtered = filtered.where(contains(db, 'pay_config', 'c.partner', query.partner));
+  const searches: ListSearch[] = [];
+  if (query.name) searches.push(contains(db, 'pay_config', 'c.name', query.name));
+  if (query.partner) searches.push(contains(db, 'pay_config', 'c.partner', query.partner));
   if (query.payType) filtered = filtered.where('c.payType', '=', query.payType);
   const { rows, ...paged } = await listPage(db, filtered, withColumns, query, {
-    sortColumns, defaultSort: ['c.editTime', 'desc'], tieBreaker: 'c.id',
+    sortColumns, defaultSort: ['c.editTime', 'desc'], tieBreaker: 'c.id', searches,
   });
   return { rows: rows.map((row) => toPayConfig(ctx, row)), ...paged };
 }

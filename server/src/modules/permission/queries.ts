@@ -1,7 +1,8 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { permissionSortFields, permissionTable, RoleId, type Permission, type PermissionListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains, type ListSearch } from '../../db/list/search.ts';
 
 const sortColumns = sortColumnsOf(permissionSortFields, { table: 'p' });
 
@@ -14,9 +15,10 @@ type PermissionRow = { permissionId: number; permissionName: string; permission:
 
 /** One page of permissions; with a roleId each row says whether that role holds it. */
 export async function listPermissions(db: Kysely<Database>, query: PermissionListQuery) {
-  let filtered = db.selectFrom('sys_permission as p');
-  if (query.permissionName) filtered = filtered.where(contains(db, 'sys_permission', 'p.permissionName', query.permissionName));
-  if (query.permission) filtered = filtered.where(contains(db, 'sys_permission', 'p.permission', query.permission));
+  const filtered = db.selectFrom('sys_permission as p');
+  const searches: ListSearch[] = [];
+  if (query.permissionName) searches.push(contains(db, 'sys_permission', 'p.permissionName', query.permissionName));
+  if (query.permission) searches.push(contains(db, 'sys_permission', 'p.permission', query.permission));
   const roleId = query.roleId;
   const { rows, ...paged } = await listPage(
     db,
@@ -39,7 +41,7 @@ export async function listPermissions(db: Kysely<Database>, query: PermissionLis
       ).$castTo<PermissionRow>();
     },
     query,
-    { sortColumns, defaultSort: ['p.permissionId', 'desc'], tieBreaker: 'p.permissionId' },
+    { sortColumns, defaultSort: ['p.permissionId', 'desc'], tieBreaker: 'p.permissionId', searches },
   );
   return { rows: rows.map((row) => toPermission(row, roleId !== undefined)), ...paged };
 }

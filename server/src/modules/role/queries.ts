@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { formatDateTime, RoleId, roleSortFields, type Role, type RoleListQuery, type RoleOption, type RoleRightNode } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains, type ListSearch } from '../../db/list/search.ts';
 import { inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 
@@ -13,9 +14,10 @@ function visibleRoles(db: Kysely<Database>, caller: Access) {
 }
 
 export async function listRoles(db: Kysely<Database>, caller: Access, query: RoleListQuery) {
-  let filtered = visibleRoles(db, caller);
-  if (query.roleName) filtered = filtered.where(contains(db, 'sys_role', 'r.roleName', query.roleName));
-  if (query.roleNo) filtered = filtered.where(contains(db, 'sys_role', 'r.roleNo', query.roleNo));
+  const filtered = visibleRoles(db, caller);
+  const searches: ListSearch[] = [];
+  if (query.roleName) searches.push(contains(db, 'sys_role', 'r.roleName', query.roleName));
+  if (query.roleNo) searches.push(contains(db, 'sys_role', 'r.roleNo', query.roleNo));
   const scope = caller.deptScope;
   const { rows, ...paged } = await listPage(
     db,
@@ -31,7 +33,7 @@ export async function listRoles(db: Kysely<Database>, caller: Access, query: Rol
           .as('userCount'),
       ]).$castTo<RoleRow>(),
     query,
-    { sortColumns, defaultSort: ['r.roleId', 'desc'], tieBreaker: 'r.roleId' },
+    { sortColumns, defaultSort: ['r.roleId', 'desc'], tieBreaker: 'r.roleId', searches },
   );
   return { rows: rows.map(toRole), ...paged };
 }

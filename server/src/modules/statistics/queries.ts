@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { shanghaiDay, type StatisticsTotals, type TaskUserStatistics, type TaskUserStatisticsQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage } from '../../db/list-query.ts';
+import { listPage } from '../../db/list/paging.ts';
+import { contains, type ListSearch } from '../../db/list/search.ts';
 import { inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 
@@ -44,14 +45,15 @@ function withColumns(qb: ReturnType<typeof visibleAccounts>) {
 }
 
 export async function listTaskUserStatistics(db: Kysely<Database>, caller: Access, query: TaskUserStatisticsQuery) {
-  let filtered = visibleAccounts(db, caller);
-  if (query.userName) filtered = filtered.where(contains(db, 'sys_user', 'u.userName', query.userName));
+  const filtered = visibleAccounts(db, caller);
+  const searches: ListSearch[] = [];
+  if (query.userName) searches.push(contains(db, 'sys_user', 'u.userName', query.userName));
   const { rows, ...paged } = await listPage(
     db,
     filtered,
     withColumns,
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
-    { sortColumns: {}, defaultSort: ['u.userId', 'desc'], tieBreaker: 'u.userId' },
+    { sortColumns: {}, defaultSort: ['u.userId', 'desc'], tieBreaker: 'u.userId', searches },
   );
   return {
     ...paged,

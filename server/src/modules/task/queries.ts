@@ -2,7 +2,8 @@ import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQ
 import { AuthCodeUseStatus, formatDateTime, type Task, type TaskListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { dialectOf, type DialectName } from '../../db/dialect.ts';
-import { contains, listPage } from '../../db/list-query.ts';
+import { listPage } from '../../db/list/paging.ts';
+import { contains, type ListSearch } from '../../db/list/search.ts';
 import type { Access } from '../../http/caller.ts';
 import { visibleTasks } from './task-access.ts';
 
@@ -12,14 +13,15 @@ type TaskRow = Selectable<Database['sync_task']> & { userName: string | null; ma
 export async function listTasks(db: Kysely<Database>, caller: Access, query: TaskListQuery) {
   // Filters on sync_task alone, so the count reads one table; the creator's name and the devices are read
   // with the page's rows, in the page's one statement (rule 1 of docs/performance.md "How a list is made fast").
-  let filtered = db.selectFrom('sync_task').where(visibleTasks(caller));
-  if (query.taskName) filtered = filtered.where(contains(db, 'sync_task', 'sync_task.taskName', query.taskName));
+  const filtered = db.selectFrom('sync_task').where(visibleTasks(caller));
+  const searches: ListSearch[] = [];
+  if (query.taskName) searches.push(contains(db, 'sync_task', 'sync_task.taskName', query.taskName));
   const { rows, ...paged } = await listPage(
     db,
     filtered,
     taskColumns[dialectOf(db)],
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
-    { sortColumns: {}, defaultSort: ['sync_task.taskId', 'desc'], tieBreaker: 'sync_task.taskId' },
+    { sortColumns: {}, defaultSort: ['sync_task.taskId', 'desc'], tieBreaker: 'sync_task.taskId', searches },
   );
   return { rows: rows.map(toTask), ...paged };
 }

@@ -4,7 +4,8 @@ import {
   type TerminalPayConfigChoice,
 } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains, type ListSearch } from '../../db/list/search.ts';
 import { assertDeptInScope, inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 import { AppError } from '../../http/errors.ts';
@@ -28,14 +29,15 @@ function withColumns(qb: ReturnType<typeof bindingsInScope>) {
 
 /** The bindings of the caller's companies (super administrator: all); machineNo searched as a part. */
 export async function listTerminalConfigs(db: Kysely<Database>, caller: Access, query: TerminalConfigListQuery) {
-  let filtered = bindingsInScope(db, caller);
-  if (query.machineNo) filtered = filtered.where(contains(db, 'pay_machine', 'mc.machineNo', query.machineNo));
+  const filtered = bindingsInScope(db, caller);
+  const searches: ListSearch[] = [];
+  if (query.machineNo) searches.push(contains(db, 'pay_machine', 'mc.machineNo', query.machineNo));
   const { rows, ...paged } = await listPage(
     db,
     filtered,
     withColumns,
     query,
-    { sortColumns, defaultSort: ['t.editTime', 'desc'], tieBreaker: 't.tcId' },
+    { sortColumns, defaultSort: ['t.editTime', 'desc'], tieBreaker: 't.tcId', searches },
   );
   return { rows: rows.map(toTerminalConfig), ...paged };
 }
@@ -73,7 +75,7 @@ export async function machineChoices(db: Kysely<Database>, caller: Access, keywo
     .select(['mc.machineNo', 'mc.machineName', 'mc.deptId', 'd.deptName'])
     .where(inDeptScope('mc.deptId', caller.deptScope));
   if (keyword) {
-    query = query.where((eb) => eb.or([contains(db, 'pay_machine', 'mc.machineNo', keyword), contains(db, 'pay_machine', 'mc.machineName', keyword)]));
+    query = query.where((eb) => eb.or([contains(db, 'pay_machine', 'mc.machineNo', keyword).condition, contains(db, 'pay_machine', 'mc.machineName', keyword).condition]));
   }
   const rows = await query.orderBy('mc.machineNo', 'asc').limit(CHOICES).execute();
   return rows.map((r) => ({ machineNo: r.machineNo, machineName: r.machineName, deptId: r.deptId, deptName: r.deptName ?? '' }));

@@ -1,7 +1,8 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { formatDateTime, userSortFields, type LockStatus, type User, type UserDeptNode, type UserListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains, type ListSearch } from '../../db/list/search.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 
 const sortColumns = sortColumnsOf(userSortFields, { table: 'u', columns: { deptName: 'd.deptName', roleName: 'r.roleName' } });
@@ -24,9 +25,10 @@ export async function listUsers(db: Kysely<Database>, scope: DeptScope, query: U
   // Filters on sys_user alone, so the count reads one table; the role and company names are joined to the page.
   let filtered = db.selectFrom('sys_user as u').where(inDeptScope('u.deptId', scope));
   if (query.isLock) filtered = filtered.where('u.isLock', '=', query.isLock);
-  if (query.userName) filtered = filtered.where(contains(db, 'sys_user', 'u.userName', query.userName));
-  if (query.userMobile) filtered = filtered.where(contains(db, 'sys_user', 'u.userMobile', query.userMobile));
-  const { rows, ...paged } = await listPage(db, filtered, withColumns, query, { sortColumns, defaultSort: ['u.addTime', 'desc'], tieBreaker: 'u.userId' });
+  const searches: ListSearch[] = [];
+  if (query.userName) searches.push(contains(db, 'sys_user', 'u.userName', query.userName));
+  if (query.userMobile) searches.push(contains(db, 'sys_user', 'u.userMobile', query.userMobile));
+  const { rows, ...paged } = await listPage(db, filtered, withColumns, query, { sortColumns, defaultSort: ['u.addTime', 'desc'], tieBreaker: 'u.userId', searches });
   return { rows: rows.map(toUser), ...paged };
 }
 

@@ -1,16 +1,18 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import { formatDateTime, variableSortFields, type Variable, type VariableListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
+import { contains, type ListSearch } from '../../db/list/search.ts';
 
 const sortColumns = sortColumnsOf(variableSortFields);
 
 export async function listVariables(db: Kysely<Database>, query: VariableListQuery) {
-  let filtered = db.selectFrom('sys_variable');
-  if (query.varLable) filtered = filtered.where(contains(db, 'sys_variable', 'varLable', query.varLable));
-  if (query.varName) filtered = filtered.where(contains(db, 'sys_variable', 'varName', query.varName));
+  const filtered = db.selectFrom('sys_variable');
+  const searches: ListSearch[] = [];
+  if (query.varLable) searches.push(contains(db, 'sys_variable', 'varLable', query.varLable));
+  if (query.varName) searches.push(contains(db, 'sys_variable', 'varName', query.varName));
   const { rows, ...paged } = await listPage(db, filtered, allColumns, query, {
-    sortColumns, defaultSort: ['editTime', 'desc'], tieBreaker: 'varId',
+    sortColumns, defaultSort: ['editTime', 'desc'], tieBreaker: 'varId', searches,
   });
   return { rows: rows.map(toVariable), ...paged };
 }

@@ -1,0 +1,36 @@
+// Every bench (each bench/NAME.ts that `npm run bench -- NAME` runs) in its smoke mode: a tiny size for a
+// few seconds (bench/lib/smoke.ts), so that a bench that no longer runs fails the suite. Each must finish
+// with exit 0 and print its recount's verdict 'recount: OK'. Nothing here is timed.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const benches = fs.readdirSync(import.meta.dirname).filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.endsWith('.test.ts')).map((f) => f.replace(/\.ts$/, ''));
+
+function runBench(name: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'run.ts'), name], {
+      env: { ...process.env, BENCH_SMOKE: '1', BENCH_DB: process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+describe('every bench in smoke mode', () => {
+  it('finds the benches run.ts offers', () => {
+    expect(benches).toEqual(expect.arrayContaining(['lists', 'terminal', 'upload']));
+  });
+
+  it.each(benches)('%s finishes and its recount holds', async (name) => {
+    const { code, output } = await runBench(name);
+    expect(output).not.toMatch(/RECOUNT FAILED/);
+    expect(output).toMatch(/^recount: OK$/m);
+    expect(code, output.slice(-2_000)).toBe(0);
+  });
+});
