@@ -1,5 +1,5 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
-import { blacklistKey, formatDateTime, type BlacklistDeptChoice, type BlacklistEntry, type BlacklistListQuery } from '@huiyun/contract';
+import { blacklistKey, formatDateTime, type BlacklistEntry, type BlacklistListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { listPage } from '../../db/list-query.ts';
 import { assertDeptInScope, inDeptScope } from '../../db/scope.ts';
@@ -47,16 +47,6 @@ function toEntry(row: EntryRow): BlacklistEntry {
     addUser: row.addUser,
     addTime: formatDateTime(Number(row.addTime)),
   };
-}
-
-/** The companies whose lists the caller may keep: its data scope. */
-export async function blacklistDeptChoices(db: Kysely<Database>, caller: Access): Promise<BlacklistDeptChoice[]> {
-  return db
-    .selectFrom('sys_dept')
-    .select(['deptId', 'deptName'])
-    .where(inDeptScope('deptId', caller.deptScope))
-    .orderBy('deptId', 'asc')
-    .execute();
 }
 
 export async function findDept(db: Kysely<Database>, deptId: number) {

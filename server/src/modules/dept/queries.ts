@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
-import { deptSortFields, formatDateTime, type Dept, type DeptListQuery } from '@huiyun/contract';
+import { deptSortFields, formatDateTime, type Dept, type DeptChoice, type DeptListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { contains, listPage, sortColumnsOf } from '../../db/list-query.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
@@ -22,6 +22,11 @@ const allColumns = (qb: SelectQueryBuilder<Database, 'sys_dept', {}>) => qb.sele
 
 function toDept(row: DeptRow): Dept {
   return { ...row, addTime: formatDateTime(row.addTime), editTime: formatDateTime(row.editTime) };
+}
+
+/** The companies the caller may pick (a list's company filter, a dialog's company choice): its data scope. */
+export async function deptChoices(db: Kysely<Database>, scope: DeptScope): Promise<DeptChoice[]> {
+  return db.selectFrom('sys_dept').select(['deptId', 'deptName']).where(inDeptScope('deptId', scope)).orderBy('deptId').execute();
 }
 
 /** Companies among ids that still hold at least one user, by name. */

@@ -52,11 +52,6 @@ function toMachine(row: MachineRow, now: number): Machine {
   };
 }
 
-/** The companies a machine may belong to: the caller's data scope. */
-export async function machineDeptChoices(db: Kysely<Database>, scope: DeptScope) {
-  return db.selectFrom('sys_dept').select(['deptId', 'deptName']).where(inDeptScope('deptId', scope)).orderBy('deptId').execute();
-}
-
 const OPTIONS_LIMIT = 50;
 
 /** The machines a select offers (货道信息's machine picker): matching the keyword, at most 50, plus `machineId` when named. */

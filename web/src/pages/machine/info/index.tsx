@@ -1,18 +1,17 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Badge, Tag, Tooltip } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { fill, MachineStatus, machineStatusOptions, messages, Perm, type Machine } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';
 import {
-  deleteMachines, exportMachines, listMachines, machineDeptOptions, resetTerminalKey, setMachineStatus, type MachineFilters,
+  deleteMachines, exportMachines, listMachines, resetTerminalKey, setMachineStatus, type MachineFilters,
 } from '../../../api/machine.ts';
-import { queryKeys } from '../../../api/queryKeys.ts';
 import { usePermission } from '../../../app/useCurrentUser.ts';
 import { useToast } from '../../../app/toast.tsx';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { machineDialog } from './machineDialog.ts';
 import type { ShownKey } from './TerminalKeyDialog.tsx';
+import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 
 // The terminal key dialog (Modal, Alert, Typography) loads when a key is first shown.
@@ -29,8 +28,7 @@ export function MachineInfoPage() {
   const navigate = useNavigate();
   const [shownKey, setShownKey] = useState<ShownKey | null>(null);
   const keyOpened = useOpenedOnce(shownKey !== null);
-  const companies = useQuery({ queryKey: queryKeys.options('machine', 'depts'), queryFn: machineDeptOptions, enabled: can(Perm.machineSave), meta: { silent: true } });
-  const companyOptions = useMemo(() => (companies.data ?? []).map((c) => ({ value: c.deptId, label: c.deptName })), [companies.data]);
+  const companies = useCompanyOptions({ enabled: can(Perm.machineSave) });
 
   // At 1366 px: number, name, company, status, online and last seen; address and created time from 1600 px.
   const columns: ListColumn<Machine>[] = [
@@ -97,7 +95,7 @@ export function MachineInfoPage() {
           { name: 'machineName', label: m.machineName },
           { name: 'status', label: m.status, type: 'select', options: [{ value: '', label: m.statusAll }, ...machineStatusOptions] },
         ]}
-        edit={machineDialog({ canSave: can(Perm.machineSave), companies: companyOptions, onCreated: setShownKey })}
+        edit={machineDialog({ canSave: can(Perm.machineSave), companies, onCreated: setShownKey })}
         rowActions={rowActions}
         exporter={{ run: exportMachines, failText: messages.common.exportFailed }}
         remove={{ run: (ids) => deleteMachines(ids.map(Number)), failText: m.deleteFailed, hidden: !can(Perm.machineDelete) }}

@@ -1,10 +1,9 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { messages, orderStatusOptions, payTypeOptions, Perm, type Order } from '@huiyun/contract';
-import { exportOrders, listOrders, orderDeptOptions, type OrderFilters } from '../../../api/order.ts';
-import { queryKeys } from '../../../api/queryKeys.ts';
+import { exportOrders, listOrders, type OrderFilters } from '../../../api/order.ts';
 import { usePermission } from '../../../app/useCurrentUser.ts';
 import { ListPage, type FieldConfig, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
+import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { OrderStatusTag, PayTypeTag, yuan } from './OrderTags.tsx';
 import { canRefund } from './refund.ts';
@@ -39,9 +38,7 @@ export function OrderPage() {
   const [refunding, setRefunding] = useState<Order | null>(null);
   const refundOpened = useOpenedOnce(refunding !== null);
   const can = usePermission();
-  const companies = useQuery({ queryKey: queryKeys.options('order', 'depts'), queryFn: orderDeptOptions, staleTime: 60_000, meta: { silent: true } });
-  const companyOptions = useMemo(() => (companies.data ?? []).map((c) => ({ value: c.deptId, label: c.deptName })), [companies.data]);
-  const manyCompanies = companyOptions.length > 1;
+  const { options: companyOptions, many: manyCompanies } = useCompanyOptions();
 
   const searchFields: FieldConfig[] = [
     { name: 'machineNo', label: m.machineNo },

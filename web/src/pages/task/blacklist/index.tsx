@@ -6,7 +6,7 @@ import { deleteBlacklist, exportBlacklist, listBlacklist, saveBlacklist, type Bl
 import { ListPage, type FieldConfig, type ListColumn } from '../../../components/ListPage/index.ts';
 import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
-import { useBlacklistDepts } from './useBlacklistDepts.ts';
+import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 
 // The upload dialog (drop zone, progress, result) loads the first time it opens.
 const UploadBlacklistDialog = lazy(() => import('./UploadBlacklistDialog.tsx').then((m) => ({ default: m.UploadBlacklistDialog })));
@@ -25,7 +25,7 @@ const QUERY_KEY = 'blacklist';
 export function BlacklistPage() {
   const can = usePermission();
   const { data: me } = useCurrentUser();
-  const companies = useBlacklistDepts();
+  const companies = useCompanyOptions();
   const [uploading, setUploading] = useState(false);
   const uploadOpened = useOpenedOnce(uploading);
   const canSave = can(Perm.blacklistSave);
