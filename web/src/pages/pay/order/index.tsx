@@ -1,11 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
-import { messages, orderStatusOptions, payTypeOptions, Perm, type Order } from '@huiyun/contract';
+import { messages, orderStatusOptions, payTypeOptions, Perm, yuanShown, type Order } from '@huiyun/contract';
 import { exportOrders, listOrders, type OrderFilters } from '../../../api/order.ts';
 import { usePermission } from '../../../app/useCurrentUser.ts';
 import { ListPage, type FieldConfig, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
-import { OrderStatusTag, PayTypeTag, yuan } from './OrderTags.tsx';
+import { OrderStatusTag, PayTypeTag } from './OrderTags.tsx';
 import { canRefund } from './refund.ts';
 
 // 详情 and 退款 (Descriptions, antd Form, the refund schema and zod) load when first opened, not with the list.
@@ -22,7 +22,7 @@ const columns = (manyCompanies: boolean): ListColumn<Order>[] => [
   ...(manyCompanies ? [{ key: 'deptName', title: m.deptName, width: 140, secondary: true }] : []),
   { key: 'machineNo', title: m.machineNo, width: 120 },
   { key: 'goodsName', title: m.goodsName },
-  { key: 'payAmount', title: m.payAmount, width: 110, align: 'right', render: (_v, row) => yuan(row.payAmount) },
+  { key: 'payAmount', title: m.payAmount, width: 110, align: 'right', render: (_v, row) => yuanShown(row.payAmount) },
   { key: 'payType', title: m.payType, width: 110, render: (_v, row) => <PayTypeTag payType={row.payType} /> },
   { key: 'orderStatus', title: m.orderStatus, width: 110, render: (_v, row) => <OrderStatusTag status={row.orderStatus} /> },
   { key: 'createTime', title: m.createTime, sortable: true, width: 170 },
