@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { RoleId } from '@huiyun/contract';
 import { deptChoices } from '../api/dept.ts';
 import { queryKeys } from '../api/queryKeys.ts';
-import { useCurrentUser } from '../app/useCurrentUser.ts';
+import { useCurrentUser } from '../shared/useCurrentUser.ts';
 import type { FieldOption } from './ListPage/index.ts';
 
 export type CompanyOptions = {

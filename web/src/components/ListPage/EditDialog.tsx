@@ -2,7 +2,7 @@ import { use } from 'react';
 import { fill, messages } from '@huiyun/contract';
 import { FormDialog, SchemaField } from '../FormDialog/index.ts';
 import { FieldInput } from './FieldInput.tsx';
-import { useServerAction } from './useServerAction.ts';
+import { useServerAction } from '../../shared/useServerAction.ts';
 import type { EditConfig } from './types.ts';
 import type { ObjectSchemaLike } from '../FormDialog/zodRule.ts';
 import type { Entity } from '../../api/queryKeys.ts';

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Tag } from 'antd';
-import { PlusOutlined } from '../../../app/icons.tsx';
+import { PlusOutlined } from '../../../shared/icons.tsx';
 import { fill, labelOf, messages, PayOpen, payOpenOptions, payTypeOptions, Perm, type TerminalConfig } from '@huiyun/contract';
 import { deleteTerminalConfigs, exportTerminalConfigs, listTerminalConfigs, type TerminalConfigFilters } from '../../../api/terminalConfig.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 
 const TerminalConfigDialog = lazy(() => import('./TerminalConfigDialog.tsx').then((m) => ({ default: m.TerminalConfigDialog })));

@@ -1,6 +1,6 @@
 import { Alert, Button, Modal, Typography } from 'antd';
 import { fill, messages } from '@huiyun/contract';
-import { useToast } from '../../../app/toast.tsx';
+import { useToast } from '../../../shared/toast.tsx';
 
 const m = messages.machine;
 

@@ -6,8 +6,8 @@ import { errorText } from '../../../api/client.ts';
 import {
   deleteMachines, exportMachines, listMachines, resetTerminalKey, setMachineStatus, type MachineFilters,
 } from '../../../api/machine.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
+import { useToast } from '../../../shared/toast.tsx';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { machineDialog } from './machineDialog.ts';
 import type { ShownKey } from './TerminalKeyDialog.tsx';

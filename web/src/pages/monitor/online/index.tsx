@@ -2,7 +2,7 @@ import { Space, Tag } from 'antd';
 import { fill, messages, Perm, type OnlineSession } from '@huiyun/contract';
 import { exportOnline, forceLogout, listOnline, type OnlineFilters } from '../../../api/monitor.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { ClientText } from '../ClientText.tsx';
 
 const m = messages.monitor;

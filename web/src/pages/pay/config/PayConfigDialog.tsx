@@ -5,7 +5,7 @@ import {
 } from '@huiyun/contract';
 import { savePayConfig } from '../../../api/payConfig.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 
 const m = messages.payConfig;

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Tag } from 'antd';
-import { PlusOutlined } from '../../../app/icons.tsx';
+import { PlusOutlined } from '../../../shared/icons.tsx';
 import { labelOf, messages, payConfigSecretFields, payGatewayOptions, payTypeOptions, Perm, type PayConfig } from '@huiyun/contract';
 import { deletePayConfigs, exportPayConfigs, listPayConfigs, type PayConfigFilters } from '../../../api/payConfig.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 
 const PayConfigDialog = lazy(() => import('./PayConfigDialog.tsx').then((m) => ({ default: m.PayConfigDialog })));

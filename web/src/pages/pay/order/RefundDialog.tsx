@@ -3,7 +3,7 @@ import { Descriptions, Input } from 'antd';
 import { fenToYuan, fill, messages, orderRefundRequest, yuanShown, yuanToFen, type Order } from '@huiyun/contract';
 import { refundOrder } from '../../../api/order.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import { useConfirm } from '../../../components/useConfirm.ts';
 import { exceedsIssue, keepsKeyAfter, newRefundKey } from './refund.ts';
 

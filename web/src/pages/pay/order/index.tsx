@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { messages, orderStatusOptions, payTypeOptions, Perm, yuanShown, type Order } from '@huiyun/contract';
 import { exportOrders, listOrders, type OrderFilters } from '../../../api/order.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { ListPage, type FieldConfig, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';

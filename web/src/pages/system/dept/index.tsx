@@ -1,7 +1,7 @@
 import { messages, Perm, RoleId, type Dept } from '@huiyun/contract';
 import { deleteDepts, exportDepts, listDepts, type DeptFilters } from '../../../api/dept.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { deptDialog } from './deptDialog.ts';
 
 const m = messages.dept;

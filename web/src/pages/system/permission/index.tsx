@@ -1,9 +1,9 @@
 import { Button, Checkbox, Select, Space, Tag, Typography } from 'antd';
-import { SafetyOutlined } from '../../../app/icons.tsx';
+import { SafetyOutlined } from '../../../shared/icons.tsx';
 import { messages, Perm, type Permission } from '@huiyun/contract';
 import { deletePermissions, exportPermissions, listPermissions, type PermissionFilters } from '../../../api/permission.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { permissionDialog } from './permissionDialog.ts';
 import { useRoleGrants } from './useRoleGrants.ts';
 

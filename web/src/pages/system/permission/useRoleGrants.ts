@@ -4,7 +4,7 @@ import { messages } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';
 import { rolePermissionIds, saveRolePermissions } from '../../../api/permission.ts';
 import { roleOptionsQuery } from '../../../api/role.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { useToast } from '../../../shared/toast.tsx';
 
 const m = messages.permission;
 

@@ -5,7 +5,7 @@ import { fill, messages, type Role, type RoleGrantTree } from '@huiyun/contract'
 import { errorText } from '../../../api/client.ts';
 import { fetchRoleGrants, saveRoleGrants } from '../../../api/role.ts';
 import { FormDialog } from '../../../components/FormDialog/index.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { useToast } from '../../../shared/toast.tsx';
 import { initialTicks, moduleKey, toGrants, toTreeData, withListTicks } from './menuRights.ts';
 
 const m = messages.role;

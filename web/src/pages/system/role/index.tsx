@@ -1,10 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Tag } from 'antd';
-import { PlusOutlined } from '../../../app/icons.tsx';
+import { PlusOutlined } from '../../../shared/icons.tsx';
 import { messages, Perm, RoleId, type Role } from '@huiyun/contract';
 import { deleteRoles, exportRoles, listRoles, type RoleFilters } from '../../../api/role.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 
 // The add / edit dialog (antd Form, the role schema and zod) and the menu-permission tree load when first opened.

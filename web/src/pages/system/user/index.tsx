@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Button } from 'antd';
-import { ApartmentOutlined } from '../../../app/icons.tsx';
+import { ApartmentOutlined } from '../../../shared/icons.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { fill, lockStatusOptions, messages, Perm, RoleId, SUPER_ADMIN_USER_ID, type User } from '@huiyun/contract';
 import { errorText } from '../../../api/client.ts';
@@ -8,13 +8,13 @@ import { companyTree, deleteUsers, exportUsers, forceOffline, listUsers, refresh
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { roleOptionsQuery } from '../../../api/role.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
-import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { ChangeDeptDialog } from './ChangeDeptDialog.tsx';
 import { DataScopeDialog } from './DataScopeDialog.tsx';
 import { LockSwitch } from './LockSwitch.tsx';
 import { PasswordDialog, type ShownPassword } from './PasswordDialog.tsx';
 import { userDialog } from './userDialog.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { useToast } from '../../../shared/toast.tsx';
 
 const m = messages.user;
 

@@ -1,7 +1,7 @@
 import { messages, Perm, type Variable } from '@huiyun/contract';
 import { deleteVariables, exportVariables, listVariables, type VariableFilters } from '../../../api/variable.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { variableDialog } from './variableDialog.ts';
 
 const m = messages.variable;

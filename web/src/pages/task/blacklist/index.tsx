@@ -1,10 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button } from 'antd';
-import { UploadOutlined } from '../../../app/icons.tsx';
+import { UploadOutlined } from '../../../shared/icons.tsx';
 import { messages, Perm, type BlacklistEntry } from '@huiyun/contract';
 import { deleteBlacklist, exportBlacklist, listBlacklist, saveBlacklist, type BlacklistFilters } from '../../../api/blacklist.ts';
 import { ListPage, type FieldConfig, type ListColumn } from '../../../components/ListPage/index.ts';
-import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 

@@ -1,12 +1,12 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Tag, Tooltip } from 'antd';
-import { DownloadOutlined, PlusOutlined } from '../../../app/icons.tsx';
+import { DownloadOutlined, PlusOutlined } from '../../../shared/icons.tsx';
 import { fill, isAdministratorAccount, labelOf, messages, Perm, showTypeOptions, TaskStatus, taskStatusOptions, TASK_PAGE_SIZE, type Task } from '@huiyun/contract';
 import { deleteTask, listTasks, pauseStartTask, type TaskFilters } from '../../../api/task.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
-import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { useToast } from '../../../shared/toast.tsx';
 
 // The task and number-upload dialogs (uploads, image preview, progress) load the first time they open.
 const TaskDialog = lazy(() => import('./TaskDialog.tsx').then((m) => ({ default: m.TaskDialog })));

@@ -3,8 +3,8 @@ import { useMutation } from '@tanstack/react-query';
 import { messages } from '@huiyun/contract';
 import { updatePassword } from '../../../api/auth.ts';
 import { errorText } from '../../../api/client.ts';
-import { getSession } from '../../../app/session.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { getSession } from '../../../shared/session.ts';
+import { useToast } from '../../../shared/toast.tsx';
 
 export type PasswordForm = { oldPasswd: string; passwd: string; confirmPasswd: string };
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { errorText } from '../../api/client.ts';
-import { invalidateEntity, type Entity } from '../../api/queryKeys.ts';
-import { useToast } from '../../app/toast.tsx';
+import { errorText } from '../api/client.ts';
+import { invalidateEntity, type Entity } from '../api/queryKeys.ts';
+import { useToast } from './toast.tsx';
 
 /**
  * A mutation that shows the server's success text, reloads every list and dropdown that shows the
