@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type InferResult, type Kysely, type SqlBool } from 'kysely';
 import { blacklistKey, formatDateTime, type BlacklistEntry, type BlacklistListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { listPage } from '../../db/list-query.ts';
@@ -13,7 +13,7 @@ function entriesInScope(db: Kysely<Database>, caller: Access) {
 }
 
 function withColumns(qb: ReturnType<typeof entriesInScope>) {
-  return qb.select(['b.deptId', 'd.deptName', 'b.phone', 'b.addUser', 'b.addTime']).$castTo<EntryRow>();
+  return qb.select(['b.deptId', 'd.deptName', 'b.phone', 'b.addUser', 'b.addTime']);
 }
 
 export async function listBlacklist(db: Kysely<Database>, caller: Access, query: BlacklistListQuery) {
@@ -35,7 +35,7 @@ export async function listBlacklist(db: Kysely<Database>, caller: Access, query:
   return { rows: rows.map(toEntry), ...paged };
 }
 
-type EntryRow = { deptId: number; deptName: string; phone: number | string; addUser: string; addTime: number | string };
+type EntryRow = InferResult<ReturnType<typeof withColumns>>[number];
 
 function toEntry(row: EntryRow): BlacklistEntry {
   const phone = String(row.phone); // PostgreSQL answers bigint as text
