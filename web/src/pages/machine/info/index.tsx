@@ -63,24 +63,21 @@ export function MachineInfoPage() {
   };
 
   const rowActions: RowAction<Machine>[] = [
-    ...(can(Perm.aisleList) ? [{ key: 'aisles', label: messages.aisle.title, onClick: (row: Machine) => void navigate(`${AISLE_URL}?machineId=${row.machineId}`) }] : []),
-    ...(can(Perm.machineSave)
-      ? [
-          {
-            key: 'disable', label: m.disable, visible: (row: Machine) => row.status === MachineStatus.enabled,
-            confirm: (row: Machine) => fill(m.disableConfirm, { machineNo: row.machineNo }),
-            run: (row: Machine) => setMachineStatus(row.machineId, MachineStatus.disabled), failText: m.statusFailed,
-          },
-          {
-            key: 'enable', label: m.enable, visible: (row: Machine) => row.status !== MachineStatus.enabled,
-            confirm: (row: Machine) => fill(m.enableConfirm, { machineNo: row.machineNo }),
-            run: (row: Machine) => setMachineStatus(row.machineId, MachineStatus.enabled), failText: m.statusFailed,
-          },
-        ]
-      : []),
-    ...(can(Perm.machineResetKey)
-      ? [{ key: 'resetKey', label: m.resetKey, danger: true, confirm: (row: Machine) => fill(m.resetKeyConfirm, { machineNo: row.machineNo }), onClick: (row: Machine) => void askResetKey(row) }]
-      : []),
+    { key: 'aisles', label: messages.aisle.title, permission: Perm.aisleList, onClick: (row) => void navigate(`${AISLE_URL}?machineId=${row.machineId}`) },
+    {
+      key: 'disable', label: m.disable, permission: Perm.machineSave, visible: (row) => row.status === MachineStatus.enabled,
+      confirm: (row) => fill(m.disableConfirm, { machineNo: row.machineNo }),
+      run: (row) => setMachineStatus(row.machineId, MachineStatus.disabled), failText: m.statusFailed,
+    },
+    {
+      key: 'enable', label: m.enable, permission: Perm.machineSave, visible: (row) => row.status !== MachineStatus.enabled,
+      confirm: (row) => fill(m.enableConfirm, { machineNo: row.machineNo }),
+      run: (row) => setMachineStatus(row.machineId, MachineStatus.enabled), failText: m.statusFailed,
+    },
+    {
+      key: 'resetKey', label: m.resetKey, danger: true, permission: Perm.machineResetKey,
+      confirm: (row) => fill(m.resetKeyConfirm, { machineNo: row.machineNo }), onClick: (row) => void askResetKey(row),
+    },
   ];
 
   return (
@@ -95,10 +92,10 @@ export function MachineInfoPage() {
           { name: 'machineName', label: m.machineName },
           { name: 'status', label: m.status, type: 'select', options: [{ value: '', label: m.statusAll }, ...machineStatusOptions] },
         ]}
-        edit={machineDialog({ canSave: can(Perm.machineSave), companies, onCreated: setShownKey })}
+        edit={machineDialog({ companies, onCreated: setShownKey })}
         rowActions={rowActions}
         exporter={{ run: exportMachines, failText: messages.common.exportFailed }}
-        remove={{ run: (ids) => deleteMachines(ids.map(Number)), failText: m.deleteFailed, hidden: !can(Perm.machineDelete) }}
+        remove={{ run: (ids) => deleteMachines(ids.map(Number)), failText: m.deleteFailed, permission: Perm.machineDelete }}
       />
       {keyOpened && (
         <Suspense fallback={null}>

@@ -1,4 +1,4 @@
-import { machineStatusOptions, MachineStatus, messages, type Machine, type MachineStatus as Status } from '@huiyun/contract';
+import { machineStatusOptions, MachineStatus, messages, Perm, type Machine, type MachineStatus as Status } from '@huiyun/contract';
 import { saveMachine } from '../../../api/machine.ts';
 import type { EditConfig, FieldConfig } from '../../../components/ListPage/index.ts';
 import type { CompanyOptions } from '../../../components/useCompanyOptions.ts';
@@ -10,7 +10,6 @@ const m = messages.machine;
 const loadSchema = () => import('../../../api/saveSchemas.ts').then((s) => s.machineSave);
 
 type Options = {
-  canSave: boolean;
   /** The companies the caller may put a machine in; the select shows only when there is a choice. */
   companies: CompanyOptions;
   /** A machine was created: its terminal key is to be shown, once. */
@@ -18,7 +17,7 @@ type Options = {
 };
 
 /** The add / edit dialog of 机器列表: fields, rules from the contract schema, save. */
-export function machineDialog({ canSave, companies, onCreated }: Options): EditConfig<Machine> {
+export function machineDialog({ companies, onCreated }: Options): EditConfig<Machine> {
   const fields: FieldConfig[] = [
     { name: 'machineNo', label: m.machineNo, placeholder: 'DEMO-0003' },
     { name: 'machineName', label: m.machineName },
@@ -47,7 +46,6 @@ export function machineDialog({ canSave, companies, onCreated }: Options): EditC
       return answer.msg;
     },
     failText: m.saveFailed,
-    canAdd: canSave,
-    canEdit: canSave,
+    permission: Perm.machineSave,
   };
 }

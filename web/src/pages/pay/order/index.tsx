@@ -1,7 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { messages, orderStatusOptions, payTypeOptions, Perm, yuanShown, type Order } from '@huiyun/contract';
 import { exportOrders, listOrders, type OrderFilters } from '../../../api/order.ts';
-import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { ListPage, type FieldConfig, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
@@ -37,7 +36,6 @@ export function OrderPage() {
   const previewOpened = useOpenedOnce(previewed !== null);
   const [refunding, setRefunding] = useState<Order | null>(null);
   const refundOpened = useOpenedOnce(refunding !== null);
-  const can = usePermission();
   const { options: companyOptions, many: manyCompanies } = useCompanyOptions();
 
   const searchFields: FieldConfig[] = [
@@ -51,7 +49,7 @@ export function OrderPage() {
   ];
   const rowActions: RowAction<Order>[] = [
     { key: 'detail', label: m.detail, onClick: (row) => setPreviewed(row.orderId) },
-    ...(can(Perm.orderRefund) ? [{ key: 'refund', label: m.refund, danger: true, visible: canRefund, onClick: (row: Order) => setRefunding(row) }] : []),
+    { key: 'refund', label: m.refund, danger: true, permission: Perm.orderRefund, visible: canRefund, onClick: (row) => setRefunding(row) },
   ];
 
   return (

@@ -53,7 +53,7 @@ export function PermissionPage() {
         { name: 'permissionName', label: m.permissionName },
         { name: 'permission', label: m.permission },
       ]}
-      edit={permissionDialog(can(Perm.permissionSave))}
+      edit={permissionDialog()}
       exporter={{ run: exportPermissions, failText: messages.common.exportFailed }}
       remove={{
         run: async (ids) => {
@@ -62,7 +62,8 @@ export function PermissionPage() {
           return text;
         },
         failText: m.deleteFailed,
-        hidden: granting || !can(Perm.permissionDelete),
+        permission: Perm.permissionDelete,
+        hidden: granting,
       }}
       toolbarExtra={() => (
         <Space className="role-grant-toolbar">

@@ -71,18 +71,14 @@ export function UserPage() {
   };
 
   const rowActions: RowAction<User>[] = [
-    ...(can(Perm.userResetPwd)
-      ? [{ key: 'resetPwd', label: m.resetPwd, confirm: (u: User) => fill(m.resetPwdConfirm, { userName: u.userName }), onClick: (u: User) => void askResetPassword(u) }]
-      : []),
-    ...(can(Perm.userDataScope) ? [{ key: 'dataScope', label: m.dataScope, onClick: (u: User) => setDataScopeUser(u) }] : []),
-    ...(can(Perm.userExpireToken)
-      ? [{
-          key: 'forceOffline', label: m.forceOffline,
-          confirm: (u: User) => fill(m.forceOfflineConfirm, { userName: u.userName }),
-          run: (u: User) => forceOffline(u.userName), failText: m.forceOfflineFailed,
-        }]
-      : []),
-    ...(can(Perm.userFlashCache) ? [{ key: 'flashCache', label: m.flashCache, run: (u: User) => refreshCache(u.userName), failText: m.flashCacheFailed }] : []),
+    { key: 'resetPwd', label: m.resetPwd, permission: Perm.userResetPwd, confirm: (u) => fill(m.resetPwdConfirm, { userName: u.userName }), onClick: (u) => void askResetPassword(u) },
+    { key: 'dataScope', label: m.dataScope, permission: Perm.userDataScope, onClick: (u) => setDataScopeUser(u) },
+    {
+      key: 'forceOffline', label: m.forceOffline, permission: Perm.userExpireToken,
+      confirm: (u) => fill(m.forceOfflineConfirm, { userName: u.userName }),
+      run: (u) => forceOffline(u.userName), failText: m.forceOfflineFailed,
+    },
+    { key: 'flashCache', label: m.flashCache, permission: Perm.userFlashCache, run: (u) => refreshCache(u.userName), failText: m.flashCacheFailed },
   ];
 
   return (
@@ -99,7 +95,6 @@ export function UserPage() {
           { name: 'userMobile', label: m.userMobile },
         ]}
         edit={userDialog({
-          canSave: can(Perm.userSave),
           roles: roleOptions,
           companies: companyOptions,
           onCreated: (userName, password) => setShownPassword({ userName, password }),
@@ -113,7 +108,7 @@ export function UserPage() {
           )
         }
         exporter={{ run: exportUsers, failText: messages.common.exportFailed }}
-        remove={{ run: (ids) => deleteUsers(ids.map(Number)), failText: messages.common.deleteFailed, hidden: !can(Perm.userDelete) }}
+        remove={{ run: (ids) => deleteUsers(ids.map(Number)), failText: messages.common.deleteFailed, permission: Perm.userDelete }}
       />
       <PasswordDialog shown={shownPassword} onClose={() => setShownPassword(null)} />
       <DataScopeDialog user={dataScopeUser} onClose={() => setDataScopeUser(null)} />

@@ -54,14 +54,14 @@ export function BlacklistPage() {
           initialValues: { deptId: me?.deptId ?? undefined },
           save: (values) => saveBlacklist(values),
           failText: m.saveFailed,
-          canAdd: canSave,
+          permission: Perm.blacklistSave,
           canEdit: false,
         }}
         remove={{
           run: (keys) => deleteBlacklist(keys.map(String)),
           failText: m.deleteFailed,
           confirmText: m.confirmDelete,
-          hidden: !can(Perm.blacklistDelete),
+          permission: Perm.blacklistDelete,
         }}
         exporter={{ run: exportBlacklist, failText: messages.common.exportFailed }}
         toolbarExtra={() =>
