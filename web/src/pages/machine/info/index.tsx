@@ -2,12 +2,11 @@ import { lazy, Suspense, useState } from 'react';
 import { Badge, Tag, Tooltip } from 'antd';
 import { useNavigate } from 'react-router';
 import { fill, MachineStatus, machineStatusOptions, messages, Perm, type Machine } from '@huiyun/contract';
-import { errorText } from '../../../api/client.ts';
 import {
   deleteMachines, exportMachines, listMachines, resetTerminalKey, setMachineStatus, type MachineFilters,
 } from '../../../api/machine.ts';
 import { usePermission } from '../../../shared/useCurrentUser.ts';
-import { useToast } from '../../../shared/toast.tsx';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { machineDialog } from './machineDialog.ts';
 import type { ShownKey } from './TerminalKeyDialog.tsx';
@@ -24,7 +23,6 @@ const AISLE_URL = '/machine/MachineAisle';
 /** 机器列表 (issue 15): the company's vending machines, each with a terminal key shown once. */
 export function MachineInfoPage() {
   const can = usePermission();
-  const message = useToast();
   const navigate = useNavigate();
   const [shownKey, setShownKey] = useState<ShownKey | null>(null);
   const keyOpened = useOpenedOnce(shownKey !== null);
@@ -51,16 +49,11 @@ export function MachineInfoPage() {
     { key: 'addTime', title: m.addTime, sortable: true, width: 170, secondary: true },
   ];
 
-  const askResetKey = async (row: Machine) => {
-    try {
-      const answer = await resetTerminalKey(row.machineId);
-      void message.success(answer.msg);
-      setShownKey({ machineNo: answer.key.machineNo, terminalKey: answer.key.terminalKey });
-    } catch (error) {
-      const text = errorText(error, m.resetKeyFailed);
-      if (text) void message.error(text);
-    }
-  };
+  const resetKey = useServerAction('machine', (row: Machine) => resetTerminalKey(row.machineId), {
+    successText: (answer) => answer.msg,
+    onDone: (answer) => setShownKey({ machineNo: answer.key.machineNo, terminalKey: answer.key.terminalKey }),
+  });
+  const askResetKey = (row: Machine) => resetKey.run(row, m.resetKeyFailed);
 
   const rowActions: RowAction<Machine>[] = [
     { key: 'aisles', label: messages.aisle.title, permission: Perm.aisleList, onClick: (row) => void navigate(`${AISLE_URL}?machineId=${row.machineId}`) },

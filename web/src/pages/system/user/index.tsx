@@ -3,7 +3,6 @@ import { Button } from 'antd';
 import { ApartmentOutlined } from '../../../shared/icons.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { fill, lockStatusOptions, messages, Perm, RoleId, SUPER_ADMIN_USER_ID, type User } from '@huiyun/contract';
-import { errorText } from '../../../api/client.ts';
 import { companyTree, deleteUsers, exportUsers, forceOffline, listUsers, refreshCache, resetPassword, type UserFilters } from '../../../api/user.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { roleOptionsQuery } from '../../../api/role.ts';
@@ -14,14 +13,13 @@ import { DataScopeDialog } from './DataScopeDialog.tsx';
 import { LockSwitch } from './LockSwitch.tsx';
 import { PasswordDialog, type ShownPassword } from './PasswordDialog.tsx';
 import { userDialog } from './userDialog.ts';
-import { useToast } from '../../../shared/toast.tsx';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 
 const m = messages.user;
 
 /** 用户管理 (SPEC §2.6): search, add, edit, delete, lock, reset password, data permission, force offline, refresh cache, department. */
 export function UserPage() {
   const can = usePermission();
-  const message = useToast();
   const me = useCurrentUser().data;
   const isSuperAdmin = me?.roleId === RoleId.superAdmin;
   const [shownPassword, setShownPassword] = useState<ShownPassword | null>(null);
@@ -59,16 +57,11 @@ export function UserPage() {
     { key: 'editTime', title: messages.common.editTime, sortable: true, width: 180, secondary: true },
   ];
 
-  const askResetPassword = async (user: User) => {
-    try {
-      const answer = await resetPassword(user.userId);
-      void message.success(answer.msg);
-      setShownPassword({ userName: answer.data.userName, password: answer.data.password });
-    } catch (error) {
-      const text = errorText(error, m.resetPwdFailed);
-      if (text) void message.error(text);
-    }
-  };
+  const reset = useServerAction('user', (user: User) => resetPassword(user.userId), {
+    successText: (answer) => answer.msg,
+    onDone: (answer) => setShownPassword({ userName: answer.data.userName, password: answer.data.password }),
+  });
+  const askResetPassword = (user: User) => reset.run(user, m.resetPwdFailed);
 
   const rowActions: RowAction<User>[] = [
     { key: 'resetPwd', label: m.resetPwd, permission: Perm.userResetPwd, confirm: (u) => fill(m.resetPwdConfirm, { userName: u.userName }), onClick: (u) => void askResetPassword(u) },
