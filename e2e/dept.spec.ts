@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { answerConfirm, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { deleteRowCancelThenConfirm, dialog, rowOf, rows } from './list-page.ts';
+import { deleteRowCancelThenConfirm, dialog, listScreenScenario, rowOf, rows } from './list-page.ts';
 
 const URL = '/system/Dept';
 
@@ -26,47 +26,20 @@ async function createDepts(page: Page, items: { deptName: string; deptNo: string
 }
 
 test.describe('公司管理', () => {
-  test('the dialog shows the contract validation messages', async ({ adminPage: page }) => {
-    await page.goto(URL);
-    await page.getByRole('button', { name: '新增' }).click();
-    const add = dialog(page, '新增公司');
-    await add.getByRole('button', { name: '保存' }).click();
-    await expect(add.getByText('请输入部门名称')).toBeVisible();
-    await expect(add.getByText('请输入部门代码')).toBeVisible();
-    await add.getByLabel('部门代码').fill('has space!');
-    await expect(add.getByText('部门代码只能包含字母、数字、下划线和中划线')).toBeVisible();
-    await add.getByRole('button', { name: '取消' }).click();
-    await expect(add).toBeHidden();
-  });
-
-  test('add, search and edit a company', async ({ adminPage: page }) => {
-    const deptNo = uniqueCode('E2E_ADD');
-    await page.goto(URL);
-    await page.getByRole('button', { name: '新增' }).click();
-    const add = dialog(page, '新增公司');
-    await add.getByLabel('部门名称').fill(`公司${deptNo}`);
-    await add.getByLabel('部门代码').fill(deptNo);
-    await add.getByRole('button', { name: '保存' }).click();
-    await expect(toast(page, '公司保存成功！')).toBeVisible();
-    await expect(add).toBeHidden();
-
-    await search(page, { deptNo });
-    await expect(rows(page)).toHaveCount(1);
-    const row = rowOf(page, deptNo);
-    await expect(row).toContainText(`公司${deptNo}`);
-    await expect(row).toContainText('admin');
-    await expect(row).toContainText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
-    await expect(page.getByText('共 1 条')).toBeVisible();
-
-    await row.getByRole('button', { name: '编辑' }).click();
-    const edit = dialog(page, '编辑公司');
-    await expect(edit.getByLabel('部门名称')).toHaveValue(`公司${deptNo}`);
-    await expect(edit.getByLabel('部门代码')).toHaveValue(deptNo);
-    await edit.getByLabel('部门名称').fill(`改名${deptNo}`);
-    await edit.getByRole('button', { name: '保存' }).click();
-    await expect(toast(page, '公司保存成功！')).toBeVisible();
-    await expect(rowOf(page, deptNo)).toContainText(`改名${deptNo}`);
-    await expect(rows(page)).toHaveCount(1);
+  listScreenScenario({
+    url: URL,
+    queryKey: 'dept',
+    entity: '公司',
+    required: ['请输入部门名称', '请输入部门代码'],
+    invalid: [{ label: '部门代码', value: 'has space!', message: '部门代码只能包含字母、数字、下划线和中划线' }],
+    addSearchEdit: {
+      key: () => uniqueCode('E2E_ADD'),
+      fields: (deptNo) => ({ 部门名称: `公司${deptNo}`, 部门代码: deptNo }),
+      saved: '公司保存成功！',
+      searchBy: { label: '部门代码', value: (deptNo) => deptNo },
+      rowShows: (deptNo) => [`公司${deptNo}`, 'admin', /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/],
+      edit: { label: '部门名称', value: (deptNo) => `改名${deptNo}` },
+    },
   });
 
   test('a duplicate code shows the server message and keeps the dialog open', async ({ adminPage: page }) => {

@@ -1,6 +1,6 @@
 // Locators every list screen shares (the ListPage component renders them all the same way).
 import type { Locator, Page } from '@playwright/test';
-import { answerConfirm, confirmDialog, expect, toast } from './fixtures.ts';
+import { answerConfirm, confirmDialog, expect, test, toast } from './fixtures.ts';
 
 export function rows(page: Page) {
   return page.locator('.ant-table-tbody tr.ant-table-row');
@@ -124,4 +124,87 @@ export async function pickOption(
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click({ timeout: 2000 });
     await expect(shown).toContainText(option, { timeout: 1000 });
   }).toPass({ timeout: 15_000 });
+}
+
+/** What the shared list-screen scenario needs of a screen (listScreenScenario). */
+export type ListScreen = {
+  url: string;
+  /** The ListPage's queryKey: its search form is form#<queryKey>-search. */
+  queryKey: string;
+  /** '公司' → the dialogs 新增公司 / 编辑公司. */
+  entity: string;
+  /** The contract's messages 保存 shows on an empty add dialog. */
+  required: string[];
+  /** A field given a bad value shows the contract's message; `fixed`, when given, is a value that clears it. */
+  invalid: { label: string; value: string; message: string; fixed?: string }[];
+  /** Add through the dialog, search, edit: left out where the screen's add has steps of its own. */
+  addSearchEdit?: {
+    /** A key unique to this run. */
+    key: () => string;
+    /** The dialog's text fields (label → value), filled in this order. */
+    fields: (key: string) => Record<string, string>;
+    /** The server's success text of 保存. */
+    saved: string;
+    /** The search field that finds the row by its key. */
+    searchBy: { label: string; value: (key: string) => string };
+    /** What the row shows once added (besides the key). */
+    rowShows: (key: string) => (string | RegExp)[];
+    /** The field the edit changes, and its new value. */
+    edit: { label: string; value: (key: string) => string };
+  };
+};
+
+/**
+ * The steps every list screen with a 新增 dialog shares, fed each screen's data (公司管理, 系统环境变量,
+ * 权限管理, 用户管理): the dialog shows the contract's messages; add, search and edit.
+ */
+export function listScreenScenario(screen: ListScreen) {
+  test('the dialog shows the contract validation messages', async ({ adminPage: page }) => {
+    await page.goto(screen.url);
+    await page.getByRole('button', { name: '新增' }).click();
+    const add = dialog(page, `新增${screen.entity}`);
+    await add.getByRole('button', { name: '保存' }).click();
+    for (const text of screen.required) {
+      await expect(add.locator('.ant-form-item-explain-error').getByText(text, { exact: true })).toBeVisible();
+    }
+    for (const bad of screen.invalid) {
+      await add.getByLabel(bad.label).fill(bad.value);
+      await expect(add.getByText(bad.message)).toBeVisible();
+      if (bad.fixed === undefined) continue;
+      await add.getByLabel(bad.label).fill(bad.fixed);
+      await expect(add.getByText(bad.message)).toBeHidden();
+    }
+    await add.getByRole('button', { name: '取消' }).click();
+    await expect(add).toBeHidden();
+  });
+
+  const flow = screen.addSearchEdit;
+  if (!flow) return;
+  test(`add, search and edit a ${screen.queryKey}`, async ({ adminPage: page }) => {
+    const key = flow.key();
+    const fields = flow.fields(key);
+    await page.goto(screen.url);
+    await page.getByRole('button', { name: '新增' }).click();
+    const add = dialog(page, `新增${screen.entity}`);
+    for (const [label, value] of Object.entries(fields)) await add.getByLabel(label).fill(value);
+    await add.getByRole('button', { name: '保存' }).click();
+    await expect(toast(page, flow.saved)).toBeVisible();
+    await expect(add).toBeHidden();
+
+    await searchList(page, screen.queryKey, flow.searchBy.label, flow.searchBy.value(key));
+    await expect(rows(page)).toHaveCount(1);
+    const row = rowOf(page, key);
+    for (const text of flow.rowShows(key)) await expect(row).toContainText(text);
+    await expect(page.getByText('共 1 条')).toBeVisible();
+
+    await row.getByRole('button', { name: '编辑' }).click();
+    const edit = dialog(page, `编辑${screen.entity}`);
+    for (const [label, value] of Object.entries(fields)) await expect(edit.getByLabel(label)).toHaveValue(value);
+    const changed = flow.edit.value(key);
+    await edit.getByLabel(flow.edit.label).fill(changed);
+    await edit.getByRole('button', { name: '保存' }).click();
+    await expect(toast(page, flow.saved)).toBeVisible();
+    await expect(rowOf(page, key)).toContainText(changed);
+    await expect(rows(page)).toHaveCount(1);
+  });
 }

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { answerConfirm, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { deleteRowCancelThenConfirm, dialog, pickOption, rowOf, rows, searchList } from './list-page.ts';
+import { deleteRowCancelThenConfirm, dialog, listScreenScenario, pickOption, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/Permission';
 
@@ -47,17 +47,12 @@ async function chooseRole(page: Page, roleName: string) {
 }
 
 test.describe('权限管理', () => {
-  test('the dialog shows the contract validation messages', async ({ adminPage: page }) => {
-    await page.goto(URL);
-    await page.getByRole('button', { name: '新增' }).click();
-    const add = dialog(page, '新增权限');
-    await add.getByRole('button', { name: '保存' }).click();
-    await expect(add.getByText('请输入权限名称')).toBeVisible();
-    await expect(add.getByText('请输入权限CODE')).toBeVisible();
-    await add.getByLabel('权限CODE').fill('system:User');
-    await expect(add.getByText('权限CODE格式应如 system:User:list')).toBeVisible();
-    await add.getByRole('button', { name: '取消' }).click();
-    await expect(add).toBeHidden();
+  listScreenScenario({
+    url: URL,
+    queryKey: 'permission',
+    entity: '权限',
+    required: ['请输入权限名称', '请输入权限CODE'],
+    invalid: [{ label: '权限CODE', value: 'system:User', message: '权限CODE格式应如 system:User:list' }],
   });
 
   test('add, search, edit and delete a permission', async ({ adminPage: page }) => {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { answerConfirm, confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { clickRowAction, deleteRowCancelThenConfirm, dialog, pickOption, rowOf, rows, searchList } from './list-page.ts';
+import { clickRowAction, deleteRowCancelThenConfirm, dialog, listScreenScenario, pickOption, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/user';
 const VALID = { userRealName: '测试用户', roleId: 2, userSex: '男', userMobile: '13800138000', userEmail: 'e2e@example.com' };
@@ -30,23 +30,15 @@ async function isLive(page: Page, token: string): Promise<boolean> {
 }
 
 test.describe('用户管理', () => {
-
-  test('the dialog shows the SPEC validation messages', async ({ adminPage: page }) => {
-    await page.goto(URL);
-    await page.getByRole('button', { name: '新增' }).click();
-    const add = dialog(page, '新增用户');
-    await add.getByRole('button', { name: '保存' }).click();
-    for (const text of ['请输入用户名', '请输入姓名', '请选择角色', '请选择性别', '请输入手机号', '请输入邮箱']) {
-      await expect(add.locator('.ant-form-item-explain-error').getByText(text, { exact: true })).toBeVisible();
-    }
-    await add.getByLabel('手机号').fill('15412345678');
-    await expect(add.getByText('请输入正确的手机号')).toBeVisible();
-    await add.getByLabel('手机号').fill('17612345678');
-    await expect(add.getByText('请输入正确的手机号')).toBeHidden();
-    await add.getByLabel('邮箱').fill('not-an-email');
-    await expect(add.getByText('请输入正确的邮箱')).toBeVisible();
-    await add.getByRole('button', { name: '取消' }).click();
-    await expect(add).toBeHidden();
+  listScreenScenario({
+    url: URL,
+    queryKey: 'user',
+    entity: '用户',
+    required: ['请输入用户名', '请输入姓名', '请选择角色', '请选择性别', '请输入手机号', '请输入邮箱'],
+    invalid: [
+      { label: '手机号', value: '15412345678', message: '请输入正确的手机号', fixed: '17612345678' },
+      { label: '邮箱', value: 'not-an-email', message: '请输入正确的邮箱' },
+    ],
   });
 
   test('add shows the one-time password that logs in; search and edit', async ({ adminPage: page }) => {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { answerConfirm, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
+import { deleteRowCancelThenConfirm, dialog, listScreenScenario, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/system/Variable';
 
@@ -15,52 +15,21 @@ async function createVariables(page: Page, items: { varLable: string; varName: s
   }
 }
 
-async function addThroughDialog(page: Page, item: { varLable: string; varName: string; varValue: string }) {
-  await page.getByRole('button', { name: '新增' }).click();
-  const add = dialog(page, '新增系统环境变量');
-  await add.getByLabel('变量描述').fill(item.varLable);
-  await add.getByLabel('变量名').fill(item.varName);
-  await add.getByLabel('变量值').fill(item.varValue);
-  await add.getByRole('button', { name: '保存' }).click();
-  await expect(toast(page, '系统环境变量保存成功！')).toBeVisible();
-  await expect(add).toBeHidden();
-}
-
 test.describe('系统环境变量', () => {
-  test('the dialog shows the contract validation messages', async ({ adminPage: page }) => {
-    await page.goto(URL);
-    await page.getByRole('button', { name: '新增' }).click();
-    const add = dialog(page, '新增系统环境变量');
-    await add.getByRole('button', { name: '保存' }).click();
-    await expect(add.getByText('请输入变量描述')).toBeVisible();
-    await expect(add.getByText('请输入变量名')).toBeVisible();
-    await expect(add.getByText('请输入变量值')).toBeVisible();
-    await add.getByLabel('变量名').fill('has space!');
-    await expect(add.getByText('变量名只能包含字母、数字、下划线、点和中划线')).toBeVisible();
-    await add.getByRole('button', { name: '取消' }).click();
-    await expect(add).toBeHidden();
-  });
-
-  test('add, search and edit a variable', async ({ adminPage: page }) => {
-    const varName = uniqueName('e2e_edit');
-    await page.goto(URL);
-    await addThroughDialog(page, { varLable: `描述${varName}`, varName, varValue: 'first' });
-    await searchByName(page, varName);
-    await expect(rows(page)).toHaveCount(1);
-    const row = rowOf(page, varName);
-    await expect(row).toContainText(`描述${varName}`);
-    await expect(row).toContainText('first');
-    await expect(row).toContainText('admin');
-    await expect(page.getByText('共 1 条')).toBeVisible();
-
-    await row.getByRole('button', { name: '编辑' }).click();
-    const edit = dialog(page, '编辑系统环境变量');
-    await expect(edit.getByLabel('变量值')).toHaveValue('first');
-    await edit.getByLabel('变量值').fill('second');
-    await edit.getByRole('button', { name: '保存' }).click();
-    await expect(toast(page, '系统环境变量保存成功！')).toBeVisible();
-    await expect(rowOf(page, varName)).toContainText('second');
-    await expect(rows(page)).toHaveCount(1);
+  listScreenScenario({
+    url: URL,
+    queryKey: 'variable',
+    entity: '系统环境变量',
+    required: ['请输入变量描述', '请输入变量名', '请输入变量值'],
+    invalid: [{ label: '变量名', value: 'has space!', message: '变量名只能包含字母、数字、下划线、点和中划线' }],
+    addSearchEdit: {
+      key: () => uniqueName('e2e_edit'),
+      fields: (varName) => ({ 变量描述: `描述${varName}`, 变量名: varName, 变量值: 'first' }),
+      saved: '系统环境变量保存成功！',
+      searchBy: { label: '变量名', value: (varName) => varName },
+      rowShows: (varName) => [`描述${varName}`, 'first', 'admin'],
+      edit: { label: '变量值', value: () => 'second' },
+    },
   });
 
   test('a duplicate name shows the server message', async ({ adminPage: page }) => {

@@ -95,6 +95,3 @@ export type BlacklistAddResult = {
   /** The first invalid tokens with their 1-based line. */
   invalidSamples: InvalidLine[];
 };
-
-/** A company whose list the caller may keep (the company choice of the screen). */
-export type BlacklistDeptChoice = { deptId: number; deptName: string };

@@ -27,4 +27,10 @@ export type Dept = {
   editTime: string;
 };
 
+/**
+ * A company the caller may pick (a list's company filter, a dialog's company choice): one of its data
+ * scope. POST /api/Dept/choices answers them, ordered by deptId.
+ */
+export type DeptChoice = Pick<Dept, 'deptId' | 'deptName'>;
+
 export const deptSortFields = ['deptName', 'deptNo', 'editTime', 'editUser'] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fenToYuan, yuanToFen } from './money.ts';
+import { fenToYuan, yuanShown, yuanToFen } from './money.ts';
 
 describe('yuan and fen', () => {
   it('reads yuan text and numbers into whole fen without floating point', () => {
@@ -30,5 +30,10 @@ describe('yuan and fen', () => {
 
   it('round-trips every fen of a range', () => {
     for (let fen = 0; fen < 2000; fen++) expect(yuanToFen(fenToYuan(fen))).toBe(fen);
+  });
+
+  it('shows an amount the API sends with its sign, as it is', () => {
+    expect(yuanShown(fenToYuan(350))).toBe('¥3.50');
+    expect(yuanShown(fenToYuan(-150))).toBe('¥-1.50');
   });
 });

@@ -25,3 +25,6 @@ export function fenToYuan(fen: number): string {
   const digits = String(Math.abs(fen)).padStart(3, '0');
   return `${sign}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
+
+/** An amount on screen: ¥ and the yuan text the API sends ('3.50' → '¥3.50', '-1.50' → '¥-1.50'), never a float on the way. */
+export const yuanShown = (yuan: string): string => `¥${yuan}`;

@@ -121,5 +121,3 @@ export type Order = {
 
 /** The preview: the order and its refunds (refund rows, newest first). */
 export type OrderDetail = { order: Order; refunds: Order[] };
-
-export type OrderDeptChoice = { deptId: number; deptName: string };

@@ -45,5 +45,3 @@ export type PayAlarm = {
   /** 'YYYY-MM-DD HH:mm:ss' Asia/Shanghai. */
   createTime: string;
 };
-
-export type PayAlarmDeptChoice = { deptId: number; deptName: string };

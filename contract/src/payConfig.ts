@@ -164,6 +164,3 @@ export type PayConfig = {
 };
 
 export const payConfigSortFields = ['name', 'payType', 'partner', 'editTime'] as const;
-
-/** A company the caller may add a config for (its data scope). */
-export type PayConfigDeptChoice = { deptId: number; deptName: string };

@@ -94,6 +94,11 @@ function sharedCommitsOf(db: Kysely<Database>): SharedCommits {
 /**
  * Runs `work` in a transaction; on SQLite, the transactions asked for meanwhile share its commit (each in
  * a savepoint of its own). Given a transaction, runs `work` in it.
+ *
+ * Which to use: this for the short writes the terminals and gateways send many of a second (the payment
+ * path: create, notify, dispense), where the commit is the cost; `db.transaction().execute(…)` for the
+ * rest (a console save, an upload, a delete): one caller at a time, and a long work would hold every
+ * queued caller's commit.
  */
 export function sharedTransaction<R>(db: Queryable, work: Work<R>): Promise<R> {
   if (db.isTransaction) return work(db as Transaction<Database>);

@@ -1,5 +1,5 @@
 import {
-  messages, type BlacklistAdd, type BlacklistAddResult, type BlacklistDeptChoice, type BlacklistEntry, type Page,
+  messages, type BlacklistAdd, type BlacklistAddResult, type BlacklistEntry, type Page,
 } from '@huiyun/contract';
 import type { ListParams, StoredNumberFile } from './types.ts';
 import { download, request, requestPage } from './client.ts';
@@ -22,11 +22,6 @@ export function exportBlacklist(params: Omit<ListParams<BlacklistFilters>, 'page
   return download('/sync/exportBlacklist', { body: filtersOf(params), fileName: `${m.title}.xlsx`, failText: messages.common.exportFailed });
 }
 
-/** The companies whose lists the caller may keep (one for most accounts). */
-export async function listBlacklistDepts(): Promise<BlacklistDeptChoice[]> {
-  const answer = await request<BlacklistDeptChoice[]>('/sync/queryBlacklistDeptList', { body: {}, failText: m.loadFailed });
-  return answer.data ?? [];
-}
 
 /** Answers the server's text, which carries the added and duplicate counts. */
 export async function saveBlacklist(input: Partial<BlacklistAdd>): Promise<string> {

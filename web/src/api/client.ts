@@ -1,6 +1,6 @@
 // The one API client: token header, the answer envelope, the session-expiry rule (SPEC §4).
 import { messages, type Envelope, type Page } from '@huiyun/contract';
-import { getToken } from '../app/session.ts';
+import { getToken } from '../shared/session.ts';
 
 export class ApiError extends Error {
   /** HTTP status, 0 when the server could not be reached or did not answer JSON. */

@@ -1,4 +1,4 @@
-import { messages, type Dept, type DeptSave, type Page } from '@huiyun/contract';
+import { messages, type Dept, type DeptChoice, type DeptSave, type Page } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
@@ -24,4 +24,9 @@ export async function deleteDepts(ids: number[]): Promise<string> {
 
 export function exportDepts(params: Omit<ListParams<DeptFilters>, 'page' | 'limit'>): Promise<void> {
   return download('/api/Dept/export', { body: params, fileName: `${m.title}.xlsx`, failText: messages.common.exportFailed });
+}
+
+/** The companies the caller may pick: its data scope. */
+export async function deptChoices(): Promise<DeptChoice[]> {
+  return (await request<DeptChoice[]>('/api/Dept/choices', { body: {}, failText: m.loadFailed })).data ?? [];
 }

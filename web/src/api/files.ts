@@ -1,6 +1,6 @@
 // Stored files (SPEC §7.1): /upload/files with progress, and the links /download/file serves.
 import type { UploadKind, UploadResultItem } from '@huiyun/contract';
-import { getToken } from '../app/session.ts';
+import { getToken } from '../shared/session.ts';
 import { ApiError, readEnvelope } from './client.ts';
 
 /** The link /download/file serves a stored file under (what the server keeps in imgUrl). */

@@ -43,11 +43,6 @@ export async function resetTerminalKey(machineId: number): Promise<{ msg: string
   return { msg: answer.msg || m.resetKeyOk, key: answer.data };
 }
 
-export type DeptChoice = { deptId: number; deptName: string };
-
-export async function machineDeptOptions(): Promise<DeptChoice[]> {
-  return (await request<DeptChoice[]>('/api/Machine/deptOptions', { body: {}, failText: m.loadFailed })).data ?? [];
-}
 
 export async function machineOptions(keyword: string, machineId?: number): Promise<MachineOption[]> {
   return (await request<MachineOption[]>('/api/Machine/options', { body: { keyword, machineId }, failText: m.loadFailed })).data ?? [];

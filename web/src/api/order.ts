@@ -1,4 +1,4 @@
-import { messages, type Order, type OrderDeptChoice, type OrderDetail, type OrderRefundRequest, type OrderRefundResult, type Page } from '@huiyun/contract';
+import { messages, type Order, type OrderDetail, type OrderRefundRequest, type OrderRefundResult, type Page } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
 import { withDays } from './dayRange.ts';
 import type { ListParams } from './types.ts';
@@ -29,9 +29,6 @@ export async function fetchOrderDetail(orderId: number): Promise<OrderDetail> {
   return (await request<OrderDetail>('/api/Order/detail', { body: { orderId }, failText: m.loadFailed })).data;
 }
 
-export async function orderDeptOptions(): Promise<OrderDeptChoice[]> {
-  return (await request<OrderDeptChoice[]>('/api/Order/deptOptions', { body: {}, failText: m.loadFailed })).data ?? [];
-}
 
 /** 退款: answers the server's text (退款成功, 退款已提交…, or 该退款已提交过 for a key it has seen). */
 export async function refundOrder(input: OrderRefundRequest): Promise<string> {

@@ -1,4 +1,4 @@
-import { messages, type Page, type PayAlarm, type PayAlarmDeptChoice } from '@huiyun/contract';
+import { messages, type Page, type PayAlarm } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
 import { withDays } from './dayRange.ts';
 import type { ListParams } from './types.ts';
@@ -23,6 +23,3 @@ export function exportPayAlarms(params: Omit<ListParams<PayAlarmFilters>, 'page'
   return download('/api/PayAlarm/export', { body: withDays(params), fileName: `${m.title}.xlsx`, failText: messages.common.exportFailed });
 }
 
-export async function payAlarmDeptOptions(): Promise<PayAlarmDeptChoice[]> {
-  return (await request<PayAlarmDeptChoice[]>('/api/PayAlarm/deptOptions', { body: {}, failText: m.loadFailed })).data ?? [];
-}

@@ -1,4 +1,4 @@
-import { messages, type PayConfigDeptChoice, type Page, type PayConfig, type PayConfigSave } from '@huiyun/contract';
+import { messages, type Page, type PayConfig, type PayConfigSave } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
@@ -10,11 +10,6 @@ export async function listPayConfigs(params: ListParams<PayConfigFilters>): Prom
   return requestPage<PayConfig>('/api/Config/list', { body: params, failText: m.loadFailed });
 }
 
-/** The companies the caller may add a config for (its data scope). */
-export async function listPayConfigDepts(): Promise<PayConfigDeptChoice[]> {
-  const answer = await request<PayConfigDeptChoice[]>('/api/Config/depts', { body: {}, failText: m.loadFailed });
-  return answer.data ?? [];
-}
 
 /** Secrets go as typed, or as the mask shown (kept by the server); answers the server's success text. */
 export async function savePayConfig(input: Partial<PayConfigSave>): Promise<string> {

@@ -1,5 +1,5 @@
 import { messages, type Page, type Task, type TaskSave, type UploadTaskDataResult, type UserDevice } from '@huiyun/contract';
-import { getSession, getToken } from '../app/session.ts';
+import { getSession, getToken } from '../shared/session.ts';
 import type { ListParams } from './types.ts';
 import { request, requestPage } from './client.ts';
 

@@ -4,7 +4,7 @@ import zhCN from 'antd/es/locale/zh_CN';
 import 'virtual:antd-css/base.css';
 import { RouterProvider } from 'react-router';
 import { router } from './router.tsx';
-import { ToastProvider } from './toast.tsx';
+import { ToastProvider } from '../shared/toast.tsx';
 import { prefersReducedMotion } from './motion.ts';
 
 /**

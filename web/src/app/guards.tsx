@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { HOME_URL } from '@huiyun/contract';
-import { getSession } from './session.ts';
+import { getSession } from '../shared/session.ts';
 
 /** SPEC §2.1: a protected route without a stored session goes to /login?redirect=<full path>. */
 export function RequireAuth({ children }: { children: ReactNode }) {
@@ -15,11 +15,4 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 export function GuestOnly({ children }: { children: ReactNode }) {
   if (getSession()) return <Navigate to={HOME_URL} replace />;
   return children;
-}
-
-/** A same-site path to return to after login, or null (refuses other origins). */
-export function safeRedirect(value: string | null): string | null {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
-  if (value === '/' || value.startsWith('/login')) return null;
-  return value;
 }

@@ -3,8 +3,8 @@ import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { messages } from '@huiyun/contract';
 import { logout } from '../api/auth.ts';
-import { clearSession } from './session.ts';
-import { useToast } from './toast.tsx';
+import { clearSession } from '../shared/session.ts';
+import { useToast } from '../shared/toast.tsx';
 
 const LEAVE_DELAY_MS = 1000;
 

@@ -1,6 +1,6 @@
 import { App } from 'antd';
 import { messages } from '@huiyun/contract';
-import { useToast } from '../app/toast.tsx';
+import { useToast } from '../shared/toast.tsx';
 
 export type ConfirmOptions = {
   content: string;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { InferResult, Kysely } from 'kysely';
 import { AuthCodeUseStatus, formatDateTime, type AuthCode, type AuthCodeListQuery, type TaskUserChoice, type UserDevice } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { listPage } from '../../db/list/paging.ts';
@@ -16,7 +16,7 @@ function visibleCodes(db: Kysely<Database>, caller: Access) {
 }
 
 function withColumns(qb: ReturnType<typeof visibleCodes>) {
-  return qb.select(['c.id', 'u.userName', 'c.authCode', 'c.useStatus', 'c.machineCode', 'c.machineName', 'c.dueNum', 'c.dueDate', 'c.dueDateNum', 'c.authUserId']).$castTo<AuthCodeRow>();
+  return qb.select(['c.id', 'u.userName', 'c.authCode', 'c.useStatus', 'c.machineCode', 'c.machineName', 'c.dueNum', 'c.dueDate', 'c.dueDateNum', 'c.authUserId']);
 }
 
 export async function listAuthCodes(db: Kysely<Database>, caller: Access, query: AuthCodeListQuery) {
@@ -33,18 +33,7 @@ export async function listAuthCodes(db: Kysely<Database>, caller: Access, query:
   return { rows: rows.map(toAuthCode), ...paged };
 }
 
-type AuthCodeRow = {
-  id: number;
-  userName: string;
-  authCode: string;
-  useStatus: number;
-  machineCode: string | null;
-  machineName: string | null;
-  dueNum: number;
-  dueDate: number;
-  dueDateNum: number;
-  authUserId: number;
-};
+type AuthCodeRow = InferResult<ReturnType<typeof withColumns>>[number];
 
 function toAuthCode(row: AuthCodeRow): AuthCode {
   return {

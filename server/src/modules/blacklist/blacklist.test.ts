@@ -150,9 +150,9 @@ describe('company scope', () => {
     await t.ctx.accessCache.invalidate(adminBId);
     expect((await add('15200152000', adminB, { deptId: companyC })).body).toMatchObject({ success: true, data: { added: 1 } });
     expect(await phonesOf(companyC)).toEqual([15200152000]);
-    const choices = await call('/sync/queryBlacklistDeptList', adminB);
+    const choices = await call('/api/Dept/choices', adminB);
     expect(choices.body.data).toEqual([{ deptId: companyB, deptName: '黑名单B公司' }, { deptId: companyC, deptName: '黑名单C公司' }]);
-    expect((await call('/sync/queryBlacklistDeptList', userA)).body.data).toEqual([{ deptId: companyA, deptName: expect.any(String) }]);
+    expect((await call('/api/Dept/choices', userA)).body.data).toEqual([{ deptId: companyA, deptName: expect.any(String) }]);
   });
 
   it('refuses an unknown company, even to the super administrator', async () => {

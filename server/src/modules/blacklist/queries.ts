@@ -1,5 +1,5 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
-import { blacklistKey, formatDateTime, type BlacklistDeptChoice, type BlacklistEntry, type BlacklistListQuery } from '@huiyun/contract';
+import { sql, type InferResult, type Kysely, type SqlBool } from 'kysely';
+import { blacklistKey, formatDateTime, type BlacklistEntry, type BlacklistListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { listPage } from '../../db/list/paging.ts';
 import { assertDeptInScope, inDeptScope } from '../../db/scope.ts';
@@ -13,7 +13,7 @@ function entriesInScope(db: Kysely<Database>, caller: Access) {
 }
 
 function withColumns(qb: ReturnType<typeof entriesInScope>) {
-  return qb.select(['b.deptId', 'd.deptName', 'b.phone', 'b.addUser', 'b.addTime']).$castTo<EntryRow>();
+  return qb.select(['b.deptId', 'd.deptName', 'b.phone', 'b.addUser', 'b.addTime']);
 }
 
 export async function listBlacklist(db: Kysely<Database>, caller: Access, query: BlacklistListQuery) {
@@ -35,7 +35,7 @@ export async function listBlacklist(db: Kysely<Database>, caller: Access, query:
   return { rows: rows.map(toEntry), ...paged };
 }
 
-type EntryRow = { deptId: number; deptName: string; phone: number | string; addUser: string; addTime: number | string };
+type EntryRow = InferResult<ReturnType<typeof withColumns>>[number];
 
 function toEntry(row: EntryRow): BlacklistEntry {
   const phone = String(row.phone); // PostgreSQL answers bigint as text
@@ -47,16 +47,6 @@ function toEntry(row: EntryRow): BlacklistEntry {
     addUser: row.addUser,
     addTime: formatDateTime(Number(row.addTime)),
   };
-}
-
-/** The companies whose lists the caller may keep: its data scope. */
-export async function blacklistDeptChoices(db: Kysely<Database>, caller: Access): Promise<BlacklistDeptChoice[]> {
-  return db
-    .selectFrom('sys_dept')
-    .select(['deptId', 'deptName'])
-    .where(inDeptScope('deptId', caller.deptScope))
-    .orderBy('deptId', 'asc')
-    .execute();
 }
 
 export async function findDept(db: Kysely<Database>, deptId: number) {

@@ -7,7 +7,7 @@ import { ok } from '../../http/envelope.ts';
 import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
 import type { XlsxColumn } from '../../http/xlsx.ts';
-import { blacklistDeptChoices, listBlacklist } from './queries.ts';
+import { listBlacklist } from './queries.ts';
 import { addToBlacklist, deleteFromBlacklist, uploadToBlacklist } from './service.ts';
 
 const m = messages.blacklist;
@@ -31,10 +31,6 @@ export function blacklistRoutes(ctx: AppContext) {
       load: (request, query) => listBlacklist(ctx.db, callerOf(request), query),
       export: { url: '/sync/exportBlacklist', fileName: m.title, columns: exportColumns },
     });
-
-    app.post('/sync/queryBlacklistDeptList', { config: { access: { permission: Perm.blacklistList } } }, async (request) =>
-      ok('', await blacklistDeptChoices(ctx.db, callerOf(request))),
-    );
 
     app.post('/sync/saveBlacklist', { config: { access: { permission: Perm.blacklistSave }, audit: audit(m.actionAdd) } }, async (request) => {
       const input = parse(blacklistAdd, request.body);

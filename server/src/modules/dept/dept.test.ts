@@ -201,6 +201,22 @@ describe('公司管理: who may do what', () => {
     expect((await list({}, adminB)).body.data.map((d: { deptId: number }) => d.deptId)).toEqual([companyB]);
   });
 
+  it('offers each caller the companies of its scope to pick, on every screen that picks one', async () => {
+    const choices = async (as?: string) => t.call('POST', '/api/Dept/choices', { token: as, body: {} });
+    expect((await choices(adminB)).body).toMatchObject({ success: true, data: [{ deptId: companyB, deptName: expect.any(String) }] });
+    const all = (await choices(token)).body.data.map((d: { deptId: number }) => d.deptId);
+    expect(all).toEqual(expect.arrayContaining([demoDeptId, companyB]));
+    expect(all).toEqual([...all].sort((a, b) => a - b));
+    // 黑名单 is an ordinary user's screen: it reads its own company
+    expect((await choices(user)).body.data).toEqual([{ deptId: demoDeptId, deptName: expect.any(String) }]);
+    // a role with none of the screens that pick a company, and no login
+    const bare = await t.ctx.db.insertInto('sys_role').values({ systemNo: 'test', roleNo: 'no_screens', roleName: '无屏幕', isAdmin: 0, addTime: 1, editTime: 1 }).returning('roleId').executeTakeFirstOrThrow();
+    await t.createUser({ userName: 'bare1', roleId: bare.roleId, deptId: demoDeptId });
+    const refused = await choices(await t.login('bare1', 'User@12345'));
+    expect([refused.status, refused.body.msg]).toEqual([403, messages.common.forbidden]);
+    expect((await choices()).status).toBe(401);
+  });
+
   it('refuses callers without the permission or without a login', async () => {
     for (const [method, url, body] of [
       ['POST', '/api/Dept/list', {}],

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
-import { deptSortFields, formatDateTime, type Dept, type DeptListQuery } from '@huiyun/contract';
+import { deptSortFields, formatDateTime, type Dept, type DeptChoice, type DeptListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../db/list/search.ts';
@@ -24,6 +24,11 @@ const allColumns = (qb: SelectQueryBuilder<Database, 'sys_dept', {}>) => qb.sele
 
 function toDept(row: DeptRow): Dept {
   return { ...row, addTime: formatDateTime(row.addTime), editTime: formatDateTime(row.editTime) };
+}
+
+/** The companies the caller may pick (a list's company filter, a dialog's company choice): its data scope. */
+export async function deptChoices(db: Kysely<Database>, scope: DeptScope): Promise<DeptChoice[]> {
+  return db.selectFrom('sys_dept').select(['deptId', 'deptName']).where(inDeptScope('deptId', scope)).orderBy('deptId').execute();
 }
 
 /** Companies among ids that still hold at least one user, by name. */

@@ -7,7 +7,7 @@ import { ok } from '../../http/envelope.ts';
 import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
 import type { XlsxColumn } from '../../http/xlsx.ts';
-import { listDepts } from './queries.ts';
+import { deptChoices, listDepts } from './queries.ts';
 import { deleteDepts, saveDept } from './service.ts';
 
 const m = messages.dept;
@@ -20,6 +20,9 @@ const exportColumns: XlsxColumn<Dept>[] = [
   { header: messages.common.editTime, key: 'editTime', width: 20 },
 ];
 
+/** The screens that offer a company filter or choice: 机器列表 (its dialog), 交易订单, 支付告警, 支付配置 (its dialog), 黑名单. */
+const deptChoiceReaders = [Perm.machineSave, Perm.orderList, Perm.payAlarmList, Perm.payConfigSave, Perm.blacklistList];
+
 /** 公司管理 (SPEC §2.4, §7.2): list, export, save, delete; all within the caller's data scope. */
 export function deptRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
@@ -30,6 +33,10 @@ export function deptRoutes(ctx: AppContext) {
       load: (request, query) => listDepts(ctx.db, callerOf(request).deptScope, query),
       export: { url: '/api/Dept/export', fileName: m.title, columns: exportColumns },
     });
+
+    // The one list of companies a caller may pick; every screen with a company filter or choice reads it.
+    app.post('/api/Dept/choices', { config: { access: { anyOf: deptChoiceReaders } } }, async (request) =>
+      ok('', await deptChoices(ctx.db, callerOf(request).deptScope)));
 
     app.post('/api/Dept/save', { config: { access: { permission: Perm.deptSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
       const input = parse(deptSave, request.body);

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
-import { TaskNumberState, TaskStatus } from '@huiyun/contract';
+import { RoleId, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import type { TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { TASK_DEFAULTS } from '../../test/rows.ts';
 import { importNumbers } from '../task/upload-numbers.ts';
 
@@ -96,4 +96,36 @@ export async function expectCountersMatchRows(db: Kysely<Database>, taskId: numb
     const deviceDaily = await db.selectFrom('sync_device_daily').select((eb) => eb.fn.sum<number | string>('sendCount').as('n')).where('machineCode', '=', code.machineCode ?? '').executeTakeFirst();
     expect(Number(deviceDaily?.n ?? 0), authCode).toBe(Number(sentBy.n));
   }
+}
+
+/** A device's lease in the device tests (DEVICE_LEASE_SECONDS). */
+export const LEASE_MS = 60_000;
+
+/** What a device test file shares: its app, an owner, another user, and the tokens of the owner and the super administrator. */
+export type DeviceTestApp = {
+  t: TestApp;
+  ownerId: number;
+  otherId: number;
+  ownerToken: string;
+  adminToken: string;
+  /** A fresh device of the owner (or of `owner`): its code, machineCode and token. */
+  newDevice: (values?: { dueNum?: number; days?: number; owner?: number }) => Promise<{ code: string; machineCode: string; token: string }>;
+};
+
+/** The app of one device test file: leases of LEASE_MS, two tries a number. */
+export async function startDeviceTestApp(): Promise<DeviceTestApp> {
+  const t = await startTestApp({ DEVICE_LEASE_SECONDS: String(LEASE_MS / 1000), DEVICE_MAX_ATTEMPTS: '2' });
+  const ownerId = await t.createUser({ userName: 'dev_owner' });
+  const otherId = await t.createUser({ userName: 'dev_other' });
+  await t.createUser({ userName: 'dev_admin', roleId: RoleId.companyAdmin });
+  const ownerToken = await t.login('dev_owner', 'User@12345');
+  const adminToken = await t.login('admin', ADMIN_PASSWORD);
+  let deviceSeq = 0;
+  const newDevice: DeviceTestApp['newDevice'] = async (values = {}) => {
+    const code = await insertAuthCode(t, values.owner ?? ownerId, values);
+    const machineCode = `dev-${++deviceSeq}`;
+    const token = await activate(t, code, machineCode, `设备${deviceSeq}`);
+    return { code, machineCode, token };
+  };
+  return { t, ownerId, otherId, ownerToken, adminToken, newDevice };
 }

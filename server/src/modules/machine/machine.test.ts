@@ -157,7 +157,7 @@ describe('机器列表', () => {
     const own = await save({ machineNo: 'OTHER-1', machineName: '别家机器' }, otherToken);
     expect(own.body.success).toBe(true);
     expect((await list({ machineNo: 'OTHER-1' }, otherToken)).body.data[0]).toMatchObject({ deptId: otherDeptId, deptName: '别家公司' });
-    expect((await t.call('POST', '/api/Machine/deptOptions', { token: otherToken, body: {} })).body.data).toEqual([{ deptId: otherDeptId, deptName: '别家公司' }]);
+    expect((await t.call('POST', '/api/Dept/choices', { token: otherToken, body: {} })).body.data).toEqual([{ deptId: otherDeptId, deptName: '别家公司' }]);
     const options = (await t.call('POST', '/api/Machine/options', { token: otherToken, body: { keyword: '' } })).body.data;
     expect(options.map((o: { machineNo: string }) => o.machineNo)).toEqual(['OTHER-1']);
 

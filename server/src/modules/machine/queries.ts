@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { InferResult, Kysely, SelectQueryBuilder } from 'kysely';
 import {
   fenToYuan, formatDateTime, MACHINE_ONLINE_WINDOW_MS, machineSortFields,
   type Aisle, type Machine, type MachineListQuery, type MachineOption, type MachineStatus,
@@ -16,7 +16,7 @@ function withColumns(qb: SelectQueryBuilder<Database & { pm: Database['pay_machi
     .select([
       'pm.machineId', 'pm.machineNo', 'pm.machineName', 'pm.deptId', 'd.deptName', 'pm.address', 'pm.status', 'pm.lastSeenAt',
       'pm.addUser', 'pm.editUser', 'pm.addTime', 'pm.editTime',
-    ]).$castTo<MachineRow>();
+    ]);
 }
 
 /** 机器列表: the machines of the companies in the caller's scope, newest first; never the terminal key. */
@@ -36,10 +36,7 @@ export async function listMachines(db: Kysely<Database>, scope: DeptScope, query
   return { rows: rows.map((row) => toMachine(row, now)), ...paged };
 }
 
-type MachineRow = {
-  machineId: number; machineNo: string; machineName: string; deptId: number; deptName: string | null; address: string; status: number;
-  lastSeenAt: number | string | null; addUser: string; editUser: string; addTime: number | string; editTime: number | string;
-};
+type MachineRow = InferResult<ReturnType<typeof withColumns>>[number];
 
 function toMachine(row: MachineRow, now: number): Machine {
   const lastSeenAt = row.lastSeenAt == null ? null : Number(row.lastSeenAt);
@@ -52,11 +49,6 @@ function toMachine(row: MachineRow, now: number): Machine {
     addTime: formatDateTime(Number(row.addTime)),
     editTime: formatDateTime(Number(row.editTime)),
   };
-}
-
-/** The companies a machine may belong to: the caller's data scope. */
-export async function machineDeptChoices(db: Kysely<Database>, scope: DeptScope) {
-  return db.selectFrom('sys_dept').select(['deptId', 'deptName']).where(inDeptScope('deptId', scope)).orderBy('deptId').execute();
 }
 
 const OPTIONS_LIMIT = 50;

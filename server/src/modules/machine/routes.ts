@@ -12,7 +12,7 @@ import { parse } from '../../http/validate.ts';
 import type { XlsxColumn } from '../../http/xlsx.ts';
 import { createAisleGrid, deleteAisles, restockAisles, saveAisle, setAisleStatus } from './aisle-service.ts';
 import { deleteMachines, machineInScope, resetTerminalKey, saveMachine, setMachineStatus } from './machine-service.ts';
-import { aislesOf, findMachineOption, listMachines, machineDeptChoices, machineOptions } from './queries.ts';
+import { aislesOf, findMachineOption, listMachines, machineOptions } from './queries.ts';
 
 const m = messages.machine;
 const a = messages.aisle;
@@ -46,10 +46,6 @@ export function machineRoutes(ctx: AppContext) {
         row: (row): MachineExportRow => ({ ...row, status: labelOf(machineStatusOptions, row.status), online: row.online ? m.onlineYes : m.onlineNo }),
       },
     });
-
-    app.post('/api/Machine/deptOptions', { config: { access: { permission: Perm.machineList } } }, async (request) =>
-      ok('', await machineDeptChoices(ctx.db, callerOf(request).deptScope)),
-    );
 
     app.post('/api/Machine/options', { config: { access: { anyOf: [Perm.machineList, Perm.aisleList] } } }, async (request) => {
       const { keyword, machineId } = parse(machineOptionsQuery, request.body);

@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type InferResult, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import {
   describeUserAgent, formatDateTime, loginLogSortFields, operLogSortFields, shanghaiDayRange,
   type LoginLog, type LoginLogListQuery, type LogResult, type OperLog, type OperLogListQuery,
@@ -32,10 +32,10 @@ export async function listOperLogs(db: Kysely<Database>, scope: DeptScope, query
 }
 
 function operLogColumns(qb: SelectQueryBuilder<Database, 'sys_oper_log', {}>) {
-  return qb.select(['operId', 'userName', 'module', 'action', 'target', 'method', 'url', 'ip', 'success', 'message', 'costMs', 'operTime']).$castTo<OperLogRow>();
+  return qb.select(['operId', 'userName', 'module', 'action', 'target', 'method', 'url', 'ip', 'success', 'message', 'costMs', 'operTime']);
 }
 
-type OperLogRow = Omit<OperLog, 'operTime' | 'success'> & { operTime: number; success: number };
+type OperLogRow = InferResult<ReturnType<typeof operLogColumns>>[number];
 
 function toOperLog(row: OperLogRow): OperLog {
   return { ...row, success: row.success as LogResult, costMs: Number(row.costMs), operTime: formatDateTime(Number(row.operTime)) };
@@ -77,10 +77,10 @@ export async function listLoginLogs(db: Kysely<Database>, scope: DeptScope, quer
 }
 
 function loginLogColumns(qb: SelectQueryBuilder<Database & { l: Database['sys_login_log'] }, 'l', {}>) {
-  return qb.select(['l.infoId', 'l.userName', 'l.ip', 'l.userAgent', 'l.success', 'l.message', 'l.loginTime']).$castTo<LoginLogRow>();
+  return qb.select(['l.infoId', 'l.userName', 'l.ip', 'l.userAgent', 'l.success', 'l.message', 'l.loginTime']);
 }
 
-type LoginLogRow = Omit<LoginLog, 'loginTime' | 'success' | 'client'> & { loginTime: number; success: number };
+type LoginLogRow = InferResult<ReturnType<typeof loginLogColumns>>[number];
 
 function toLoginLog(row: LoginLogRow): LoginLog {
   return {

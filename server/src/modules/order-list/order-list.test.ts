@@ -91,7 +91,7 @@ describe('交易订单', () => {
     const detail = await t.call('POST', '/api/Order/detail', { token: otherToken, body: { orderId: paidId } });
     expect(detail.status).toBe(404);
     expect(detail.body.msg).toBe(m.notFound);
-    const depts = await t.call('POST', '/api/Order/deptOptions', { token: otherToken, body: {} });
+    const depts = await t.call('POST', '/api/Dept/choices', { token: otherToken, body: {} });
     expect(depts.body.data).toEqual([{ deptId: otherDeptId, deptName: '订单别家公司' }]);
   });
 

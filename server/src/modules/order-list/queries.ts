@@ -143,8 +143,3 @@ export async function findOrderDetail(db: Kysely<Database>, scope: DeptScope, or
     .execute();
   return { order, refunds: refunds.map(toOrder) };
 }
-
-/** The companies the caller may filter by: its data scope. */
-export async function orderDeptChoices(db: Kysely<Database>, scope: DeptScope) {
-  return db.selectFrom('sys_dept').select(['deptId', 'deptName']).where(inDeptScope('deptId', scope)).orderBy('deptId').execute();
-}

@@ -13,7 +13,7 @@ import { parse } from '../../http/validate.ts';
 import type { XlsxColumn } from '../../http/xlsx.ts';
 import { refundOrder } from '../order/refund.ts';
 import { paymentRuntime } from '../order/runtime.ts';
-import { findOrderDetail, listOrders, orderById, orderDeptChoices, streamOrders } from './queries.ts';
+import { findOrderDetail, listOrders, orderById, streamOrders } from './queries.ts';
 
 const m = messages.order;
 
@@ -79,9 +79,5 @@ export function orderListRoutes(ctx: AppContext) {
       const message = refund!.orderStatus === OrderStatus.refunded ? m.refundSucceeded : m.refundProcessing;
       return ok(message, { refund: refund!, order: order! } satisfies OrderRefundResult);
     });
-
-    app.post('/api/Order/deptOptions', { config: { access: { permission: Perm.orderList } } }, async (request) =>
-      ok('', await orderDeptChoices(ctx.db, callerOf(request).deptScope)),
-    );
   };
 }

@@ -133,6 +133,7 @@ export function startOrderSweeper(ctx: AppContext, rt: PaymentRuntime, options: 
     busy = true;
     running = sweepOrders(ctx, rt, { log: options.log }).then((c) => options.onSwept?.(c), (e) => options.onError?.(e)).finally(() => void (busy = false));
   };
+  // Its own timer, not db/periodic.ts: no sweep at start, and a turn is skipped while the last sweep runs.
   const timer = setInterval(sweep, options.everyMs ?? ctx.config.pay.sweepMs);
   timer.unref();
   return {

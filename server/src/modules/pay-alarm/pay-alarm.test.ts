@@ -84,7 +84,7 @@ describe('支付告警', () => {
     const foreign = await list({ deptId: c.companyB }, c.adminA);
     expect(foreign.status).toBe(403);
     expect(foreign.body).toMatchObject({ success: false, msg: messages.common.outOfScope });
-    const depts = await t.call('POST', '/api/PayAlarm/deptOptions', { token: c.adminB, body: {} });
+    const depts = await t.call('POST', '/api/Dept/choices', { token: c.adminB, body: {} });
     expect(depts.body.data).toEqual([{ deptId: c.companyB, deptName: '告警B公司' }]);
     const scoped = await readXlsxExport((await t.call('POST', '/api/PayAlarm/export', { token: c.adminB, body: {} })).raw, m.title);
     expect(scoped.slice(1).map((r) => r[2])).toEqual(['PA-B1']);
@@ -92,7 +92,7 @@ describe('支付告警', () => {
 
   it('refuses a caller without the code (an ordinary user, the demo role) and one without a session', async () => {
     for (const token of [c.userA, demoToken]) {
-      for (const url of ['/api/PayAlarm/list', '/api/PayAlarm/export', '/api/PayAlarm/deptOptions']) {
+      for (const url of ['/api/PayAlarm/list', '/api/PayAlarm/export']) {
         const answer = await t.call('POST', url, { token, body: {} });
         expect(answer.status, url).toBe(403);
         expect(answer.body).toMatchObject({ success: false, msg: messages.common.forbidden });

@@ -2,10 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { messages, payAlarmKindLabel, payAlarmListQuery, Perm, type PayAlarm } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
-import { ok } from '../../http/envelope.ts';
 import { registerList } from '../../http/list-routes.ts';
 import type { XlsxColumn } from '../../http/xlsx.ts';
-import { orderDeptChoices } from '../order-list/queries.ts';
 import { listPayAlarms } from './queries.ts';
 
 const m = messages.payAlarm;
@@ -32,9 +30,5 @@ export function payAlarmRoutes(ctx: AppContext) {
         row: (row): PayAlarm => ({ ...row, kind: payAlarmKindLabel(row.kind) }),
       },
     });
-
-    // the companies the 公司 filter offers: the caller's data scope (the same choices as 交易订单's)
-    app.post('/api/PayAlarm/deptOptions', { config: { access: { permission: Perm.payAlarmList } } }, async (request) =>
-      ok('', await orderDeptChoices(ctx.db, callerOf(request).deptScope)));
   };
 }

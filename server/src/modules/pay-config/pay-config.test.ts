@@ -177,7 +177,7 @@ describe('支付配置', () => {
     expect(meA.raw.body).toContain('/pay/Config');
 
     // The companies offered when adding: the caller's scope.
-    const deptsOf = async (token: string) => (await t.call('POST', '/api/Config/depts', { token, body: {} })).body.data.map((d: { deptId: number }) => d.deptId);
+    const deptsOf = async (token: string) => (await t.call('POST', '/api/Dept/choices', { token, body: {} })).body.data.map((d: { deptId: number }) => d.deptId);
     expect(await deptsOf(adminA)).toEqual([companyA]);
     expect(await deptsOf(admin)).toEqual(expect.arrayContaining([companyA, companyB]));
 

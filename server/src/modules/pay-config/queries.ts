@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import {
-  formatDateTime, payConfigSecretFields, payConfigSortFields, type PayConfig, type PayConfigDeptChoice, type PayConfigListQuery, type PayGateway,
+  formatDateTime, payConfigSecretFields, payConfigSortFields, type PayConfig, type PayConfigListQuery, type PayGateway,
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
@@ -66,9 +66,4 @@ function toPayConfig(ctx: AppContext, row: PayConfigRow): PayConfig {
     addTime: formatDateTime(Number(row.addTime)),
     editTime: formatDateTime(Number(row.editTime)),
   };
-}
-
-/** The companies the caller may add a config for: its data scope. */
-export async function payConfigDeptChoices(db: Kysely<Database>, caller: Access): Promise<PayConfigDeptChoice[]> {
-  return db.selectFrom('sys_dept').select(['deptId', 'deptName']).where(inDeptScope('deptId', caller.deptScope)).orderBy('deptId', 'asc').limit(1000).execute();
 }

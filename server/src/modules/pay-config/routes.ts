@@ -9,7 +9,7 @@ import { ok } from '../../http/envelope.ts';
 import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
 import type { XlsxColumn } from '../../http/xlsx.ts';
-import { listPayConfigs, payConfigDeptChoices } from './queries.ts';
+import { listPayConfigs } from './queries.ts';
 import { deletePayConfigs, savePayConfig } from './service.ts';
 
 const m = messages.payConfig;
@@ -58,9 +58,6 @@ export function payConfigRoutes(ctx: AppContext) {
       load: (request, query) => listPayConfigs(ctx, callerOf(request), query),
       export: { url: '/api/Config/export', fileName: m.title, columns: exportColumns, row: exportRow },
     });
-
-    app.post('/api/Config/depts', { config: { access: { permission: Perm.payConfigSave } } }, async (request) =>
-      ok('', await payConfigDeptChoices(ctx.db, callerOf(request))));
 
     app.post('/api/Config/save', { config: { access: { permission: Perm.payConfigSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
       const input = parse(payConfigSave, request.body);

@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { InferResult, Kysely, SelectQueryBuilder } from 'kysely';
 import { formatDateTime, userSortFields, type LockStatus, type User, type UserDeptNode, type UserListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
@@ -17,7 +17,7 @@ function withColumns(qb: Users) {
     .select([
       'u.userId', 'u.userName', 'u.userRealName', 'u.userSex', 'u.userMobile', 'u.userEmail', 'u.isLock', 'u.deptId',
       'd.deptName', 'u.roleId', 'r.roleName', 'u.systemNo', 'u.addUser', 'u.editUser', 'u.addTime', 'u.editTime',
-    ]).$castTo<UserRow>();
+    ]);
 }
 
 /** 用户管理 list: the users of the companies in the caller's data scope, never the password hash. */
@@ -32,7 +32,7 @@ export async function listUsers(db: Kysely<Database>, scope: DeptScope, query: U
   return { rows: rows.map(toUser), ...paged };
 }
 
-type UserRow = Omit<User, 'deptName' | 'addTime' | 'editTime'> & { deptName: string | null; addTime: number; editTime: number };
+type UserRow = InferResult<ReturnType<typeof withColumns>>[number];
 
 function toUser(row: UserRow): User {
   return {

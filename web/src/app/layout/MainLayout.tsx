@@ -4,7 +4,7 @@ import { Outlet } from 'react-router';
 import { alwaysAllowedUrls, consoleRoutes, menuGroups, menuUrlOf, messages, type MenuNode } from '@huiyun/contract';
 import { setSessionExpiredHandler } from '../../api/client.ts';
 import { useCurrentRoute, type ScreenRoute } from '../routeMeta.ts';
-import { menuUrls, useCurrentUser } from '../useCurrentUser.ts';
+import { menuUrls, useCurrentUser } from '../../shared/useCurrentUser.ts';
 import { useSessionExpiry } from '../useSignOut.ts';
 import { SideMenu } from './SideMenu.tsx';
 import { TopBar } from './TopBar.tsx';

@@ -8,7 +8,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RequireAuth } from '../guards.tsx';
 import { createQueryClient } from '../queryClient.ts';
 import { MainLayout } from './MainLayout.tsx';
-import { useToast } from '../toast.tsx';
+import { useToast } from '../../shared/toast.tsx';
 
 // Dates in the screens (pickers, relative times) speak Chinese; the login page shows none.
 dayjs.locale('zh-cn');

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Menu, type MenuProps } from 'antd';
 import { Link } from 'react-router';
 import type { MenuNode } from '@huiyun/contract';
-import { MenuIcon } from '../icons.tsx';
+import { MenuIcon } from '../../shared/icons.tsx';
 
 type Item = Required<MenuProps>['items'][number];
 

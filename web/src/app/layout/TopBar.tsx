@@ -1,5 +1,5 @@
 import { Breadcrumb, Button, Dropdown, Space, theme, type MenuProps } from 'antd';
-import { DownOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined } from '../icons.tsx';
+import { DownOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined } from '../../shared/icons.tsx';
 import { useNavigate } from 'react-router';
 import { messages, PASSWORD_URL, PROFILE_URL } from '@huiyun/contract';
 import { useConfirm } from '../../components/useConfirm.ts';

@@ -2,15 +2,15 @@ import { use } from 'react';
 import { fill, messages } from '@huiyun/contract';
 import { FormDialog, SchemaField } from '../FormDialog/index.ts';
 import { FieldInput } from './FieldInput.tsx';
-import { useServerAction } from './useServerAction.ts';
-import type { EditConfig } from './types.ts';
+import { useServerAction } from '../../shared/useServerAction.ts';
+import type { FieldsEdit } from './types.ts';
 import type { ObjectSchemaLike } from '../FormDialog/zodRule.ts';
 import type { Entity } from '../../api/queryKeys.ts';
 
 type Props<Row> = {
   name: string;
   queryKey: Entity;
-  config: EditConfig<Row>;
+  config: FieldsEdit<Row>;
   open: boolean;
   editing: Row | null;
   onClose: () => void;

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Input, InputNumber, Select } from 'antd';
 import { fill, messages } from '@huiyun/contract';
-import { EyeInvisibleOutlined, EyeOutlined } from '../../app/icons.tsx';
+import { EyeInvisibleOutlined, EyeOutlined } from '../../shared/icons.tsx';
 import type { FieldConfig } from './types.ts';
 
 /** Select fields with more options than this can be searched. */

@@ -3,6 +3,7 @@ import { Grid, Table, type TablePaginationConfig } from 'antd';
 import { Panel } from '../Panel.tsx';
 import { listTotalText, messages, pageSizeOptions } from '@huiyun/contract';
 import { useOpenedOnce } from '../useOpenedOnce.ts';
+import { usePermission } from '../../shared/useCurrentUser.ts';
 import { SearchForm } from './SearchForm.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { buildColumns } from './columns.tsx';
@@ -21,11 +22,15 @@ export function ListPage<Row extends object, F extends object = Record<string, u
   const dialogOpened = useOpenedOnce(list.dialog.open);
   const wide = Grid.useBreakpoint().xxl === true;
 
-  const canEdit = Boolean(edit && edit.canEdit !== false);
-  const canDelete = Boolean(remove && !remove.hidden);
+  // The one permission check of a list screen: each action, 新增 / 编辑, 删除 and 导出 name their code.
+  const can = usePermission();
+  const allowed = (permission: string | undefined) => permission === undefined || can(permission);
+  const canAdd = Boolean(edit && edit.canAdd !== false && allowed(edit.permission));
+  const canEdit = Boolean(edit && edit.canEdit !== false && allowed(edit.permission));
+  const canDelete = Boolean(remove && !remove.hidden && allowed(remove.permission));
   const actions: RowAction<Row>[] = [
     ...(canEdit ? [{ key: 'edit', label: messages.common.edit, onClick: (row: Row) => list.ctx.openEdit(row) }] : []),
-    ...rowActions,
+    ...rowActions.filter((action) => allowed(action.permission)),
     ...(canDelete
       ? [{ key: 'delete', label: messages.common.delete, danger: true, onClick: (row: Row) => list.askRemove([row[rowKey] as Key], [row]) }]
       : []),
@@ -62,10 +67,10 @@ export function ListPage<Row extends object, F extends object = Record<string, u
         </div>
       )}
       <Toolbar
-        onAdd={edit && edit.canAdd !== false ? list.ctx.openAdd : undefined}
+        onAdd={canAdd ? list.ctx.openAdd : undefined}
         onDelete={canDelete ? () => list.askRemove(list.selected.keys, list.selected.rows) : undefined}
         deleteDisabled={list.selected.keys.length === 0}
-        onExport={props.exporter && !props.exporter.hidden ? list.exportList : undefined}
+        onExport={props.exporter && allowed(props.exporter.permission) ? list.exportList : undefined}
         exporting={list.exporting}
         extra={toolbarExtra?.(list.ctx)}
       />
@@ -87,7 +92,12 @@ export function ListPage<Row extends object, F extends object = Record<string, u
           list.changeTable(pager, { columnKey: one?.columnKey, order: (one?.order ?? null) as SortOrder | null }, extra.action);
         }}
       />
-      {edit && dialogOpened && (
+      {edit && dialogOpened && 'dialog' in edit && (
+        <Suspense>
+          <edit.dialog open={list.dialog.open} editing={list.dialog.editing} onClose={list.closeDialog} />
+        </Suspense>
+      )}
+      {edit && dialogOpened && !('dialog' in edit) && (
         <Suspense>
           <EditDialog
             name={`${queryKey}-edit`}

@@ -1,5 +1,5 @@
 import { Button, Form, Space } from 'antd';
-import { ReloadOutlined, SearchOutlined } from '../../app/icons.tsx';
+import { ReloadOutlined, SearchOutlined } from '../../shared/icons.tsx';
 import { messages } from '@huiyun/contract';
 import { FieldInput } from './FieldInput.tsx';
 import type { FieldConfig } from './types.ts';

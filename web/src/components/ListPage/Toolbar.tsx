@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button, Space } from 'antd';
-import { DeleteOutlined, DownloadOutlined, PlusOutlined } from '../../app/icons.tsx';
+import { DeleteOutlined, DownloadOutlined, PlusOutlined } from '../../shared/icons.tsx';
 import { messages } from '@huiyun/contract';
 
 type Props = {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button, Dropdown, Space, type TableColumnType } from 'antd';
-import { DownOutlined } from '../../app/icons.tsx';
+import { DownOutlined } from '../../shared/icons.tsx';
 import { messages } from '@huiyun/contract';
 import { actionsColumnWidth, splitRowActions } from './rowActions.ts';
 import type { ListColumn, RowAction } from './types.ts';

@@ -2,6 +2,7 @@ export { ListPage } from './ListPage.tsx';
 export { useListPage } from './useListPage.ts';
 export type {
   EditConfig,
+  EditDialogProps,
   FieldConfig,
   FieldOption,
   ListColumn,

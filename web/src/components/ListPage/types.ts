@@ -1,4 +1,4 @@
-import type { Key, ReactNode } from 'react';
+import type { ComponentType, Key, ReactNode } from 'react';
 import type { TableColumnType as ColumnType } from 'antd';
 import type { Page } from '@huiyun/contract';
 import type { ListParams } from '../../api/types.ts';
@@ -48,6 +48,9 @@ export type RowAction<Row> = {
   key: string;
   label: string;
   danger?: boolean;
+  /** The permission code the action needs: ListPage shows it only to callers holding it (the server enforces it anyway). */
+  permission?: string;
+  /** Whether this row offers the action (its state, not the caller's permission: that is `permission`). */
   visible?: (row: Row) => boolean;
   /** A plain action (open a dialog, navigate …). */
   onClick?: (row: Row, ctx: ListContext<Row>) => void;
@@ -59,7 +62,26 @@ export type RowAction<Row> = {
   failText?: string;
 };
 
-export type EditConfig<Row> = {
+/** What a screen's own add / edit dialog is given (EditConfig's `dialog`). */
+export type EditDialogProps<Row> = { open: boolean; editing: Row | null; onClose: () => void };
+
+/** Who may add and edit: ListPage shows 新增 and 编辑 only to callers holding `permission`. */
+type EditAccess = {
+  permission?: string;
+  /** false: no 新增 on this screen, or not for this caller beyond the permission (e.g. only the super administrator adds). */
+  canAdd?: boolean;
+  /** false: the rows are not edited (no 编辑 row action). */
+  canEdit?: boolean;
+};
+
+/**
+ * The add / edit dialog of a list screen, one of two forms: fixed `fields` (ListPage's dialog builds the
+ * form), or the screen's own `dialog` (fields that depend on the values, e.g. 支付配置's gateway; lazy, so
+ * it loads when first opened). Either way ListPage adds 新增, the 编辑 row action and the permission check.
+ */
+export type EditConfig<Row> = EditAccess & (FieldsEdit<Row> | { dialog: ComponentType<EditDialogProps<Row>> });
+
+export type FieldsEdit<Row> = {
   /** '系统环境变量' → titles 新增系统环境变量 / 编辑系统环境变量. */
   entityName: string;
   fields: FieldConfig[];
@@ -74,8 +96,6 @@ export type EditConfig<Row> = {
   /** Saves and answers the server's success text. editing is null when adding. */
   save: (values: Record<string, unknown>, editing: Row | null) => Promise<string>;
   failText: string;
-  canAdd?: boolean;
-  canEdit?: boolean;
 };
 
 export type RemoveConfig<Row> = {
@@ -84,14 +104,17 @@ export type RemoveConfig<Row> = {
   failText: string;
   confirmText?: string;
   cancelledText?: string;
-  /** Hide the delete buttons (e.g. the user lacks the permission). */
+  /** The permission code deleting needs: ListPage shows 删除 only to callers holding it. */
+  permission?: string;
+  /** Hide the delete buttons for a reason other than the permission (the screen's mode). */
   hidden?: boolean;
 };
 
 export type ExportConfig<F extends object> = {
   run: (params: Omit<ListParams<F>, 'page' | 'limit'>) => Promise<void>;
   failText: string;
-  hidden?: boolean;
+  /** The permission code exporting needs. */
+  permission?: string;
 };
 
 export type ListPageProps<Row extends object, F extends object = Record<string, unknown>> = {

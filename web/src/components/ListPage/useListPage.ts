@@ -5,9 +5,9 @@ import { LIST_COUNT_BOUND, messages } from '@huiyun/contract';
 import { errorText } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { useConfirm } from '../useConfirm.ts';
-import { useServerAction } from './useServerAction.ts';
+import { useServerAction } from '../../shared/useServerAction.ts';
 import type { ListContext, ListPageProps, ListParams, RowAction, SortOrder } from './types.ts';
-import { useToast } from '../../app/toast.tsx';
+import { useToast } from '../../shared/toast.tsx';
 
 type Paging = { page: number; limit: number; sortField: string; sortOrder: SortOrder | ''; after?: string };
 type Filters = Record<string, unknown>;

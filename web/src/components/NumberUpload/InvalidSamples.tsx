@@ -1,5 +1,5 @@
 import { Button, Typography } from 'antd';
-import { DownloadOutlined } from '../../app/icons.tsx';
+import { DownloadOutlined } from '../../shared/icons.tsx';
 import { fill, messages, type InvalidLine } from '@huiyun/contract';
 
 /** How many samples the result dialog shows; the rest come as a file, so the dialog stays on screen. */

@@ -1,7 +1,7 @@
 import { Progress, Upload } from 'antd';
-import { InboxOutlined } from '../../app/icons.tsx';
+import { InboxOutlined } from '../../shared/icons.tsx';
 import { messages } from '@huiyun/contract';
-import { useToast } from '../../app/toast.tsx';
+import { useToast } from '../../shared/toast.tsx';
 
 const m = messages.task;
 

@@ -5,7 +5,7 @@ import { errorText } from '../../api/client.ts';
 import { storedFileUrl, uploadFile } from '../../api/files.ts';
 
 import type { StoredNumberFile } from '../../api/types.ts';
-import { useToast } from '../../app/toast.tsx';
+import { useToast } from '../../shared/toast.tsx';
 
 export type { StoredNumberFile };
 

@@ -3,9 +3,9 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { HOME_URL, messages } from '@huiyun/contract';
 import { login } from '../../api/auth.ts';
 import { errorText } from '../../api/client.ts';
-import { safeRedirect } from '../../app/guards.tsx';
-import { getRememberedAccount, saveSession } from '../../app/session.ts';
-import { useToast } from '../../app/toast.tsx';
+import { safeRedirect } from '../../shared/safeRedirect.ts';
+import { getRememberedAccount, saveSession } from '../../shared/session.ts';
+import { useToast } from '../../shared/toast.tsx';
 
 const NAVIGATE_DELAY_MS = 1000;
 

@@ -1,5 +1,5 @@
 import { Progress, theme, Tooltip } from 'antd';
-import { fill, MachineStatus, messages, type Aisle } from '@huiyun/contract';
+import { fill, MachineStatus, messages, yuanShown, type Aisle } from '@huiyun/contract';
 import { stockPercent } from './AisleTable.tsx';
 
 const a = messages.aisle;
@@ -35,7 +35,7 @@ export function AisleGridView({ aisles, onEdit, canSave }: { aisles: Aisle[]; on
                   >
                     <div style={{ display: 'flex', justifyContent: 'space-between', fontWeight: token.fontWeightStrong }}>
                       <span>{aisle.aisleNo}</span>
-                      <span>¥{aisle.price}</span>
+                      <span>{yuanShown(aisle.price)}</span>
                     </div>
                     <div style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', color: aisle.goodsName ? undefined : token.colorTextTertiary }}>
                       {aisle.goodsName || a.emptyCell}{disabled ? `（${a.disabled}）` : ''}

@@ -2,7 +2,7 @@ import { Input, InputNumber, Typography } from 'antd';
 import { aisleGridCreate, fill, MAX_AISLE_CAPACITY, MAX_AISLE_COLUMNS, MAX_AISLE_LAYERS, messages } from '@huiyun/contract';
 import { createAisleGrid } from '../../../api/machine.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 
 const a = messages.aisle;
 

@@ -1,6 +1,6 @@
 import { fill, MachineStatus, messages, type Aisle } from '@huiyun/contract';
 import { deleteAisles, restockAisles, setAisleStatus } from '../../../api/machine.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import { useConfirm } from '../../../components/useConfirm.ts';
 
 const a = messages.aisle;

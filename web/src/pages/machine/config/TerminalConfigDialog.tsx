@@ -5,7 +5,7 @@ import { fill, messages, PayOpen, payOpenOptions, payTypeOptions, terminalConfig
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { listTerminalMachines, listTerminalPayConfigs, saveTerminalConfig } from '../../../api/terminalConfig.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 
 const m = messages.terminalConfig;
 const FORM = 'terminalConfig-edit';

@@ -1,11 +1,8 @@
-import { lazy, Suspense, useState } from 'react';
-import { Button, Tag } from 'antd';
-import { PlusOutlined } from '../../../app/icons.tsx';
+import { lazy } from 'react';
+import { Tag } from 'antd';
 import { fill, labelOf, messages, PayOpen, payOpenOptions, payTypeOptions, Perm, type TerminalConfig } from '@huiyun/contract';
 import { deleteTerminalConfigs, exportTerminalConfigs, listTerminalConfigs, type TerminalConfigFilters } from '../../../api/terminalConfig.ts';
-import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
-import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
+import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
 
 const TerminalConfigDialog = lazy(() => import('./TerminalConfigDialog.tsx').then((m) => ({ default: m.TerminalConfigDialog })));
 
@@ -31,36 +28,16 @@ const columns: ListColumn<TerminalConfig>[] = [
 
 /** 终端支付配置 (SPEC §2.11): search by terminal number; add, edit, delete, export. */
 export function TerminalConfigPage() {
-  const can = usePermission();
-  const [dialog, setDialog] = useState<{ editing: TerminalConfig | null } | null>(null);
-  const opened = useOpenedOnce(dialog !== null);
-  const rowActions: RowAction<TerminalConfig>[] = [
-    { key: 'edit', label: messages.common.edit, visible: () => can(Perm.terminalConfigSave), onClick: (row) => setDialog({ editing: row }) },
-  ];
   return (
-    <>
-      <ListPage<TerminalConfig, TerminalConfigFilters>
-        queryKey="terminalConfig"
-        rowKey="tcId"
-        fetcher={listTerminalConfigs}
-        columns={columns}
-        searchFields={[{ name: 'machineNo', label: m.machineNo }]}
-        rowActions={rowActions}
-        toolbarExtra={() =>
-          can(Perm.terminalConfigSave) && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ editing: null })}>
-              {messages.common.add}
-            </Button>
-          )
-        }
-        exporter={{ run: exportTerminalConfigs, failText: messages.common.exportFailed }}
-        remove={{ run: (ids) => deleteTerminalConfigs(ids.map(Number)), failText: m.deleteFailed, hidden: !can(Perm.terminalConfigDelete) }}
-      />
-      {opened && (
-        <Suspense fallback={null}>
-          <TerminalConfigDialog open={dialog !== null} editing={dialog?.editing ?? null} onClose={() => setDialog(null)} />
-        </Suspense>
-      )}
-    </>
+    <ListPage<TerminalConfig, TerminalConfigFilters>
+      queryKey="terminalConfig"
+      rowKey="tcId"
+      fetcher={listTerminalConfigs}
+      columns={columns}
+      searchFields={[{ name: 'machineNo', label: m.machineNo }]}
+      edit={{ permission: Perm.terminalConfigSave, dialog: TerminalConfigDialog }}
+      exporter={{ run: exportTerminalConfigs, failText: messages.common.exportFailed }}
+      remove={{ run: (ids) => deleteTerminalConfigs(ids.map(Number)), failText: m.deleteFailed, permission: Perm.terminalConfigDelete }}
+    />
   );
 }

@@ -1,18 +1,16 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Badge, Tag, Tooltip } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { fill, MachineStatus, machineStatusOptions, messages, Perm, type Machine } from '@huiyun/contract';
-import { errorText } from '../../../api/client.ts';
 import {
-  deleteMachines, exportMachines, listMachines, machineDeptOptions, resetTerminalKey, setMachineStatus, type MachineFilters,
+  deleteMachines, exportMachines, listMachines, resetTerminalKey, setMachineStatus, type MachineFilters,
 } from '../../../api/machine.ts';
-import { queryKeys } from '../../../api/queryKeys.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { machineDialog } from './machineDialog.ts';
 import type { ShownKey } from './TerminalKeyDialog.tsx';
+import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 
 // The terminal key dialog (Modal, Alert, Typography) loads when a key is first shown.
@@ -25,12 +23,10 @@ const AISLE_URL = '/machine/MachineAisle';
 /** 机器列表 (issue 15): the company's vending machines, each with a terminal key shown once. */
 export function MachineInfoPage() {
   const can = usePermission();
-  const message = useToast();
   const navigate = useNavigate();
   const [shownKey, setShownKey] = useState<ShownKey | null>(null);
   const keyOpened = useOpenedOnce(shownKey !== null);
-  const companies = useQuery({ queryKey: queryKeys.options('machine', 'depts'), queryFn: machineDeptOptions, enabled: can(Perm.machineSave), meta: { silent: true } });
-  const companyOptions = useMemo(() => (companies.data ?? []).map((c) => ({ value: c.deptId, label: c.deptName })), [companies.data]);
+  const companies = useCompanyOptions({ enabled: can(Perm.machineSave) });
 
   // At 1366 px: number, name, company, status, online and last seen; address and created time from 1600 px.
   const columns: ListColumn<Machine>[] = [
@@ -53,36 +49,28 @@ export function MachineInfoPage() {
     { key: 'addTime', title: m.addTime, sortable: true, width: 170, secondary: true },
   ];
 
-  const askResetKey = async (row: Machine) => {
-    try {
-      const answer = await resetTerminalKey(row.machineId);
-      void message.success(answer.msg);
-      setShownKey({ machineNo: answer.key.machineNo, terminalKey: answer.key.terminalKey });
-    } catch (error) {
-      const text = errorText(error, m.resetKeyFailed);
-      if (text) void message.error(text);
-    }
-  };
+  const resetKey = useServerAction('machine', (row: Machine) => resetTerminalKey(row.machineId), {
+    successText: (answer) => answer.msg,
+    onDone: (answer) => setShownKey({ machineNo: answer.key.machineNo, terminalKey: answer.key.terminalKey }),
+  });
+  const askResetKey = (row: Machine) => resetKey.run(row, m.resetKeyFailed);
 
   const rowActions: RowAction<Machine>[] = [
-    ...(can(Perm.aisleList) ? [{ key: 'aisles', label: messages.aisle.title, onClick: (row: Machine) => void navigate(`${AISLE_URL}?machineId=${row.machineId}`) }] : []),
-    ...(can(Perm.machineSave)
-      ? [
-          {
-            key: 'disable', label: m.disable, visible: (row: Machine) => row.status === MachineStatus.enabled,
-            confirm: (row: Machine) => fill(m.disableConfirm, { machineNo: row.machineNo }),
-            run: (row: Machine) => setMachineStatus(row.machineId, MachineStatus.disabled), failText: m.statusFailed,
-          },
-          {
-            key: 'enable', label: m.enable, visible: (row: Machine) => row.status !== MachineStatus.enabled,
-            confirm: (row: Machine) => fill(m.enableConfirm, { machineNo: row.machineNo }),
-            run: (row: Machine) => setMachineStatus(row.machineId, MachineStatus.enabled), failText: m.statusFailed,
-          },
-        ]
-      : []),
-    ...(can(Perm.machineResetKey)
-      ? [{ key: 'resetKey', label: m.resetKey, danger: true, confirm: (row: Machine) => fill(m.resetKeyConfirm, { machineNo: row.machineNo }), onClick: (row: Machine) => void askResetKey(row) }]
-      : []),
+    { key: 'aisles', label: messages.aisle.title, permission: Perm.aisleList, onClick: (row) => void navigate(`${AISLE_URL}?machineId=${row.machineId}`) },
+    {
+      key: 'disable', label: m.disable, permission: Perm.machineSave, visible: (row) => row.status === MachineStatus.enabled,
+      confirm: (row) => fill(m.disableConfirm, { machineNo: row.machineNo }),
+      run: (row) => setMachineStatus(row.machineId, MachineStatus.disabled), failText: m.statusFailed,
+    },
+    {
+      key: 'enable', label: m.enable, permission: Perm.machineSave, visible: (row) => row.status !== MachineStatus.enabled,
+      confirm: (row) => fill(m.enableConfirm, { machineNo: row.machineNo }),
+      run: (row) => setMachineStatus(row.machineId, MachineStatus.enabled), failText: m.statusFailed,
+    },
+    {
+      key: 'resetKey', label: m.resetKey, danger: true, permission: Perm.machineResetKey,
+      confirm: (row) => fill(m.resetKeyConfirm, { machineNo: row.machineNo }), onClick: (row) => void askResetKey(row),
+    },
   ];
 
   return (
@@ -97,10 +85,10 @@ export function MachineInfoPage() {
           { name: 'machineName', label: m.machineName },
           { name: 'status', label: m.status, type: 'select', options: [{ value: '', label: m.statusAll }, ...machineStatusOptions] },
         ]}
-        edit={machineDialog({ canSave: can(Perm.machineSave), companies: companyOptions, onCreated: setShownKey })}
+        edit={machineDialog({ companies, onCreated: setShownKey })}
         rowActions={rowActions}
         exporter={{ run: exportMachines, failText: messages.common.exportFailed }}
-        remove={{ run: (ids) => deleteMachines(ids.map(Number)), failText: m.deleteFailed, hidden: !can(Perm.machineDelete) }}
+        remove={{ run: (ids) => deleteMachines(ids.map(Number)), failText: m.deleteFailed, permission: Perm.machineDelete }}
       />
       {keyOpened && (
         <Suspense fallback={null}>

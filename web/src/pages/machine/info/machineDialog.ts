@@ -1,6 +1,7 @@
-import { machineStatusOptions, MachineStatus, messages, type Machine, type MachineStatus as Status } from '@huiyun/contract';
+import { machineStatusOptions, MachineStatus, messages, Perm, type Machine, type MachineStatus as Status } from '@huiyun/contract';
 import { saveMachine } from '../../../api/machine.ts';
-import type { EditConfig, FieldConfig, FieldOption } from '../../../components/ListPage/index.ts';
+import type { EditConfig, FieldConfig } from '../../../components/ListPage/index.ts';
+import type { CompanyOptions } from '../../../components/useCompanyOptions.ts';
 import type { ShownKey } from './TerminalKeyDialog.tsx';
 
 const m = messages.machine;
@@ -9,20 +10,19 @@ const m = messages.machine;
 const loadSchema = () => import('../../../api/saveSchemas.ts').then((s) => s.machineSave);
 
 type Options = {
-  canSave: boolean;
   /** The companies the caller may put a machine in; the select shows only when there is a choice. */
-  companies: FieldOption[];
+  companies: CompanyOptions;
   /** A machine was created: its terminal key is to be shown, once. */
   onCreated: (key: ShownKey) => void;
 };
 
 /** The add / edit dialog of 机器列表: fields, rules from the contract schema, save. */
-export function machineDialog({ canSave, companies, onCreated }: Options): EditConfig<Machine> {
+export function machineDialog({ companies, onCreated }: Options): EditConfig<Machine> {
   const fields: FieldConfig[] = [
     { name: 'machineNo', label: m.machineNo, placeholder: 'DEMO-0003' },
     { name: 'machineName', label: m.machineName },
   ];
-  if (companies.length > 1) fields.push({ name: 'deptId', label: m.company, type: 'select', options: companies, placeholder: m.companyDefault });
+  if (companies.many) fields.push({ name: 'deptId', label: m.company, type: 'select', options: companies.options, placeholder: m.companyDefault });
   fields.push(
     { name: 'address', label: m.address },
     { name: 'status', label: m.status, type: 'select', options: machineStatusOptions },
@@ -46,7 +46,6 @@ export function machineDialog({ canSave, companies, onCreated }: Options): EditC
       return answer.msg;
     },
     failText: m.saveFailed,
-    canAdd: canSave,
-    canEdit: canSave,
+    permission: Perm.machineSave,
   };
 }

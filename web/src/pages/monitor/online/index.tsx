@@ -2,7 +2,6 @@ import { Space, Tag } from 'antd';
 import { fill, messages, Perm, type OnlineSession } from '@huiyun/contract';
 import { exportOnline, forceLogout, listOnline, type OnlineFilters } from '../../../api/monitor.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
 import { ClientText } from '../ClientText.tsx';
 
 const m = messages.monitor;
@@ -31,7 +30,6 @@ const columns: ListColumn<OnlineSession>[] = [
 
 /** 在线用户: the live sessions in the caller's scope; 强制下线 ends one of them. */
 export function OnlinePage() {
-  const can = usePermission();
   return (
     <ListPage<OnlineSession, OnlineFilters>
       queryKey="online"
@@ -49,7 +47,7 @@ export function OnlinePage() {
           label: m.forceLogout,
           danger: true,
           // Your own session ends through 退出登录, not here.
-          visible: (row) => !row.current && can(Perm.onlineForceLogout),
+          permission: Perm.onlineForceLogout, visible: (row) => !row.current,
           confirm: (row) => fill(m.forceLogoutConfirm, { userName: row.userName }),
           cancelledText: messages.common.cancelled,
           run: forceLogout,

@@ -1,11 +1,8 @@
-import { useMemo } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Tag, Typography } from 'antd';
-import { messages, payAlarmKindColor, payAlarmKindLabel, payAlarmKindOptions, RoleId, type PayAlarm } from '@huiyun/contract';
-import { exportPayAlarms, listPayAlarms, payAlarmDeptOptions, type PayAlarmFilters } from '../../../api/payAlarm.ts';
-import { queryKeys } from '../../../api/queryKeys.ts';
-import { useCurrentUser } from '../../../app/useCurrentUser.ts';
+import { messages, payAlarmKindColor, payAlarmKindLabel, payAlarmKindOptions, type PayAlarm } from '@huiyun/contract';
+import { exportPayAlarms, listPayAlarms, type PayAlarmFilters } from '../../../api/payAlarm.ts';
 import { ListPage, type FieldConfig, type ListColumn } from '../../../components/ListPage/index.ts';
+import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 
 const m = messages.payAlarm;
 
@@ -15,7 +12,7 @@ function PayAlarmKindTag({ kind }: { kind: string }) {
 }
 
 // At 1366 px every column fits (no row actions). The company shows to the super administrator (who also
-// sees the alarms of unknown orders, with no company) and to whoever sees more than one.
+// sees the alarms of unknown orders, with no company) and to whoever sees more than one (useCompanyOptions).
 const columns = (manyCompanies: boolean): ListColumn<PayAlarm>[] => [
   { key: 'createTime', title: m.createTime, sortable: true, width: 170 },
   { key: 'kind', title: m.kind, width: 140, render: (_v, row) => <PayAlarmKindTag kind={row.kind} /> },
@@ -30,10 +27,7 @@ const all = { value: '', label: m.all };
 
 /** 支付告警: what the payment half recorded when a notification, a payment or a refund did not fit its order. Read only. */
 export function PayAlarmPage() {
-  const companies = useQuery({ queryKey: queryKeys.options('payAlarm', 'depts'), queryFn: payAlarmDeptOptions, staleTime: 60_000, meta: { silent: true } });
-  const companyOptions = useMemo(() => (companies.data ?? []).map((c) => ({ value: c.deptId, label: c.deptName })), [companies.data]);
-  const { data: me } = useCurrentUser();
-  const manyCompanies = me?.roleId === RoleId.superAdmin || companyOptions.length > 1;
+  const { options: companyOptions, many: manyCompanies } = useCompanyOptions();
 
   const searchFields: FieldConfig[] = [
     { name: 'kind', label: m.kindFilter, type: 'select', options: [all, ...payAlarmKindOptions] },

@@ -1,13 +1,12 @@
 import { Alert, Checkbox, Form, Input, Select } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import {
   fill, gatewayFields, gatewaySignTypes, gatewaysOfPayType, messages, multilinePayConfigFields, payConfigSave, payConfigSecretFields, PayGateway,
   payTypeOptions, type PayConfig, type PayConfigField, type PayConfigSave, type PayConfigSecretField, type PayGateway as Gateway,
 } from '@huiyun/contract';
-import { listPayConfigDepts, savePayConfig } from '../../../api/payConfig.ts';
-import { queryKeys } from '../../../api/queryKeys.ts';
+import { savePayConfig } from '../../../api/payConfig.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
+import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 
 const m = messages.payConfig;
 const FORM = 'payConfig-edit';
@@ -32,14 +31,7 @@ export function PayConfigDialog({ open, editing, onClose }: { open: boolean; edi
   const payType = Form.useWatch('payType', form);
   const gateway = (Form.useWatch('gateway', form) as Gateway | undefined) ?? PayGateway.simulator;
   const saver = useServerAction('payConfig', savePayConfig);
-  const depts = useQuery({
-    queryKey: queryKeys.options('dept', 'payConfig'),
-    queryFn: listPayConfigDepts,
-    enabled: open && !editing,
-    staleTime: 60_000,
-    meta: { errorText: m.loadFailed },
-  });
-  const deptOptions = (depts.data ?? []).map((d) => ({ value: d.deptId, label: d.deptName }));
+  const companies = useCompanyOptions({ enabled: open && !editing });
   const { shown, required } = gatewayFields[gateway];
   const gatewayChoices = gatewaysOfPayType(payType);
   const storedSecrets = payConfigSecretFields.filter((f) => editing && editing[f] !== '' && shown.includes(f));
@@ -67,9 +59,9 @@ export function PayConfigDialog({ open, editing, onClose }: { open: boolean; edi
       onClose={onClose}
       width={640}
     >
-      {!editing && deptOptions.length > 1 && (
+      {!editing && companies.many && (
         <SchemaField name="deptId" label={m.dept} rules={[{ required: true, message: m.deptRequired }]}>
-          <Select options={deptOptions} placeholder={fill(messages.common.selectPlaceholder, { label: m.dept })} showSearch={{ optionFilterProp: 'label' }} />
+          <Select options={companies.options} placeholder={fill(messages.common.selectPlaceholder, { label: m.dept })} showSearch={{ optionFilterProp: 'label' }} />
         </SchemaField>
       )}
       <SchemaField name="name" label={m.name}>

@@ -1,11 +1,8 @@
-import { lazy, Suspense, useState } from 'react';
-import { Button, Tag } from 'antd';
-import { PlusOutlined } from '../../../app/icons.tsx';
+import { lazy } from 'react';
+import { Tag } from 'antd';
 import { labelOf, messages, payConfigSecretFields, payGatewayOptions, payTypeOptions, Perm, type PayConfig } from '@huiyun/contract';
 import { deletePayConfigs, exportPayConfigs, listPayConfigs, type PayConfigFilters } from '../../../api/payConfig.ts';
-import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
-import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
+import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
 
 const PayConfigDialog = lazy(() => import('./PayConfigDialog.tsx').then((m) => ({ default: m.PayConfigDialog })));
 
@@ -31,40 +28,20 @@ const columns: ListColumn<PayConfig>[] = [
 
 /** 支付配置 (SPEC §2.12): search by name, pay type and merchant number; add, edit, delete, export. */
 export function PayConfigPage() {
-  const can = usePermission();
-  const [dialog, setDialog] = useState<{ editing: PayConfig | null } | null>(null);
-  const opened = useOpenedOnce(dialog !== null);
-  const rowActions: RowAction<PayConfig>[] = [
-    { key: 'edit', label: messages.common.edit, visible: () => can(Perm.payConfigSave), onClick: (row) => setDialog({ editing: row }) },
-  ];
   return (
-    <>
-      <ListPage<PayConfig, PayConfigFilters>
-        queryKey="payConfig"
-        rowKey="id"
-        fetcher={listPayConfigs}
-        columns={columns}
-        searchFields={[
-          { name: 'name', label: m.name },
-          { name: 'payType', label: m.payType, type: 'select', options: payTypeOptions },
-          { name: 'partner', label: m.partner },
-        ]}
-        rowActions={rowActions}
-        toolbarExtra={() =>
-          can(Perm.payConfigSave) && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ editing: null })}>
-              {messages.common.add}
-            </Button>
-          )
-        }
-        exporter={{ run: exportPayConfigs, failText: messages.common.exportFailed }}
-        remove={{ run: (ids) => deletePayConfigs(ids.map(Number)), failText: m.deleteFailed, hidden: !can(Perm.payConfigDelete) }}
-      />
-      {opened && (
-        <Suspense fallback={null}>
-          <PayConfigDialog open={dialog !== null} editing={dialog?.editing ?? null} onClose={() => setDialog(null)} />
-        </Suspense>
-      )}
-    </>
+    <ListPage<PayConfig, PayConfigFilters>
+      queryKey="payConfig"
+      rowKey="id"
+      fetcher={listPayConfigs}
+      columns={columns}
+      searchFields={[
+        { name: 'name', label: m.name },
+        { name: 'payType', label: m.payType, type: 'select', options: payTypeOptions },
+        { name: 'partner', label: m.partner },
+      ]}
+      edit={{ permission: Perm.payConfigSave, dialog: PayConfigDialog }}
+      exporter={{ run: exportPayConfigs, failText: messages.common.exportFailed }}
+      remove={{ run: (ids) => deletePayConfigs(ids.map(Number)), failText: m.deleteFailed, permission: Perm.payConfigDelete }}
+    />
   );
 }

@@ -1,8 +1,8 @@
 import { Button, Descriptions, Modal, Skeleton, Table } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { messages, TransType, transTypeLabel, type Order } from '@huiyun/contract';
+import { messages, TransType, transTypeLabel, yuanShown, type Order } from '@huiyun/contract';
 import { fetchOrderDetail } from '../../../api/order.ts';
-import { OrderStatusTag, PayTypeTag, yuan } from './OrderTags.tsx';
+import { OrderStatusTag, PayTypeTag } from './OrderTags.tsx';
 
 const m = messages.order;
 const shown = (value: string) => value || '—';
@@ -46,12 +46,12 @@ export function OrderDetailDialog({ orderId, onClose }: { orderId: number | null
             <Descriptions.Item label={m.goodsNo}>{shown(order.goodsNo)}</Descriptions.Item>
             <Descriptions.Item label={m.goodsName}>{shown(order.goodsName)}</Descriptions.Item>
             <Descriptions.Item label={m.aisleNo}>{shown(order.aisleNo)}</Descriptions.Item>
-            <Descriptions.Item label={m.goodsPrice}>{yuan(order.goodsPrice)}</Descriptions.Item>
-            <Descriptions.Item label={m.payAmount}>{yuan(order.payAmount)}</Descriptions.Item>
+            <Descriptions.Item label={m.goodsPrice}>{yuanShown(order.goodsPrice)}</Descriptions.Item>
+            <Descriptions.Item label={m.payAmount}>{yuanShown(order.payAmount)}</Descriptions.Item>
             {order.transType === TransType.consume ? (
               <>
-                <Descriptions.Item label={m.refundedAmount}>{yuan(order.refundedAmount)}</Descriptions.Item>
-                <Descriptions.Item label={m.refundableAmount}>{yuan(order.refundableAmount)}</Descriptions.Item>
+                <Descriptions.Item label={m.refundedAmount}>{yuanShown(order.refundedAmount)}</Descriptions.Item>
+                <Descriptions.Item label={m.refundableAmount}>{yuanShown(order.refundableAmount)}</Descriptions.Item>
               </>
             ) : (
               <>
@@ -89,7 +89,7 @@ function RefundsTable({ refunds }: { refunds: Order[] }) {
         locale={{ emptyText: m.noRefunds }}
         columns={[
           { key: 'orderNo', dataIndex: 'orderNo', title: m.orderNo },
-          { key: 'payAmount', dataIndex: 'payAmount', title: m.payAmount, align: 'right', render: (v: string) => yuan(v) },
+          { key: 'payAmount', dataIndex: 'payAmount', title: m.payAmount, align: 'right', render: (v: string) => yuanShown(v) },
           { key: 'orderStatus', dataIndex: 'orderStatus', title: m.orderStatus, render: (v: number) => <OrderStatusTag status={v} /> },
           { key: 'remark', dataIndex: 'remark', title: m.refundReason, render: shown },
           { key: 'failReason', dataIndex: 'failReason', title: m.failReason, render: shown },

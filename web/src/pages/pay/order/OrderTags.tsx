@@ -9,6 +9,3 @@ export function OrderStatusTag({ status }: { status: number }) {
 export function PayTypeTag({ payType }: { payType: number }) {
   return <Tag color={payTypeColor(payType)}>{payTypeLabel(payType)}</Tag>;
 }
-
-/** ¥ and the yuan text the server sends ('3.50', '-1.50'): never a float on the way. */
-export const yuan = (amount: string) => `¥${amount}`;

@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { Descriptions, Input } from 'antd';
-import { fenToYuan, fill, messages, orderRefundRequest, yuanToFen, type Order } from '@huiyun/contract';
+import { fenToYuan, fill, messages, orderRefundRequest, yuanShown, yuanToFen, type Order } from '@huiyun/contract';
 import { refundOrder } from '../../../api/order.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import { useConfirm } from '../../../components/useConfirm.ts';
-import { yuan } from './OrderTags.tsx';
 import { exceedsIssue, keepsKeyAfter, newRefundKey } from './refund.ts';
 
 const m = messages.order;
@@ -65,9 +64,9 @@ export function RefundDialog({ order, onClose }: { order: Order | null; onClose:
       {shown && (
         <Descriptions column={3} size="small" className="refund-order" style={{ marginBottom: 16 }}>
           <Descriptions.Item label={m.orderNo} span={3}>{shown.orderNo}</Descriptions.Item>
-          <Descriptions.Item label={m.payAmount}>{yuan(shown.payAmount)}</Descriptions.Item>
-          <Descriptions.Item label={m.refundedAmount}>{yuan(shown.refundedAmount)}</Descriptions.Item>
-          <Descriptions.Item label={m.refundableAmount}>{yuan(shown.refundableAmount)}</Descriptions.Item>
+          <Descriptions.Item label={m.payAmount}>{yuanShown(shown.payAmount)}</Descriptions.Item>
+          <Descriptions.Item label={m.refundedAmount}>{yuanShown(shown.refundedAmount)}</Descriptions.Item>
+          <Descriptions.Item label={m.refundableAmount}>{yuanShown(shown.refundableAmount)}</Descriptions.Item>
         </Descriptions>
       )}
       <SchemaField

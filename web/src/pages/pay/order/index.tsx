@@ -1,12 +1,10 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { messages, orderStatusOptions, payTypeOptions, Perm, type Order } from '@huiyun/contract';
-import { exportOrders, listOrders, orderDeptOptions, type OrderFilters } from '../../../api/order.ts';
-import { queryKeys } from '../../../api/queryKeys.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
+import { lazy, Suspense, useState } from 'react';
+import { messages, orderStatusOptions, payTypeOptions, Perm, yuanShown, type Order } from '@huiyun/contract';
+import { exportOrders, listOrders, type OrderFilters } from '../../../api/order.ts';
 import { ListPage, type FieldConfig, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
+import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
-import { OrderStatusTag, PayTypeTag, yuan } from './OrderTags.tsx';
+import { OrderStatusTag, PayTypeTag } from './OrderTags.tsx';
 import { canRefund } from './refund.ts';
 
 // 详情 and 退款 (Descriptions, antd Form, the refund schema and zod) load when first opened, not with the list.
@@ -23,7 +21,7 @@ const columns = (manyCompanies: boolean): ListColumn<Order>[] => [
   ...(manyCompanies ? [{ key: 'deptName', title: m.deptName, width: 140, secondary: true }] : []),
   { key: 'machineNo', title: m.machineNo, width: 120 },
   { key: 'goodsName', title: m.goodsName },
-  { key: 'payAmount', title: m.payAmount, width: 110, align: 'right', render: (_v, row) => yuan(row.payAmount) },
+  { key: 'payAmount', title: m.payAmount, width: 110, align: 'right', render: (_v, row) => yuanShown(row.payAmount) },
   { key: 'payType', title: m.payType, width: 110, render: (_v, row) => <PayTypeTag payType={row.payType} /> },
   { key: 'orderStatus', title: m.orderStatus, width: 110, render: (_v, row) => <OrderStatusTag status={row.orderStatus} /> },
   { key: 'createTime', title: m.createTime, sortable: true, width: 170 },
@@ -38,10 +36,7 @@ export function OrderPage() {
   const previewOpened = useOpenedOnce(previewed !== null);
   const [refunding, setRefunding] = useState<Order | null>(null);
   const refundOpened = useOpenedOnce(refunding !== null);
-  const can = usePermission();
-  const companies = useQuery({ queryKey: queryKeys.options('order', 'depts'), queryFn: orderDeptOptions, staleTime: 60_000, meta: { silent: true } });
-  const companyOptions = useMemo(() => (companies.data ?? []).map((c) => ({ value: c.deptId, label: c.deptName })), [companies.data]);
-  const manyCompanies = companyOptions.length > 1;
+  const { options: companyOptions, many: manyCompanies } = useCompanyOptions();
 
   const searchFields: FieldConfig[] = [
     { name: 'machineNo', label: m.machineNo },
@@ -54,7 +49,7 @@ export function OrderPage() {
   ];
   const rowActions: RowAction<Order>[] = [
     { key: 'detail', label: m.detail, onClick: (row) => setPreviewed(row.orderId) },
-    ...(can(Perm.orderRefund) ? [{ key: 'refund', label: m.refund, danger: true, visible: canRefund, onClick: (row: Order) => setRefunding(row) }] : []),
+    { key: 'refund', label: m.refund, danger: true, permission: Perm.orderRefund, visible: canRefund, onClick: (row) => setRefunding(row) },
   ];
 
   return (

@@ -1,4 +1,4 @@
-import { messages, type Dept } from '@huiyun/contract';
+import { messages, Perm, type Dept } from '@huiyun/contract';
 import { saveDept } from '../../../api/dept.ts';
 import type { EditConfig } from '../../../components/ListPage/index.ts';
 
@@ -8,7 +8,7 @@ const m = messages.dept;
 const loadSchema = () => import('../../../api/saveSchemas.ts').then((s) => s.deptSave);
 
 /** The add / edit dialog of 公司管理: name and code, rules from the contract schema. */
-export function deptDialog(options: { canAdd: boolean; canEdit: boolean }): EditConfig<Dept> {
+export function deptDialog(options: { canAdd: boolean }): EditConfig<Dept> {
   return {
     entityName: m.entityName,
     schema: loadSchema,
@@ -24,7 +24,7 @@ export function deptDialog(options: { canAdd: boolean; canEdit: boolean }): Edit
         deptNo: String(values.deptNo ?? ''),
       }),
     failText: m.saveFailed,
+    permission: Perm.deptSave,
     canAdd: options.canAdd,
-    canEdit: options.canEdit,
   };
 }

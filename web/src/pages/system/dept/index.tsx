@@ -1,7 +1,7 @@
 import { messages, Perm, RoleId, type Dept } from '@huiyun/contract';
 import { deleteDepts, exportDepts, listDepts, type DeptFilters } from '../../../api/dept.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
 import { deptDialog } from './deptDialog.ts';
 
 const m = messages.dept;
@@ -15,7 +15,6 @@ const columns: ListColumn<Dept>[] = [
 
 /** 公司管理 (SPEC §2.4): search by name and code, add, edit, delete; the companies of the caller's scope. */
 export function DeptPage() {
-  const can = usePermission();
   const { data: me } = useCurrentUser();
   // Only the super administrator adds companies (a new one would lie outside everybody else's scope).
   const isSuperAdmin = me?.roleId === RoleId.superAdmin;
@@ -29,12 +28,12 @@ export function DeptPage() {
         { name: 'deptName', label: m.deptName },
         { name: 'deptNo', label: m.deptNo },
       ]}
-      edit={deptDialog({ canAdd: can(Perm.deptSave) && isSuperAdmin, canEdit: can(Perm.deptSave) })}
+      edit={deptDialog({ canAdd: isSuperAdmin })}
       exporter={{ run: exportDepts, failText: messages.common.exportFailed }}
       remove={{
         run: (ids) => deleteDepts(ids.map(Number)),
         failText: m.deleteFailed,
-        hidden: !can(Perm.deptDelete),
+        permission: Perm.deptDelete,
       }}
     />
   );

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState, type Key } from 'react';
 import { Button, Col, Empty, Form, Input, InputNumber, Row, Select, Space, Spin, Tree, type TreeDataNode } from 'antd';
-import { DeleteOutlined, DownloadOutlined, PlusOutlined, SaveOutlined } from '../../../app/icons.tsx';
+import { DeleteOutlined, DownloadOutlined, PlusOutlined, SaveOutlined } from '../../../shared/icons.tsx';
 import { fill, messages, moduleSave, Perm, type ModuleTreeNode } from '@huiyun/contract';
-import { MenuIcon } from '../../../app/icons.tsx';
+import { MenuIcon } from '../../../shared/icons.tsx';
 import { Panel } from '../../../components/Panel.tsx';
-import { usePermission } from '../../../app/useCurrentUser.ts';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { zodRule } from '../../../components/FormDialog/index.ts';
 import { useMenuEditor, type MenuForm } from './useMenuEditor.ts';
 

@@ -5,7 +5,7 @@ import { fill, messages, ModuleLeaf, TOP_LEVEL_PARENT_ID, type Module, type Modu
 import { errorText } from '../../../api/client.ts';
 import { deleteModules, exportModules, fetchModule, fetchModuleTree, fetchParentChoices, saveModule } from '../../../api/menu.ts';
 import { useConfirm } from '../../../components/useConfirm.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { useToast } from '../../../shared/toast.tsx';
 
 const m = messages.menu;
 

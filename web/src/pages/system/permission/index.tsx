@@ -1,9 +1,9 @@
 import { Button, Checkbox, Select, Space, Tag, Typography } from 'antd';
-import { SafetyOutlined } from '../../../app/icons.tsx';
+import { SafetyOutlined } from '../../../shared/icons.tsx';
 import { messages, Perm, type Permission } from '@huiyun/contract';
 import { deletePermissions, exportPermissions, listPermissions, type PermissionFilters } from '../../../api/permission.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { permissionDialog } from './permissionDialog.ts';
 import { useRoleGrants } from './useRoleGrants.ts';
 
@@ -53,7 +53,7 @@ export function PermissionPage() {
         { name: 'permissionName', label: m.permissionName },
         { name: 'permission', label: m.permission },
       ]}
-      edit={permissionDialog(can(Perm.permissionSave))}
+      edit={permissionDialog()}
       exporter={{ run: exportPermissions, failText: messages.common.exportFailed }}
       remove={{
         run: async (ids) => {
@@ -62,7 +62,8 @@ export function PermissionPage() {
           return text;
         },
         failText: m.deleteFailed,
-        hidden: granting || !can(Perm.permissionDelete),
+        permission: Perm.permissionDelete,
+        hidden: granting,
       }}
       toolbarExtra={() => (
         <Space className="role-grant-toolbar">

@@ -1,4 +1,4 @@
-import { messages, type Permission } from '@huiyun/contract';
+import { messages, Perm, type Permission } from '@huiyun/contract';
 import { savePermission } from '../../../api/permission.ts';
 import type { EditConfig } from '../../../components/ListPage/index.ts';
 
@@ -8,7 +8,7 @@ const m = messages.permission;
 const loadSchema = () => import('../../../api/saveSchemas.ts').then((s) => s.permissionSave);
 
 /** The add / edit dialog of 权限管理: name and code (shaped like system:User:list). */
-export function permissionDialog(canSave: boolean): EditConfig<Permission> {
+export function permissionDialog(): EditConfig<Permission> {
   return {
     entityName: m.entityName,
     schema: loadSchema,
@@ -24,7 +24,6 @@ export function permissionDialog(canSave: boolean): EditConfig<Permission> {
         permission: String(values.permission ?? ''),
       }),
     failText: m.saveFailed,
-    canAdd: canSave,
-    canEdit: canSave,
+    permission: Perm.permissionSave,
   };
 }

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { messages } from '@huiyun/contract';
-import { errorText } from '../../../api/client.ts';
 import { rolePermissionIds, saveRolePermissions } from '../../../api/permission.ts';
+import { queryKeys } from '../../../api/queryKeys.ts';
 import { roleOptionsQuery } from '../../../api/role.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { useToast } from '../../../shared/toast.tsx';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 
 const m = messages.permission;
 
@@ -16,30 +17,17 @@ export function useRoleGrants() {
   const message = useToast();
   const [roleId, setRoleId] = useState<number | undefined>(undefined);
   const [ticks, setTicks] = useState<Set<number>>(new Set());
-  const [loadingTicks, setLoadingTicks] = useState(false);
-  const [saving, setSaving] = useState(false);
 
   const roles = useQuery({ ...roleOptionsQuery, meta: { errorText: m.rolesLoadFailed } });
-
-  useEffect(() => {
-    setTicks(new Set());
-    if (roleId === undefined) {
-      setLoadingTicks(false);
-      return;
-    }
-    let current = true;
-    setLoadingTicks(true);
-    rolePermissionIds(roleId)
-      .then((ids) => current && setTicks(new Set(ids)))
-      .catch((error: unknown) => {
-        const text = errorText(error, m.grantsLoadFailed);
-        if (current && text) void message.error(text);
-      })
-      .finally(() => current && setLoadingTicks(false));
-    return () => {
-      current = false;
-    };
-  }, [roleId, message]);
+  // The role's grants, read anew each time a role is chosen (no cache kept: 角色管理 may have changed them).
+  const granted = useQuery({
+    queryKey: queryKeys.options('permission', 'granted', roleId ?? 0),
+    queryFn: () => rolePermissionIds(roleId!),
+    enabled: roleId !== undefined,
+    gcTime: 0,
+    meta: { errorText: m.grantsLoadFailed },
+  });
+  useEffect(() => setTicks(new Set(granted.data ?? [])), [granted.data]);
 
   const toggle = (permissionId: number, on: boolean) =>
     setTicks((prev) => {
@@ -53,21 +41,17 @@ export function useRoleGrants() {
   const forget = (permissionIds: number[]) =>
     setTicks((prev) => new Set([...prev].filter((id) => !permissionIds.includes(id))));
 
+  const saver = useServerAction('permission', (input: { roleId: number; ids: number[] }) => saveRolePermissions(input.roleId, input.ids));
   const configure = async () => {
     if (roleId === undefined) {
       void message.warning(m.roleRequired);
       return;
     }
-    setSaving(true);
-    try {
-      void message.success(await saveRolePermissions(roleId, [...ticks].sort((a, b) => a - b)));
-    } catch (error) {
-      const text = errorText(error, m.grantFailed);
-      if (text) void message.error(text);
-    } finally {
-      setSaving(false);
-    }
+    await saver.run({ roleId, ids: [...ticks].sort((a, b) => a - b) }, m.grantFailed);
   };
 
-  return { roles: roles.data ?? [], rolesLoading: roles.isFetching, roleId, setRoleId, ticks, loadingTicks, toggle, forget, configure, saving };
+  return {
+    roles: roles.data ?? [], rolesLoading: roles.isFetching, roleId, setRoleId, ticks, loadingTicks: granted.isFetching, toggle, forget, configure,
+    saving: saver.pending,
+  };
 }

@@ -2,7 +2,7 @@ import { Checkbox, Form, Input } from 'antd';
 import { fill, messages, RoleId, roleSave, type Role } from '@huiyun/contract';
 import { saveRole } from '../../../api/role.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 
 const m = messages.role;
 const builtInRoleIds: number[] = Object.values(RoleId);

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState, type Key } from 'react';
 import { Spin, Tree, Typography } from 'antd';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { fill, messages, type Role, type RoleGrantTree } from '@huiyun/contract';
-import { errorText } from '../../../api/client.ts';
+import { queryKeys } from '../../../api/queryKeys.ts';
 import { fetchRoleGrants, saveRoleGrants } from '../../../api/role.ts';
 import { FormDialog } from '../../../components/FormDialog/index.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import { initialTicks, moduleKey, toGrants, toTreeData, withListTicks } from './menuRights.ts';
 
 const m = messages.role;
@@ -19,52 +19,34 @@ const emptyTree: RoleGrantTree = { modules: [], actions: [] };
  * saving writes both at once (权限管理 shows the same grants).
  */
 export function RoleRightDialog({ role, onClose }: Props) {
-  const message = useToast();
   const queryClient = useQueryClient();
-  const [tree, setTree] = useState<RoleGrantTree>(emptyTree);
+  // Read anew at each opening (no cache kept): the grants may have changed in 权限管理 meanwhile.
+  const grants = useQuery({
+    queryKey: queryKeys.options('role', 'grants', role?.roleId ?? 0),
+    queryFn: () => fetchRoleGrants(role!.roleId),
+    enabled: role !== null,
+    gcTime: 0,
+    meta: { errorText: m.rightsLoadFailed },
+  });
+  const tree = grants.data ?? emptyTree;
+  const loading = grants.isFetching;
   const [checked, setChecked] = useState<Key[]>([]);
-  const [loading, setLoading] = useState(false);
-
-  useEffect(() => {
-    if (!role) return;
-    let current = true;
-    setTree(emptyTree);
-    setChecked([]);
-    setLoading(true);
-    fetchRoleGrants(role.roleId)
-      .then((loaded) => {
-        if (!current) return;
-        setTree(loaded);
-        setChecked(initialTicks(loaded));
-      })
-      .catch((error: unknown) => {
-        const text = errorText(error, m.rightsLoadFailed);
-        if (current && text) void message.error(text);
-      })
-      .finally(() => current && setLoading(false));
-    return () => {
-      current = false;
-    };
-  }, [role, message]);
+  useEffect(() => setChecked(grants.data ? initialTicks(grants.data) : []), [grants.data]);
 
   const treeData = useMemo(() => toTreeData(tree), [tree]);
   // Groups open; a screen's actions show when it is opened.
   const expanded = useMemo(() => tree.modules.filter((n) => n.open).map((n) => moduleKey(n.id)), [tree]);
 
-  const save = async () => {
-    if (!role) return false;
-    try {
-      const { moduleIds, permissionIds } = toGrants(tree, checked);
-      void message.success(await saveRoleGrants(role.roleId, moduleIds, permissionIds));
-      // The caller's own side menu may have changed with it.
-      await queryClient.invalidateQueries({ queryKey: ['currentUser'] });
-      return true;
-    } catch (error) {
-      const text = errorText(error, m.rightsSaveFailed);
-      if (text) void message.error(text);
-      return false;
-    }
-  };
+  const saver = useServerAction(
+    'role',
+    ({ roleId, ticked }: { roleId: number; ticked: Key[] }) => {
+      const { moduleIds, permissionIds } = toGrants(tree, ticked);
+      return saveRoleGrants(roleId, moduleIds, permissionIds);
+    },
+    // The caller's own side menu may have changed with it.
+    { onDone: () => void queryClient.invalidateQueries({ queryKey: ['currentUser'] }) },
+  );
+  const save = async () => (role ? saver.run({ roleId: role.roleId, ticked: checked }, m.rightsSaveFailed) : false);
 
   return (
     <FormDialog

@@ -1,10 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
-import { Button, Tag } from 'antd';
-import { PlusOutlined } from '../../../app/icons.tsx';
+import { Tag } from 'antd';
 import { messages, Perm, RoleId, type Role } from '@huiyun/contract';
 import { deleteRoles, exportRoles, listRoles, type RoleFilters } from '../../../api/role.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 
 // The add / edit dialog (antd Form, the role schema and zod) and the menu-permission tree load when first opened.
@@ -25,12 +23,8 @@ const columns: ListColumn<Role>[] = [
 
 /** 角色管理 (SPEC §2.8): search by name and code, add, edit, delete, menu-permission tree. */
 export function RolePage() {
-  const can = usePermission();
-  const [dialog, setDialog] = useState<{ open: boolean; editing: Role | null }>({ open: false, editing: null });
   const [granting, setGranting] = useState<Role | null>(null);
-  const dialogOpened = useOpenedOnce(dialog.open);
   const grantingOpened = useOpenedOnce(granting !== null);
-  const canSave = can(Perm.roleSave);
   return (
     <>
       <ListPage<Role, RoleFilters>
@@ -42,30 +36,25 @@ export function RolePage() {
           { name: 'roleName', label: m.roleName },
           { name: 'roleNo', label: m.roleNo },
         ]}
-        toolbarExtra={() =>
-          canSave && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, editing: null })}>
-              {messages.common.add}
-            </Button>
-          )
-        }
+        edit={{ permission: Perm.roleSave, dialog: RoleDialog }}
         rowActions={[
-          { key: 'edit', label: messages.common.edit, visible: () => canSave, onClick: (row) => setDialog({ open: true, editing: row }) },
           {
             key: 'menuRights',
             label: m.menuRights,
             // The super administrator holds every menu; there is nothing to configure.
-            visible: (row) => can(Perm.roleGrantMenu) && row.roleId !== RoleId.superAdmin,
+            permission: Perm.roleGrantMenu,
+            visible: (row) => row.roleId !== RoleId.superAdmin,
             onClick: (row) => setGranting(row),
           },
         ]}
         exporter={{ run: exportRoles, failText: messages.common.exportFailed }}
-        remove={{ run: (ids) => deleteRoles(ids.map(Number)), failText: m.deleteFailed, hidden: !can(Perm.roleDelete) }}
+        remove={{ run: (ids) => deleteRoles(ids.map(Number)), failText: m.deleteFailed, permission: Perm.roleDelete }}
       />
-      <Suspense fallback={null}>
-        {dialogOpened && <RoleDialog open={dialog.open} editing={dialog.editing} onClose={() => setDialog((d) => ({ ...d, open: false }))} />}
-        {grantingOpened && <RoleRightDialog role={granting} onClose={() => setGranting(null)} />}
-      </Suspense>
+      {grantingOpened && (
+        <Suspense fallback={null}>
+          <RoleRightDialog role={granting} onClose={() => setGranting(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

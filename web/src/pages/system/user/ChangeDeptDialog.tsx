@@ -5,9 +5,9 @@ import { fill, messages, type User } from '@huiyun/contract';
 import { changeDept, companyTree } from '../../../api/user.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { FormDialog } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import { toTreeData } from './companyTree.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { useToast } from '../../../shared/toast.tsx';
 
 const m = messages.user;
 

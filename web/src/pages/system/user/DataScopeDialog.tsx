@@ -5,7 +5,7 @@ import { fill, messages, type User } from '@huiyun/contract';
 import { saveUserDepts, userDeptTree } from '../../../api/user.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { FormDialog } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import { toTreeData } from './companyTree.ts';
 
 const m = messages.user;

@@ -1,7 +1,7 @@
 import { Switch } from 'antd';
 import { LockStatus, messages, type User } from '@huiyun/contract';
 import { lockUser } from '../../../api/user.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 
 const m = messages.user;
 

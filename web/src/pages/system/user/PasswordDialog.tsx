@@ -1,5 +1,6 @@
-import { Modal, Typography } from 'antd';
+import { Typography } from 'antd';
 import { fill, messages } from '@huiyun/contract';
+import { SecretOnceDialog } from '../../../components/SecretOnceDialog.tsx';
 
 const m = messages.user;
 
@@ -8,24 +9,13 @@ export type ShownPassword = { userName: string; password: string };
 /** Shows a temporary password once (new account or 重置密码); it is never shown again. */
 export function PasswordDialog({ shown, onClose }: { shown: ShownPassword | null; onClose: () => void }) {
   return (
-    <Modal
-      open={shown !== null}
+    <SecretOnceDialog
+      secret={shown?.password ?? null}
       title={m.tempPasswordTitle}
-      okText={messages.common.ok}
-      onOk={onClose}
-      onCancel={onClose}
-      cancelButtonProps={{ style: { display: 'none' } }}
-      maskClosable={false}
-      destroyOnHidden
-    >
-      {shown && (
-        <>
-          <Typography.Paragraph>{fill(m.tempPasswordNotice, { userName: shown.userName })}</Typography.Paragraph>
-          <Typography.Text code copyable className="temp-password" style={{ fontSize: 18 }}>
-            {shown.password}
-          </Typography.Text>
-        </>
-      )}
-    </Modal>
+      notice={shown && <Typography.Paragraph>{fill(m.tempPasswordNotice, { userName: shown.userName })}</Typography.Paragraph>}
+      secretClass="temp-password"
+      closeText={messages.common.ok}
+      onClose={onClose}
+    />
   );
 }

@@ -1,27 +1,25 @@
 import { useMemo, useState } from 'react';
 import { Button } from 'antd';
-import { ApartmentOutlined } from '../../../app/icons.tsx';
+import { ApartmentOutlined } from '../../../shared/icons.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { fill, lockStatusOptions, messages, Perm, RoleId, SUPER_ADMIN_USER_ID, type User } from '@huiyun/contract';
-import { errorText } from '../../../api/client.ts';
 import { companyTree, deleteUsers, exportUsers, forceOffline, listUsers, refreshCache, resetPassword, type UserFilters } from '../../../api/user.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { roleOptionsQuery } from '../../../api/role.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
-import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { ChangeDeptDialog } from './ChangeDeptDialog.tsx';
 import { DataScopeDialog } from './DataScopeDialog.tsx';
 import { LockSwitch } from './LockSwitch.tsx';
 import { PasswordDialog, type ShownPassword } from './PasswordDialog.tsx';
 import { userDialog } from './userDialog.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 
 const m = messages.user;
 
 /** 用户管理 (SPEC §2.6): search, add, edit, delete, lock, reset password, data permission, force offline, refresh cache, department. */
 export function UserPage() {
   const can = usePermission();
-  const message = useToast();
   const me = useCurrentUser().data;
   const isSuperAdmin = me?.roleId === RoleId.superAdmin;
   const [shownPassword, setShownPassword] = useState<ShownPassword | null>(null);
@@ -59,30 +57,21 @@ export function UserPage() {
     { key: 'editTime', title: messages.common.editTime, sortable: true, width: 180, secondary: true },
   ];
 
-  const askResetPassword = async (user: User) => {
-    try {
-      const answer = await resetPassword(user.userId);
-      void message.success(answer.msg);
-      setShownPassword({ userName: answer.data.userName, password: answer.data.password });
-    } catch (error) {
-      const text = errorText(error, m.resetPwdFailed);
-      if (text) void message.error(text);
-    }
-  };
+  const reset = useServerAction('user', (user: User) => resetPassword(user.userId), {
+    successText: (answer) => answer.msg,
+    onDone: (answer) => setShownPassword({ userName: answer.data.userName, password: answer.data.password }),
+  });
+  const askResetPassword = (user: User) => reset.run(user, m.resetPwdFailed);
 
   const rowActions: RowAction<User>[] = [
-    ...(can(Perm.userResetPwd)
-      ? [{ key: 'resetPwd', label: m.resetPwd, confirm: (u: User) => fill(m.resetPwdConfirm, { userName: u.userName }), onClick: (u: User) => void askResetPassword(u) }]
-      : []),
-    ...(can(Perm.userDataScope) ? [{ key: 'dataScope', label: m.dataScope, onClick: (u: User) => setDataScopeUser(u) }] : []),
-    ...(can(Perm.userExpireToken)
-      ? [{
-          key: 'forceOffline', label: m.forceOffline,
-          confirm: (u: User) => fill(m.forceOfflineConfirm, { userName: u.userName }),
-          run: (u: User) => forceOffline(u.userName), failText: m.forceOfflineFailed,
-        }]
-      : []),
-    ...(can(Perm.userFlashCache) ? [{ key: 'flashCache', label: m.flashCache, run: (u: User) => refreshCache(u.userName), failText: m.flashCacheFailed }] : []),
+    { key: 'resetPwd', label: m.resetPwd, permission: Perm.userResetPwd, confirm: (u) => fill(m.resetPwdConfirm, { userName: u.userName }), onClick: (u) => void askResetPassword(u) },
+    { key: 'dataScope', label: m.dataScope, permission: Perm.userDataScope, onClick: (u) => setDataScopeUser(u) },
+    {
+      key: 'forceOffline', label: m.forceOffline, permission: Perm.userExpireToken,
+      confirm: (u) => fill(m.forceOfflineConfirm, { userName: u.userName }),
+      run: (u) => forceOffline(u.userName), failText: m.forceOfflineFailed,
+    },
+    { key: 'flashCache', label: m.flashCache, permission: Perm.userFlashCache, run: (u) => refreshCache(u.userName), failText: m.flashCacheFailed },
   ];
 
   return (
@@ -99,7 +88,6 @@ export function UserPage() {
           { name: 'userMobile', label: m.userMobile },
         ]}
         edit={userDialog({
-          canSave: can(Perm.userSave),
           roles: roleOptions,
           companies: companyOptions,
           onCreated: (userName, password) => setShownPassword({ userName, password }),
@@ -113,7 +101,7 @@ export function UserPage() {
           )
         }
         exporter={{ run: exportUsers, failText: messages.common.exportFailed }}
-        remove={{ run: (ids) => deleteUsers(ids.map(Number)), failText: messages.common.deleteFailed, hidden: !can(Perm.userDelete) }}
+        remove={{ run: (ids) => deleteUsers(ids.map(Number)), failText: messages.common.deleteFailed, permission: Perm.userDelete }}
       />
       <PasswordDialog shown={shownPassword} onClose={() => setShownPassword(null)} />
       <DataScopeDialog user={dataScopeUser} onClose={() => setDataScopeUser(null)} />

@@ -1,4 +1,4 @@
-import { messages, sexOptions, type User } from '@huiyun/contract';
+import { messages, Perm, sexOptions, type User } from '@huiyun/contract';
 import { saveUser } from '../../../api/user.ts';
 import type { EditConfig, FieldConfig, FieldOption } from '../../../components/ListPage/index.ts';
 
@@ -8,7 +8,6 @@ const m = messages.user;
 const loadSchema = () => import('../../../api/saveSchemas.ts').then((s) => s.userSave);
 
 type Options = {
-  canSave: boolean;
   roles: FieldOption[];
   /** Company choices; empty when the caller cannot read them (the server then uses its own company). */
   companies: FieldOption[];
@@ -17,7 +16,7 @@ type Options = {
 };
 
 /** The add / edit dialog of 用户管理: fields, rules from the contract schema (SPEC §5), save. */
-export function userDialog({ canSave, roles, companies, onCreated }: Options): EditConfig<User> {
+export function userDialog({ roles, companies, onCreated }: Options): EditConfig<User> {
   const fields: FieldConfig[] = [
     { name: 'userName', label: m.userName },
     { name: 'userRealName', label: m.userRealName },
@@ -51,7 +50,6 @@ export function userDialog({ canSave, roles, companies, onCreated }: Options): E
       return answer.msg;
     },
     failText: messages.common.saveFailed,
-    canAdd: canSave,
-    canEdit: canSave,
+    permission: Perm.userSave,
   };
 }

@@ -1,7 +1,6 @@
 import { messages, Perm, type Variable } from '@huiyun/contract';
 import { deleteVariables, exportVariables, listVariables, type VariableFilters } from '../../../api/variable.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
 import { variableDialog } from './variableDialog.ts';
 
 const m = messages.variable;
@@ -16,7 +15,6 @@ const columns: ListColumn<Variable>[] = [
 
 /** 系统环境变量 (SPEC §2.9): search, add, edit, delete. */
 export function VariablePage() {
-  const can = usePermission();
   return (
     <ListPage<Variable, VariableFilters>
       queryKey="variable"
@@ -27,12 +25,12 @@ export function VariablePage() {
         { name: 'varLable', label: m.varLable },
         { name: 'varName', label: m.varName },
       ]}
-      edit={variableDialog(can(Perm.variableSave))}
+      edit={variableDialog()}
       exporter={{ run: exportVariables, failText: messages.common.exportFailed }}
       remove={{
         run: (ids) => deleteVariables(ids.map(Number)),
         failText: m.deleteFailed,
-        hidden: !can(Perm.variableDelete),
+        permission: Perm.variableDelete,
       }}
     />
   );

@@ -1,4 +1,4 @@
-import { messages, type Variable } from '@huiyun/contract';
+import { messages, Perm, type Variable } from '@huiyun/contract';
 import { saveVariable } from '../../../api/variable.ts';
 import type { EditConfig } from '../../../components/ListPage/index.ts';
 
@@ -8,7 +8,7 @@ const m = messages.variable;
 const loadSchema = () => import('../../../api/saveSchemas.ts').then((s) => s.variableSave);
 
 /** The add / edit dialog of 系统环境变量: fields, rules from the contract schema, save. */
-export function variableDialog(canSave: boolean): EditConfig<Variable> {
+export function variableDialog(): EditConfig<Variable> {
   return {
     entityName: m.title,
     schema: loadSchema,
@@ -26,7 +26,6 @@ export function variableDialog(canSave: boolean): EditConfig<Variable> {
         varValue: String(values.varValue ?? ''),
       }),
     failText: m.saveFailed,
-    canAdd: canSave,
-    canEdit: canSave,
+    permission: Perm.variableSave,
   };
 }

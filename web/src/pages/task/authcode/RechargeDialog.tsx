@@ -2,7 +2,7 @@ import { Form, InputNumber, Typography } from 'antd';
 import { authCodeRecharge, messages, type AuthCode } from '@huiyun/contract';
 import { rechargeAuthCode } from '../../../api/authcode.ts';
 import { FormDialog, SchemaField, firstIssue } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 
 const m = messages.authcode;
 

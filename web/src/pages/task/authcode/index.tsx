@@ -1,15 +1,15 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Tag } from 'antd';
-import { MobileOutlined, PlusOutlined } from '../../../app/icons.tsx';
+import { MobileOutlined, PlusOutlined } from '../../../shared/icons.tsx';
 import { useNavigate } from 'react-router';
 import { DEVICE_LIST_URL, fill, isAdministratorAccount, isAuthCodeUsed, messages, Perm, type AuthCode } from '@huiyun/contract';
 import { deleteAuthCode, exportAuthCodes, listAuthCodes, type AuthCodeFilters } from '../../../api/authcode.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
-import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 
 // 新增 and 充值 (antd Form, the contract's schemas and zod) load when first opened.
-const AddAuthCodeDialog = lazy(() => import('./AddAuthCodeDialog.tsx').then((d) => ({ default: d.AddAuthCodeDialog })));
+const AddAuthCodeDialog = lazy(() => import('../../../components/AddAuthCodeDialog.tsx').then((d) => ({ default: d.AddAuthCodeDialog })));
 const RechargeDialog = lazy(() => import('./RechargeDialog.tsx').then((d) => ({ default: d.RechargeDialog })));
 
 const m = messages.authcode;

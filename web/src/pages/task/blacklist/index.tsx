@@ -1,12 +1,12 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button } from 'antd';
-import { UploadOutlined } from '../../../app/icons.tsx';
+import { UploadOutlined } from '../../../shared/icons.tsx';
 import { messages, Perm, type BlacklistEntry } from '@huiyun/contract';
 import { deleteBlacklist, exportBlacklist, listBlacklist, saveBlacklist, type BlacklistFilters } from '../../../api/blacklist.ts';
 import { ListPage, type FieldConfig, type ListColumn } from '../../../components/ListPage/index.ts';
-import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
-import { useBlacklistDepts } from './useBlacklistDepts.ts';
+import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 
 // The upload dialog (drop zone, progress, result) loads the first time it opens.
 const UploadBlacklistDialog = lazy(() => import('./UploadBlacklistDialog.tsx').then((m) => ({ default: m.UploadBlacklistDialog })));
@@ -25,7 +25,7 @@ const QUERY_KEY = 'blacklist';
 export function BlacklistPage() {
   const can = usePermission();
   const { data: me } = useCurrentUser();
-  const companies = useBlacklistDepts();
+  const companies = useCompanyOptions();
   const [uploading, setUploading] = useState(false);
   const uploadOpened = useOpenedOnce(uploading);
   const canSave = can(Perm.blacklistSave);
@@ -54,14 +54,14 @@ export function BlacklistPage() {
           initialValues: { deptId: me?.deptId ?? undefined },
           save: (values) => saveBlacklist(values),
           failText: m.saveFailed,
-          canAdd: canSave,
+          permission: Perm.blacklistSave,
           canEdit: false,
         }}
         remove={{
           run: (keys) => deleteBlacklist(keys.map(String)),
           failText: m.deleteFailed,
           confirmText: m.confirmDelete,
-          hidden: !can(Perm.blacklistDelete),
+          permission: Perm.blacklistDelete,
         }}
         exporter={{ run: exportBlacklist, failText: messages.common.exportFailed }}
         toolbarExtra={() =>

@@ -1,5 +1,5 @@
 import { Button, Empty, Typography } from 'antd';
-import { PlusOutlined } from '../../../app/icons.tsx';
+import { PlusOutlined } from '../../../shared/icons.tsx';
 import { fill, messages } from '@huiyun/contract';
 
 const m = messages.device;

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Badge, Divider } from 'antd';
-import { ArrowLeftOutlined } from '../../../app/icons.tsx';
+import { ArrowLeftOutlined } from '../../../shared/icons.tsx';
 import { Link } from 'react-router';
 import { DEVICE_LIST_URL, isAdministratorAccount, menuUrlOf, messages, Perm, type DeviceRow } from '@huiyun/contract';
 import { listDevices, type DeviceFilters } from '../../../api/device.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
-import { AddAuthCodeDialog } from '../authcode/AddAuthCodeDialog.tsx';
+import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
+import { AddAuthCodeDialog } from '../../../components/AddAuthCodeDialog.tsx';
 import { DeviceActivationHelp } from './DeviceActivationHelp.tsx';
 import { batteryText, deviceStatusBadges, deviceStatusOf, signalText } from './deviceStatus.ts';
 

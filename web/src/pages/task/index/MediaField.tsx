@@ -1,5 +1,5 @@
 import { Button, Image, Space, Upload } from 'antd';
-import { UploadOutlined } from '../../../app/icons.tsx';
+import { UploadOutlined } from '../../../shared/icons.tsx';
 import { imageExtensions, messages } from '@huiyun/contract';
 import { fileUrlWithToken } from '../../../api/files.ts';
 

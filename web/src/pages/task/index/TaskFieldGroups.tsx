@@ -1,7 +1,7 @@
 // The field groups of 新增任务 / 编辑任务, each a few inputs of one concern; rules from the contract's
 // taskSave (the schema of the surrounding FormDialog) plus the screen's own texts.
 import { Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Typography } from 'antd';
-import { QrcodeOutlined } from '../../../app/icons.tsx';
+import { QrcodeOutlined } from '../../../shared/icons.tsx';
 import { fill, messages, randomNumOptions, randomPositionOptions, ShowType, showTypeOptions } from '@huiyun/contract';
 import { SchemaField } from '../../../components/FormDialog/index.ts';
 import { MediaField } from './MediaField.tsx';

@@ -2,7 +2,7 @@ import { Form, Input, InputNumber } from 'antd';
 import { fill, messages, taskTestSave, type Task } from '@huiyun/contract';
 import { saveTestNumber } from '../../../api/task.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import type { Entity } from '../../../api/queryKeys.ts';
 
 const m = messages.task;

@@ -1,12 +1,12 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Tag, Tooltip } from 'antd';
-import { DownloadOutlined, PlusOutlined } from '../../../app/icons.tsx';
+import { DownloadOutlined, PlusOutlined } from '../../../shared/icons.tsx';
 import { fill, isAdministratorAccount, labelOf, messages, Perm, showTypeOptions, TaskStatus, taskStatusOptions, TASK_PAGE_SIZE, type Task } from '@huiyun/contract';
 import { deleteTask, listTasks, pauseStartTask, type TaskFilters } from '../../../api/task.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
-import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { useToast } from '../../../shared/toast.tsx';
 
 // The task and number-upload dialogs (uploads, image preview, progress) load the first time they open.
 const TaskDialog = lazy(() => import('./TaskDialog.tsx').then((m) => ({ default: m.TaskDialog })));
@@ -68,11 +68,11 @@ export function TaskPage() {
   const notCompleted = (task: Task) => task.taskStatus !== TaskStatus.completed;
 
   const rowActions: RowAction<Task>[] = [
-    { key: 'upload', label: m.uploadNumbers, visible: (t) => notCompleted(t) && can(Perm.taskUpload), onClick: open('upload') },
+    { key: 'upload', label: m.uploadNumbers, permission: Perm.taskUpload, visible: (t) => notCompleted(t), onClick: open('upload') },
     {
       key: 'pause',
       label: m.pause,
-      visible: (t) => t.taskStatus === TaskStatus.running && can(Perm.taskPause),
+      permission: Perm.taskPause, visible: (t) => t.taskStatus === TaskStatus.running,
       confirm: (t) => fill(m.confirmPause, { taskName: t.taskName }),
       run: (t) => pauseStartTask(t.taskId, TaskStatus.paused),
       failText: m.pauseStartFailed,
@@ -80,18 +80,18 @@ export function TaskPage() {
     {
       key: 'start',
       label: m.start,
-      visible: (t) => t.taskStatus === TaskStatus.paused && can(Perm.taskPause),
+      permission: Perm.taskPause, visible: (t) => t.taskStatus === TaskStatus.paused,
       confirm: (t) => fill(m.confirmStart, { taskName: t.taskName }),
       run: (t) => pauseStartTask(t.taskId, TaskStatus.running),
       failText: m.pauseStartFailed,
     },
-    { key: 'test', label: m.insertTest, visible: (t) => isAdmin && notCompleted(t) && can(Perm.taskInsertTest), onClick: open('test') },
-    { key: 'edit', label: messages.common.edit, visible: () => can(Perm.taskSave), onClick: open('edit') },
+    { key: 'test', label: m.insertTest, permission: Perm.taskInsertTest, visible: (t) => isAdmin && notCompleted(t), onClick: open('test') },
+    { key: 'edit', label: messages.common.edit, permission: Perm.taskSave, onClick: open('edit') },
     {
       key: 'delete',
       label: messages.common.delete,
       danger: true,
-      visible: () => can(Perm.taskDelete),
+      permission: Perm.taskDelete,
       confirm: (t) => fill(m.confirmDelete, { taskName: t.taskName }),
       cancelledText: messages.common.cancelledDelete,
       run: (t) => deleteTask(t.taskId),

@@ -7,9 +7,9 @@ import { storedFileUrl, uploadFile } from '../../../api/files.ts';
 import { queryKeys, type Entity } from '../../../api/queryKeys.ts';
 import { generateQrImage, listUserDevices, saveTask } from '../../../api/task.ts';
 import { firstIssue } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import { taskDefaults, toFormValues, toSaveInput, type TaskFormValues } from './taskForm.ts';
-import { useToast } from '../../../app/toast.tsx';
+import { useToast } from '../../../shared/toast.tsx';
 
 const m = messages.task;
 

@@ -1,10 +1,10 @@
 import { Button, Descriptions, Skeleton } from 'antd';
-import { LockOutlined } from '../../../app/icons.tsx';
+import { LockOutlined } from '../../../shared/icons.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { messages, PASSWORD_URL } from '@huiyun/contract';
 import { fetchProfile } from '../../../api/profile.ts';
-import { getToken } from '../../../app/session.ts';
+import { getToken } from '../../../shared/session.ts';
 import { Panel } from '../../../components/Panel.tsx';
 
 const m = messages.profile;

@@ -1,5 +1,5 @@
 import { Button } from 'antd';
-import { ClearOutlined } from '../../../app/icons.tsx';
+import { ClearOutlined } from '../../../shared/icons.tsx';
 import {
   fill, isAdministratorAccount, messages, Perm, SUPER_ADMIN_USER_ID, type TaskUserStatistics,
 } from '@huiyun/contract';
@@ -8,9 +8,9 @@ import {
   type StatisticsFilters,
 } from '../../../api/statistics.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import { useConfirm } from '../../../components/useConfirm.ts';
-import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { StatisticsTotals } from './StatisticsTotals.tsx';
 import { taskUserDialog } from './taskUserDialog.ts';
 

@@ -1,11 +1,11 @@
 import { Button, Form, Input, InputNumber, Select, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { authCodeSave, fill, messages, randomAuthCode } from '@huiyun/contract';
-import { listTaskUsers, saveAuthCode } from '../../../api/authcode.ts';
-import { queryKeys } from '../../../api/queryKeys.ts';
-import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
-import { useCurrentUser } from '../../../app/useCurrentUser.ts';
+import { listTaskUsers, saveAuthCode } from '../api/authcode.ts';
+import { queryKeys } from '../api/queryKeys.ts';
+import { FormDialog, SchemaField } from './FormDialog/index.ts';
+import { useServerAction } from '../shared/useServerAction.ts';
+import { useCurrentUser } from '../shared/useCurrentUser.ts';
 
 const m = messages.authcode;
 const FORM = 'authcode-add';
