@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listPage } from '../../server/src/db/list-query.ts';
+import { listPage } from '../../server/src/db/list/paging.ts';
 import { registerList } from '../../server/src/http/list-routes.ts';
 
 // docs/adding-a-screen.md is a recipe: its code blocks are excerpts of the files they name on their

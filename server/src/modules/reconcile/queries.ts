@@ -4,7 +4,7 @@ import {
   type ReconcileCategory, type ReconcileConfigChoice, type ReconcileDiff, type ReconcileDiffListQuery, type ReconcileResult, type ReconcileRun, type ReconcileRunListQuery,
 } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { listPage, sortColumnsOf, type Listed } from '../../db/list-query.ts';
+import { listPage, sortColumnsOf, type Listed } from '../../db/list/paging.ts';
 import { assertDeptInScope, inDeptScope, type DeptScope } from '../../db/scope.ts';
 import { AppError } from '../../db/errors.ts';
 import { reconcileDb, type ReconcileDatabase } from './tables.ts';

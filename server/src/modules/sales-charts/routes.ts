@@ -5,7 +5,7 @@ import { callerOf } from '../../http/access-check.ts';
 import { ok } from '../../http/envelope.ts';
 import { parse } from '../../http/validate.ts';
 import { inDeptScope } from '../../db/scope.ts';
-import { orderDeptChoices } from '../order-list/queries.ts';
+import { deptChoices } from '../dept/queries.ts';
 import { salesCharts } from './service.ts';
 
 // 数据可视化 (/charts/statistics, issue 34 §1): read only, inside the caller's data scope.
@@ -22,7 +22,7 @@ export function salesChartsRoutes(ctx: AppContext) {
     app.post('/api/Charts/options', { config: { access } }, async (request) => {
       const scope = callerOf(request).deptScope;
       const options: SalesChartsOptions = {
-        depts: await orderDeptChoices(ctx.db, scope),
+        depts: await deptChoices(ctx.db, scope),
         machines: await ctx.db.selectFrom('pay_machine').select(['machineNo', 'machineName', 'deptId']).where(inDeptScope('deptId', scope)).orderBy('machineNo').execute(),
       };
       return ok('', options);

@@ -4,7 +4,7 @@ import { Button, Col, Form, Radio, Row, Select, Space, Table, Tooltip } from 'an
 import { messages, payTypeOptions, RoleId, type SalesRank } from '@huiyun/contract';
 import { fetchSalesCharts, fetchSalesChartsOptions, type SalesChartsFilters } from '../../../api/salesCharts.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
-import { useCurrentUser } from '../../../app/useCurrentUser.ts';
+import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
 import { Panel } from '../../../components/Panel.tsx';
 import { DateRangeInput } from '../../../components/ListPage/DateRangeInput.tsx';
 import { amountOption, clicksOption, countOption, shareOption } from './chartOptions.ts';

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { fill, labelOf, messages, Perm, reconcileCategoryOptions, reconcileKindOptions, type ReconcileDiff, type ReconcileRun } from '@huiyun/contract';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { exportReconcileDiffs, listReconcileDiffs, type ReconcileDiffFilters } from '../../../api/reconcile.ts';
-import { usePermission } from '../../../app/useCurrentUser.ts';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { ListPage, type FieldConfig, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { CategoryTag, HandledTag } from './ReconcileTags.tsx';

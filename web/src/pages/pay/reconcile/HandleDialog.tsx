@@ -2,7 +2,7 @@ import { Descriptions, Input } from 'antd';
 import { messages, reconcileHandleRequest, type ReconcileDiff } from '@huiyun/contract';
 import { handleReconcileDiff } from '../../../api/reconcile.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import { CategoryTag } from './ReconcileTags.tsx';
 
 const m = messages.reconcile;

@@ -3,7 +3,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { messages, shanghaiDay, type ReconcileConfigChoice } from '@huiyun/contract';
 import { runReconcile } from '../../../api/reconcile.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
-import { useServerAction } from '../../../components/ListPage/useServerAction.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 // The date picker's styles come with this chunk (the console renders antd without runtime styles).
 import 'virtual:antd-css/picker.css';
 

@@ -4,7 +4,7 @@ import { Button } from 'antd';
 import { messages, Perm, reconcileResultOptions, RoleId, type ReconcileRun } from '@huiyun/contract';
 import { exportReconcileRuns, listReconcileRuns, reconcileConfigOptions, type ReconcileRunFilters } from '../../../api/reconcile.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
-import { useCurrentUser, usePermission } from '../../../app/useCurrentUser.ts';
+import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { ListPage, type FieldConfig, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { ResultTag } from './ReconcileTags.tsx';
