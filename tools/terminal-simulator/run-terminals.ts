@@ -88,7 +88,7 @@ export async function runTerminals(options: RunOptions, stats = emptyStats(optio
     if (status !== 2) throw new Error(`${orderNo} not paid after polling`);
     stats.paid++;
     const success = random() >= options.dispenseFail;
-    const reported = await client.call('/order/dispense', { orderNo, success, aisleStatus: 1, message: success ? '' : '模拟出货失败' });
+    const reported = await client.callUntilAnswered('/order/dispense', { orderNo, success, aisleStatus: 1, message: success ? '' : '模拟出货失败' });
     if (!reported.body.success) throw new Error(`dispense ${orderNo}: ${reported.body.msg}`);
     if (success) {
       stats.dispensed++;

@@ -36,6 +36,23 @@ export class TerminalClient {
     });
     return { status: answer.status, body: (await answer.json()) as Envelope<T> };
   }
+
+  /**
+   * A call that must get through (a dispense report: the machine has already dropped the goods, or not):
+   * sent again, freshly signed, while the server is away (no answer, or 503 while its database or Redis is)
+   * — as a real machine keeps its report until it is taken. The protocol makes the report idempotent.
+   */
+  async callUntilAnswered<T>(path: string, body: unknown, retry = { tries: 30, gapMs: 1_000 }): Promise<{ status: number; body: Envelope<T> }> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const answer = await this.call<T>(path, body);
+        if (answer.status !== 503 || attempt >= retry.tries) return answer;
+      } catch (error) {
+        if (attempt >= retry.tries) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, retry.gapMs));
+    }
+  }
 }
 
 /** The customer on the 支付模拟 page: opens the code url and presses 支付成功. True when the page says paid. */
