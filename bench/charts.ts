@@ -13,22 +13,25 @@ import { COMPANIES, MACHINES, machineNo, ORDERS, seedOrders } from './lib/order-
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
 import { measureServedHttp, printTable, type Figures } from './lib/measure.ts';
 import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer } from './lib/server.ts';
+import { benchNumber, expectCount, reportRecount } from './lib/smoke.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const SECONDS = benchNumber('BENCH_SECONDS', 3, 0.2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
+const ORDER_COUNT = benchNumber('BENCH_ORDERS', ORDERS, 2_000);
 
 const server = await startBenchServer();
 const { db } = server.ctx;
 const now = Date.now();
 console.log(`Seeding on ${server.dbKind} (rollups by trigger)…`);
 const seedStart = performance.now();
-const depts = await seedOrders(server, now);
+const depts = await seedOrders(server, now, ORDER_COUNT);
 // the SQLite bulk insert sets pay_order's triggers aside while it writes (bench/lib/bulk-insert.ts): count the
 // rollups again from the orders, as migration 0025's backfill does (on PostgreSQL the triggers counted them)
 for (const table of ['chart_sales_day', 'chart_goods_day', 'chart_dept_day']) await sql`delete from ${sql.table(table)}`.execute(db);
 await backfillSalesRollups(db);
 const rollupRows = await sql<{ n: number }>`select count(*) as n from chart_sales_day`.execute(db);
 console.log(`  rollup rows: ${rollupRows.rows[0]?.n} (chart_sales_day)`);
+await recountRollups();
 await (server.dbKind === 'postgres' ? sql`vacuum analyze` : sql`analyze`).execute(db);
 console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
@@ -74,9 +77,27 @@ for (const granularity of ['day', 'month', 'year'] as const) {
   }
 }
 printTable(
-  `数据可视化 at scale: ${ORDERS} orders, ${COMPANIES} companies, ${MACHINES} machines, one year; ${CONNECTIONS} connections, ${SECONDS} s a case, ${server.dbKind}; `
+  `数据可视化 at scale: ${ORDER_COUNT} orders, ${COMPANIES} companies, ${MACHINES} machines, one year; ${CONNECTIONS} connections, ${SECONDS} s a case, ${server.dbKind}; `
     + `${os.cpus().length} cores, 1-min load average during the cases ${loads.join(' / ')}`,
   results,
 );
 await serving.stop();
 await server.close();
+
+/** Each rollup's totals against the orders': created, paid (count and fen) and refunded fen. */
+async function recountRollups() {
+  const [orders] = (await sql<Record<'created' | 'paidCount' | 'paidAmount' | 'refundAmount', number | string | null>>`select
+      sum(case when "transType" = 1 then 1 else 0 end) as "created",
+      sum(case when "transType" = 1 and "payTime" is not null then 1 else 0 end) as "paidCount",
+      sum(case when "transType" = 1 and "payTime" is not null then "payAmount" else 0 end) as "paidAmount",
+      sum(case when "transType" = 2 and "orderStatus" = 13 then -"payAmount" else 0 end) as "refundAmount"
+    from pay_order`.execute(db)).rows;
+  const problems: string[] = [];
+  for (const table of ['chart_sales_day', 'chart_goods_day', 'chart_dept_day']) {
+    const [rollup] = (await sql<Record<'created' | 'paidCount' | 'paidAmount' | 'refundAmount', number | string | null>>`select
+        sum("createdCount") as "created", sum("paidCount") as "paidCount", sum("paidAmount") as "paidAmount", sum("refundAmount") as "refundAmount"
+      from ${sql.table(table)}`.execute(db)).rows;
+    for (const key of ['created', 'paidCount', 'paidAmount', 'refundAmount'] as const) expectCount(problems, `${table} ${key}`, Number(rollup?.[key] ?? 0), Number(orders?.[key] ?? 0));
+  }
+  reportRecount(problems);
+}
