@@ -13,7 +13,6 @@ const isListRoute = (url: string) => /\/list$/i.test(url) || /^\/sync\/query\w*L
 /** Named like a list but not a paged one: whole trees and the choices of a dialog. They answer no total. */
 const notPaged = new Set([
   '/api/Module/list', // the menu tree, whole (菜单管理 is a tree, not a table)
-  '/sync/queryBlacklistDeptList', // the companies a do-not-contact list may be kept for
   '/sync/queryTaskUserList', // the owners the 授权码 dialog offers
   '/sync/queryUserCodeList', // the caller's activated devices the task dialog offers
 ]);
