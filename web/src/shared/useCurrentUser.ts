@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { CurrentUser, MenuNode } from '@huiyun/contract';
+import { isAdministratorAccount, SUPER_ADMIN_USER_ID, type CurrentUser, type MenuNode } from '@huiyun/contract';
 import { fetchCurrentUser } from '../api/auth.ts';
 import { getToken } from './session.ts';
 
@@ -31,7 +31,32 @@ export function menuUrls(menus: MenuNode[]): Set<string> {
 
 /** The permission codes check of the current user (the server enforces them anyway). */
 export function usePermission(): (code: string) => boolean {
+  const access = useAccess();
+  return (permission) => access({ permission });
+}
+
+/** Who sees a button or an action (like ant-design-pro's access.ts); the server enforces the same. */
+export type Access = {
+  /** The permission code it needs. */
+  permission?: string;
+  /**
+   * Which accounts, beyond the permission: 'administrator' (an administrator account: 授权码 and the task
+   * sub-accounts are theirs), 'accountOne' (account 1 only: 清空历史).
+   */
+  account?: 'administrator' | 'accountOne';
+};
+
+/** Whether Access lets the user in (nobody while the user is not loaded, but for an open Access). */
+export function accessAllows(user: Pick<CurrentUser, 'permissions' | 'code' | 'userId'> | undefined, { permission, account }: Access): boolean {
+  return (
+    (permission === undefined || (user?.permissions ?? []).includes(permission)) &&
+    (account !== 'administrator' || isAdministratorAccount(user)) &&
+    (account !== 'accountOne' || user?.userId === SUPER_ADMIN_USER_ID)
+  );
+}
+
+/** The one check of Access: ListPage applies it to every button and action it is given. */
+export function useAccess(): (access: Access) => boolean {
   const { data } = useCurrentUser();
-  const granted = new Set<CurrentUser['permissions'][number]>(data?.permissions ?? []);
-  return (code) => granted.has(code);
+  return (access) => accessAllows(data, access);
 }

@@ -1,38 +1,27 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { errorText } from '../api/client.ts';
 import { invalidateEntity, type Entity } from '../api/queryKeys.ts';
+import { tellOutcome, type OutcomeOptions } from './tellOutcome.ts';
 import { useToast } from './toast.tsx';
-
-type Options<Output> = {
-  /** The success text of an answer that is not itself the text (default: the answer when it is a string). */
-  successText?: (output: Output) => string;
-  /** What the screen does with the answer once it is stored (show a key once, close a dialog …). */
-  onDone?: (output: Output) => void;
-};
 
 /**
  * The one way a screen runs a server action: a mutation that shows the server's success text, reloads
- * every list and dropdown that shows the entity (api/queryKeys.ts), and shows the server's (or the
- * screen's) failure text. Errors never escape: callers get a boolean. Loads are useQuery (the query
- * client shows their failures), never this.
+ * every list and dropdown that shows the entity (api/queryKeys.ts; null: an action that changes no listed
+ * entity, such as an upload or an export), and shows the server's (or the screen's) failure text
+ * (tellOutcome.ts). Errors never escape: callers get a boolean. Loads are useQuery (the query client shows
+ * their failures), never this.
  */
-export function useServerAction<Input, Output = string>(entity: Entity, action: (input: Input) => Promise<Output>, options: Options<Output> = {}) {
-  const message = useToast();
+export function useServerAction<Input, Output = string>(
+  entity: Entity | null,
+  action: (input: Input) => Promise<Output>,
+  options: OutcomeOptions<Input, Output> = {},
+) {
+  const toast = useToast();
   const queryClient = useQueryClient();
   const mutation = useMutation({ mutationFn: action });
   const run = async (input: Input, failText: string): Promise<boolean> => {
-    try {
-      const output = await mutation.mutateAsync(input);
-      const text = options.successText ? options.successText(output) : typeof output === 'string' ? output : '';
-      if (text) void message.success(text);
-      options.onDone?.(output);
-      await invalidateEntity(queryClient, entity);
-      return true;
-    } catch (error) {
-      const text = errorText(error, failText);
-      if (text) void message.error(text);
-      return false;
-    }
+    const done = await tellOutcome(toast, mutation.mutateAsync, input, failText, options);
+    if (done && entity) await invalidateEntity(queryClient, entity);
+    return done;
   };
   return { run, pending: mutation.isPending };
 }

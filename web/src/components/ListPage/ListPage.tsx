@@ -3,7 +3,8 @@ import { Grid, Table, type TablePaginationConfig } from 'antd';
 import { Panel } from '../Panel.tsx';
 import { listTotalText, messages, pageSizeOptions } from '@huiyun/contract';
 import { useOpenedOnce } from '../useOpenedOnce.ts';
-import { usePermission } from '../../shared/useCurrentUser.ts';
+import { useAccess } from '../../shared/useCurrentUser.ts';
+import { useAllowedEntries } from '../useAllowedEntries.tsx';
 import { SearchForm } from './SearchForm.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { buildColumns } from './columns.tsx';
@@ -17,20 +18,20 @@ const EditDialog = lazy(() => import('./EditDialog.tsx').then((m) => ({ default:
 
 /** The one list-page pattern: search form, toolbar, server-paged and -sorted table, add / edit dialog. */
 export function ListPage<Row extends object, F extends object = Record<string, unknown>>(props: ListPageProps<Row, F>) {
-  const { queryKey, rowKey, columns, searchFields, rowActions = [], toolbarExtra, edit, remove, title } = props;
+  const { queryKey, rowKey, columns, searchFields, rowActions = [], toolbar = [], edit, remove, title } = props;
   const list = useListPage(props);
   const dialogOpened = useOpenedOnce(list.dialog.open);
   const wide = Grid.useBreakpoint().xxl === true;
 
-  // The one permission check of a list screen: each action, 新增 / 编辑, 删除 and 导出 name their code.
-  const can = usePermission();
-  const allowed = (permission: string | undefined) => permission === undefined || can(permission);
-  const canAdd = Boolean(edit && edit.canAdd !== false && allowed(edit.permission));
-  const canEdit = Boolean(edit && edit.canEdit !== false && allowed(edit.permission));
-  const canDelete = Boolean(remove && !remove.hidden && allowed(remove.permission));
+  // The one permission check of a list screen: 新增 / 编辑, 删除, 导出, each row action and toolbar button name their Access.
+  const allowed = useAccess();
+  const canAdd = Boolean(edit && edit.canAdd !== false && allowed(edit));
+  const canEdit = Boolean(edit && edit.canEdit !== false && allowed(edit));
+  const canDelete = Boolean(remove && !remove.hidden && allowed(remove));
+  const toolbarButtons = useAllowedEntries(toolbar, list.ctx);
   const actions: RowAction<Row>[] = [
     ...(canEdit ? [{ key: 'edit', label: messages.common.edit, onClick: (row: Row) => list.ctx.openEdit(row) }] : []),
-    ...rowActions.filter((action) => allowed(action.permission)),
+    ...rowActions.filter(allowed),
     ...(canDelete
       ? [{ key: 'delete', label: messages.common.delete, danger: true, onClick: (row: Row) => list.askRemove([row[rowKey] as Key], [row]) }]
       : []),
@@ -70,9 +71,9 @@ export function ListPage<Row extends object, F extends object = Record<string, u
         onAdd={canAdd ? list.ctx.openAdd : undefined}
         onDelete={canDelete ? () => list.askRemove(list.selected.keys, list.selected.rows) : undefined}
         deleteDisabled={list.selected.keys.length === 0}
-        onExport={props.exporter && allowed(props.exporter.permission) ? list.exportList : undefined}
+        onExport={props.exporter && allowed(props.exporter) ? list.exportList : undefined}
         exporting={list.exporting}
-        extra={toolbarExtra?.(list.ctx)}
+        extra={toolbarButtons}
       />
       <Table<Row>
         rowKey={rowKey}

@@ -9,12 +9,12 @@ type Props = {
   deleteDisabled?: boolean;
   onExport?: () => void;
   exporting?: boolean;
-  extra?: ReactNode;
+  extra?: ReactNode[];
 };
 
 /** 新增, 删除 (the selected rows), 导出 and the screen's own buttons. */
 export function Toolbar({ onAdd, onDelete, deleteDisabled, onExport, exporting, extra }: Props) {
-  if (!onAdd && !onDelete && !onExport && !extra) return null;
+  if (!onAdd && !onDelete && !onExport && !extra?.length) return null;
   return (
     <Space wrap className="list-toolbar" style={{ marginBottom: 16 }}>
       {onAdd && (

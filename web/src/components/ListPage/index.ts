@@ -1,6 +1,7 @@
 export { ListPage } from './ListPage.tsx';
 export { useListPage } from './useListPage.ts';
 export type {
+  Access,
   EditConfig,
   EditDialogProps,
   FieldConfig,
@@ -12,4 +13,5 @@ export type {
   RemoveConfig,
   RowAction,
   SortOrder,
+  ToolbarEntry,
 } from './types.ts';

@@ -4,8 +4,11 @@ import type { Page } from '@huiyun/contract';
 import type { ListParams } from '../../api/types.ts';
 import type { Entity } from '../../api/queryKeys.ts';
 import type { ObjectSchemaLike } from '../FormDialog/zodRule.ts';
+import type { Access } from '../../shared/useCurrentUser.ts';
+import type { ToolbarEntry as Entry } from '../useAllowedEntries.tsx';
 
 export type { ListParams, SortOrder } from '../../api/types.ts';
+export type { Access } from '../../shared/useCurrentUser.ts';
 
 export type FieldOption = { value: string | number; label: string };
 
@@ -44,13 +47,15 @@ export type ListContext<Row> = {
   openEdit: (row: Row) => void;
 };
 
-export type RowAction<Row> = {
+/** A button of the screen's own in the toolbar, after 新增, 删除 and 导出; ListPage shows it to callers its Access lets in. */
+export type ToolbarEntry<Row> = Entry<ListContext<Row>>;
+
+/** A row action; ListPage shows it to callers its Access lets in (permission, account). */
+export type RowAction<Row> = Access & {
   key: string;
   label: string;
   danger?: boolean;
-  /** The permission code the action needs: ListPage shows it only to callers holding it (the server enforces it anyway). */
-  permission?: string;
-  /** Whether this row offers the action (its state, not the caller's permission: that is `permission`). */
+  /** Whether this row offers the action (its state, not the caller: that is Access). */
   visible?: (row: Row) => boolean;
   /** A plain action (open a dialog, navigate …). */
   onClick?: (row: Row, ctx: ListContext<Row>) => void;
@@ -65,10 +70,9 @@ export type RowAction<Row> = {
 /** What a screen's own add / edit dialog is given (EditConfig's `dialog`). */
 export type EditDialogProps<Row> = { open: boolean; editing: Row | null; onClose: () => void };
 
-/** Who may add and edit: ListPage shows 新增 and 编辑 only to callers holding `permission`. */
-type EditAccess = {
-  permission?: string;
-  /** false: no 新增 on this screen, or not for this caller beyond the permission (e.g. only the super administrator adds). */
+/** Who may add and edit: ListPage shows 新增 and 编辑 only to callers its Access lets in. */
+type EditAccess = Access & {
+  /** false: no 新增 on this screen, or not for this caller beyond the Access (e.g. only the super administrator adds). */
   canAdd?: boolean;
   /** false: the rows are not edited (no 编辑 row action). */
   canEdit?: boolean;
@@ -98,23 +102,21 @@ export type FieldsEdit<Row> = {
   failText: string;
 };
 
-export type RemoveConfig<Row> = {
+/** 删除 shows only to callers its Access lets in. */
+export type RemoveConfig<Row> = Access & {
   /** Deletes and answers the server's success text. */
   run: (keys: Key[], rows: Row[]) => Promise<string>;
   failText: string;
   confirmText?: string;
   cancelledText?: string;
-  /** The permission code deleting needs: ListPage shows 删除 only to callers holding it. */
-  permission?: string;
   /** Hide the delete buttons for a reason other than the permission (the screen's mode). */
   hidden?: boolean;
 };
 
-export type ExportConfig<F extends object> = {
+/** 导出 shows only to callers its Access lets in. */
+export type ExportConfig<F extends object> = Access & {
   run: (params: Omit<ListParams<F>, 'page' | 'limit'>) => Promise<void>;
   failText: string;
-  /** The permission code exporting needs. */
-  permission?: string;
 };
 
 export type ListPageProps<Row extends object, F extends object = Record<string, unknown>> = {
@@ -129,7 +131,8 @@ export type ListPageProps<Row extends object, F extends object = Record<string, 
   /** Row checkboxes; on by default when remove is given. */
   selectable?: boolean;
   rowActions?: RowAction<Row>[];
-  toolbarExtra?: (ctx: ListContext<Row>) => ReactNode;
+  /** The screen's own toolbar buttons, each with its Access. */
+  toolbar?: ToolbarEntry<Row>[];
   edit?: EditConfig<Row>;
   remove?: RemoveConfig<Row>;
   /** Re-fetch the shown page in the background every N ms while this answers a number (e.g. while a task runs). */

@@ -2,7 +2,6 @@ import { useEffect, useState, type Key } from 'react';
 import { type TablePaginationConfig } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { LIST_COUNT_BOUND, messages } from '@huiyun/contract';
-import { errorText } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { useConfirm } from '../useConfirm.ts';
 import { useServerAction } from '../../shared/useServerAction.ts';
@@ -119,19 +118,12 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
     });
   };
 
-  const [exporting, setExporting] = useState(false);
+  // An export changes nothing listed: no reload.
+  const exportRun = useServerAction(null, (filters: Omit<ListParams<F>, 'page' | 'limit'>) => exporter?.run(filters) ?? Promise.resolve());
   const exportList = async () => {
     if (!exporter) return;
-    setExporting(true);
-    try {
-      const { page: _page, limit: _limit, after: _after, ...rest } = params;
-      await exporter.run(rest as Omit<ListParams<F>, 'page' | 'limit'>);
-    } catch (error) {
-      const text = errorText(error, exporter.failText);
-      if (text) void message.error(text);
-    } finally {
-      setExporting(false);
-    }
+    const { page: _page, limit: _limit, after: _after, ...rest } = params;
+    await exportRun.run(rest as Omit<ListParams<F>, 'page' | 'limit'>, exporter.failText);
   };
 
   return {
@@ -140,7 +132,7 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
     /** The server's count stopped at a bound: total is the bound + 1 (共 1,000+ 条), pages go on as rows do. */
     totalBounded,
     filtered: Object.values(filters).some((value) => value !== undefined && value !== null && value !== ''),
-    exporting,
+    exporting: exportRun.pending,
     exportList,
     // A spinner for a first load or new paging/filters, not for background refreshes of the same page.
     loading: query.isPending || (query.isFetching && query.isPlaceholderData),

@@ -26,13 +26,10 @@ export function RefundDialog({ order, onClose }: { order: Order | null; onClose:
   const open = order !== null;
   const requestKey = useRefundKey(open);
   const confirm = useConfirm();
-  const refund = useServerAction('order', async (input: Parameters<typeof refundOrder>[0]) => {
-    try {
-      return await refundOrder(input);
-    } catch (error) {
+  const refund = useServerAction('order', refundOrder, {
+    onFailed: (error) => {
       if (!keepsKeyAfter(error)) requestKey.renew();
-      throw error;
-    }
+    },
   });
   // the row of the latest opening, kept while the dialog closes
   const [shown, setShown] = useState(order);

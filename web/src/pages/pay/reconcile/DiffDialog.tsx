@@ -4,7 +4,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { fill, labelOf, messages, Perm, reconcileCategoryOptions, reconcileKindOptions, type ReconcileDiff, type ReconcileRun } from '@huiyun/contract';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { exportReconcileDiffs, listReconcileDiffs, type ReconcileDiffFilters } from '../../../api/reconcile.ts';
-import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { ListPage, type FieldConfig, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { CategoryTag, HandledTag } from './ReconcileTags.tsx';
@@ -37,7 +36,6 @@ const searchFields: FieldConfig[] = [
 export function DiffDialog({ run, onClose }: { run: ReconcileRun | null; onClose: () => void }) {
   const [handling, setHandling] = useState<ReconcileDiff | null>(null);
   const handleOpened = useOpenedOnce(handling !== null);
-  const can = usePermission();
   const [shown, setShown] = useState(run);
   if (run && run !== shown) setShown(run);
   const runId = shown?.runId ?? 0;
@@ -47,7 +45,7 @@ export function DiffDialog({ run, onClose }: { run: ReconcileRun | null; onClose
     queryClient.removeQueries({ queryKey: queryKeys.all('reconcileDiff') });
     onClose();
   };
-  const rowActions: RowAction<ReconcileDiff>[] = can(Perm.reconcileHandle) ? [{ key: 'handle', label: m.handle, onClick: (row) => setHandling(row) }] : [];
+  const rowActions: RowAction<ReconcileDiff>[] = [{ key: 'handle', label: m.handle, permission: Perm.reconcileHandle, onClick: (row) => setHandling(row) }];
   return (
     <Modal open={run !== null} title={shown ? fill(m.differencesTitle, { day: shown.day, configName: shown.configName }) : ''} footer={null} onCancel={close} width={1200} destroyOnHidden>
       {shown && (

@@ -4,7 +4,7 @@ import { Button } from 'antd';
 import { messages, Perm, reconcileResultOptions, RoleId, type ReconcileRun } from '@huiyun/contract';
 import { exportReconcileRuns, listReconcileRuns, reconcileConfigOptions, type ReconcileRunFilters } from '../../../api/reconcile.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
-import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
+import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
 import { ListPage, type FieldConfig, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { ResultTag } from './ReconcileTags.tsx';
@@ -37,7 +37,6 @@ export function ReconcilePage() {
   const diffsOpened = useOpenedOnce(viewed !== null);
   const [running, setRunning] = useState(false);
   const runOpened = useOpenedOnce(running);
-  const can = usePermission();
   const { data: me } = useCurrentUser();
   const configs = useQuery({ queryKey: queryKeys.options('reconcile', 'configs'), queryFn: reconcileConfigOptions, staleTime: 60_000, meta: { silent: true } });
   const configOptions = useMemo(() => (configs.data ?? []).map((c) => ({ value: c.configId, label: c.name })), [configs.data]);
@@ -60,7 +59,7 @@ export function ReconcilePage() {
         searchFields={searchFields}
         rowActions={rowActions}
         exporter={{ run: exportReconcileRuns, failText: messages.common.exportFailed }}
-        toolbarExtra={() => (can(Perm.reconcileRun) ? <Button type="primary" onClick={() => setRunning(true)}>{m.run}</Button> : null)}
+        toolbar={[{ key: 'run', permission: Perm.reconcileRun, render: () => <Button type="primary" onClick={() => setRunning(true)}>{m.run}</Button> }]}
       />
       <Suspense fallback={null}>
         {diffsOpened && <DiffDialog run={viewed} onClose={() => setViewed(null)} />}

@@ -4,7 +4,7 @@ import { DeleteOutlined, DownloadOutlined, PlusOutlined, SaveOutlined } from '..
 import { fill, messages, moduleSave, Perm, type ModuleTreeNode } from '@huiyun/contract';
 import { MenuIcon } from '../../../shared/icons.tsx';
 import { Panel } from '../../../components/Panel.tsx';
-import { usePermission } from '../../../shared/useCurrentUser.ts';
+import { useAllowedEntries } from '../../../components/useAllowedEntries.tsx';
 import { zodRule } from '../../../components/FormDialog/index.ts';
 import { useMenuEditor, type MenuForm } from './useMenuEditor.ts';
 
@@ -22,11 +22,49 @@ const placeholder = (label: string) => fill(messages.common.inputPlaceholder, { 
 
 /** 菜单管理 (SPEC §2.7): the module tree beside the form of the selected menu; add, save, delete. */
 export function MenuPage() {
-  const can = usePermission();
   const editor = useMenuEditor();
   const { form, tree, editing } = editor;
   const icon = Form.useWatch('moduleIcon', form);
-  const canSave = can(Perm.moduleSave);
+  const toolbar = useAllowedEntries(
+    [
+      {
+        key: 'add',
+        permission: Perm.moduleSave,
+        render: () => (
+          <Button icon={<PlusOutlined />} onClick={editor.startAdd}>
+            {messages.common.add}
+          </Button>
+        ),
+      },
+      {
+        key: 'save',
+        permission: Perm.moduleSave,
+        render: () => (
+          <Button type="primary" icon={<SaveOutlined />} loading={editor.busy === 'save'} onClick={() => void editor.save()}>
+            {messages.common.save}
+          </Button>
+        ),
+      },
+      {
+        key: 'delete',
+        permission: Perm.moduleDelete,
+        render: () => (
+          <Button danger icon={<DeleteOutlined />} disabled={!editing} loading={editor.busy === 'delete'} onClick={editor.remove}>
+            {messages.common.delete}
+          </Button>
+        ),
+      },
+      {
+        key: 'export',
+        render: () => (
+          <Button icon={<DownloadOutlined />} loading={editor.busy === 'export'} onClick={() => void editor.exportAll()}>
+            {messages.common.export}
+          </Button>
+        ),
+      },
+    ],
+    undefined,
+  );
   const [expandedKeys, setExpandedKeys] = useState<Key[]>([]);
   const knownGroups = useRef(new Set<number>());
 
@@ -51,7 +89,7 @@ export function MenuPage() {
                 onExpand={(keys) => setExpandedKeys(keys)}
                 treeData={toTreeData(tree.data)}
                 selectedKeys={editor.selectedId === null ? [] : [editor.selectedId]}
-                onSelect={(keys) => keys.length > 0 && void editor.select(Number(keys[0]))}
+                onSelect={(keys) => keys.length > 0 && editor.select(Number(keys[0]))}
               />
             ) : (
               <Empty />
@@ -64,24 +102,7 @@ export function MenuPage() {
           title={editing ? fill(messages.common.editTitle, { name: m.entity }) : fill(messages.common.addTitle, { name: m.entity })}
           extra={
             <Space wrap className="menu-toolbar">
-              {canSave && (
-                <Button icon={<PlusOutlined />} onClick={editor.startAdd}>
-                  {messages.common.add}
-                </Button>
-              )}
-              {canSave && (
-                <Button type="primary" icon={<SaveOutlined />} loading={editor.busy === 'save'} onClick={() => void editor.save()}>
-                  {messages.common.save}
-                </Button>
-              )}
-              {can(Perm.moduleDelete) && (
-                <Button danger icon={<DeleteOutlined />} disabled={!editing} loading={editor.busy === 'delete'} onClick={editor.remove}>
-                  {messages.common.delete}
-                </Button>
-              )}
-              <Button icon={<DownloadOutlined />} loading={editor.busy === 'export'} onClick={() => void editor.exportAll()}>
-                {messages.common.export}
-              </Button>
+              {toolbar}
             </Space>
           }
         >

@@ -1,10 +1,11 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Form } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { fill, messages, ModuleLeaf, TOP_LEVEL_PARENT_ID, type Module, type ModuleTreeNode } from '@huiyun/contract';
-import { errorText } from '../../../api/client.ts';
+import { queryKeys } from '../../../api/queryKeys.ts';
 import { deleteModules, exportModules, fetchModule, fetchModuleTree, fetchParentChoices, saveModule } from '../../../api/menu.ts';
 import { useConfirm } from '../../../components/useConfirm.ts';
+import { useServerAction } from '../../../shared/useServerAction.ts';
 import { useToast } from '../../../shared/toast.tsx';
 
 const m = messages.menu;
@@ -40,16 +41,39 @@ export function useMenuEditor() {
   const [selectedId, setSelectedId] = useState<number | null>(null);
   /** The menu the form edits; null while adding a new one. */
   const [editing, setEditing] = useState<Module | null>(null);
-  const [busy, setBusy] = useState<'save' | 'delete' | 'detail' | 'export' | null>(null);
   /**
-   * Which fill of the form is the operator's latest (a node clicked, 新增): a menu's detail that
-   * arrives after a later one must not overwrite the form (a click on a group and 新增 at once used to
-   * get the group's own values back when its detail arrived).
+   * The menu whose detail is to fill the form: the operator's latest click, cleared once filled and by
+   * 新增, so a detail that arrives after a later click or 新增 never overwrites the form (a click on a
+   * group and 新增 at once used to get the group's own values back when its detail arrived).
    */
-  const formTurn = useRef(0);
+  const [loading, setLoading] = useState<number | null>(null);
 
-  const tree = useQuery({ queryKey: ['menu-tree'], queryFn: fetchModuleTree, meta: { errorText: m.treeLoadFailed } });
-  const parents = useQuery({ queryKey: ['menu-nodes'], queryFn: fetchParentChoices, meta: { errorText: m.nodesLoadFailed } });
+  const tree = useQuery({ queryKey: queryKeys.options('menu', 'tree'), queryFn: fetchModuleTree, meta: { errorText: m.treeLoadFailed } });
+  const parents = useQuery({ queryKey: queryKeys.options('menu', 'parents'), queryFn: fetchParentChoices, meta: { errorText: m.nodesLoadFailed } });
+  // Not kept once unobserved: choosing the menu again loads it afresh.
+  const detail = useQuery({
+    queryKey: ['menu', 'detail', loading],
+    queryFn: () => fetchModule(loading ?? 0),
+    enabled: loading !== null,
+    gcTime: 0,
+    meta: { errorText: m.detailLoadFailed },
+  });
+
+  // A failed load is told by the query client; choosing the menu again tries again.
+  useEffect(() => {
+    if (detail.isError) setLoading(null);
+  }, [detail.isError]);
+  useEffect(() => {
+    const module = detail.data;
+    if (!module || detail.isFetching) return;
+    setLoading(null);
+    setEditing(module);
+    form.resetFields();
+    form.setFieldsValue({
+      parentId: module.parentId, moduleName: module.moduleName, moduleIcon: module.moduleIcon,
+      moduleUrl: module.moduleUrl, moduleOrder: module.moduleOrder, moduleNotes: module.moduleNotes,
+    });
+  }, [detail.data, detail.isFetching, form]);
 
   const parentOptions = useMemo(
     () => [
@@ -59,35 +83,30 @@ export function useMenuEditor() {
     [parents.data, editing],
   );
 
-  const reloadAll = async () => {
-    // The caller's own side menu is built from the same tree.
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['menu-tree'] }),
-      queryClient.invalidateQueries({ queryKey: ['menu-nodes'] }),
-      queryClient.invalidateQueries({ queryKey: ['currentUser'] }),
-    ]);
+  const select = (moduleId: number) => {
+    setSelectedId(moduleId);
+    setLoading(moduleId);
   };
 
-  const select = async (moduleId: number) => {
-    const turn = ++formTurn.current;
-    setSelectedId(moduleId);
-    setBusy('detail');
-    try {
-      const module = await fetchModule(moduleId);
-      if (turn !== formTurn.current) return;
-      setEditing(module);
+  // The caller's own side menu is built from the same tree (the menu entity's lists reload with every action).
+  const reloadSideMenu = () => void queryClient.invalidateQueries({ queryKey: ['currentUser'] });
+
+  const saver = useServerAction('menu', saveModule, {
+    successText: (answer) => answer.text,
+    onDone: (answer) => {
+      reloadSideMenu();
+      select(answer.moduleId);
+    },
+  });
+  const deleter = useServerAction('menu', (moduleId: number) => deleteModules([moduleId]), {
+    onDone: () => {
+      setSelectedId(null);
+      setEditing(null);
       form.resetFields();
-      form.setFieldsValue({
-        parentId: module.parentId, moduleName: module.moduleName, moduleIcon: module.moduleIcon,
-        moduleUrl: module.moduleUrl, moduleOrder: module.moduleOrder, moduleNotes: module.moduleNotes,
-      });
-    } catch (error) {
-      const text = errorText(error, m.detailLoadFailed);
-      if (text && turn === formTurn.current) void message.error(text);
-    } finally {
-      if (turn === formTurn.current) setBusy(null);
-    }
-  };
+      reloadSideMenu();
+    },
+  });
+  const exporter = useServerAction(null, exportModules);
 
   /** 新增: an empty form under the selected group (or beside the selected screen), ordered last. */
   const startAdd = () => {
@@ -95,8 +114,7 @@ export function useMenuEditor() {
     const parentId = !selected ? TOP_LEVEL_PARENT_ID : selected.isLeaf === ModuleLeaf.group ? selected.moduleId : selected.parentId;
     const siblings = parentId === TOP_LEVEL_PARENT_ID ? (tree.data ?? []) : (findNode(tree.data ?? [], parentId)?.children ?? []);
     const nextOrder = siblings.reduce((max, s) => Math.max(max, s.moduleOrder), 0) + 1;
-    formTurn.current += 1;
-    setBusy((b) => (b === 'detail' ? null : b));
+    setLoading(null);
     setEditing(null);
     form.resetFields();
     form.setFieldsValue(emptyForm(parentId, nextOrder));
@@ -109,18 +127,7 @@ export function useMenuEditor() {
     } catch {
       return; // the field messages are showing
     }
-    setBusy('save');
-    try {
-      const { text, moduleId } = await saveModule({ ...values, moduleNotes: values.moduleNotes ?? '', moduleId: editing?.moduleId });
-      void message.success(text);
-      await reloadAll();
-      await select(moduleId);
-    } catch (error) {
-      const text = errorText(error, m.saveFailed);
-      if (text) void message.error(text);
-    } finally {
-      setBusy(null);
-    }
+    await saver.run({ ...values, moduleNotes: values.moduleNotes ?? '', moduleId: editing?.moduleId }, m.saveFailed);
   };
 
   const remove = () => {
@@ -134,34 +141,14 @@ export function useMenuEditor() {
       cancelledText: messages.common.cancelledDelete,
       danger: true,
       onOk: async () => {
-        setBusy('delete');
-        try {
-          void message.success(await deleteModules([target.moduleId]));
-          setSelectedId(null);
-          setEditing(null);
-          form.resetFields();
-          await reloadAll();
-        } catch (error) {
-          const text = errorText(error, m.deleteFailed);
-          if (text) void message.error(text);
-        } finally {
-          setBusy(null);
-        }
+        await deleter.run(target.moduleId, m.deleteFailed);
       },
     });
   };
 
-  const exportAll = async () => {
-    setBusy('export');
-    try {
-      await exportModules();
-    } catch (error) {
-      const text = errorText(error, messages.common.exportFailed);
-      if (text) void message.error(text);
-    } finally {
-      setBusy(null);
-    }
-  };
+  const exportAll = () => exporter.run(undefined, messages.common.exportFailed);
+
+  const busy = saver.pending ? 'save' : deleter.pending ? 'delete' : exporter.pending ? 'export' : detail.isFetching ? 'detail' : null;
 
   return { form, tree, parentOptions, selectedId, editing, busy, select, startAdd, save, remove, exportAll };
 }

@@ -3,7 +3,6 @@ import { SafetyOutlined } from '../../../shared/icons.tsx';
 import { messages, Perm, type Permission } from '@huiyun/contract';
 import { deletePermissions, exportPermissions, listPermissions, type PermissionFilters } from '../../../api/permission.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { permissionDialog } from './permissionDialog.ts';
 import { useRoleGrants } from './useRoleGrants.ts';
 
@@ -21,7 +20,6 @@ const baseColumns: ListColumn<Permission>[] = [
  * 菜单权限, code by code.
  */
 export function PermissionPage() {
-  const can = usePermission();
   const grants = useRoleGrants();
 
   const grantColumn: ListColumn<Permission> = {
@@ -65,29 +63,38 @@ export function PermissionPage() {
         permission: Perm.permissionDelete,
         hidden: granting,
       }}
-      toolbarExtra={() => (
-        <Space className="role-grant-toolbar">
-          <Typography.Text>{m.role}</Typography.Text>
-          <Select<number>
-            className="role-select"
-            aria-label={m.role}
-            allowClear
-            showSearch
-            optionFilterProp="label"
-            placeholder={m.roleRequired}
-            loading={grants.rolesLoading}
-            style={{ minWidth: 180 }}
-            value={grants.roleId}
-            onChange={(value) => grants.setRoleId(value ?? undefined)}
-            options={grants.roles.map((r) => ({ value: r.roleId, label: r.roleName }))}
-          />
-          {can(Perm.permissionGrant) && (
+      toolbar={[
+        {
+          key: 'role',
+          render: () => (
+            <Space className="role-grant-toolbar">
+              <Typography.Text>{m.role}</Typography.Text>
+              <Select<number>
+                className="role-select"
+                aria-label={m.role}
+                allowClear
+                showSearch
+                optionFilterProp="label"
+                placeholder={m.roleRequired}
+                loading={grants.rolesLoading}
+                style={{ minWidth: 180 }}
+                value={grants.roleId}
+                onChange={(value) => grants.setRoleId(value ?? undefined)}
+                options={grants.roles.map((r) => ({ value: r.roleId, label: r.roleName }))}
+              />
+            </Space>
+          ),
+        },
+        {
+          key: 'grant',
+          permission: Perm.permissionGrant,
+          render: () => (
             <Button icon={<SafetyOutlined />} loading={grants.saving} onClick={() => void grants.configure()}>
               {m.configure}
             </Button>
-          )}
-        </Space>
-      )}
+          ),
+        },
+      ]}
     />
   );
 }

@@ -93,13 +93,17 @@ export function UserPage() {
           onCreated: (userName, password) => setShownPassword({ userName, password }),
         })}
         rowActions={rowActions}
-        toolbarExtra={(ctx) =>
-          can(Perm.userChangeDept) && (
-            <Button icon={<ApartmentOutlined />} disabled={ctx.selectedRows.length === 0} onClick={() => setDeptUsers(ctx.selectedRows)}>
-              {m.changeDept}
-            </Button>
-          )
-        }
+        toolbar={[
+          {
+            key: 'changeDept',
+            permission: Perm.userChangeDept,
+            render: (ctx) => (
+              <Button icon={<ApartmentOutlined />} disabled={ctx.selectedRows.length === 0} onClick={() => setDeptUsers(ctx.selectedRows)}>
+                {m.changeDept}
+              </Button>
+            ),
+          },
+        ]}
         exporter={{ run: exportUsers, failText: messages.common.exportFailed }}
         remove={{ run: (ids) => deleteUsers(ids.map(Number)), failText: messages.common.deleteFailed, permission: Perm.userDelete }}
       />

@@ -2,10 +2,9 @@ import { lazy, Suspense, useState } from 'react';
 import { Button, Tag } from 'antd';
 import { MobileOutlined, PlusOutlined } from '../../../shared/icons.tsx';
 import { useNavigate } from 'react-router';
-import { DEVICE_LIST_URL, fill, isAdministratorAccount, isAuthCodeUsed, messages, Perm, type AuthCode } from '@huiyun/contract';
+import { DEVICE_LIST_URL, fill, isAuthCodeUsed, messages, Perm, type AuthCode } from '@huiyun/contract';
 import { deleteAuthCode, exportAuthCodes, listAuthCodes, type AuthCodeFilters } from '../../../api/authcode.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
-import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 
 // 新增 and 充值 (antd Form, the contract's schemas and zod) load when first opened.
@@ -30,27 +29,26 @@ const columns: ListColumn<AuthCode>[] = [
 
 /** 授权码列表 (SPEC §2.15): search by code; add, recharge and delete for administrators only. */
 export function AuthCodePage() {
-  const can = usePermission();
-  const isAdmin = isAdministratorAccount(useCurrentUser().data);
   const navigate = useNavigate();
   const [adding, setAdding] = useState(false);
   const [recharging, setRecharging] = useState<AuthCode | null>(null);
   const addOpened = useOpenedOnce(adding);
   const rechargeOpened = useOpenedOnce(recharging !== null);
 
+  // Adding, recharging and deleting codes are the administrators' business.
   const rowActions: RowAction<AuthCode>[] = [
-    ...(isAdmin && can(Perm.authCodeRecharge) ? [{ key: 'recharge', label: m.recharge, onClick: (row: AuthCode) => setRecharging(row) }] : []),
-    ...(isAdmin && can(Perm.authCodeDelete)
-      ? [{
-          key: 'delete',
-          label: messages.common.delete,
-          danger: true,
-          confirm: (row: AuthCode) => fill(m.confirmDelete, { authCode: row.authCode }),
-          cancelledText: messages.common.cancelledDelete,
-          run: (row: AuthCode) => deleteAuthCode(row.id),
-          failText: m.deleteFailed,
-        }]
-      : []),
+    { key: 'recharge', label: m.recharge, permission: Perm.authCodeRecharge, account: 'administrator', onClick: (row) => setRecharging(row) },
+    {
+      key: 'delete',
+      label: messages.common.delete,
+      danger: true,
+      permission: Perm.authCodeDelete,
+      account: 'administrator',
+      confirm: (row) => fill(m.confirmDelete, { authCode: row.authCode }),
+      cancelledText: messages.common.cancelledDelete,
+      run: (row) => deleteAuthCode(row.id),
+      failText: m.deleteFailed,
+    },
   ];
 
   return (
@@ -64,18 +62,26 @@ export function AuthCodePage() {
         searchFields={[{ name: 'authCode', label: m.authCode }]}
         rowActions={rowActions}
         exporter={{ run: exportAuthCodes, failText: messages.common.exportFailed }}
-        toolbarExtra={() => (
-          <>
-            {isAdmin && can(Perm.authCodeSave) && (
+        toolbar={[
+          {
+            key: 'add',
+            permission: Perm.authCodeSave,
+            account: 'administrator',
+            render: () => (
               <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
                 {messages.common.add}
               </Button>
-            )}
-            <Button icon={<MobileOutlined />} onClick={() => navigate(DEVICE_LIST_URL)}>
-              {messages.device.openDevices}
-            </Button>
-          </>
-        )}
+            ),
+          },
+          {
+            key: 'devices',
+            render: () => (
+              <Button icon={<MobileOutlined />} onClick={() => navigate(DEVICE_LIST_URL)}>
+                {messages.device.openDevices}
+              </Button>
+            ),
+          },
+        ]}
       />
       <Suspense fallback={null}>
         {addOpened && <AddAuthCodeDialog open={adding} onClose={() => setAdding(false)} />}

@@ -4,10 +4,11 @@ import { messages, type BlacklistAddResult } from '@huiyun/contract';
 import { uploadBlacklist } from '../../../api/blacklist.ts';
 import { InvalidSamples, NumberFileDropzone, NumberUploadModal, useNumberFileUpload } from '../../../components/NumberUpload/index.ts';
 import type { CompanyOptions } from '../../../components/useCompanyOptions.ts';
+import type { Entity } from '../../../api/queryKeys.ts';
 
 const m = messages.blacklist;
 
-type Props = { open: boolean; queryKey: string; companies: CompanyOptions; defaultDeptId: number | undefined; onClose: () => void };
+type Props = { open: boolean; queryKey: Entity; companies: CompanyOptions; defaultDeptId: number | undefined; onClose: () => void };
 
 /** 上传号码: a .txt file into a company's list (the caller's own unless it keeps several); shows what was added. */
 export function UploadBlacklistDialog({ open, queryKey, companies, defaultDeptId, onClose }: Props) {

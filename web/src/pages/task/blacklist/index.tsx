@@ -4,7 +4,7 @@ import { UploadOutlined } from '../../../shared/icons.tsx';
 import { messages, Perm, type BlacklistEntry } from '@huiyun/contract';
 import { deleteBlacklist, exportBlacklist, listBlacklist, saveBlacklist, type BlacklistFilters } from '../../../api/blacklist.ts';
 import { ListPage, type FieldConfig, type ListColumn } from '../../../components/ListPage/index.ts';
-import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
+import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
 
@@ -23,12 +23,10 @@ const QUERY_KEY = 'blacklist';
  * delete for administrators; export. A company column and choice only for callers keeping several lists.
  */
 export function BlacklistPage() {
-  const can = usePermission();
   const { data: me } = useCurrentUser();
   const companies = useCompanyOptions();
   const [uploading, setUploading] = useState(false);
   const uploadOpened = useOpenedOnce(uploading);
-  const canSave = can(Perm.blacklistSave);
 
   const deptField: FieldConfig = { name: 'deptId', label: m.dept, type: 'select', options: companies.options };
   const companyFields = companies.many ? [deptField] : [];
@@ -64,13 +62,17 @@ export function BlacklistPage() {
           permission: Perm.blacklistDelete,
         }}
         exporter={{ run: exportBlacklist, failText: messages.common.exportFailed }}
-        toolbarExtra={() =>
-          canSave ? (
-            <Button icon={<UploadOutlined />} onClick={() => setUploading(true)}>
-              {m.upload}
-            </Button>
-          ) : null
-        }
+        toolbar={[
+          {
+            key: 'upload',
+            permission: Perm.blacklistSave,
+            render: () => (
+              <Button icon={<UploadOutlined />} onClick={() => setUploading(true)}>
+                {m.upload}
+              </Button>
+            ),
+          },
+        ]}
       />
       {uploadOpened && (
         <Suspense fallback={null}>

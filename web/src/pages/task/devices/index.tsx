@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { Badge, Divider } from 'antd';
 import { ArrowLeftOutlined } from '../../../shared/icons.tsx';
 import { Link } from 'react-router';
-import { DEVICE_LIST_URL, isAdministratorAccount, menuUrlOf, messages, Perm, type DeviceRow } from '@huiyun/contract';
+import { DEVICE_LIST_URL, menuUrlOf, messages, Perm, type DeviceRow } from '@huiyun/contract';
 import { listDevices, type DeviceFilters } from '../../../api/device.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
+import { useAccess } from '../../../shared/useCurrentUser.ts';
 import { AddAuthCodeDialog } from '../../../components/AddAuthCodeDialog.tsx';
 import { DeviceActivationHelp } from './DeviceActivationHelp.tsx';
 import { batteryText, deviceStatusBadges, deviceStatusOf, signalText } from './deviceStatus.ts';
@@ -38,9 +38,8 @@ const columns: ListColumn<DeviceRow>[] = [
 
 /** 设备列表, opened from 授权码列表: the activated devices, their status and today's work, kept fresh. */
 export function DevicesPage() {
-  const can = usePermission();
   // Who may make codes: the same rule as 授权码列表's 新增.
-  const mayMakeCode = isAdministratorAccount(useCurrentUser().data) && can(Perm.authCodeSave);
+  const mayMakeCode = useAccess()({ permission: Perm.authCodeSave, account: 'administrator' });
   const [adding, setAdding] = useState(false);
   return (
     <>

@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import { Form } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { fill, messages, ShowType, showTypeFields, taskQrRequest, UploadKind, type Task, type TaskSave } from '@huiyun/contract';
-import { errorText } from '../../../api/client.ts';
 import { storedFileUrl, uploadFile } from '../../../api/files.ts';
 import { queryKeys, type Entity } from '../../../api/queryKeys.ts';
 import { generateQrImage, listUserDevices, saveTask } from '../../../api/task.ts';
@@ -67,25 +66,29 @@ type FormLike = {
 
 /** The task's image (showType 2, 3) or file (4): upload with progress, then the form holds where it is. */
 function useMediaUpload(open: boolean, isFile: boolean, form: FormLike) {
-  const message = useToast();
   const [percent, setPercent] = useState<number | null>(null);
   useEffect(() => {
     if (open) setPercent(null);
   }, [open]);
+  const uploader = useServerAction(
+    null,
+    async (file: File) => {
+      const [stored] = await uploadFile(file, isFile ? UploadKind.file : UploadKind.image, setPercent, m.uploadFailed);
+      if (!stored) throw new Error(m.uploadFailed);
+      return stored;
+    },
+    {
+      onDone: (stored) => {
+        form.setFieldsValue({ fileNo: stored.fileNo, fileName: stored.fileName, imgUrl: storedFileUrl(stored.filePath) });
+        void form.validateFields(['imgUrl']).catch(() => undefined);
+      },
+    },
+  );
 
   const upload = async (file: File) => {
     setPercent(0);
-    try {
-      const [stored] = await uploadFile(file, isFile ? UploadKind.file : UploadKind.image, setPercent, m.uploadFailed);
-      if (!stored) throw new Error(m.uploadFailed);
-      form.setFieldsValue({ fileNo: stored.fileNo, fileName: stored.fileName, imgUrl: storedFileUrl(stored.filePath) });
-      void form.validateFields(['imgUrl']).catch(() => undefined);
-    } catch (error) {
-      const text = errorText(error, m.uploadFailed);
-      if (text) void message.error(text);
-    } finally {
-      setPercent(null);
-    }
+    await uploader.run(file, m.uploadFailed);
+    setPercent(null);
   };
   return { percent, upload };
 }
@@ -94,7 +97,7 @@ function useMediaUpload(open: boolean, isFile: boolean, form: FormLike) {
 function useQrPreview(currentUrl: () => string) {
   const message = useToast();
   const [url, setUrl] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const generator = useServerAction(null, generateQrImage, { successText: (answer) => answer.msg, onDone: (answer) => setUrl(answer.url) });
 
   const generate = async () => {
     const qrUrl = currentUrl();
@@ -103,17 +106,7 @@ function useQrPreview(currentUrl: () => string) {
       void message.warning(issue);
       return;
     }
-    setPending(true);
-    try {
-      const answer = await generateQrImage(qrUrl);
-      void message.success(answer.msg);
-      setUrl(answer.url);
-    } catch (error) {
-      const text = errorText(error, m.qrFailed);
-      if (text) void message.error(text);
-    } finally {
-      setPending(false);
-    }
+    await generator.run(qrUrl, m.qrFailed);
   };
-  return { url, pending, generate, close: () => setUrl(null) };
+  return { url, pending: generator.pending, generate, close: () => setUrl(null) };
 }

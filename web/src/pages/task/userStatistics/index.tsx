@@ -10,7 +10,7 @@ import {
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useServerAction } from '../../../shared/useServerAction.ts';
 import { useConfirm } from '../../../components/useConfirm.ts';
-import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
+import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
 import { StatisticsTotals } from './StatisticsTotals.tsx';
 import { taskUserDialog } from './taskUserDialog.ts';
 
@@ -30,43 +30,35 @@ const columns: ListColumn<TaskUserStatistics>[] = [
 
 /** 用户发送统计 (SPEC §2.16): totals, accounts and their counters; add / clear / delete for administrators. */
 export function UserStatisticsPage() {
-  const can = usePermission();
   const me = useCurrentUser().data;
   const isAdmin = isAdministratorAccount(me);
   const confirm = useConfirm();
   const clearHistory = useServerAction('statistics', clearHistoryTotals);
-  const mayClear = isAdmin && can(Perm.taskUserClear);
-
+  // The task sub-accounts are the administrators' business; 清空历史 is account 1's.
   const rowActions: RowAction<TaskUserStatistics>[] = [
-    ...(mayClear
-      ? [
-          {
-            key: 'clearTotal', label: m.clearTotal,
-            confirm: (row: TaskUserStatistics) => fill(m.confirmClearTotal, { userName: row.userName }),
-            cancelledText: messages.common.cancelledClear,
-            run: (row: TaskUserStatistics) => clearTotalSendNum(row.userId),
-            failText: m.clearFailed,
-          },
-          {
-            key: 'clearSingle', label: m.clearSingle,
-            confirm: (row: TaskUserStatistics) => fill(m.confirmClearSingle, { userName: row.userName }),
-            cancelledText: messages.common.cancelledClear,
-            run: (row: TaskUserStatistics) => clearSendNum(row.userId),
-            failText: m.clearFailed,
-          },
-        ]
-      : []),
-    ...(isAdmin && can(Perm.taskUserDelete)
-      ? [{
-          key: 'deleteAccount', label: m.deleteAccount, danger: true,
-          // never account 1 nor yourself (the server refuses anyway)
-          visible: (row: TaskUserStatistics) => row.userId !== SUPER_ADMIN_USER_ID && row.userId !== me?.userId,
-          confirm: (row: TaskUserStatistics) => fill(m.confirmDeleteAccount, { userName: row.userName }),
-          cancelledText: messages.common.cancelledDelete,
-          run: (row: TaskUserStatistics) => deleteTaskUser(row.userId),
-          failText: m.deleteFailed,
-        }]
-      : []),
+    {
+      key: 'clearTotal', label: m.clearTotal, permission: Perm.taskUserClear, account: 'administrator',
+      confirm: (row) => fill(m.confirmClearTotal, { userName: row.userName }),
+      cancelledText: messages.common.cancelledClear,
+      run: (row) => clearTotalSendNum(row.userId),
+      failText: m.clearFailed,
+    },
+    {
+      key: 'clearSingle', label: m.clearSingle, permission: Perm.taskUserClear, account: 'administrator',
+      confirm: (row) => fill(m.confirmClearSingle, { userName: row.userName }),
+      cancelledText: messages.common.cancelledClear,
+      run: (row) => clearSendNum(row.userId),
+      failText: m.clearFailed,
+    },
+    {
+      key: 'deleteAccount', label: m.deleteAccount, danger: true, permission: Perm.taskUserDelete, account: 'administrator',
+      // never account 1 nor yourself (the server refuses anyway)
+      visible: (row) => row.userId !== SUPER_ADMIN_USER_ID && row.userId !== me?.userId,
+      confirm: (row) => fill(m.confirmDeleteAccount, { userName: row.userName }),
+      cancelledText: messages.common.cancelledDelete,
+      run: (row) => deleteTaskUser(row.userId),
+      failText: m.deleteFailed,
+    },
   ];
 
   const askClearHistory = () =>
@@ -88,16 +80,20 @@ export function UserStatisticsPage() {
       defaultPageSize={STATISTICS_PAGE_SIZE}
       title={<StatisticsTotals showHistory={isAdmin} />}
       searchFields={[{ name: 'userName', label: m.userName }]}
-      edit={taskUserDialog(isAdmin && can(Perm.taskUserSave))}
+      edit={taskUserDialog()}
       rowActions={rowActions}
       exporter={{ run: exportTaskUserStatistics, failText: messages.common.exportFailed }}
-      toolbarExtra={() =>
-        me?.userId === SUPER_ADMIN_USER_ID ? (
-          <Button danger icon={<ClearOutlined />} onClick={askClearHistory} loading={clearHistory.pending}>
-            {m.clearHistory}
-          </Button>
-        ) : null
-      }
+      toolbar={[
+        {
+          key: 'clearHistory',
+          account: 'accountOne',
+          render: () => (
+            <Button danger icon={<ClearOutlined />} onClick={askClearHistory} loading={clearHistory.pending}>
+              {m.clearHistory}
+            </Button>
+          ),
+        },
+      ]}
     />
   );
 }

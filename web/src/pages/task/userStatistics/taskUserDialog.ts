@@ -1,4 +1,4 @@
-import { messages, type TaskUserStatistics } from '@huiyun/contract';
+import { messages, Perm, type TaskUserStatistics } from '@huiyun/contract';
 import { saveTaskUser } from '../../../api/statistics.ts';
 import type { EditConfig } from '../../../components/ListPage/index.ts';
 
@@ -7,8 +7,8 @@ const m = messages.statistics;
 // The save schema (and zod with it) loads with the dialog, not with the list.
 const loadSchema = () => import('../../../api/saveSchemas.ts').then((s) => s.taskUserSave);
 
-/** 新增账号: a task sub-account (an ordinary user of the caller's company) with its password. */
-export function taskUserDialog(canAdd: boolean): EditConfig<TaskUserStatistics> {
+/** 新增账号: a task sub-account (an ordinary user of the caller's company) with its password; administrators add them. */
+export function taskUserDialog(): EditConfig<TaskUserStatistics> {
   return {
     entityName: m.entityName,
     schema: loadSchema,
@@ -18,7 +18,8 @@ export function taskUserDialog(canAdd: boolean): EditConfig<TaskUserStatistics> 
     ],
     save: (values) => saveTaskUser({ userName: String(values.userName ?? '').trim(), passwd: String(values.passwd ?? '') }),
     failText: m.saveFailed,
-    canAdd,
+    permission: Perm.taskUserSave,
+    account: 'administrator',
     canEdit: false,
   };
 }
