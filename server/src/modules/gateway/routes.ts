@@ -1,71 +1,44 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { fenToYuan, isOrderNo, messages } from '@huiyun/contract';
-import type { AppContext } from '../../context.ts';
-import { handlePaidNotification } from '../order/notify.ts';
-import { refundSoon } from '../order/refund.ts';
-import { paymentRuntime } from '../order/runtime.ts';
-import { keepRawJsonBody } from '../terminal/routes.ts';
-import { SIM_NOTIFY_PATH, SIM_PAGE_PATH, SIMULATOR, type PageView } from './simulator.ts';
+import { SIM_PAGE_PATH, type PageView, type SimulatorGateway } from './simulator.ts';
 
 const t = messages.terminal;
 
-// What the gateways call and show: the paid-notification route (public: the gateway's own signature is
-// checked against the order's 支付配置, never a session) and the simulator's 支付模拟 page.
-export function gatewayRoutes(ctx: AppContext) {
-  return async (app: FastifyInstance) => {
-    keepRawJsonBody(app);
-    const rt = paymentRuntime(ctx);
-    // the simulator's notifications go to this server itself (through the same route and hooks)
-    rt.setDeliver(async (url, body, headers) => {
-      const answer = await app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: body });
-      try {
-        return answer.statusCode === 200 && (answer.json() as { code?: string }).code === 'SUCCESS';
-      } catch {
-        return false;
-      }
-    });
-
-    app.post(SIM_NOTIFY_PATH, { config: { access: 'public' } }, async (request, reply) => {
-      const gateway = rt.gateways.get(SIMULATOR)!;
-      const answer = await handlePaidNotification(ctx, rt, SIMULATOR, request.rawBody ?? '', request.headers, request.log);
-      if (answer.refundOrderNo) refundSoon(ctx, rt, answer.refundOrderNo, request.log);
-      const ack = gateway.acknowledgement(answer.ok, answer.message);
-      return reply.code(answer.ok ? 200 : 400).type(ack.contentType).send(ack.body);
-    });
-
-    // shown = the payment as pay() read it (the page after 支付成功 shows the same amount and goods)
-    const page = async (orderNo: string, token: string, notice?: string, shown?: PageView) => {
-      const view = shown ?? (await rt.simulator.pageView(orderNo, token));
-      if (!view) return missingPage;
-      const state = view.status === 'paid' ? t.simAlreadyPaid : view.status === 'closed' ? t.simClosed : view.expired ? t.simExpired : '';
-      const form = state || notice ? '' : `<form method="post"><input type="hidden" name="t" value="${esc(token)}">
-        <button name="action" value="pay" class="pay">${esc(t.simPay)}</button><button name="action" value="cancel" class="cancel">${esc(t.simCancel)}</button></form>`;
-      return simPage(t.simTitle, `<div class="amount">¥ ${fenToYuan(view.amount)}</div>
-        <dl><dt>${esc(t.simGoods)}</dt><dd>${esc(view.subject)}</dd><dt>${esc(t.simOrderNo)}</dt><dd>${esc(orderNo)}</dd></dl>
-        ${notice || state ? `<p class="state">${esc(notice ?? state)}</p>` : ''}${form}<p class="note">${esc(t.simNote)}</p>`);
-    };
-    const html = (reply: FastifyReply, body: string) => reply.code(body === missingPage ? 404 : 200).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
-    // an order number is checked for its shape before any query (PostgreSQL cannot even compare one holding U+0000)
-    app.get(`${SIM_PAGE_PATH}:orderNo`, { config: { access: 'public' } }, async (request, reply) => {
-      const { orderNo } = request.params as { orderNo: string };
-      const { t: token = '' } = request.query as { t?: string };
-      return html(reply, isOrderNo(orderNo) ? await page(orderNo, String(token)) : missingPage);
-    });
-    app.post(`${SIM_PAGE_PATH}:orderNo`, { config: { access: 'public' } }, async (request, reply) => {
-      const { orderNo } = request.params as { orderNo: string };
-      if (!isOrderNo(orderNo)) return html(reply, missingPage);
-      const body = (request.body ?? {}) as { t?: string; action?: string };
-      const token = String(body.t ?? '');
-      let notice: string | undefined;
-      let shown: PageView | undefined;
-      if (body.action === 'pay') {
-        const paid = await rt.simulator.payOnPage(orderNo, token);
-        notice = { paid: t.simPaid, alreadyPaid: t.simAlreadyPaid, closed: t.simClosed, expired: t.simExpired, missing: t.simMissing }[paid.outcome];
-        shown = paid.view;
-      } else notice = t.simCancelled;
-      return html(reply, await page(orderNo, token, notice, shown));
-    });
+// The simulator's 支付模拟 page (public: its token is the proof). The notify routes are the order module's
+// (order/notify-routes.ts), which registers this page with its simulator: gateway/ never imports order/.
+export function simulatorPageRoutes(app: FastifyInstance, simulator: SimulatorGateway): void {
+  // shown = the payment as pay() read it (the page after 支付成功 shows the same amount and goods)
+  const page = async (orderNo: string, token: string, notice?: string, shown?: PageView) => {
+    const view = shown ?? (await simulator.pageView(orderNo, token));
+    if (!view) return missingPage;
+    const state = view.status === 'paid' ? t.simAlreadyPaid : view.status === 'closed' ? t.simClosed : view.expired ? t.simExpired : '';
+    const form = state || notice ? '' : `<form method="post"><input type="hidden" name="t" value="${esc(token)}">
+      <button name="action" value="pay" class="pay">${esc(t.simPay)}</button><button name="action" value="cancel" class="cancel">${esc(t.simCancel)}</button></form>`;
+    return simPage(t.simTitle, `<div class="amount">¥ ${fenToYuan(view.amount)}</div>
+      <dl><dt>${esc(t.simGoods)}</dt><dd>${esc(view.subject)}</dd><dt>${esc(t.simOrderNo)}</dt><dd>${esc(orderNo)}</dd></dl>
+      ${notice || state ? `<p class="state">${esc(notice ?? state)}</p>` : ''}${form}<p class="note">${esc(t.simNote)}</p>`);
   };
+  const html = (reply: FastifyReply, body: string) => reply.code(body === missingPage ? 404 : 200).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+  // an order number is checked for its shape before any query (PostgreSQL cannot even compare one holding U+0000)
+  app.get(`${SIM_PAGE_PATH}:orderNo`, { config: { access: 'public' } }, async (request, reply) => {
+    const { orderNo } = request.params as { orderNo: string };
+    const { t: token = '' } = request.query as { t?: string };
+    return html(reply, isOrderNo(orderNo) ? await page(orderNo, String(token)) : missingPage);
+  });
+  app.post(`${SIM_PAGE_PATH}:orderNo`, { config: { access: 'public' } }, async (request, reply) => {
+    const { orderNo } = request.params as { orderNo: string };
+    if (!isOrderNo(orderNo)) return html(reply, missingPage);
+    const body = (request.body ?? {}) as { t?: string; action?: string };
+    const token = String(body.t ?? '');
+    let notice: string | undefined;
+    let shown: PageView | undefined;
+    if (body.action === 'pay') {
+      const paid = await simulator.payOnPage(orderNo, token);
+      notice = { paid: t.simPaid, alreadyPaid: t.simAlreadyPaid, closed: t.simClosed, expired: t.simExpired, missing: t.simMissing }[paid.outcome];
+      shown = paid.view;
+    } else notice = t.simCancelled;
+    return html(reply, await page(orderNo, token, notice, shown));
+  });
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -2,8 +2,9 @@ import { fenToYuan, fill, isOrderNo, messages, OrderStatus } from '@huiyun/contr
 import type { AppContext } from '../../context.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { sharedWrite } from '../../db/shared-commit.ts';
-import { gatewayConfigOf, GatewayVerifyError } from '../gateway/gateway.ts';
+import { GatewayVerifyError } from '../gateway/gateway.ts';
 import { recordAlarm } from '../pay-alarm/record.ts';
+import { accountOf } from './pay-account.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
 import { transition } from './state-machine.ts';
 
@@ -23,15 +24,18 @@ function mismatchDetail(field: 'orderNo' | 'amount' | 'mchId' | 'appId', paid: n
 /** refundOrderNo: the order the notification marked for an automatic refund (a payment after close). */
 export type NotifyAnswer = { ok: boolean; message: string; refundOrderNo?: string };
 
+type Headers = Record<string, string | string[] | undefined>;
+
 /**
  * A paid notification: verified with the order's 支付配置, cross-checked (amount, merchant, app id, order
  * number), then 1/10 → 2 once; a repeat is acknowledged and changes nothing; a payment for a closed order
- * (5) is recorded for an automatic refund before it is acknowledged.
+ * (5) is recorded for an automatic refund before it is acknowledged. `orderNoInPath`: the number of the
+ * notify URL (/gateway/<gateway>/notify/<orderNo>); without it (the simulator's first route), the body's.
  */
-export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime, gatewayName: string, rawBody: string, headers: Record<string, string | string[] | undefined>, log?: Log): Promise<NotifyAnswer> {
+export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime, gatewayName: string, rawBody: string, headers: Headers, log?: Log, orderNoInPath?: string): Promise<NotifyAnswer> {
   const gateway = rt.gateways.get(gatewayName);
-  if (!gateway) return { ok: false, message: 'unknown gateway' };
-  const orderNo = gateway.orderNoOf(rawBody);
+  if (!gateway) return { ok: false, message: fill(t.gatewayUnknown, { gateway: gatewayName.slice(0, 32) }) };
+  const orderNo = orderNoInPath ?? gateway.orderNoOf(rawBody);
   const order = isOrderNo(orderNo) ? (await orderByNo(ctx.db, { orderNo }))[0] : undefined;
   // Nothing reaches the database before the signature holds: anyone can send a notification, and order numbers
   // are no secret (every customer sees one). Unsigned garbage is logged, once a minute per kind (rt.strangers).
@@ -39,7 +43,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
     rt.strangers.warn(log, 'unknownOrder', { orderNo: orderNo?.slice(0, 64) }, 'payment alarm: notification for an unknown order');
     return { ok: false, message: t.notifyUnknownOrder };
   }
-  const config = await gatewayConfigOf(ctx.db, order.configId);
+  const config = await accountOf(ctx, rt, order, log);
   if (!config) {
     rt.strangers.warn(log, 'configMissing', { orderNo: order.orderNo }, 'payment alarm: notification for an order whose 支付配置 is gone');
     return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
@@ -76,4 +80,5 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   // already paid / dispensed / failed, or a payment after close already recorded: a repeat, acknowledged, nothing changes
   return { ok: true, message: 'repeat' };
 }
+
 
