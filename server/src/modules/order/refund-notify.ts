@@ -1,9 +1,9 @@
 import { fenToYuan, fill, isOrderNo, messages, TransType } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
-import { GatewayVerifyError, type PayAccount, type PaymentGateway, type RefundState } from '../gateway/gateway.ts';
+import type { PayAccount, PaymentGateway, RefundState } from '../gateway/gateway.ts';
 import { recordAlarm } from '../pay-alarm/record.ts';
-import type { NotifyAnswer } from './notify.ts';
+import { verifiedWith, type NotifyAnswer } from './notify.ts';
 import { accountOf } from './pay-account.ts';
 import { loadOrder, settleRefundWatched } from './refund.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
@@ -28,19 +28,9 @@ export async function handleRefundNotification(ctx: AppContext, rt: PaymentRunti
     rt.strangers.warn(log, 'unknownRefund', { refundNo: refundNo.slice(0, 64) }, 'payment alarm: refund notification for an unknown refund');
     return { ok: false, message: t.refundNotifyUnknown };
   }
-  const config = await accountOf(ctx, rt, refund, log);
-  if (!config) return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
-  let note;
-  try {
-    note = await gateway.verifyRefundNotification(config, rawBody, headers);
-  } catch (error) {
-    rt.strangers.warn(log, 'badSignature', { refundNo: refund.orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: refund notification refused');
-    return { ok: false, message: t.notifyBadSignature };
-  }
-  if (config.gateway !== gatewayName) {
-    await recordAlarm(ctx, log, 'configMismatch', parent, fill(messages.payAlarm.detailConfig, { gateway: gatewayName, configId: refund.configId }));
-    return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
-  }
+  const verified = await verifiedWith(ctx, rt, { gatewayName, config: await accountOf(ctx, rt, refund, log), order: refund, alarmOn: parent, log }, (c) => gateway.verifyRefundNotification!(c, rawBody, headers));
+  if (!verified.ok) return verified.answer;
+  const { value: note, config } = verified;
   const mismatch = note.refundNo !== refund.orderNo || note.orderNo !== parent.orderNo ? 'orderNo' : note.amount !== -refund.payAmount ? 'amount' : undefined;
   if (mismatch) {
     const a = messages.payAlarm;
