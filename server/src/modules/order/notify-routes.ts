@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { fill, messages } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { PaymentGateway } from '../gateway/gateway.ts';
 import { NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateway/notify-paths.ts';
@@ -50,7 +51,7 @@ export function notifyRoutes(ctx: AppContext) {
     await app.register(async (scope) => {
       keepRawBodies(scope);
       const access = { access: 'public' as const };
-      const unknownGateway = (reply: FastifyReply, name: string) => reply.code(404).type('text/plain; charset=utf-8').send(`unknown gateway: ${name.slice(0, 32)}`);
+      const unknownGateway = (reply: FastifyReply, name: string) => reply.code(404).type('text/plain; charset=utf-8').send(fill(messages.terminal.gatewayUnknown, { gateway: name.slice(0, 32) }));
 
       // an order number is checked for its shape (isOrderNo) before any query, in the handlers
       scope.post(NOTIFY_ROUTE, { config: access }, async (request, reply) => {

@@ -144,10 +144,26 @@ export function realGatewaySuite(name: string, can: Capabilities, start: () => P
       await rt.settled();
       const o = await order(s.orderNo);
       if (!can.refunds) {
-        // the gateway cannot send a refund without the API certificate: the automatic refund waits in 12 for the sweeper
+        // the gateway cannot send a refund without the API certificate (WeChat v2): the automatic refund waits in 12
         expect((await refundsOf(o.orderId)).map((r) => [r.orderStatus, r.payAmount])).toEqual([[OrderStatus.refunding, -250]]);
         expect(o).toMatchObject({ refundedAmount: 0, reservedAmount: 250 });
         expect(h.fake.books.payments.get(s.orderNo)?.refunded).toBe(0);
+        if (!can.refundNotifications) return;
+        // refunded at the gateway by other means; its notification (unsigned: AES only) is confirmed by a query
+        const [pending] = await refundsOf(o.orderId);
+        const notifyUrl = `${t.ctx.config.publicBaseUrl}/gateway/${h.gateway}/refund-notify/${pending!.orderNo}`;
+        expect(h.fake.books.refund({ orderNo: s.orderNo, refundNo: pending!.orderNo, amount: 250, notifyUrl }, Date.now()).error).toBeUndefined();
+        const gateway = rt.gateways.get(h.gateway)!;
+        gateway.queryRefund = async () => ({ state: 'processing' }); // the query does not confirm yet: the body's SUCCESS is not believed
+        try {
+          expect(h.accepted(await h.fake.notifyRefund!(pending!.orderNo))).toBe(true);
+        } finally {
+          delete (gateway as { queryRefund?: unknown }).queryRefund;
+        }
+        expect((await order(pending!.orderNo)).orderStatus).toBe(OrderStatus.refunding);
+        expect(h.accepted(await h.fake.notifyRefund!(pending!.orderNo))).toBe(true);
+        expect((await order(pending!.orderNo)).orderStatus).toBe(OrderStatus.refunded);
+        expect(await order(s.orderNo)).toMatchObject({ refundedAmount: 250, reservedAmount: 0 });
         return;
       }
       expect(o).toMatchObject({ orderStatus: OrderStatus.timedOut, refundNeeded: 0, refundedAmount: 250, reservedAmount: 0 });
