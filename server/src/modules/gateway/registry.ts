@@ -1,6 +1,6 @@
 import { AlipayGateway } from './alipay/gateway.ts';
 import { GatewayRegistry } from './gateway.ts';
-import type { SimulatorGateway } from './simulator.ts';
+import type { SimulatorGateway } from './simulator/gateway.ts';
 import { WechatV2Gateway } from './wechat-v2/gateway.ts';
 import { WechatV3Gateway } from './wechat-v3/gateway.ts';
 

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { GatewayRegistry } from '../gateway/gateway.ts';
 import { gatewayRegistry } from '../gateway/registry.ts';
-import { SimulatorGateway, type Deliver, type SimulatorOptions } from '../gateway/simulator.ts';
+import { SimulatorGateway, type Deliver, type SimulatorOptions } from '../gateway/simulator/gateway.ts';
 import { ThrottledWarnings } from '../pay-alarm/throttled-warnings.ts';
 
 // The payment runtime of one server: its gateways (gateway/registry.ts: the simulator, WeChat Pay v2/v3 and

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { fenToYuan, isOrderNo, messages } from '@huiyun/contract';
-import { SIM_PAGE_PATH, type PageView, type SimulatorGateway } from './simulator.ts';
+import { SIM_PAGE_PATH, type PageView, type SimulatorGateway } from './gateway.ts';
 
 const t = messages.terminal;
 
