@@ -48,6 +48,13 @@ export default {
       to: { path: '^server/src/http/' },
     },
     {
+      name: 'gateway-no-order',
+      comment: 'The payment gateways (modules/gateway) never import the order module: the order module asks the registry for a gateway (issue 33 §1).',
+      severity: 'error',
+      from: { path: '^server/src/modules/gateway/', pathNot: tests },
+      to: { path: '^server/src/modules/order/' },
+    },
+    {
       name: 'web-api-no-components',
       comment: 'The console API layer (web/src/api) never imports a component or a screen; they import the API.',
       severity: 'error',

@@ -1,15 +1,17 @@
-// `npm run fake-gateways -- [--notify-base URL] [--wechat-v3-port N] [--wechat-v2-port N] [--wechat-v2-tls-port N] [--alipay-port N] [--minutes N]`:
-// local fakes of WeChat Pay APIv3, APIv2 and Alipay on 127.0.0.1, each on its own port, signing like the
-// real services with keys made at start. Prints the values to paste into a 支付配置 and the settings to
-// start the server with. Stops by itself after --minutes (default 120), or on Ctrl+C.
+// `npm run fake-gateways -- [--wechat-v3-port N] [--wechat-v2-port N] [--wechat-v2-tls-port N] [--alipay-port N] [--minutes N]
+//  [--seed --server URL --admin user:PASSWORD]`: local fakes of WeChat Pay APIv3, APIv2 and Alipay on 127.0.0.1,
+// each on its own port, signing like the real services with keys made at start. Prints the values to paste
+// into a 支付配置 and the settings to start the server with; --seed writes them into three 支付配置 of a
+// running server instead (seed.ts). Stops by itself after --minutes (default 120), or on Ctrl+C.
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeAlipay } from './alipay.ts';
+import { seedPayConfigs } from './seed.ts';
 import { startFakeWechatV2 } from './wechat-v2.ts';
 import { startFakeWechatV3 } from './wechat-v3.ts';
 
-export const USAGE = 'npm run fake-gateways -- [--wechat-v3-port 18501] [--wechat-v2-port 18502] [--wechat-v2-tls-port 18503] [--alipay-port 18504] [--minutes 120]';
+export const USAGE = 'npm run fake-gateways -- [--wechat-v3-port 18501] [--wechat-v2-port 18502] [--wechat-v2-tls-port 18503] [--alipay-port 18504] [--minutes 120] [--seed --server http://127.0.0.1:3000 --admin admin:PASSWORD]';
 
 export function parseFakeArgs(argv: string[]) {
   const num = (name: string, fallback: number, min: number, max: number) => {
@@ -19,8 +21,16 @@ export function parseFakeArgs(argv: string[]) {
     if (!Number.isInteger(value) || value < min || value > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}\n${USAGE}`);
     return value;
   };
+  const text = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i < 0 ? undefined : argv[i + 1];
+  };
+  const seed = argv.includes('--seed');
+  const [admin = '', ...rest] = (text('admin') ?? '').split(':');
+  if (seed && (!admin || rest.length === 0)) throw new Error(`--seed needs --admin user:password\n${USAGE}`);
   return {
     help: argv.includes('--help') || argv.includes('-h'),
+    seed: seed ? { server: text('server') ?? 'http://127.0.0.1:3000', admin, password: rest.join(':') } : undefined,
     v3Port: num('wechat-v3-port', 18501, 0, 65535), v2Port: num('wechat-v2-port', 18502, 0, 65535), v2TlsPort: num('wechat-v2-tls-port', 18503, 0, 65535),
     alipayPort: num('alipay-port', 18504, 0, 65535), minutes: num('minutes', 120, 1, 24 * 60),
   };
@@ -55,6 +65,10 @@ async function main(argv: string[]): Promise<number> {
     ['WECHATPAY_BASE_URL (V3)', v3.baseUrl], ['WeChat Pay V2 API (HTTPS, own CA)', v2.baseUrl], ['NODE_EXTRA_CA_CERTS (trust the V2 fake)', caFile],
     ['ALIPAY_GATEWAY_URL', alipay.gatewayUrl], ['Customer pages', `${v3.baseUrl}/pay/<orderNo>, ${v2.pageUrl}/pay/<orderNo>, ${alipay.baseUrl}/pay/<orderNo>`],
   ]));
+  if (cli.seed) {
+    const ids = await seedPayConfigs({ v3, v2, alipay }, cli.seed);
+    console.log(block(`Seeded into ${cli.seed.server} (支付配置 ids)`, Object.entries(ids).map(([gateway, id]) => [gateway, String(id)])));
+  }
   console.log(`\nRunning for ${cli.minutes} minutes; Ctrl+C stops.`);
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, cli.minutes * 60_000);

@@ -6,12 +6,14 @@ import type { Envelope } from './terminal-client.ts';
 
 export type SimMachine = { machineNo: string; key: string };
 
-async function api<T>(server: string, token: string | undefined, path: string, body: unknown): Promise<Envelope<T>> {
+/** A console API call (the envelope as answered). */
+export async function api<T>(server: string, token: string | undefined, path: string, body: unknown): Promise<Envelope<T>> {
   const answer = await fetch(`${server}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { token } : {}) }, body: JSON.stringify(body) });
   return (await answer.json()) as Envelope<T>;
 }
 
-const must = <T>(what: string, e: Envelope<T>): T => {
+/** The data of a successful envelope; a refusal throws with its message. */
+export const must = <T>(what: string, e: Envelope<T>): T => {
   if (!e.success) throw new Error(`${what}: ${e.msg}`);
   return e.data as T;
 };

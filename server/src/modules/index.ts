@@ -23,9 +23,9 @@ import { variableRoutes } from './variable/routes.ts';
 import { payConfigRoutes } from './pay-config/routes.ts';
 import { terminalConfigRoutes } from './terminal-config/routes.ts';
 import { terminalRoutes } from './terminal/routes.ts';
-import { gatewayRoutes } from './gateway/routes.ts';
 import { authenticateTerminal } from './terminal/auth.ts';
 import { orderListRoutes } from './order-list/routes.ts';
+import { notifyRoutes } from './order/notify-routes.ts';
 import { payAlarmRoutes } from './pay-alarm/routes.ts';
 import { reconcileRoutes } from './reconcile/routes.ts';
 import { salesChartsRoutes } from './sales-charts/routes.ts';
@@ -36,7 +36,7 @@ const areas = [
   taskRoutes, (ctx: AppContext) => fileRoutes(ctx, [taskFileVisible]), authCodeRoutes, statisticsRoutes, blacklistRoutes, deviceRoutes,
   payConfigRoutes, terminalConfigRoutes,
   machineRoutes,
-  terminalRoutes, gatewayRoutes,
+  terminalRoutes, notifyRoutes,
   orderListRoutes, payAlarmRoutes, reconcileRoutes,
   salesChartsRoutes,
 ];

@@ -94,6 +94,11 @@ export interface PaymentGateway<C extends GatewayConfig = GatewayConfig> {
   verifyNotification(config: C, rawBody: string, headers: Headers): PaidNotification | ClosedNotification | Promise<PaidNotification | ClosedNotification>;
   /** The same for a refund notification (gateways that send them). */
   verifyRefundNotification?(config: C, rawBody: string, headers: Headers): Promise<RefundNotification>;
+  /**
+   * A refund notification that carries no signature (WeChat APIv2: only AES-ECB under a key derived from the
+   * APIv2 key): its outcome is confirmed by queryRefund, never taken from the body.
+   */
+  readonly confirmsRefundByQuery?: boolean;
   /** The body a gateway expects as acknowledgement (and as refusal), and the HTTP status to answer with. */
   acknowledgement(ok: boolean, message: string): { contentType: string; body: string; status?: number };
   /** The gateway's bill of one Beijing day (YYYY-MM-DD); a day without trades is an empty bill. */

@@ -6,7 +6,9 @@ import { compiledOnce } from '../../db/compiled-once.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
 import { sharedTransaction } from '../../db/shared-commit.ts';
-import { gatewayConfigOf, type GatewayConfig, type PaymentGateway } from '../gateway/gateway.ts';
+import type { PayAccount, PaymentGateway } from '../gateway/gateway.ts';
+import { notifyUrlOf } from '../gateway/notify-paths.ts';
+import { accountOf } from './pay-account.ts';
 import { recordAlarm } from '../pay-alarm/record.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
 import { transition } from './state-machine.ts';
@@ -31,7 +33,7 @@ const aisleOf = compiledOnce((db, v: { machineId: number; aisleNo: string }) => 
 /** The 终端支付配置 of a machine and pay type, with its 支付配置, in one read. */
 const openPayConfigOf = compiledOnce((db, v: { machineNo: string; payType: number }) => db
   .selectFrom('pay_terminal_config as tc').leftJoin('pay_config as c', 'c.id', 'tc.configId')
-  .select(['c.id', 'c.gateway', 'c.partner', 'c.appid', 'c.partnerKey'])
+  .select(['c.id'])
   .where('tc.machineNo', '=', v.machineNo).where('tc.payType', '=', v.payType).where('tc.payOpen', '=', 'T'));
 // written as the one-active-order index's own condition (literals, in its order), so both databases read that
 // partial index: with bound values SQLite walked all of the machine's orders (pay_order_machine_time)
@@ -43,10 +45,10 @@ const insertSale = compiledOnce((db, v: Insertable<Database['pay_order']>) => db
   goodsPrice: v.goodsPrice, payAmount: v.payAmount, aisleNo: v.aisleNo, orderStatus: v.orderStatus, mchId: v.mchId,
   createTime: v.createTime, payTime: v.payTime, configId: v.configId, aisleId: v.aisleId, expireAt: v.expireAt, updateTime: v.updateTime,
 }).returning('orderId'));
-export function gatewayOf(rt: PaymentRuntime, config: GatewayConfig): PaymentGateway {
+export function gatewayOf(rt: PaymentRuntime, config: PayAccount): PaymentGateway<PayAccount> {
   const gateway = rt.gateways.get(config.gateway);
   if (!gateway) throw refuse(fill(t.gatewayUnknown, { gateway: config.gateway }));
-  return gateway;
+  return gateway as PaymentGateway<PayAccount>;
 }
 
 /** Create an order for one aisle and pay type: checks, one insert (guarded by the one-active-order index), the QR. */
@@ -60,7 +62,8 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   const [tc] = await openPayConfigOf(db, { machineNo: machine.machineNo, payType: input.payType });
   if (!tc) throw refuse(t.noPayConfig);
   if (tc.id === null) throw refuse(t.payConfigMissing);
-  const config: GatewayConfig = { id: tc.id, gateway: tc.gateway!, partner: tc.partner!, appid: tc.appid!, partnerKey: tc.partnerKey! };
+  const config = await accountOf(ctx, rt, { orderNo: '', configId: tc.id }, log);
+  if (!config) throw refuse(t.gatewayFailed, 502);
   const gateway = gatewayOf(rt, config);
 
   // one order at a time: a paid order waits for its dispense result; an unpaid one is settled first
@@ -82,7 +85,7 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
     goodsPrice: aisle.price, payAmount: aisle.price, aisleNo: aisle.aisleNo, orderStatus: OrderStatus.created, mchId: config.partner,
     createTime: now, payTime: null, configId: config.id, aisleId: aisle.aisleId, expireAt, updateTime: now,
   }))[0]!.orderId;
-  const payment = { orderNo, amount: aisle.price, subject: aisle.goodsName || aisle.aisleNo, expireAt, notifyUrl: `${origin}/gateway/${config.gateway}/notify` };
+  const payment = { orderNo, amount: aisle.price, subject: aisle.goodsName || aisle.aisleNo, expireAt, notifyUrl: notifyUrlOf(ctx.config.publicBaseUrl ?? origin, config.gateway, orderNo) };
   const created = (codeUrl: string): TerminalOrderCreated => ({ orderNo, codeUrl, amount: fenToYuan(aisle.price), expireAt });
 
   if (gateway.createPaymentIn) {
@@ -128,8 +131,8 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
  * close it at the gateway, then → 订单超时. Answers the order's status afterwards.
  */
 export async function settleUnpaid(ctx: AppContext, rt: PaymentRuntime, order: Order, log?: Log): Promise<number> {
-  const config = await gatewayConfigOf(ctx.db, order.configId);
-  const gateway = config && rt.gateways.get(config.gateway);
+  const config = await accountOf(ctx, rt, order, log);
+  const gateway = config && (rt.gateways.get(config.gateway) as PaymentGateway<PayAccount> | undefined);
   let state = gateway && config ? await gateway.query(config, order.orderNo) : ({ state: 'unknown' } as const);
   if (gateway && config && state.state !== 'paid') state = await gateway.close(config, order.orderNo);
   if (state.state === 'paid') {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fill, messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { handlePaidNotification } from './notify.ts';
 import { sweepOrders } from './sweeper.ts';
-import { SIM_NOTIFY_PATH } from '../gateway/simulator.ts';
+import { SIM_NOTIFY_PATH } from '../gateway/simulator/gateway.ts';
 import { call, makeMachine, order, refundsOf, rt, signedNotification, t, useTerminalApp } from '../terminal/terminal-fixture.ts';
 
 // Paid notifications through the simulator's notify route: cross-checks, alarms, a payment after close.

@@ -2,10 +2,12 @@ import { fenToYuan, fill, isOrderNo, messages, OrderStatus } from '@huiyun/contr
 import type { AppContext } from '../../context.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { sharedWrite } from '../../db/shared-commit.ts';
-import { gatewayConfigOf, GatewayVerifyError } from '../gateway/gateway.ts';
+import { GatewayVerifyError, type PayAccount } from '../gateway/gateway.ts';
 import { recordAlarm } from '../pay-alarm/record.ts';
+import { accountOf } from './pay-account.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
 import { transition } from './state-machine.ts';
+import type { Order } from './status.ts';
 
 // A gateway's paid notification (issue 16 §2): the door every gateway's notify route goes through.
 
@@ -23,15 +25,18 @@ function mismatchDetail(field: 'orderNo' | 'amount' | 'mchId' | 'appId', paid: n
 /** refundOrderNo: the order the notification marked for an automatic refund (a payment after close). */
 export type NotifyAnswer = { ok: boolean; message: string; refundOrderNo?: string };
 
+type Headers = Record<string, string | string[] | undefined>;
+
 /**
  * A paid notification: verified with the order's 支付配置, cross-checked (amount, merchant, app id, order
  * number), then 1/10 → 2 once; a repeat is acknowledged and changes nothing; a payment for a closed order
- * (5) is recorded for an automatic refund before it is acknowledged.
+ * (5) is recorded for an automatic refund before it is acknowledged. `orderNoInPath`: the number of the
+ * notify URL (/gateway/<gateway>/notify/<orderNo>); without it (the simulator's first route), the body's.
  */
-export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime, gatewayName: string, rawBody: string, headers: Record<string, string | string[] | undefined>, log?: Log): Promise<NotifyAnswer> {
+export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime, gatewayName: string, rawBody: string, headers: Headers, log?: Log, orderNoInPath?: string): Promise<NotifyAnswer> {
   const gateway = rt.gateways.get(gatewayName);
-  if (!gateway) return { ok: false, message: 'unknown gateway' };
-  const orderNo = gateway.orderNoOf(rawBody);
+  if (!gateway) return { ok: false, message: fill(t.gatewayUnknown, { gateway: gatewayName.slice(0, 32) }) };
+  const orderNo = orderNoInPath ?? gateway.orderNoOf(rawBody);
   const order = isOrderNo(orderNo) ? (await orderByNo(ctx.db, { orderNo }))[0] : undefined;
   // Nothing reaches the database before the signature holds: anyone can send a notification, and order numbers
   // are no secret (every customer sees one). Unsigned garbage is logged, once a minute per kind (rt.strangers).
@@ -39,26 +44,13 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
     rt.strangers.warn(log, 'unknownOrder', { orderNo: orderNo?.slice(0, 64) }, 'payment alarm: notification for an unknown order');
     return { ok: false, message: t.notifyUnknownOrder };
   }
-  const config = await gatewayConfigOf(ctx.db, order.configId);
-  if (!config) {
-    rt.strangers.warn(log, 'configMissing', { orderNo: order.orderNo }, 'payment alarm: notification for an order whose 支付配置 is gone');
-    return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
-  }
-  let paid;
-  try {
-    paid = await gateway.verifyNotification(config, rawBody, headers);
-  } catch (error) {
-    rt.strangers.warn(log, 'badSignature', { orderNo: order.orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: notification refused');
-    return { ok: false, message: t.notifyBadSignature };
-  }
-  // signed with the order's 支付配置, yet that config names another gateway: an operator must look
-  if (config.gateway !== gatewayName) {
-    await recordAlarm(ctx, log, 'configMismatch', order, fill(messages.payAlarm.detailConfig, { gateway: gatewayName, configId: order.configId }));
-    return { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) };
-  }
+  const config = await accountOf(ctx, rt, order, log);
+  const verified = await verifiedWith(ctx, rt, { gatewayName, config, order, alarmOn: order, log }, (c) => gateway.verifyNotification(c, rawBody, headers));
+  if (!verified.ok) return verified.answer;
+  const paid = verified.value;
   // Alipay's TRADE_CLOSED after a full refund: acknowledged, and no money moves
   if ('closed' in paid) return { ok: true, message: 'closed: no payment, nothing changes' };
-  const mismatch = paid.orderNo !== order.orderNo ? 'orderNo' : paid.amount !== order.payAmount ? 'amount' : paid.mchId !== config.partner ? 'mchId' : paid.appId !== config.appid ? 'appId' : undefined;
+  const mismatch = paid.orderNo !== order.orderNo ? 'orderNo' : paid.amount !== order.payAmount ? 'amount' : paid.mchId !== verified.config.partner ? 'mchId' : paid.appId !== verified.config.appid ? 'appId' : undefined;
   if (mismatch) {
     await recordAlarm(ctx, log, 'notifyMismatch', order, mismatchDetail(mismatch, paid.amount, order.payAmount));
     return { ok: false, message: fill(t.notifyMismatch, { field: mismatch }) };
@@ -77,3 +69,32 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   return { ok: true, message: 'repeat' };
 }
 
+
+
+type Verified<T> = { ok: true; value: T; config: PayAccount } | { ok: false; answer: NotifyAnswer };
+
+/**
+ * The part every notification door shares: the row's 支付配置 is there, the raw body verifies under it
+ * (a refusal is only logged, once a minute per kind: nothing is written before a signature holds), and
+ * the config names the gateway the notification came through (else an alarm on `alarmOn`).
+ */
+export async function verifiedWith<T>(ctx: AppContext, rt: PaymentRuntime, v: { gatewayName: string; config: PayAccount | undefined; order: { orderNo: string; configId: number }; alarmOn: Order; log?: Log | undefined }, verify: (config: PayAccount) => T | Promise<T>): Promise<Verified<T>> {
+  const { config, order, log } = v;
+  if (!config) {
+    rt.strangers.warn(log, 'configMissing', { orderNo: order.orderNo }, 'payment alarm: notification for an order whose 支付配置 is gone');
+    return { ok: false, answer: { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) } };
+  }
+  let value: T;
+  try {
+    value = await verify(config);
+  } catch (error) {
+    rt.strangers.warn(log, 'badSignature', { orderNo: order.orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: notification refused');
+    return { ok: false, answer: { ok: false, message: t.notifyBadSignature } };
+  }
+  // signed with the order's 支付配置, yet that config names another gateway: an operator must look
+  if (config.gateway !== v.gatewayName) {
+    await recordAlarm(ctx, log, 'configMismatch', v.alarmOn, fill(messages.payAlarm.detailConfig, { gateway: v.gatewayName, configId: order.configId }));
+    return { ok: false, answer: { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) } };
+  }
+  return { ok: true, value, config };
+}

@@ -274,7 +274,7 @@ describe('crash windows: the refund sweeper', () => {
       .returning('id').executeTakeFirstOrThrow()).id;
     const byHand = await paidOrder(100, OrderStatus.dispensed, { configId: gone });
     const automatic = await paidOrder(200, OrderStatus.dispenseFailed, { configId: gone });
-    await t.ctx.db.updateTable('pay_config').set({ gateway: 'wechat_v2' }).where('id', '=', gone).execute(); // as an edit before D5 could
+    await t.ctx.db.updateTable('pay_config').set({ gateway: 'unionpay' }).where('id', '=', gone).execute(); // a gateway this server does not have (as an edit before D5 could leave)
     expect((await refund({ orderId: byHand.orderId, amount: '1.00' })).body.msg).toBe(m.refundProcessing);
     await t.ctx.db.updateTable('pay_order').set({ refundNeeded: 1 }).where('orderId', '=', automatic.orderId).execute();
     await sweepRefunds(t.ctx, rt);

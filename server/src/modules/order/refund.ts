@@ -6,7 +6,9 @@ import { AppError, isUniqueViolation } from '../../db/errors.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
-import { gatewayConfigOf, type RefundState } from '../gateway/gateway.ts';
+import type { PayAccount, PaymentGateway, RefundState } from '../gateway/gateway.ts';
+import { refundNotifyUrlOf } from '../gateway/notify-paths.ts';
+import { accountOf } from './pay-account.ts';
 import { recordAlarm } from '../pay-alarm/record.ts';
 import { statusLabel, transition } from './state-machine.ts';
 
@@ -36,7 +38,7 @@ export const refundableOf = (order: Pick<Order, 'transType' | 'payTime' | 'payAm
 /** `<orderNo>R<8 hex>`: unique, and an order's refunds read as its own. */
 export const newRefundNo = (orderNo: string) => `${orderNo}R${randomHex(4)}`;
 
-async function loadOrder(db: Queryable, orderId: number, scope: DeptScope = 'all'): Promise<Order | undefined> {
+export async function loadOrder(db: Queryable, orderId: number, scope: DeptScope = 'all'): Promise<Order | undefined> {
   return db.selectFrom('pay_order').selectAll().where('orderId', '=', orderId).where(inDeptScope('deptId', scope)).executeTakeFirst();
 }
 
@@ -135,8 +137,8 @@ export async function settleRefund(ctx: AppContext, refund: Order, state: Refund
 export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: Order, log?: Log): Promise<Order> {
   const db = ctx.db;
   const parent = await loadOrder(db, refund.parentId!);
-  const config = await gatewayConfigOf(db, refund.configId);
-  const gateway = config && rt.gateways.get(config.gateway);
+  const config = await accountOf(ctx, rt, refund, log);
+  const gateway = config && (rt.gateways.get(config.gateway) as PaymentGateway<PayAccount> | undefined);
   let state: RefundState = { state: 'unknown' };
   if (refund.orderStatus === OrderStatus.refundCreated) {
     if (!(await transition(db, refund.orderId, 'startRefund', ctx.now())).moved) return (await loadOrder(db, refund.orderId))!;
@@ -150,16 +152,27 @@ export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: O
   } else {
     try {
       if (refund.orderStatus === OrderStatus.refunding) state = await gateway.queryRefund(config, refund.orderNo, parent.orderNo);
-      if (state.state === 'unknown') state = await gateway.refund(config, { orderNo: parent.orderNo, refundNo: refund.orderNo, amount: -refund.payAmount });
+      // the outcome is notified when this server has a public address (else the refund sweeper asks)
+      const base = ctx.config.publicBaseUrl;
+      const notifyUrl = base ? refundNotifyUrlOf(base, config.gateway, refund.orderNo) : undefined;
+      if (state.state === 'unknown') state = await gateway.refund(config, { orderNo: parent.orderNo, refundNo: refund.orderNo, amount: -refund.payAmount, ...(notifyUrl ? { notifyUrl } : {}) });
     } catch (error) {
       log?.error({ err: error, refundNo: refund.orderNo }, 'gateway refund failed (the refund sweeper asks again)');
       state = { state: 'unknown' };
     }
   }
+  return settleRefundWatched(ctx, refund, parent, state, log, unbuildable);
+}
+
+/**
+ * settleRefund, then the refund row afterwards; a refund that ended 14 with no operator watching (an
+ * automatic one, or `unwatched`) is an alarm.
+ */
+export async function settleRefundWatched(ctx: AppContext, refund: Order, parent: Order | undefined, state: RefundState, log?: Log, unwatched = false): Promise<Order> {
   const settled = await settleRefund(ctx, refund, state);
-  const after = (await loadOrder(db, refund.orderId))!;
+  const after = (await loadOrder(ctx.db, refund.orderId))!;
   const auto = refund.requestKey === AUTO_REFUND_KEY;
-  if (settled && after.orderStatus === OrderStatus.refundFailed && (auto || unbuildable)) {
+  if (settled && after.orderStatus === OrderStatus.refundFailed && (auto || unwatched)) {
     const detail = fill(messages.payAlarm.detailAutoRefundFailed, { refundNo: after.orderNo, reason: after.failReason });
     await recordAlarm(ctx, log, auto ? 'autoRefundFailed' : 'refundFailed', parent ?? refund, detail);
   }

@@ -1,12 +1,13 @@
 import type { AppContext } from '../../context.ts';
-import { GatewayRegistry } from '../gateway/gateway.ts';
-import { SimulatorGateway, type Deliver, type SimulatorOptions } from '../gateway/simulator.ts';
+import type { GatewayRegistry } from '../gateway/gateway.ts';
+import { gatewayRegistry } from '../gateway/registry.ts';
+import { SimulatorGateway, type Deliver, type SimulatorOptions } from '../gateway/simulator/gateway.ts';
 import { ThrottledWarnings } from '../pay-alarm/throttled-warnings.ts';
 
-// The payment runtime of one server: its gateways (the simulator now; WeChat Pay and Alipay later, behind
-// the same interface) and the work it does after answering (an automatic refund). One per AppContext,
-// made on first use. The simulator sends its notifications to this product's notify route; the
-// terminal plugin points `deliver` at the server itself.
+// The payment runtime of one server: its gateways (gateway/registry.ts: the simulator, WeChat Pay v2/v3 and
+// Alipay) and the work it does after answering (an automatic refund). One per AppContext, made on first
+// use. The simulator sends its notifications to this product's notify route; the notify plugin
+// (order/notify-routes.ts) points `deliver` at the server itself.
 
 /** Where the payment half writes its warnings and errors (a request's or the sweeper's logger). */
 export type Log = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
@@ -35,7 +36,7 @@ export function paymentRuntime(ctx: AppContext, settings: Partial<SimulatorOptio
   const simulator = new SimulatorGateway({ db: ctx.db, box: ctx.secrets, now: ctx.now, deliver: (...args) => deliver(...args), ...settings });
   const pending = new Set<Promise<unknown>>();
   const runtime: PaymentRuntime = {
-    gateways: new GatewayRegistry().add(simulator),
+    gateways: gatewayRegistry(simulator, { wechatpayBaseUrl: ctx.config.wechatpayBaseUrl, alipayGatewayUrl: ctx.config.alipayGatewayUrl }),
     simulator,
     setDeliver: (d) => void (deliver = d),
     strangers: new ThrottledWarnings(ctx.now),

@@ -3,7 +3,7 @@ import { messages, OrderStatus, PayAlarmKind, PayType, RoleId, shanghaiDayStart,
 import { startTestApp, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 import { twoCompanies, type TwoCompanies } from '../../test/companies.ts';
 import { readXlsxExport } from '../../test/xlsx-export.ts';
-import { SIM_NOTIFY_PATH } from '../gateway/simulator.ts';
+import { SIM_NOTIFY_PATH } from '../gateway/simulator/gateway.ts';
 import { paymentRuntime, type PaymentRuntime } from '../order/runtime.ts';
 import { sweepRefunds } from '../order/sweeper.ts';
 

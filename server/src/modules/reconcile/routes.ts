@@ -11,6 +11,8 @@ import { AppError, conflict } from '../../http/errors.ts';
 import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
 import type { XlsxColumn } from '../../http/xlsx.ts';
+import { loadPayAccount } from '../gateway/config-loader.ts';
+import type { PayAccount, PaymentGateway } from '../gateway/gateway.ts';
 import { paymentRuntime } from '../order/runtime.ts';
 import { startReconcileJob } from './job.ts';
 import { configChoices, configIdsToRun, handleDiff, listDiffs, listRuns } from './queries.ts';
@@ -57,7 +59,7 @@ const diffColumns: XlsxColumn<DiffExportRow>[] = [
 /** The reconciliation of a day by the gateways this server has (the registry of the payment runtime). */
 export function reconcileDeps(ctx: AppContext, onError?: (error: unknown) => void): ReconcileDeps {
   const { gateways } = paymentRuntime(ctx);
-  return { db: ctx.db, now: ctx.now, gatewayOf: (name) => gateways.get(name), onError };
+  return { db: ctx.db, now: ctx.now, gatewayOf: (name) => gateways.get(name) as PaymentGateway<PayAccount> | undefined, accountOf: (id) => loadPayAccount(ctx.db, ctx.secrets, id), onError };
 }
 
 // 对账 (/pay/Reconcile, issue 33 §4): the runs, a run's differences (both with their export), the 对账 button,

@@ -1,7 +1,7 @@
 import { fill, messages, ReconcileResult, shanghaiDay } from '@huiyun/contract';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { gatewayConfigOf, type PaymentGateway } from '../gateway/gateway.ts';
+import type { PayAccount, PaymentGateway } from '../gateway/gateway.ts';
 import type { Bill, BillRow } from '../gateway/bill.ts';
 import { compareDay, type Comparison, type Difference } from './match.ts';
 import { DAY_MS, dayBounds, oursByNumber, oursOfDay } from './platform.ts';
@@ -19,7 +19,8 @@ const m = messages.reconcile;
 const LEASE_MS = 10 * 60_000;
 
 export type RunMode = 'button' | 'job';
-export type ReconcileDeps = { db: Kysely<Database>; now: () => number; gatewayOf: (name: string) => PaymentGateway | undefined; onError?: (error: unknown) => void };
+/** accountOf: the 支付配置 with its secrets opened (gateway/config-loader.ts), as the gateways take it. */
+export type ReconcileDeps = { db: Kysely<Database>; now: () => number; gatewayOf: (name: string) => PaymentGateway<PayAccount> | undefined; accountOf: (id: number) => Promise<PayAccount | undefined>; onError?: (error: unknown) => void };
 type ConfigRow = { id: number; deptId: number; name: string; gateway: string };
 type Claim = { runId: number; lease: number };
 
@@ -70,7 +71,7 @@ const billOrEmpty = (download: (day: string) => Promise<Bill>, day: string): Pro
 
 async function reconcileConfig(deps: ReconcileDeps, db: ReconcileDb, config: ConfigRow, day: string, run: Claim): Promise<number> {
   const gateway = deps.gatewayOf(config.gateway);
-  const gatewayConfig = await gatewayConfigOf(deps.db, config.id);
+  const gatewayConfig = await deps.accountOf(config.id);
   if (!gateway?.downloadBill || !gatewayConfig) {
     await finish(db, run, deps.now(), { message: m.noBill });
     return 0;

@@ -4,7 +4,7 @@ import { messages, PayType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { newTerminalKey, sealTerminalKey } from '../machine/terminal-key.ts';
 import { paymentRuntime, type PaymentRuntime } from '../order/runtime.ts';
-import { SIM_NOTIFY_PATH } from '../gateway/simulator.ts';
+import { SIM_NOTIFY_PATH } from '../gateway/simulator/gateway.ts';
 import { signTerminal } from './auth.ts';
 
 // What the terminal protocol's tests share (one app per test file): machines with aisles and an open

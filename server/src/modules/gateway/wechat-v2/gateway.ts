@@ -20,6 +20,7 @@ const refundStates: Record<string, RefundState['state']> = { SUCCESS: 'success',
 
 export class WechatV2Gateway implements PaymentGateway<PayAccount> {
   readonly name = WECHAT_V2;
+  readonly confirmsRefundByQuery = true;
   private readonly client: WechatV2Client;
   private readonly now: () => number;
 

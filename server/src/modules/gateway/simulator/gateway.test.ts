@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { paymentRuntime, type PaymentRuntime } from '../order/runtime.ts';
-import { startOrderSweeper } from '../order/sweeper.ts';
-import { SIM_NOTIFY_PATH } from './simulator.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { paymentRuntime, type PaymentRuntime } from '../../order/runtime.ts';
+import { startOrderSweeper } from '../../order/sweeper.ts';
+import { SIM_NOTIFY_PATH } from './gateway.ts';
 
 // The simulator gateway on its own: retries until acknowledged, duplicates, lost attempts, refunds;
 // and the order sweeper started and stopped as main.ts does.

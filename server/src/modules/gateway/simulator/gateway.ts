@@ -1,17 +1,17 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { randomHex } from '../../infra/random-hex.ts';
+import { randomHex } from '../../../infra/random-hex.ts';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { compiledOnce, compiledWrite } from '../../db/compiled-once.ts';
-import { dialectOf } from '../../db/dialect.ts';
-import { GroupWrite } from '../../db/group-write.ts';
-import { sharedWrite } from '../../db/shared-commit.ts';
-import type { Database, Queryable } from '../../db/schema.ts';
-import type { SecretBox } from '../../infra/secret-box.ts';
-import { payConfigPurpose } from '../pay-config/secrets.ts';
-import { simulatorBill } from './simulator-bill.ts';
+import { compiledOnce, compiledWrite } from '../../../db/compiled-once.ts';
+import { dialectOf } from '../../../db/dialect.ts';
+import { GroupWrite } from '../../../db/group-write.ts';
+import { sharedWrite } from '../../../db/shared-commit.ts';
+import type { Database, Queryable } from '../../../db/schema.ts';
+import type { SecretBox } from '../../../infra/secret-box.ts';
+import { payConfigPurpose } from '../../pay-config/secrets.ts';
+import { simulatorBill } from './bill.ts';
 import {
   gatewayConfigOf, GatewayVerifyError, type CreatePayment, type GatewayConfig, type PaidNotification, type PaymentGateway, type PaymentState, type RefundState,
-} from './gateway.ts';
+} from '../gateway.ts';
 
 // The simulator gateway (issue 16 §4): behaves like WeChat Pay / Alipay without a merchant account.
 // It keeps its own books (pay_sim_payment, pay_sim_refund — what a real gateway holds on its side), its

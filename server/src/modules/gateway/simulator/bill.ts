@@ -1,6 +1,6 @@
 import { shanghaiDayStart } from '@huiyun/contract';
-import type { Queryable } from '../../db/schema.ts';
-import type { Bill, BillRow } from './bill.ts';
+import type { Queryable } from '../../../db/schema.ts';
+import type { Bill, BillRow } from '../bill.ts';
 
 // The simulator's bill of a Beijing day, from its own books (pay_sim_payment, pay_sim_refund) — what a real
 // gateway's trade bill lists: the payments made that day and the refunds that succeeded that day, each on

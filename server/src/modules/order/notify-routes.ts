@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { fill, messages } from '@huiyun/contract';
+import type { AppContext } from '../../context.ts';
+import type { PaymentGateway } from '../gateway/gateway.ts';
+import { NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateway/notify-paths.ts';
+import { simulatorPageRoutes } from '../gateway/simulator/page.ts';
+import { SIM_NOTIFY_PATH, SIMULATOR } from '../gateway/simulator/gateway.ts';
+import { handlePaidNotification, type NotifyAnswer } from './notify.ts';
+import { refundSoon } from './refund.ts';
+import { handleRefundNotification } from './refund-notify.ts';
+import { paymentRuntime } from './runtime.ts';
+
+// What the gateways call (public: the gateway's own signature is checked against the order's 支付配置,
+// never a session): /gateway/<gateway>/notify/<orderNo> and /gateway/<gateway>/refund-notify/<refundNo>,
+// each answered with that gateway's acknowledgement; and the simulator's 支付模拟 page.
+
+/** The content types the gateways post (WeChat v3 JSON, v2 XML, Alipay a form), kept as the raw string. */
+const RAW_TYPES = ['application/json', 'text/xml', 'application/xml', 'application/x-www-form-urlencoded'];
+
+/** In this plugin's scope only: the body reaches the verifier as the bytes received (as text), unparsed. */
+function keepRawBodies(app: FastifyInstance): void {
+  for (const type of RAW_TYPES) {
+    if (app.hasContentTypeParser(type)) app.removeContentTypeParser(type);
+    app.addContentTypeParser(type, { parseAs: 'string' }, (request, body, done) => {
+      request.rawBody = String(body);
+      done(null, undefined);
+    });
+  }
+}
+
+/** The gateway's acknowledgement (or refusal) of a notification, with its HTTP status. */
+function acknowledge(reply: FastifyReply, gateway: PaymentGateway, answer: NotifyAnswer) {
+  const ack = gateway.acknowledgement(answer.ok, answer.message);
+  return reply.code(ack.status ?? (answer.ok ? 200 : 400)).type(ack.contentType).send(ack.body);
+}
+
+export function notifyRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    const rt = paymentRuntime(ctx);
+    // the simulator's notifications go to this server itself (through the same route and hooks)
+    rt.setDeliver(async (url, body, headers) => {
+      const answer = await app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: body });
+      try {
+        return answer.statusCode === 200 && (answer.json() as { code?: string }).code === 'SUCCESS';
+      } catch {
+        return false;
+      }
+    });
+    simulatorPageRoutes(app, rt.simulator);
+
+    await app.register(async (scope) => {
+      keepRawBodies(scope);
+      const access = { access: 'public' as const };
+      const unknownGateway = (reply: FastifyReply, name: string) => reply.code(404).type('text/plain; charset=utf-8').send(fill(messages.terminal.gatewayUnknown, { gateway: name.slice(0, 32) }));
+
+      // an order number is checked for its shape (isOrderNo) before any query, in the handlers
+      scope.post(NOTIFY_ROUTE, { config: access }, async (request, reply) => {
+        const { gateway: name, orderNo } = request.params as { gateway: string; orderNo: string };
+        const gateway = rt.gateways.get(name);
+        if (!gateway) return unknownGateway(reply, name);
+        const answer = await handlePaidNotification(ctx, rt, name, request.rawBody ?? '', request.headers, request.log, orderNo);
+        if (answer.refundOrderNo) refundSoon(ctx, rt, answer.refundOrderNo, request.log);
+        return acknowledge(reply, gateway, answer);
+      });
+
+      scope.post(REFUND_NOTIFY_ROUTE, { config: access }, async (request, reply) => {
+        const { gateway: name, refundNo } = request.params as { gateway: string; refundNo: string };
+        const gateway = rt.gateways.get(name);
+        if (!gateway) return unknownGateway(reply, name);
+        return acknowledge(reply, gateway, await handleRefundNotification(ctx, rt, name, refundNo, request.rawBody ?? '', request.headers, request.log));
+      });
+
+      // the simulator's first notify URL (payments made before the URL named the order): the number is the body's
+      scope.post(SIM_NOTIFY_PATH, { config: access }, async (request, reply) => {
+        const answer = await handlePaidNotification(ctx, rt, SIMULATOR, request.rawBody ?? '', request.headers, request.log);
+        if (answer.refundOrderNo) refundSoon(ctx, rt, answer.refundOrderNo, request.log);
+        return acknowledge(reply, rt.gateways.get(SIMULATOR)!, answer);
+      });
+    });
+  };
+}
