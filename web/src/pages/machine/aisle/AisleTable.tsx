@@ -1,10 +1,13 @@
 import { Button, Progress, Space, Table, Tag, Tooltip } from 'antd';
-import { fill, MachineStatus, messages, type Aisle } from '@huiyun/contract';
+import { Fragment, type ReactNode } from 'react';
+import { fill, MachineStatus, messages, Perm, type Aisle } from '@huiyun/contract';
+import { useAccess, type Access } from '../../../shared/useCurrentUser.ts';
 import type { useAisleActions } from './useAisleActions.ts';
 
 const a = messages.aisle;
 
-type Props = { aisles: Aisle[]; loading: boolean; canSave: boolean; canDelete: boolean; actions: ReturnType<typeof useAisleActions>; onEdit: (aisle: Aisle) => void };
+type Props = { aisles: Aisle[]; loading: boolean; actions: ReturnType<typeof useAisleActions>; onEdit: (aisle: Aisle) => void };
+type RowAction = Access & { key: string; render: (row: Aisle) => ReactNode };
 
 export function stockPercent(aisle: Aisle): number {
   return aisle.capacity === 0 ? 0 : Math.round((aisle.stock / aisle.capacity) * 100);
@@ -23,7 +26,14 @@ function ReportedStock({ aisle }: { aisle: Aisle }) {
 }
 
 /** The aisles as a table, layer by layer: one row per aisle with its actions. */
-export function AisleTable({ aisles, loading, canSave, canDelete, actions, onEdit }: Props) {
+export function AisleTable({ aisles, loading, actions, onEdit }: Props) {
+  const allowed = useAccess();
+  const rowActions = ([
+    { key: 'edit', permission: Perm.aisleSave, render: (row) => <Button type="link" size="small" onClick={() => onEdit(row)}>{a.edit}</Button> },
+    { key: 'restock', permission: Perm.aisleSave, render: (row) => <Button type="link" size="small" disabled={row.stock >= row.capacity} onClick={() => actions.restockOne(row)}>{a.restock}</Button> },
+    { key: 'toggle', permission: Perm.aisleSave, render: (row) => <Button type="link" size="small" onClick={() => actions.toggle(row)}>{row.status === MachineStatus.enabled ? a.disable : a.enable}</Button> },
+    { key: 'delete', permission: Perm.aisleDelete, render: (row) => <Button type="link" size="small" danger onClick={() => actions.remove(row)}>{messages.common.delete}</Button> },
+  ] satisfies RowAction[]).filter(allowed);
   return (
     <Table<Aisle>
       rowKey="aisleId"
@@ -58,10 +68,7 @@ export function AisleTable({ aisles, loading, canSave, canDelete, actions, onEdi
           key: 'actions', title: messages.common.actions, width: 220,
           render: (_v, row) => (
             <Space size={0} className="aisle-actions">
-              {canSave && <Button type="link" size="small" onClick={() => onEdit(row)}>{a.edit}</Button>}
-              {canSave && <Button type="link" size="small" disabled={row.stock >= row.capacity} onClick={() => actions.restockOne(row)}>{a.restock}</Button>}
-              {canSave && <Button type="link" size="small" onClick={() => actions.toggle(row)}>{row.status === MachineStatus.enabled ? a.disable : a.enable}</Button>}
-              {canDelete && <Button type="link" size="small" danger onClick={() => actions.remove(row)}>{messages.common.delete}</Button>}
+              {rowActions.map((action) => <Fragment key={action.key}>{action.render(row)}</Fragment>)}
             </Space>
           ),
         },

@@ -6,6 +6,7 @@ import { fill, MachineStatus, messages, Perm, type Aisle } from '@huiyun/contrac
 import { aisleGrid } from '../../../api/machine.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { usePermission } from '../../../shared/useCurrentUser.ts';
+import { useAllowedEntries } from '../../../components/useAllowedEntries.tsx';
 import { AppstoreOutlined, PlusOutlined, ReloadOutlined, UnorderedListOutlined } from '../../../shared/icons.tsx';
 import { Panel } from '../../../components/Panel.tsx';
 import { AisleGridView } from './AisleGridView.tsx';
@@ -53,6 +54,11 @@ function AisleBoard({ machineId }: { machineId: number }) {
   const stock = aisles.reduce((n, x) => n + x.stock, 0);
   const capacity = aisles.reduce((n, x) => n + x.capacity, 0);
   const machine = grid.data?.machine;
+  const toolbar = useAllowedEntries([
+    { key: 'add', permission: Perm.aisleSave, render: () => <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>{a.add}</Button> },
+    { key: 'grid', permission: Perm.aisleSave, render: () => <Button onClick={() => setGridOpen(true)}>{a.createGrid}</Button> },
+    { key: 'restockAll', permission: Perm.aisleSave, render: () => <Button icon={<ReloadOutlined />} disabled={actions.busy || aisles.length === 0} onClick={actions.restockAll}>{a.restockAll}</Button> },
+  ], undefined);
 
   return (
     <Panel
@@ -66,17 +72,13 @@ function AisleBoard({ machineId }: { machineId: number }) {
       }
     >
       <div className="list-toolbar" style={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 8, marginBottom: 16 }}>
-        <Space wrap>
-          {canSave && <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>{a.add}</Button>}
-          {canSave && <Button onClick={() => setGridOpen(true)}>{a.createGrid}</Button>}
-          {canSave && <Button icon={<ReloadOutlined />} disabled={actions.busy || aisles.length === 0} onClick={actions.restockAll}>{a.restockAll}</Button>}
-        </Space>
+        <Space wrap>{toolbar}</Space>
         {aisles.length > 0 && <Typography.Text type="secondary">{fill(a.total, { count: aisles.length, stock, capacity })}</Typography.Text>}
       </div>
       {!grid.isLoading && aisles.length === 0 ? (
         <Empty description={a.noAisles} />
       ) : view === 'table' ? (
-        <AisleTable aisles={aisles} loading={grid.isLoading} canSave={canSave} canDelete={can(Perm.aisleDelete)} actions={actions} onEdit={setEditing} />
+        <AisleTable aisles={aisles} loading={grid.isLoading} actions={actions} onEdit={setEditing} />
       ) : (
         <AisleGridView aisles={aisles} canSave={canSave} onEdit={setEditing} />
       )}
