@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { z } from 'zod';
 import type {
   Aisle, aisleSave, AuthCode, authCodeSave, BlacklistEntry, Dept, deptSave, LoginLog, Machine, machineSave, Module, moduleSave, OperLog,
-  PayConfig, payConfigSave, Permission, permissionSave, Role, roleSave, Task, taskSave, TerminalConfig, terminalConfigSave, User, userSave,
+  Order, PayAlarm, PayConfig, payConfigSave, Permission, permissionSave, Role, roleSave, Task, taskSave, TerminalConfig, terminalConfigSave, User, userSave,
   Variable, variableSave,
 } from '@huiyun/contract';
 import type { Database } from '../db/schema.ts';
@@ -11,8 +11,7 @@ import type { Database } from '../db/schema.ts';
 // (nothing runs this file): a column renamed or retyped on one side only fails here, naming the keys.
 // Two checks an area: what a save schema outputs fits the table's columns, and what a column holds fits
 // the contract's row — except the keys the module converts on the way out (times → text, fen → yuan,
-// 0/1 → boolean, null → ''), named in each check. Areas of the payment flow (orders, terminals,
-// gateways, alarms) have their own.
+// 0/1 → boolean, null → ''), named in each check.
 
 type Shared<A, B> = keyof A & keyof B;
 /** The shared keys where a value of `From` (undefined aside: a key left out) does not fit `Into`. */
@@ -42,4 +41,7 @@ export const rowChecks = {
   terminalConfig: [true satisfies Agree<Saved<typeof terminalConfigSave>, Row<'pay_terminal_config'>>, true satisfies Agree<Row<'pay_terminal_config'>, TerminalConfig, Times | 'payOpen'>],
   operLog: [true satisfies Agree<Row<'sys_oper_log'>, OperLog, 'operTime' | 'success'>],
   loginLog: [true satisfies Agree<Row<'sys_login_log'>, LoginLog, 'loginTime' | 'success'>],
+  // money leaves as yuan text (fenToYuan), times as text
+  order: [true satisfies Agree<Row<'pay_order'>, Order, 'goodsPrice' | 'payAmount' | 'refundedAmount' | 'createTime' | 'payTime'>],
+  payAlarm: [true satisfies Agree<Row<'pay_alarm'>, PayAlarm, 'createTime'>],
 };

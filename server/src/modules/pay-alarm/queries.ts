@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { InferResult, Kysely, SelectQueryBuilder } from 'kysely';
 import { formatDateTime, payAlarmSortFields, shanghaiDayRange, type PayAlarm, type PayAlarmListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { listPage, sortColumnsOf, type Listed } from '../../db/list/paging.ts';
@@ -13,13 +13,13 @@ const sortColumns = sortColumnsOf(payAlarmSortFields, { table: 'a' });
 
 const alarmColumns = ['a.alarmId', 'a.kind', 'a.orderNo', 'a.machineNo', 'a.deptId', 'd.deptName', 'a.detail', 'a.createTime'] as const;
 
-type AlarmRow = Omit<PayAlarm, 'deptName' | 'createTime'> & { deptName: string | null; createTime: number | string };
-
 type Alarms = SelectQueryBuilder<Database & { a: Database['pay_alarm'] }, 'a', {}>;
 
 function withColumns(qb: Alarms) {
-  return qb.leftJoin('sys_dept as d', 'd.deptId', 'a.deptId').select(alarmColumns).$castTo<AlarmRow>();
+  return qb.leftJoin('sys_dept as d', 'd.deptId', 'a.deptId').select(alarmColumns);
 }
+
+type AlarmRow = InferResult<ReturnType<typeof withColumns>>[number];
 
 function filteredAlarms(db: Kysely<Database>, scope: DeptScope, query: PayAlarmListQuery) {
   let filtered = db.selectFrom('pay_alarm as a').where(inDeptScope('a.deptId', scope));
