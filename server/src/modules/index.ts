@@ -29,6 +29,7 @@ import { notifyRoutes } from './order/notify-routes.ts';
 import { payAlarmRoutes } from './pay-alarm/routes.ts';
 import { reconcileRoutes } from './reconcile/routes.ts';
 import { salesChartsRoutes } from './sales-charts/routes.ts';
+import { apiDocsRoutes } from './api-docs/routes.ts';
 
 /** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
 const areas = [
@@ -39,6 +40,7 @@ const areas = [
   terminalRoutes, notifyRoutes,
   orderListRoutes, payAlarmRoutes, reconcileRoutes,
   salesChartsRoutes,
+  apiDocsRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -6,7 +6,7 @@ import type { SystemSnapshot } from '@huiyun/contract';
 // This process: version, uptime, memory, CPU since the last look, the event loop's delay (perf_hooks
 // histogram, reset at each look), the open HTTP connections.
 
-const version = (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'dev';
+export const version = (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'dev';
 
 export class ProcessStats {
   private readonly loop = monitorEventLoopDelay({ resolution: 20 });
