@@ -7,6 +7,7 @@ import { savePayConfig } from '../../../api/payConfig.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../shared/useServerAction.ts';
 import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
+import { ApiCertInput } from './ApiCertInput.tsx';
 
 const m = messages.payConfig;
 const FORM = 'payConfig-edit';
@@ -90,8 +91,10 @@ export function PayConfigDialog({ open, editing, onClose }: { open: boolean; edi
         if (isSecret(field)) {
           const stored = storedSecrets.includes(field);
           return (
-            <SchemaField key={field} name={field} label={label} rules={stored ? [] : rules} extra={stored ? m.secretKeepHint : undefined}>
-              {multiline ? (
+            <SchemaField key={field} name={field} label={label} rules={stored ? [] : rules} extra={stored ? m.secretKeepHint : field === 'apiCert' ? m.apiCertHint : undefined}>
+              {field === 'apiCert' ? (
+                <ApiCertInput placeholder={placeholder} />
+              ) : multiline ? (
                 <Input.TextArea rows={3} placeholder={placeholder} autoComplete="off" spellCheck={false} />
               ) : (
                 <Input.Password placeholder={placeholder} autoComplete="new-password" visibilityToggle />
