@@ -21,6 +21,21 @@ async function listed(page: Page, name: string): Promise<Listed> {
   return body.data[0];
 }
 
+/**
+ * The 新增 dialog for a config of a new company: with a second company, whatever ran before, the
+ * administrator of several companies picks the config's.
+ */
+async function addInNewCompany(page: Page): Promise<Locator> {
+  const deptName = uniqueName('e2e_paydept');
+  const savedDept = await page.request.post('/api/Dept/save', { headers: { token: await tokenOf(page) }, data: { deptName, deptNo: uniqueName('PAYD') } });
+  expect((await savedDept.json()).success).toBe(true);
+  await page.goto(URL);
+  await page.getByRole('button', { name: '新增' }).click();
+  const add = dialog(page, '新增支付配置');
+  await pickOption(page, add, '所属公司', deptName, { search: true });
+  return add;
+}
+
 test.describe('支付配置', () => {
   test('the dialog shows the contract messages and the fields of the chosen gateway only', async ({ adminPage: page }) => {
     await page.goto(URL);
@@ -62,14 +77,7 @@ test.describe('支付配置', () => {
   test('add, search, edit; a secret comes back masked, is kept when saved unchanged and cleared only when asked', async ({ adminPage: page }) => {
     const name = uniqueName('e2e_pay');
     const secret = `E2E-Secret-${Date.now()}-Key`;
-    // A second company, whatever ran before: the administrator of several companies picks the config's.
-    const deptName = uniqueName('e2e_paydept');
-    const savedDept = await page.request.post('/api/Dept/save', { headers: { token: await tokenOf(page) }, data: { deptName, deptNo: uniqueName('PAYD') } });
-    expect((await savedDept.json()).success).toBe(true);
-    await page.goto(URL);
-    await page.getByRole('button', { name: '新增' }).click();
-    const add = dialog(page, '新增支付配置');
-    await pickOption(page, add, '所属公司', deptName, { search: true });
+    const add = await addInNewCompany(page);
     await add.getByLabel('配置名称', { exact: true }).fill(name);
     await pickOption(page, add, '支付方式', '现金');
     await add.getByLabel('商户号', { exact: true }).fill('MCH-E2E-1');
@@ -139,14 +147,7 @@ test.describe('支付配置', () => {
   test('WeChat V2: the merchant API certificate is uploaded in the dialog and kept sealed, shown masked', async ({ adminPage: page }) => {
     const name = uniqueName('e2e_payv2');
     const p12 = Buffer.from(`E2E-PKCS12-${Date.now()}-not-a-real-certificate`);
-    // a company of its own: the administrator of several companies picks the config's
-    const deptName = uniqueName('e2e_payv2dept');
-    const savedDept = await page.request.post('/api/Dept/save', { headers: { token: await tokenOf(page) }, data: { deptName, deptNo: uniqueName('PAYV') } });
-    expect((await savedDept.json()).success).toBe(true);
-    await page.goto(URL);
-    await page.getByRole('button', { name: '新增' }).click();
-    const add = dialog(page, '新增支付配置');
-    await pickOption(page, add, '所属公司', deptName, { search: true });
+    const add = await addInNewCompany(page);
     await add.getByLabel('配置名称', { exact: true }).fill(name);
     await pickOption(page, add, '支付方式', '微信支付');
     await pickOption(page, add, '支付网关', '微信支付 V2');
