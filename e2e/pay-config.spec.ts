@@ -8,7 +8,10 @@ const URL = '/pay/Config';
 /** A field's validation message (not a placeholder of the same text). */
 const fieldError = (scope: Locator, text: string) => scope.locator('.ant-form-item-explain-error').filter({ hasText: text });
 
-type Listed = { id: number; name: string; partnerKey: string; apiV3Key: string };
+/** A field's label when it carries the required mark (antd's `*`). */
+const requiredMark = (scope: Locator, label: string) => scope.locator('label.ant-form-item-required').getByText(label, { exact: true });
+
+type Listed = { id: number; name: string; partnerKey: string; apiV3Key: string; apiCert: string };
 
 /** The config as the API lists it (secrets masked): what the server kept, seen from outside. */
 async function listed(page: Page, name: string): Promise<Listed> {
@@ -16,6 +19,21 @@ async function listed(page: Page, name: string): Promise<Listed> {
   const body = await answer.json();
   expect(body.total).toBe(1);
   return body.data[0];
+}
+
+/**
+ * The 新增 dialog for a config of a new company: with a second company, whatever ran before, the
+ * administrator of several companies picks the config's.
+ */
+async function addInNewCompany(page: Page): Promise<Locator> {
+  const deptName = uniqueName('e2e_paydept');
+  const savedDept = await page.request.post('/api/Dept/save', { headers: { token: await tokenOf(page) }, data: { deptName, deptNo: uniqueName('PAYD') } });
+  expect((await savedDept.json()).success).toBe(true);
+  await page.goto(URL);
+  await page.getByRole('button', { name: '新增' }).click();
+  const add = dialog(page, '新增支付配置');
+  await pickOption(page, add, '所属公司', deptName, { search: true });
+  return add;
 }
 
 test.describe('支付配置', () => {
@@ -38,6 +56,11 @@ test.describe('支付配置', () => {
     }
     await expect(add.getByLabel('应用私钥', { exact: true })).toHaveCount(0);
     await expect(add.getByLabel('支付宝公钥', { exact: true })).toHaveCount(0);
+    // V3 needs all of these (contract gatewayFields): each label carries the required mark; 子商户号 does not
+    for (const label of ['商户号', 'APPID', '回调地址', '商户证书序列号', '商户私钥', 'APIv3密钥', '平台公钥ID', '平台公钥']) {
+      await expect(requiredMark(add, label), label).toHaveCount(1);
+    }
+    await expect(requiredMark(add, '子商户号')).toHaveCount(0);
     await add.getByRole('button', { name: '保存' }).click();
     await expect(fieldError(add, '请输入APIv3密钥')).toBeVisible();
 
@@ -54,14 +77,7 @@ test.describe('支付配置', () => {
   test('add, search, edit; a secret comes back masked, is kept when saved unchanged and cleared only when asked', async ({ adminPage: page }) => {
     const name = uniqueName('e2e_pay');
     const secret = `E2E-Secret-${Date.now()}-Key`;
-    // A second company, whatever ran before: the administrator of several companies picks the config's.
-    const deptName = uniqueName('e2e_paydept');
-    const savedDept = await page.request.post('/api/Dept/save', { headers: { token: await tokenOf(page) }, data: { deptName, deptNo: uniqueName('PAYD') } });
-    expect((await savedDept.json()).success).toBe(true);
-    await page.goto(URL);
-    await page.getByRole('button', { name: '新增' }).click();
-    const add = dialog(page, '新增支付配置');
-    await pickOption(page, add, '所属公司', deptName, { search: true });
+    const add = await addInNewCompany(page);
     await add.getByLabel('配置名称', { exact: true }).fill(name);
     await pickOption(page, add, '支付方式', '现金');
     await add.getByLabel('商户号', { exact: true }).fill('MCH-E2E-1');
@@ -126,6 +142,29 @@ test.describe('支付配置', () => {
     const row = rowOf(page, `${tag}_cash`);
     await deleteRowCancelThenConfirm(page, row, { confirm: '确定删除选中的数据吗？', deleted: '支付配置已删除！' });
     await expect(rows(page)).toHaveCount(0);
+  });
+
+  test('WeChat V2: the merchant API certificate is uploaded in the dialog and kept sealed, shown masked', async ({ adminPage: page }) => {
+    const name = uniqueName('e2e_payv2');
+    const p12 = Buffer.from(`E2E-PKCS12-${Date.now()}-not-a-real-certificate`);
+    const add = await addInNewCompany(page);
+    await add.getByLabel('配置名称', { exact: true }).fill(name);
+    await pickOption(page, add, '支付方式', '微信支付');
+    await pickOption(page, add, '支付网关', '微信支付 V2');
+    await add.getByLabel('商户号', { exact: true }).fill('1900000111');
+    await add.getByLabel('APPID', { exact: true }).fill('wxe2e0002');
+    await add.getByLabel('回调地址', { exact: true }).fill('https://pay.example.com/notify');
+    await pickOption(page, add, '签名方式', 'MD5');
+    await add.getByLabel('商户密钥', { exact: true }).fill('E2E-V2-Key-0123456789abcdef01234');
+    await add.locator('input[type=file]').setInputFiles({ name: 'apiclient_cert.p12', mimeType: 'application/x-pkcs12', buffer: p12 });
+    await expect(add.getByRole('textbox', { name: 'API证书', exact: true })).toHaveValue(p12.toString('base64'));
+    await add.getByRole('button', { name: '保存' }).click();
+    await expect(toast(page, '支付配置保存成功！')).toBeVisible();
+    await expect(add).toBeHidden();
+    const saved = await listed(page, name);
+    expect(saved.apiCert).toBe(maskSecret(p12.toString('base64')));
+    const removed = await page.request.delete(`/api/Config/delete?ids=${saved.id}`, { headers: { token: await tokenOf(page) } });
+    expect((await removed.json()).success).toBe(true);
   });
 });
 

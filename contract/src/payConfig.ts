@@ -29,8 +29,11 @@ export const gatewaysOfPayType = (payType: number | undefined) => payGatewayOpti
 export const payConfigTextFields = [
   'partner', 'subMchId', 'appid', 'notifyUrl', 'signType', 'sellerUserId', 'certPath', 'certSerialNo', 'platformPubKeyId', 'platformPubKey', 'alipayPublicKey',
 ] as const;
-/** The sealed columns (server/src/db/sealed-columns.ts lists the same five). */
-export const payConfigSecretFields = ['partnerKey', 'certPassword', 'rsaKey', 'apiV3Key', 'appPrivateKey'] as const;
+/**
+ * The sealed columns (server/src/infra/sealed-columns.ts lists the same six). apiCert: the WeChat v2 merchant API
+ * certificate for refunds, PKCS#12 in base64 (password: certPassword, else the merchant number) or PEM certificate + key.
+ */
+export const payConfigSecretFields = ['partnerKey', 'certPassword', 'rsaKey', 'apiV3Key', 'appPrivateKey', 'apiCert'] as const;
 export type PayConfigTextField = (typeof payConfigTextFields)[number];
 export type PayConfigSecretField = (typeof payConfigSecretFields)[number];
 export type PayConfigField = PayConfigTextField | PayConfigSecretField;
@@ -39,7 +42,7 @@ export type PayConfigField = PayConfigTextField | PayConfigSecretField;
 export const gatewayFields: Record<PayGateway, { shown: readonly PayConfigField[]; required: readonly PayConfigField[] }> = {
   simulator: { shown: ['partner', 'notifyUrl', 'partnerKey'], required: [] },
   wechat_v2: {
-    shown: ['partner', 'subMchId', 'appid', 'notifyUrl', 'signType', 'partnerKey', 'certPath', 'certPassword'],
+    shown: ['partner', 'subMchId', 'appid', 'notifyUrl', 'signType', 'partnerKey', 'apiCert', 'certPassword'],
     required: ['partner', 'appid', 'notifyUrl', 'signType', 'partnerKey'],
   },
   wechat_v3: {
@@ -59,12 +62,12 @@ export const gatewaySignTypes: Partial<Record<PayGateway, readonly string[]>> = 
 };
 
 /** PEM text and keys: several lines. */
-export const multilinePayConfigFields: readonly PayConfigField[] = ['platformPubKey', 'alipayPublicKey', 'rsaKey', 'appPrivateKey'];
+export const multilinePayConfigFields: readonly PayConfigField[] = ['platformPubKey', 'alipayPublicKey', 'rsaKey', 'appPrivateKey', 'apiCert'];
 
 const fieldMax: Record<PayConfigField, number> = {
   partner: 64, subMchId: 64, appid: 64, notifyUrl: 255, signType: 16, sellerUserId: 64, certPath: 255, certSerialNo: 64,
   platformPubKeyId: 64, platformPubKey: 8000, alipayPublicKey: 8000,
-  partnerKey: 8000, certPassword: 8000, rsaKey: 8000, apiV3Key: 8000, appPrivateKey: 8000,
+  partnerKey: 8000, certPassword: 8000, rsaKey: 8000, apiV3Key: 8000, appPrivateKey: 8000, apiCert: 20000,
 };
 
 const field = (name: PayConfigField) =>
@@ -103,6 +106,7 @@ export const payConfigSave = z.object({
   rsaKey: field('rsaKey'),
   apiV3Key: field('apiV3Key'),
   appPrivateKey: field('appPrivateKey'),
+  apiCert: field('apiCert'),
   /** The stored secrets to clear (an explicit act: an empty or masked value keeps the stored one). */
   clearSecrets: z.preprocess(
     (v) => (v == null || v === '' ? [] : typeof v === 'string' ? v.split(',').map((s) => s.trim()) : v),
@@ -157,6 +161,7 @@ export type PayConfig = {
   rsaKey: string;
   apiV3Key: string;
   appPrivateKey: string;
+  apiCert: string;
   addUser: string;
   editUser: string;
   addTime: string;

@@ -23,7 +23,7 @@ export function seededConfigs(f: Fakes, server: string) {
     },
     {
       name: SEEDED_NAMES.wechat_v2, payType: PayType.wechat, gateway: 'wechat_v2', partner: f.v2.account.mchid, appid: f.v2.account.appid, notifyUrl: notifyUrl('wechat_v2'),
-      signType: 'MD5', partnerKey: f.v2.account.apiKey,
+      signType: 'MD5', partnerKey: f.v2.account.apiKey, apiCert: f.v2.certs.clientP12.toString('base64'),
     },
     {
       name: SEEDED_NAMES.alipay, payType: PayType.alipay, gateway: 'alipay', partner: f.alipay.account.sellerId, appid: f.alipay.account.appId, notifyUrl: notifyUrl('alipay'),

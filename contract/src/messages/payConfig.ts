@@ -22,6 +22,10 @@ export const payConfig = {
   rsaKey: '商户私钥',
   apiV3Key: 'APIv3密钥',
   appPrivateKey: '应用私钥',
+  apiCert: 'API证书',
+  /** under the v2 API certificate: what to upload and why. */
+  apiCertHint: '上传商户 API 证书 apiclient_cert.p12（或粘贴 PEM 证书与私钥），微信支付 V2 退款需要',
+  apiCertUpload: '上传证书文件',
   nameRequired: '请输入配置名称',
   payTypeRequired: '请选择支付方式',
   gatewayRequired: '请选择支付网关',

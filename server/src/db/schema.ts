@@ -305,6 +305,8 @@ export interface PayConfigTable {
   rsaKey: Generated<string>;
   apiV3Key: Generated<string>;
   appPrivateKey: Generated<string>;
+  /** sealed: the WeChat v2 merchant API certificate (PKCS#12 base64 or PEM), migration 0029 */
+  apiCert: Generated<string>;
   addUser: Generated<string>;
   editUser: Generated<string>;
   addTime: number;

@@ -8,7 +8,7 @@ import type { Database } from '../db/schema.ts';
 export type SealedTable = { table: keyof Database & string; key: string; columns: string[] };
 
 export const sealedColumns: SealedTable[] = [
-  { table: 'pay_config', key: 'id', columns: ['partnerKey', 'certPassword', 'rsaKey', 'apiV3Key', 'appPrivateKey'] },
+  { table: 'pay_config', key: 'id', columns: ['partnerKey', 'certPassword', 'rsaKey', 'apiV3Key', 'appPrivateKey', 'apiCert'] },
   { table: 'pay_machine', key: 'machineId', columns: ['terminalKey'] },
 ];
 

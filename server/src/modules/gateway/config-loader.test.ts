@@ -28,10 +28,11 @@ describe('loadPayAccount', () => {
     const id = await insertConfig({
       partner: '1900000001', appid: 'wx123', certSerialNo: 'SERIAL', platformPubKeyId: 'PUB_KEY_ID_01', platformPubKey: 'PEM',
       rsaKey: box.seal(payConfigPurpose('rsaKey'), 'PRIVATE'), apiV3Key: box.seal(payConfigPurpose('apiV3Key'), 'k'.repeat(32)),
+      apiCert: box.seal(payConfigPurpose('apiCert'), 'CERT-P12-BASE64'),
     });
     const account = await loadPayAccount(t.ctx.db, box, id);
     expect(account).toMatchObject({ id, gateway: 'wechat_v3', partner: '1900000001', appid: 'wx123', certSerialNo: 'SERIAL', platformPubKeyId: 'PUB_KEY_ID_01', platformPubKey: 'PEM' });
-    expect(account!.secrets).toEqual({ partnerKey: '', certPassword: '', rsaKey: 'PRIVATE', apiV3Key: 'k'.repeat(32), appPrivateKey: '', apiCert: '' });
+    expect(account!.secrets).toEqual({ partnerKey: '', certPassword: '', rsaKey: 'PRIVATE', apiV3Key: 'k'.repeat(32), appPrivateKey: '', apiCert: 'CERT-P12-BASE64' });
     expect(await loadPayAccount(t.ctx.db, box, 987_654_321)).toBeUndefined();
   });
 

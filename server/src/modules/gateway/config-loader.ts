@@ -10,7 +10,7 @@ import type { PayAccount } from './gateway.ts';
 export class PayAccountError extends Error {}
 
 const textColumns = ['id', 'gateway', 'partner', 'appid', 'partnerKey', 'subMchId', 'signType', 'sellerUserId', 'certSerialNo', 'platformPubKeyId', 'platformPubKey', 'alipayPublicKey'] as const;
-const secretColumns = ['certPassword', 'rsaKey', 'apiV3Key', 'appPrivateKey'] as const;
+const secretColumns = ['certPassword', 'rsaKey', 'apiV3Key', 'appPrivateKey', 'apiCert'] as const;
 
 type Row = Record<(typeof textColumns)[number] | (typeof secretColumns)[number], string> & { id: number };
 
@@ -38,8 +38,7 @@ export function payAccountOf(box: SecretBox, row: Row): PayAccount {
     platformPubKeyId: row.platformPubKeyId, platformPubKey: row.platformPubKey, alipayPublicKey: row.alipayPublicKey,
     secrets: {
       partnerKey: open('partnerKey'), certPassword: open('certPassword'), rsaKey: open('rsaKey'), apiV3Key: open('apiV3Key'), appPrivateKey: open('appPrivateKey'),
-      // no column holds the v2 API certificate yet (a sealed column and the dialog's upload come with the seam reshape)
-      apiCert: '',
+      apiCert: open('apiCert'),
     },
   };
 }

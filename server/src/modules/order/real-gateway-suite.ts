@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrderStatus, PayType, type PayConfigSecretField } from '@huiyun/contract';
+import { OrderStatus, PayType, payConfigSecretFields } from '@huiyun/contract';
 import type { FakeBooks } from '../../../../tools/fake-gateways/books.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import type { PayAccount } from '../gateway/gateway.ts';
@@ -39,10 +39,9 @@ export type RealGatewayHarness = {
   /** The gateway's acknowledgement, as it reads it (success or not). */
   accepted: (answer: Answer) => boolean;
 };
-/** What the gateway can do here: refunds (WeChat v2 needs the API certificate, which no 支付配置 column holds yet), refund notifications. */
+/** What the gateway can do here: refunds, refund notifications. */
 export type Capabilities = { refunds: boolean; refundNotifications: boolean };
 
-const secretFields: PayConfigSecretField[] = ['partnerKey', 'certPassword', 'rsaKey', 'apiV3Key', 'appPrivateKey'];
 
 export function realGatewaySuite(name: string, can: Capabilities, start: () => Promise<RealGatewayHarness>) {
   describe(`a sale through ${name} (its fake, the product's routes)`, () => {
@@ -63,7 +62,7 @@ export function realGatewaySuite(name: string, can: Capabilities, start: () => P
       h.adapt?.(rt);
       const now = Date.now();
       const a = h.account;
-      const sealed = Object.fromEntries(secretFields.map((f) => [f, a.secrets[f] ? t.ctx.secrets.seal(payConfigPurpose(f), a.secrets[f]) : '']));
+      const sealed = Object.fromEntries(payConfigSecretFields.map((f) => [f, a.secrets[f] ? t.ctx.secrets.seal(payConfigPurpose(f), a.secrets[f]) : '']));
       configId = (await t.ctx.db.insertInto('pay_config').values({
         deptId: 1, name: `测试-${name}`, payType: h.payType, gateway: h.gateway, partner: a.partner, appid: a.appid, subMchId: a.subMchId, signType: a.signType,
         sellerUserId: a.sellerUserId, certSerialNo: a.certSerialNo, platformPubKeyId: a.platformPubKeyId, platformPubKey: a.platformPubKey, alipayPublicKey: a.alipayPublicKey,

@@ -5,8 +5,8 @@ import { wechatV2AccountOf } from '../gateway/wechat-v2/harness.ts';
 import { realGatewaySuite } from './real-gateway-suite.ts';
 
 // WeChat Pay APIv2 end to end (issue 33 §1): XML notifications signed MD5; the acknowledgement is XML SUCCESS.
-// Refunds need the merchant API certificate, which no 支付配置 column holds yet (docs/adding-a-gateway.md).
-realGatewaySuite('wechat_v2', { refunds: false, refundNotifications: true }, async () => {
+// Refunds go with the merchant API certificate the 支付配置 holds sealed (apiCert, PKCS#12 base64).
+realGatewaySuite('wechat_v2', { refunds: true, refundNotifications: true }, async () => {
   const fake = await startFakeWechatV2();
   return {
     gateway: 'wechat_v2', payType: PayType.wechat, fake: fake as never, account: wechatV2AccountOf(fake), env: { WECHATPAY_BASE_URL: fake.baseUrl },

@@ -61,6 +61,7 @@ function toPayConfig(ctx: AppContext, row: PayConfigRow): PayConfig {
     rsaKey: masked.rsaKey!,
     apiV3Key: masked.apiV3Key!,
     appPrivateKey: masked.appPrivateKey!,
+    apiCert: masked.apiCert!,
     addUser: String(row.addUser),
     editUser: String(row.editUser),
     addTime: formatDateTime(Number(row.addTime)),

@@ -21,6 +21,7 @@ const SECRETS = {
   apiV3Key: 'S3cr3t-Known-ApiV3-Key-7f1e9b2c',
   rsaKey: '-----BEGIN PRIVATE KEY-----\nKNOWNPRIVATEKEYBODYa8b7c6d5e4f3\n-----END PRIVATE KEY-----',
   partnerKey: 'Partner-Known-Key-55aa66bb77cc',
+  apiCert: 'MIIKnownApiCertP12Base64Body0a1b2c3d4e5f',
   replaced: 'Replaced-Known-ApiV3-Key-0d0e0f',
   refused: 'Refused-Known-Secret-9x8y7z6w',
   malformed: 'Malformed-Known-Secret-1q2w3e4r',
@@ -96,6 +97,14 @@ describe('a payment secret', () => {
     const id = created.body!.data.id as number;
     const sim = await call('POST', '/api/Config/save', token, { name: '泄漏测试模拟', payType: 1, partnerKey: SECRETS.partnerKey });
     const simId = sim.body!.data.id as number;
+    // the WeChat v2 merchant API certificate (uploaded in the dialog): sealed like the keys, masked, kept when sent back masked
+    const v2 = { name: '泄漏测试V2', payType: 3, gateway: 'wechat_v2', partner: '1900000110', appid: 'wx0002', notifyUrl: 'https://pay.example.com/n', signType: 'MD5', partnerKey: SECRETS.partnerKey, apiCert: SECRETS.apiCert };
+    const v2Id = (await call('POST', '/api/Config/save', token, v2)).body!.data.id as number;
+    const v2Row = (await call('POST', '/api/Config/list', token, { page: 1, limit: 10, name: '泄漏测试V2' })).body!.data[0];
+    expect(v2Row.apiCert).toBe(maskSecret(SECRETS.apiCert));
+    expect((await call('POST', '/api/Config/save', token, { ...v2Row, name: '泄漏测试V2-改' })).body!.success).toBe(true);
+    const v2Kept = await app.ctx.db.selectFrom('pay_config').select('apiCert').where('id', '=', v2Id).executeTakeFirstOrThrow();
+    expect(app.ctx.secrets.open(sealPurpose('pay_config', 'apiCert'), v2Kept.apiCert)).toBe(SECRETS.apiCert);
 
     // Refusals carrying a secret: a rule broken, a body that is no JSON.
     const refused = await call('POST', '/api/Config/save', token, { ...v3, name: '', apiV3Key: SECRETS.refused });
@@ -106,7 +115,7 @@ describe('a payment secret', () => {
     expect(malformed.status).toBe(400);
 
     const listed = await call('POST', '/api/Config/list', token, { page: 1, limit: 10, name: '泄漏测试' });
-    expect(listed.body!.total).toBe(2);
+    expect(listed.body!.total).toBe(3);
     const row = listed.body!.data.find((r: { id: number }) => r.id === id);
     expect(row.apiV3Key).toBe(maskSecret(SECRETS.apiV3Key));
 
@@ -137,7 +146,7 @@ describe('a payment secret', () => {
     expect(operLog.body!.total).toBeGreaterThan(3);
     await call('POST', '/api/OperLog/export', token, {});
 
-    expect((await call('DELETE', `/api/Config/delete?ids=${id},${simId}`, token)).body!.success).toBe(true);
+    expect((await call('DELETE', `/api/Config/delete?ids=${id},${simId},${v2Id}`, token)).body!.success).toBe(true);
     expect((await call('POST', '/api/Config/list', token, { page: 1, limit: 10, name: '泄漏测试' })).body!.total).toBe(0);
 
     const beforeClose = await storedText();

@@ -7,6 +7,7 @@ import { savePayConfig } from '../../../api/payConfig.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../shared/useServerAction.ts';
 import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
+import { ApiCertInput } from './ApiCertInput.tsx';
 
 const m = messages.payConfig;
 const FORM = 'payConfig-edit';
@@ -76,12 +77,14 @@ export function PayConfigDialog({ open, editing, onClose }: { open: boolean; edi
       {gateway === PayGateway.simulator && <Alert type="info" showIcon title={m.simulatorHint} style={{ marginBottom: 16 }} />}
       {shown.map((field) => {
         const label = m[field];
-        const rules = required.includes(field) ? [{ required: true, whitespace: true, message: fill(m.fieldRequired, { label }) }] : [];
+        // the mark comes from the gateway's table (contract gatewayFields, the server checks the same), not the schema
+        const needed = required.includes(field);
+        const rules = needed ? [{ required: true, whitespace: true, message: fill(m.fieldRequired, { label }) }] : [];
         const placeholder = fill(messages.common.inputPlaceholder, { label });
         const signTypes = gatewaySignTypes[gateway];
         if (field === 'signType' && signTypes) {
           return (
-            <SchemaField key={field} name={field} label={label} rules={[{ required: true, message: fill(messages.common.selectPlaceholder, { label }) }]}>
+            <SchemaField key={field} name={field} label={label} required rules={[{ required: true, message: fill(messages.common.selectPlaceholder, { label }) }]}>
               <Select options={signTypes.map((s) => ({ value: s, label: s }))} placeholder={fill(messages.common.selectPlaceholder, { label })} />
             </SchemaField>
           );
@@ -90,8 +93,10 @@ export function PayConfigDialog({ open, editing, onClose }: { open: boolean; edi
         if (isSecret(field)) {
           const stored = storedSecrets.includes(field);
           return (
-            <SchemaField key={field} name={field} label={label} rules={stored ? [] : rules} extra={stored ? m.secretKeepHint : undefined}>
-              {multiline ? (
+            <SchemaField key={field} name={field} label={label} required={needed} rules={stored ? [] : rules} extra={stored ? m.secretKeepHint : field === 'apiCert' ? m.apiCertHint : undefined}>
+              {field === 'apiCert' ? (
+                <ApiCertInput placeholder={placeholder} />
+              ) : multiline ? (
                 <Input.TextArea rows={3} placeholder={placeholder} autoComplete="off" spellCheck={false} />
               ) : (
                 <Input.Password placeholder={placeholder} autoComplete="new-password" visibilityToggle />
@@ -100,7 +105,7 @@ export function PayConfigDialog({ open, editing, onClose }: { open: boolean; edi
           );
         }
         return (
-          <SchemaField key={field} name={field} label={label} rules={rules}>
+          <SchemaField key={field} name={field} label={label} required={needed} rules={rules}>
             {multiline ? <Input.TextArea rows={3} placeholder={placeholder} spellCheck={false} /> : <Input placeholder={placeholder} />}
           </SchemaField>
         );
