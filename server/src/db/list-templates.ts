@@ -10,8 +10,8 @@ import { standInNameOf, standIns } from './compiled-once.ts';
 // whose text only changes with the filters present, the sort and the page's form.
 //
 // A statement is built from one or two source queries: the request's filtered query, or with a contains
-// search the filtered query as its page and as its count read it (the plan's forms swapped in: list-query.ts
-// `planSearches`). The shape of a request is the compiled text of its sources (the module builds the
+// search the filtered query as its page and as its count read it (list/paging.ts ANDs each search the
+// module passed in `options.searches`, in the form list/search-plan.ts `planSearches` chose). The shape of a request is the compiled text of its sources (the module builds the
 // filtered query per request: cheap) plus what listPage decides, and the list's column function: the same
 // function object each time (a module's constant). A column function made anew on each call is never seen
 // twice, so its list is built per request as before.
