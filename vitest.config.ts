@@ -19,7 +19,12 @@ export default defineConfig({
       // every bench in its smoke mode (bench/lib/smoke.ts): a bench that no longer runs fails here
       { test: { name: 'bench', include: ['bench/**/*.test.ts'], env: { TEST_DB: 'sqlite' }, testTimeout: 120_000 } },
       ...(postgres
-        ? [{ test: { name: 'server-postgres', include: serverTests, env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 30_000, globalSetup: ['server/src/test/no-leftover-databases.ts'] } }]
+        ? [
+          { test: { name: 'server-postgres', include: serverTests, env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 30_000, globalSetup: ['server/src/test/no-leftover-databases.ts'] } },
+          // the benches that have a database, again on PostgreSQL (no leftover check of its own: the setup above names
+          // the run in process.env, which a second setup would overwrite for both projects)
+          { test: { name: 'bench-postgres', include: ['bench/**/*.test.ts'], env: { TEST_DB: 'postgres' }, testTimeout: 120_000 } },
+        ]
         : []),
     ],
   },

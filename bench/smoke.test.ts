@@ -1,17 +1,24 @@
 // Every bench (each bench/NAME.ts that `npm run bench -- NAME` runs) in its smoke mode: a tiny size for a
 // few seconds (bench/lib/smoke.ts), so that a bench that no longer runs fails the suite. Each must finish
-// with exit 0 and print its recount's verdict 'recount: OK'. Nothing here is timed.
+// with exit 0 and print its recount's verdict 'recount: OK'. Nothing here is timed. With TEST_DATABASE_URL the
+// `bench-postgres` project runs those with a database again on PostgreSQL.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const benches = fs.readdirSync(import.meta.dirname).filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.endsWith('.test.ts')).map((f) => f.replace(/\.ts$/, ''));
+const postgres = process.env.TEST_DB === 'postgres';
+/** Benches with no database: run once, in the SQLite project. */
+const withoutDatabase = ['bundle'];
+const benches = fs.readdirSync(import.meta.dirname)
+  .filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.endsWith('.test.ts'))
+  .map((f) => f.replace(/\.ts$/, ''))
+  .filter((name) => !(postgres && withoutDatabase.includes(name)));
 
 function runBench(name: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(import.meta.dirname, 'run.ts'), name], {
-      env: { ...process.env, BENCH_SMOKE: '1', BENCH_DB: process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite' },
+      env: { ...process.env, BENCH_SMOKE: '1', BENCH_DB: postgres ? 'postgres' : 'sqlite' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
