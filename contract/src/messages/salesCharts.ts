@@ -39,6 +39,8 @@ export const salesCharts = {
   machineNo: '终端号',
   machineName: '终端名称',
   goodsName: '商品',
+  /** An order of an aisle that had no goods name when it was sold. */
+  goodsUnnamed: '（未设置商品名称）',
   noData: '暂无数据',
   saveImage: '保存为图片',
   loadFailed: '统计数据加载失败',

@@ -17,7 +17,7 @@ type Filters = Omit<SalesChartsFilters, 'granularity'>;
 
 const rankColumns = (keyTitle: string, withName: boolean) => [
   { key: 'rank', title: m.rank, width: 56, render: (_v: unknown, _r: SalesRank, i: number) => i + 1 },
-  { key: 'key', dataIndex: 'key', title: keyTitle, ellipsis: true },
+  { key: 'key', dataIndex: 'key', title: keyTitle, ellipsis: true, render: (key: string) => key || m.goodsUnnamed },
   ...(withName ? [{ key: 'name', dataIndex: 'name', title: m.machineName, ellipsis: true }] : []),
   { key: 'amount', dataIndex: 'amount', title: m.salesAmount, align: 'right' as const, width: 120 },
   { key: 'count', dataIndex: 'count', title: m.salesCount, align: 'right' as const, width: 90 },
