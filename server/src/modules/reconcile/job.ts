@@ -1,4 +1,5 @@
 import { shanghaiDay } from '@huiyun/contract';
+import { timedJobRun } from '../../db/job-runs.ts';
 import { DAY_MS } from './platform.ts';
 import { reconcileDay, type ReconcileDeps } from './run.ts';
 
@@ -37,7 +38,8 @@ export function startReconcileJob(deps: ReconcileDeps, at: string, onRun?: (answ
   let stopped = false;
   const run = () => {
     const day = yesterdayOf(deps.now());
-    running = reconcileDay(deps, { day, by: JOB_RUNNER, mode: 'job' }).then((answer) => onRun?.({ ...answer, day }), (error) => deps.onError?.(error));
+    running = timedJobRun(deps.db, 'reconcile', deps.now, async () => ({ ...(await reconcileDay(deps, { day, by: JOB_RUNNER, mode: 'job' })), day }))
+      .then((answer) => onRun?.(answer), (error) => deps.onError?.(error));
     return running;
   };
   const schedule = () => {
