@@ -40,7 +40,7 @@ export const systemMonitor = {
   refundsInFlight: '处理中的退款',
   alarmsToday: '今日支付告警',
   noData: '暂无数据',
-  processes: '各进程',
+  processes: '各进程（{count}）',
   jobs: '后台任务（最近一次运行）',
   job: '任务',
   jobNames: { orderSweep: '订单清理', logRetention: '日志清理', reconcile: '每日对账' },
@@ -55,7 +55,7 @@ export const systemMonitor = {
   jobSummaries: {
     orderSweep: '超时订单 {claimed}（已支付 {paid}，已关闭 {closed}，出错 {failed}），出货超时 {dispenseTimeouts}，自动退款 {autoRefunds}，退款查询 {refundsClaimed}（已完结 {refundsSettled}，出错 {refundsFailed}），过期随机数 {nonces}',
     logRetention: '删除操作日志 {sys_oper_log} 条、登录日志 {sys_login_log} 条',
-    reconcile: '{day}：对账 {runs} 个支付配置，差异 {diffs} 条，{busy} 个已对过或由其他实例在对',
+    reconcile: '{day}：对账 {runs} 个支付配置（该日失败 {failed}），差异 {diffs} 条，{busy} 个已对过或由其他实例在对',
   },
   days: '{days} 天 ',
 } as const;
