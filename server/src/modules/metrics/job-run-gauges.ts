@@ -9,11 +9,9 @@ import type { Database } from '../../db/schema.ts';
 
 export function jobRunGauges(db: Kysely<Database>, registry: Registry): void {
   let reading: Promise<JobRun[]> | undefined;
-  // the four gauges of a scrape share one read
-  const runs = () => {
-    reading ??= lastJobRuns(db).finally(() => setImmediate(() => { reading = undefined; }));
-    return reading;
-  };
+  // The four gauges of a scrape share one read: prom-client starts every metric's collect in one go (registry
+  // getMetricsAsJSON), so all four ask before the read ends, and the next scrape reads afresh.
+  const runs = () => (reading ??= lastJobRuns(db).finally(() => { reading = undefined; }));
   const gauge = (name: string, help: string, value: (run: JobRun) => number | null) => new Gauge({
     name, help, labelNames: ['job'] as const, registers: [registry],
     async collect() {
