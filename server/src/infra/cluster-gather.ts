@@ -7,7 +7,7 @@ import cluster, { type Worker } from 'node:cluster';
 //
 // worker → primary  { huiyun: 'gather', id, topic }
 // primary → each    { huiyun: 'collect', id, topic }        each → primary { huiyun: 'collected', id, answer | error }
-// primary → worker  { huiyun: 'gathered', id, answers }
+// primary → worker  { huiyun: 'gathered', id, topic, answers }   (ids are a topic's own)
 
 /** How long the primary waits for the processes' answers; one that is late is left out of this answer. */
 const COLLECT_MS = 2_000;
@@ -18,7 +18,7 @@ type Message =
   | { huiyun: 'gather'; id: number; topic: string }
   | { huiyun: 'collect'; id: number; topic: string }
   | { huiyun: 'collected'; id: number; answer?: unknown; error?: string }
-  | { huiyun: 'gathered'; id: number; answers: unknown[] };
+  | { huiyun: 'gathered'; id: number; topic: string; answers: unknown[] };
 
 const isMessage = (value: unknown): value is Message => typeof value === 'object' && value !== null && typeof (value as { huiyun?: unknown }).huiyun === 'string';
 
@@ -40,7 +40,7 @@ export function clusterGathering<T>(topic: string, answer: () => Promise<T>): Ga
         (value) => process.send?.({ huiyun: 'collected', id: message.id, answer: value } satisfies Message),
         (error: unknown) => process.send?.({ huiyun: 'collected', id: message.id, error: String(error) } satisfies Message),
       );
-    } else if (message.huiyun === 'gathered') {
+    } else if (message.huiyun === 'gathered' && message.topic === topic) {
       waiting.get(message.id)?.(message.answers);
     }
   };
@@ -81,7 +81,7 @@ export function serveGatherings(): void {
     const reply = () => {
       clearTimeout(late);
       collecting.delete(id);
-      if (from.isConnected()) from.send({ huiyun: 'gathered', id: message.id, answers } satisfies Message);
+      if (from.isConnected()) from.send({ huiyun: 'gathered', id: message.id, topic: message.topic, answers } satisfies Message);
     };
     const late = setTimeout(reply, COLLECT_MS);
     collecting.set(id, (_worker, collected) => {

@@ -8,12 +8,13 @@ import { testDbKind } from '../../test/test-database.ts';
 
 // A real server with SERVER_WORKERS=2 (PostgreSQL and Redis only, as config.ts requires): whichever process a
 // request reaches, one /metrics scrape covers both processes (each one's process metrics under its pid, the
-// request histogram added up) and the 监控查询 snapshot lists both, with the order sweep's last run, written
-// by one of them.
+// request histogram added up) and the 监控查询 snapshot lists both, counts the requests both answered, and shows
+// the order sweep's last run, written by one of them.
 
 const TOKEN = 'cluster-metrics-token-0123';
 const redisUrl = process.env.TEST_REDIS_URL;
 const REFUSED = 12;
+const REFUSED_ROUTE = '/api/Role/dropDown/all'; // a GET that needs a session: refused without one
 
 /** One request on a connection of its own (node:cluster hands each new connection to the next process). */
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
@@ -68,19 +69,21 @@ describe.runIf(testDbKind() === 'postgres' && redisUrl)('SERVER_WORKERS=2: one s
     expect((await snapshot()).server.processes.map((p) => p.pid)).toContain(sweep!.pid);
   });
 
-  it('answers one /metrics scrape for both processes: process metrics by pid, requests added up', async () => {
-    for (let i = 0; i < REFUSED; i++) expect((await get(`${running.server.url}/api/SystemMonitor/snapshot`)).status).toBe(401);
+  it('answers one /metrics scrape for both processes (process metrics by pid, requests added up), and the snapshot\'s requests of both', async () => {
+    for (let i = 0; i < REFUSED; i++) expect((await get(`${running.server.url}${REFUSED_ROUTE}`)).status).toBe(401);
     const pids = (await snapshot()).server.processes.map((p) => p.pid);
     for (let i = 0; i < 4; i++) {
       const scrape = await get(`${running.server.url}/metrics`, { authorization: `Bearer ${TOKEN}` });
       expect(scrape.status).toBe(200);
       for (const pid of pids) expect(scrape.body).toMatch(new RegExp(`^huiyun_process_resident_memory_bytes\\{pid="${pid}"\\} \\d+`, 'm'));
       // the refusals landed on both processes (one connection each, handed out in turn); the scrape counts all
-      expect(scrape.body).toContain(`\nhuiyun_http_request_duration_seconds_count{method="GET",route="/api/SystemMonitor/snapshot",status="4xx"} ${REFUSED}\n`);
+      expect(scrape.body).toContain(`\nhuiyun_http_request_duration_seconds_count{method="GET",route="${REFUSED_ROUTE}",status="4xx"} ${REFUSED}\n`);
       // the shared gauges once, not once a process
       expect(scrape.body.match(/^huiyun_machines_online /gm)).toHaveLength(1);
       expect(scrape.body).toContain('\nhuiyun_machines_online 0\n');
       expect(scrape.body).toMatch(/^huiyun_job_last_run_ok\{job="orderSweep"\} 1$/m);
     }
+    // the snapshot's requests per route: both processes' answers taken together
+    for (let i = 0; i < 4; i++) expect((await snapshot()).requests.find((r) => r.route === `GET ${REFUSED_ROUTE}`)).toMatchObject({ count: REFUSED, errors: 0 });
   });
 });

@@ -9,7 +9,7 @@ import { clusterGathering } from '../../infra/cluster-gather.ts';
 import { lastJobRuns } from '../../db/job-runs.ts';
 import { jobRunView } from './job-run-view.ts';
 import { ProcessStats, version } from './process-stats.ts';
-import { recordRequests, RequestStats } from './request-stats.ts';
+import { recordRequests, routeStats, type RequestStats } from './request-stats.ts';
 
 /** Redis's clients and memory, from INFO. */
 async function redisStats(redis: Redis): Promise<SystemSnapshot['redis']> {
@@ -29,23 +29,25 @@ export function systemMonitorRoutes(ctx: AppContext, sources: MonitorSources) {
     const processStats = new ProcessStats(app);
     // every server process's figures (SERVER_WORKERS), whichever process the screen's request reaches
     const processes = clusterGathering('process', () => processStats.figures());
+    const requestWindows = clusterGathering('requests', async () => sources.requests.window());
     const business = new BusinessStats(ctx.db, ctx.now);
     app.addHook('onReady', async () => business.start());
     app.addHook('onClose', async () => {
       business.stop();
       processes.stop();
+      requestWindows.stop();
       processStats.stop();
     });
 
     app.get('/api/SystemMonitor/snapshot', { config: { access: { permission: Perm.systemMonitorView } } }, async () => {
-      const [all, database, redis, businessNow, jobs] = await Promise.all([
-        processes.all(), databaseStats(ctx.db, ctx.config), sources.redis ? redisStats(sources.redis) : null, business.snapshot(), lastJobRuns(ctx.db),
+      const [all, windows, database, redis, businessNow, jobs] = await Promise.all([
+        processes.all(), requestWindows.all(), databaseStats(ctx.db, ctx.config), sources.redis ? redisStats(sources.redis) : null, business.snapshot(), lastJobRuns(ctx.db),
       ]);
       all.sort((a, b) => a.pid - b.pid);
       const own = all.find((p) => p.pid === process.pid) ?? await processStats.figures();
       const server = { version, node: process.version, workers: ctx.config.workers, ...own, processes: all };
       const snapshot: SystemSnapshot = {
-        time: formatDateTime(ctx.now()), server, requests: sources.requests.snapshot(), database, redis, business: { ...businessNow, jobs: jobs.map(jobRunView) },
+        time: formatDateTime(ctx.now()), server, requests: routeStats(windows), database, redis, business: { ...businessNow, jobs: jobs.map(jobRunView) },
       };
       return ok('', snapshot);
     });
