@@ -1,10 +1,11 @@
 import { expect, test } from './fixtures.ts';
 import { openFromMenu } from './list-page.ts';
 
-// 监控查询 (/druid/login) at 1366×768: the super administrator sees this server's figures, refreshed by themselves.
+// 监控查询 (/druid/login) at 1366×768: the super administrator sees this server's figures and its background jobs'
+// last runs, refreshed by themselves.
 
 test.describe('监控查询', () => {
-  test('shows the server, the database, the business and the requests per route, and refreshes', async ({ adminPage: page }) => {
+  test('shows the server, the database, the business, the jobs\' last runs and the requests per route, and refreshes', async ({ adminPage: page }) => {
     await page.setViewportSize({ width: 1366, height: 768 });
     await page.goto('/task/index');
     await openFromMenu(page, '系统监控', '监控查询');
@@ -16,6 +17,13 @@ test.describe('监控查询', () => {
     await expect(server).toContainText('MB'); // memory
     await expect(page.locator('.system-monitor-database')).toContainText('SQLite');
     await expect(page.locator('.system-monitor-business')).toContainText('在线终端');
+    // the background jobs' last runs: the order sweep (every second here) and the log retention (at start)
+    const jobs = page.locator('.system-monitor-jobs');
+    const sweep = jobs.locator('tbody tr', { hasText: '订单清理' });
+    await expect(sweep).toContainText('成功');
+    await expect(sweep).toContainText(/超时订单 \d+（已支付 \d+/);
+    await expect(jobs.locator('tbody tr', { hasText: '日志清理' })).toContainText(/删除操作日志 \d+ 条、登录日志 \d+ 条/);
+    await expect(page.locator('.system-monitor-processes')).toHaveCount(0); // one process: no per-process table
     // the screen's own calls are requests too, on whichever page of the table (busiest first) they rank: after a
     // whole suite's traffic, ten other routes may be busier
     const requests = page.locator('.system-monitor-requests');

@@ -6,16 +6,29 @@ export const REQUEST_WINDOW_MINUTES = 5;
 
 export type RouteStats = { route: string; count: number; errors: number; p50: number; p95: number; p99: number };
 
+/** One server process's own figures. */
+export type ProcessFigures = {
+  pid: number; uptimeSeconds: number;
+  rss: number; heapUsed: number; heapTotal: number;
+  /** Of one core, since the last snapshot (or the start): 0–100 × cores. */
+  cpuPercent: number;
+  eventLoop: { p50: number; p99: number; max: number };
+  connections: number | null;
+};
+
+/** The background jobs whose last run 监控查询 shows (server/src/db/job-runs.ts). */
+export type JobName = 'orderSweep' | 'logRetention' | 'reconcile';
+
+/** A background job's last run: `summary` says what it did; `failTime` / `failError`: its last failure ('' / null: none). */
+export type JobRunView = {
+  job: JobName; startTime: string; durationMs: number; ok: boolean; summary: string; error: string; pid: number;
+  failTime: string | null; failError: string;
+};
+
 export type SystemSnapshot = {
   time: string;
-  server: {
-    version: string; node: string; pid: number; workers: number; uptimeSeconds: number;
-    rss: number; heapUsed: number; heapTotal: number;
-    /** Of one core, since the last snapshot (or the start): 0–100 × cores. */
-    cpuPercent: number;
-    eventLoop: { p50: number; p99: number; max: number };
-    connections: number | null;
-  };
+  /** The process that answered, and (`processes`, by pid) every server process — more than one with SERVER_WORKERS. */
+  server: { version: string; node: string; workers: number; processes: ProcessFigures[] } & ProcessFigures;
   requests: RouteStats[];
   database: {
     kind: 'sqlite' | 'postgres';
@@ -30,5 +43,7 @@ export type SystemSnapshot = {
     /** null until the server has run a minute. */
     sentLastMinute: number | null; ordersLastMinute: number | null;
     refundsInFlight: number; alarmsToday: number;
+    /** The last run of each background job that has run (the order sweep, the log retention, the daily 对账). */
+    jobs: JobRunView[];
   };
 };

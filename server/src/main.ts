@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { restartBudget } from './infra/restart-budget.ts';
+import { serveGatherings } from './infra/cluster-gather.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { startLogRetention } from './db/log-retention.ts';
@@ -80,6 +81,7 @@ function runWorkers(count: number): void {
   let stopping = false;
   let ready = false;
   const restarts = restartBudget();
+  serveGatherings(); // one /metrics scrape, one 监控查询 snapshot covers every process (infra/cluster-gather.ts)
   // One process resends the simulator's unacknowledged notifications at start (main above): the first,
   // and whichever replaces it.
   const resender = { [RESENDER_ENV]: '1' };

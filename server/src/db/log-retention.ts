@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
+import { timedJobRun } from './job-runs.ts';
 import { runPeriodically } from './periodic.ts';
 
 // Log retention (issue 14): 操作日志 and 登录日志 grow by every click and every login, so rows older than
@@ -57,7 +58,7 @@ export function startLogRetention(
   const now = options.now ?? Date.now;
   let stopped = false;
   const schedule = runPeriodically(
-    () => sweepExpiredLogs(db, { before: now() - options.days * 86_400_000, stopped: () => stopped })
+    () => timedJobRun(db, 'logRetention', now, () => sweepExpiredLogs(db, { before: now() - options.days * 86_400_000, stopped: () => stopped }))
       .then((deleted) => options.onSwept?.(deleted), (error) => options.onError?.(error)),
     options.everyMs ?? 3_600_000,
   );

@@ -34,7 +34,8 @@ export type ServerProcess = {
   readonly output: () => { stdout: string; stderr: string };
 };
 
-export async function serverProcess(options: { dataDir: string; databaseUrl?: string; env?: Record<string, string> }): Promise<ServerProcess> {
+/** startWithinMs: how long a start may take (default 15 s; a SERVER_WORKERS server starts its processes one after another). */
+export async function serverProcess(options: { dataDir: string; databaseUrl?: string; env?: Record<string, string>; startWithinMs?: number }): Promise<ServerProcess> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   let exitedByItself = 0;
@@ -56,7 +57,7 @@ export async function serverProcess(options: { dataDir: string; databaseUrl?: st
     started.stdout?.on('data', (chunk: Buffer) => void (output.stdout += chunk.toString()));
     started.once('exit', () => { if (!killing) exitedByItself++; });
     child = started;
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < (options.startWithinMs ?? 15_000) / 50; i++) {
       if (started.exitCode !== null) throw new Error(`server exited with ${started.exitCode}: ${stderr}`);
       try {
         if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
@@ -86,12 +87,20 @@ export type ServerOnTestDatabase = { server: ServerProcess; db: Kysely<Database>
  * to read it. close() kills the server and drops everything. `via` gives the URL the server reaches
  * PostgreSQL by (a fault test's proxy, test/tcp-proxy.ts); the test's own connection goes direct.
  */
-export async function serverOnTestDatabase(env: Record<string, string> = {}, options: { via?: (databaseUrl: string) => string } = {}): Promise<ServerOnTestDatabase> {
+export async function serverOnTestDatabase(env: Record<string, string> = {}, options: { via?: (databaseUrl: string) => string; startWithinMs?: number } = {}): Promise<ServerOnTestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-process-'));
   const testDb = testDbKind() === 'postgres' ? await createTestDatabase() : undefined;
   const databaseUrl = testDb?.url && options.via ? options.via(testDb.url) : testDb?.url;
-  const server = await serverProcess({ dataDir, databaseUrl, env });
-  await server.start();
+  const server = await serverProcess({ dataDir, databaseUrl, env, startWithinMs: options.startWithinMs });
+  try {
+    await server.start();
+  } catch (error) {
+    // one that did not start in time may still run: end it and drop its database all the same
+    await server.kill();
+    await testDb?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const db = testDb?.db ?? connectDatabase({ kind: 'sqlite', file: path.join(dataDir, 'huiyun.db') });
   return {
     server,

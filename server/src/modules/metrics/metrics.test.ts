@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { timedJobRun } from '../../db/job-runs.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 
 // GET /metrics on SQLite and (TEST_DATABASE_URL) PostgreSQL: off without METRICS_TOKEN, a bearer token with it,
@@ -37,5 +38,18 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^huiyun_process_resident_memory_bytes \d+/m);
     expect(text).toMatch(/^huiyun_http_request_duration_seconds_count\{method="POST",route="\/sync\/login",status="4xx"\} 1$/m);
     for (const gauge of ['huiyun_machines_online 0', 'huiyun_devices_online 0', 'huiyun_refunds_in_flight 0', 'huiyun_orders_created_today 0']) expect(text).toContain(`\n${gauge}\n`);
+  });
+
+  it('answers the background jobs\' last runs by job', async () => {
+    const scrape = async () => (await on.call('GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } })).raw.body;
+    expect(await scrape()).not.toMatch(/^huiyun_job_last_run_ok\{/m); // none has run in this app
+    await expect(timedJobRun(on.ctx.db, 'reconcile', () => 1_700_000_000_000, () => Promise.reject(new Error('账单下载失败')))).rejects.toThrow();
+    await timedJobRun(on.ctx.db, 'orderSweep', () => 1_700_000_100_000, async () => ({ claimed: 0 }));
+    const text = await scrape();
+    expect(text).toMatch(/^huiyun_job_last_run_ok\{job="reconcile"\} 0$/m);
+    expect(text).toMatch(/^huiyun_job_last_run_ok\{job="orderSweep"\} 1$/m);
+    expect(text).toMatch(/^huiyun_job_last_run_start_seconds\{job="orderSweep"\} 1700000100$/m);
+    expect(text).toMatch(/^huiyun_job_last_failure_seconds\{job="reconcile"\} 1700000000$/m);
+    expect(text).not.toMatch(/^huiyun_job_last_failure_seconds\{job="orderSweep"\}/m);
   });
 });

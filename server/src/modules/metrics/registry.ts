@@ -1,26 +1,46 @@
+import cluster from 'node:cluster';
 import type { Kysely } from 'kysely';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
+import { clusterGathering } from '../../infra/cluster-gather.ts';
 import { BusinessStats, dayTotals } from '../system-monitor/business-stats.ts';
 import { databaseStats } from '../system-monitor/database-stats.ts';
+import { jobRunGauges } from './job-run-gauges.ts';
 
-// The figures of 监控查询 for Prometheus (prom-client): the process (its default metrics: CPU, memory, event-loop
-// lag, handles), every answer by route in a histogram, and the database and the business as gauges read at
-// each scrape. Counts since midnight are gauges (they restart with the day); Prometheus takes their rates.
+// The figures of 监控查询 for Prometheus (prom-client), in two parts. Each process's own: its default metrics
+// (CPU, memory, event-loop lag, handles) and every answer by route in a histogram. The shared ones: the
+// database, the business and the background jobs' last runs, gauges read at each scrape. Counts since
+// midnight are gauges (they restart with the day); Prometheus takes their rates.
+//
+// With SERVER_WORKERS one scrape covers every process: the process it reaches gathers each process's own part
+// over IPC (infra/cluster-gather.ts) and adds them up with prom-client's AggregatorRegistry.aggregate — the
+// request histograms summed, the process metrics kept apart by a `pid` label — then adds the shared part once.
 
-export type Metrics = { registry: Registry; requests: Histogram<'method' | 'route' | 'status'> };
+type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
+export type Metrics = { requests: Histogram<'method' | 'route' | 'status'>; text: () => Promise<string>; contentType: string; stop: () => void };
 
 export function createMetrics(db: Kysely<Database>, config: Config, now: () => number): Metrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'huiyun_' });
+  // this process's default metrics, labelled by pid in a cluster (each process's own series, never added up)
+  const processRegistry = new Registry();
+  if (cluster.isWorker) processRegistry.setDefaultLabels({ pid: String(process.pid) });
+  collectDefaultMetrics({ register: processRegistry, prefix: 'huiyun_' });
+  const requestRegistry = new Registry();
   const requests = new Histogram({
     name: 'huiyun_http_request_duration_seconds', help: 'HTTP answers by route, method and status class', labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [requestRegistry],
   });
+  const ownPart = async (): Promise<MetricsJson> => [
+    // one series a process: kept whatever prom-client would do with several (process_start_time is 'omit')
+    ...(await processRegistry.getMetricsAsJSON()).map((metric) => ({ ...metric, aggregator: 'first' as const })),
+    ...(await requestRegistry.getMetricsAsJSON()),
+  ];
+  const processes = clusterGathering('metrics', ownPart);
+
+  const shared = new Registry();
   const business = new BusinessStats(db, now);
   const gauge = (name: string, help: string, read: () => Promise<number | null>) => new Gauge({
-    name, help, registers: [registry],
+    name, help, registers: [shared],
     async collect() {
       const value = await read();
       if (value !== null) this.set(value);
@@ -38,5 +58,15 @@ export function createMetrics(db: Kysely<Database>, config: Config, now: () => n
   gauge('huiyun_database_pool_connections', 'PostgreSQL pool: connections open', pool('total'));
   gauge('huiyun_database_pool_idle', 'PostgreSQL pool: connections idle', pool('idle'));
   gauge('huiyun_database_pool_waiting', 'PostgreSQL pool: queries waiting for a connection', pool('waiting'));
-  return { registry, requests };
+  jobRunGauges(db, shared);
+
+  return {
+    requests,
+    contentType: shared.contentType,
+    text: async () => {
+      const [parts, sharedPart] = await Promise.all([processes.all(), shared.getMetricsAsJSON()]);
+      return AggregatorRegistry.aggregate([...parts, sharedPart]).metrics();
+    },
+    stop: () => processes.stop(),
+  };
 }

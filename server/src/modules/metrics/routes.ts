@@ -11,7 +11,7 @@ const sameToken = (given: string, expected: string) => {
 };
 
 // GET /metrics (issue 34 §3): Prometheus text format, off (404) unless METRICS_TOKEN is set, then only with
-// `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). One process's figures (see README, SERVER_WORKERS).
+// `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). With SERVER_WORKERS, every process's figures (registry.ts).
 export function metricsRoutes(ctx: AppContext) {
   const plugin = async (app: FastifyInstance) => {
     const token = ctx.config.metricsToken;
@@ -23,6 +23,7 @@ export function metricsRoutes(ctx: AppContext) {
       return;
     }
     const metrics = createMetrics(ctx.db, ctx.config, ctx.now);
+    app.addHook('onClose', async () => metrics.stop());
     app.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions.url ?? '(unmatched)';
       metrics.requests.observe({ method: request.method, route, status: `${Math.floor(reply.statusCode / 100)}xx` }, reply.elapsedTime / 1000);
@@ -31,7 +32,7 @@ export function metricsRoutes(ctx: AppContext) {
     app.get('/metrics', { config: { access: 'public' }, logLevel: 'warn' }, async (request, reply) => {
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
       if (!sameToken(bearer, token)) return reply.status(401).header('www-authenticate', 'Bearer').send('unauthorized\n');
-      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+      return reply.type(metrics.contentType).send(await metrics.text());
     });
   };
   // its onResponse hook times every route of the app (what fastify-plugin does)

@@ -3,6 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import { messages, OrderStatus, TransType } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
+import { timedJobRun } from '../../db/job-runs.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { autoRefund, driveRefund } from './refund.ts';
 import { settleUnpaid } from './create.ts';
@@ -131,7 +132,8 @@ export function startOrderSweeper(ctx: AppContext, rt: PaymentRuntime, options: 
   const sweep = () => {
     if (busy) return;
     busy = true;
-    running = sweepOrders(ctx, rt, { log: options.log }).then((c) => options.onSwept?.(c), (e) => options.onError?.(e)).finally(() => void (busy = false));
+    running = timedJobRun(ctx.db, 'orderSweep', ctx.now, () => sweepOrders(ctx, rt, { log: options.log })) // (its last run: 监控查询)
+      .then((c) => options.onSwept?.(c), (e) => options.onError?.(e)).finally(() => void (busy = false));
   };
   // Its own timer, not db/periodic.ts: no sweep at start, and a turn is skipped while the last sweep runs.
   const timer = setInterval(sweep, options.everyMs ?? ctx.config.pay.sweepMs);

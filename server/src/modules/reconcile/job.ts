@@ -1,6 +1,9 @@
-import { shanghaiDay } from '@huiyun/contract';
+import { sql } from 'kysely';
+import { ReconcileResult, shanghaiDay } from '@huiyun/contract';
+import { timedJobRun } from '../../db/job-runs.ts';
 import { DAY_MS } from './platform.ts';
 import { reconcileDay, type ReconcileDeps } from './run.ts';
+import { reconcileDb } from './tables.ts';
 
 // The daily 对账 (PAY_RECONCILE_AT, default 10:30 Asia/Shanghai — the gateways publish a day's bill by
 // 10:00): yesterday's run of every 支付配置. On start, a server past today's time runs yesterday's too, so a
@@ -31,13 +34,18 @@ export function pastTodaysTime(at: string, now: number): boolean {
 
 export const yesterdayOf = (now: number) => shanghaiDay(now - DAY_MS);
 
+const failedRuns = async (deps: ReconcileDeps, day: string) => Number((await reconcileDb(deps.db).selectFrom('pay_reconcile_run').select(sql<string | number>`count(*)`.as('n'))
+  .where('day', '=', day).where('result', '=', ReconcileResult.failed).executeTakeFirst())?.n ?? 0);
+
 export function startReconcileJob(deps: ReconcileDeps, at: string, onRun?: (answer: Awaited<ReturnType<typeof reconcileDay>> & { day: string }) => void) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
   const run = () => {
     const day = yesterdayOf(deps.now());
-    running = reconcileDay(deps, { day, by: JOB_RUNNER, mode: 'job' }).then((answer) => onRun?.({ ...answer, day }), (error) => deps.onError?.(error));
+    // its last run, for 监控查询: what it did, and how many of the day's runs stand failed after it
+    running = timedJobRun(deps.db, 'reconcile', deps.now, async () => ({ ...(await reconcileDay(deps, { day, by: JOB_RUNNER, mode: 'job' })), day, failed: await failedRuns(deps, day) }))
+      .then((answer) => onRun?.(answer), (error) => deps.onError?.(error));
     return running;
   };
   const schedule = () => {

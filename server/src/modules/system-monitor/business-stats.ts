@@ -52,7 +52,7 @@ export class BusinessStats {
     return old.day === latest.day ? latest[field] - old[field] : latest[field];
   }
 
-  async snapshot(): Promise<SystemSnapshot['business']> {
+  async snapshot(): Promise<Omit<SystemSnapshot['business'], 'jobs'>> {
     const now = this.now();
     const latest = await this.sample();
     const count = sql<string | number>`count(*)`.as('n');

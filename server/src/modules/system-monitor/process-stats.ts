@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import type { SystemSnapshot } from '@huiyun/contract';
+import type { ProcessFigures } from '@huiyun/contract';
 
-// This process: version, uptime, memory, CPU since the last look, the event loop's delay (perf_hooks
-// histogram, reset at each look), the open HTTP connections.
+// This process: uptime, memory, CPU since the last look, the event loop's delay (perf_hooks histogram, reset
+// at each look), the open HTTP connections. (With SERVER_WORKERS each process answers its own: routes.ts.)
 
 export const version = (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'dev';
 
@@ -13,17 +13,15 @@ export class ProcessStats {
   private lastCpu = process.cpuUsage();
   private lastAt = performance.now();
   private readonly app: FastifyInstance;
-  private readonly workers: number;
-  constructor(app: FastifyInstance, workers: number) {
+  constructor(app: FastifyInstance) {
     this.app = app;
-    this.workers = workers;
     this.loop.enable();
   }
   stop() {
     this.loop.disable();
   }
 
-  async snapshot(): Promise<SystemSnapshot['server']> {
+  async figures(): Promise<ProcessFigures> {
     const memory = process.memoryUsage();
     const cpu = process.cpuUsage(this.lastCpu);
     const now = performance.now();
@@ -38,7 +36,7 @@ export class ProcessStats {
       this.app.server.getConnections((error, count) => resolve(error ? null : count));
     });
     return {
-      version, node: process.version, pid: process.pid, workers: this.workers, uptimeSeconds: Math.round(process.uptime()),
+      pid: process.pid, uptimeSeconds: Math.round(process.uptime()),
       rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, cpuPercent, eventLoop, connections,
     };
   }

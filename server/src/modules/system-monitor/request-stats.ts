@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { REQUEST_WINDOW_MINUTES, type RouteStats } from '@huiyun/contract';
 
-// Requests per route over the last minutes, in this process: each route keeps its last answers (time, duration,
-// error) in a ring of fixed size, read back by the window. Bounded memory: RING entries per route, and routes are
+// Requests per route over the last minutes: each route keeps its last answers in this process (time, duration,
+// error) in a ring of fixed size, read back by the window; with SERVER_WORKERS the processes' windows are taken
+// together (routeStats, gathered by routes.ts). Bounded memory: RING entries per route, and routes are
 // the declared ones (a path nothing matched counts as one '(未匹配)').
 
 const RING = 4_096;
@@ -35,23 +36,51 @@ export class RequestStats {
     ring.add(now, ms, status >= 500);
   }
 
-  /** Each route answered within the window: count, errors (5xx), p50 / p95 / p99 in ms; busiest first. */
-  snapshot(now = Date.now()): RouteStats[] {
-    const stats: RouteStats[] = [];
+  /** Each route answered within the window: its durations (ms) and errors (5xx). */
+  window(now = Date.now()): RouteWindow[] {
+    const windows: RouteWindow[] = [];
     for (const [route, ring] of this.routes) {
       const durations: number[] = [];
       let errors = 0;
       for (let i = 0; i < ring.size; i++) {
         if (ring.at[i]! < now - WINDOW_MS) continue;
-        durations.push(ring.ms[i]!);
+        durations.push(round(ring.ms[i]!)); // (rounded as the figures are: the same order, less to send)
         errors += ring.failed[i]!;
       }
-      if (durations.length === 0) continue;
-      durations.sort((a, b) => a - b);
-      stats.push({ route, count: durations.length, errors, p50: round(percentile(durations, 50)), p95: round(percentile(durations, 95)), p99: round(percentile(durations, 99)) });
+      if (durations.length > 0) windows.push({ route, durations, errors });
     }
-    return stats.sort((a, b) => b.count - a.count || a.route.localeCompare(b.route));
+    return windows;
   }
+
+  /** Each route answered within the window: count, errors (5xx), p50 / p95 / p99 in ms; busiest first. */
+  snapshot(now = Date.now()): RouteStats[] {
+    return routeStats([this.window(now)]);
+  }
+}
+
+/** A route's answers within the window in one process. */
+export type RouteWindow = { route: string; durations: number[]; errors: number };
+
+/** The routes' figures over the windows of one or more processes (SERVER_WORKERS): each route's answers taken together. */
+export function routeStats(processes: RouteWindow[][]): RouteStats[] {
+  const byRoute = new Map<string, { durations: number[]; errors: number }>();
+  for (const windows of processes) {
+    for (const { route, durations, errors } of windows) {
+      const known = byRoute.get(route);
+      if (known) {
+        known.durations.push(...durations);
+        known.errors += errors;
+      } else {
+        byRoute.set(route, { durations: [...durations], errors });
+      }
+    }
+  }
+  const stats: RouteStats[] = [];
+  for (const [route, { durations, errors }] of byRoute) {
+    durations.sort((a, b) => a - b);
+    stats.push({ route, count: durations.length, errors, p50: round(percentile(durations, 50)), p95: round(percentile(durations, 95)), p99: round(percentile(durations, 99)) });
+  }
+  return stats.sort((a, b) => b.count - a.count || a.route.localeCompare(b.route));
 }
 
 /** Counts every answer of the app (the hook is added to the root instance: the caller's plugin skips encapsulation). */

@@ -5,8 +5,11 @@ import type { AppContext } from '../../context.ts';
 import { ok } from '../../http/envelope.ts';
 import { BusinessStats } from './business-stats.ts';
 import { databaseStats } from './database-stats.ts';
-import { ProcessStats } from './process-stats.ts';
-import { recordRequests, RequestStats } from './request-stats.ts';
+import { clusterGathering } from '../../infra/cluster-gather.ts';
+import { lastJobRuns } from '../../db/job-runs.ts';
+import { jobRunView } from './job-run-view.ts';
+import { ProcessStats, version } from './process-stats.ts';
+import { recordRequests, routeStats, type RequestStats } from './request-stats.ts';
 
 /** Redis's clients and memory, from INFO. */
 async function redisStats(redis: Redis): Promise<SystemSnapshot['redis']> {
@@ -18,23 +21,34 @@ async function redisStats(redis: Redis): Promise<SystemSnapshot['redis']> {
 export type MonitorSources = { redis?: Redis; requests: RequestStats };
 
 // 监控查询 (/druid/login, issue 34 §2): the super administrator's (its code is granted to no role). One snapshot
-// of this process, its database, Redis and the business, polled by the screen every few seconds.
+// of the server processes, the database, Redis, the business and the background jobs' last runs, polled by the
+// screen every few seconds.
 export function systemMonitorRoutes(ctx: AppContext, sources: MonitorSources) {
   const plugin = async (app: FastifyInstance) => {
     recordRequests(app, sources.requests);
-    const processStats = new ProcessStats(app, ctx.config.workers);
+    const processStats = new ProcessStats(app);
+    // every server process's figures (SERVER_WORKERS), whichever process the screen's request reaches
+    const processes = clusterGathering('process', () => processStats.figures());
+    const requestWindows = clusterGathering('requests', async () => sources.requests.window());
     const business = new BusinessStats(ctx.db, ctx.now);
     app.addHook('onReady', async () => business.start());
     app.addHook('onClose', async () => {
       business.stop();
+      processes.stop();
+      requestWindows.stop();
       processStats.stop();
     });
 
     app.get('/api/SystemMonitor/snapshot', { config: { access: { permission: Perm.systemMonitorView } } }, async () => {
-      const [server, database, redis, businessNow] = await Promise.all([
-        processStats.snapshot(), databaseStats(ctx.db, ctx.config), sources.redis ? redisStats(sources.redis) : null, business.snapshot(),
+      const [all, windows, database, redis, businessNow, jobs] = await Promise.all([
+        processes.all(), requestWindows.all(), databaseStats(ctx.db, ctx.config), sources.redis ? redisStats(sources.redis) : null, business.snapshot(), lastJobRuns(ctx.db),
       ]);
-      const snapshot: SystemSnapshot = { time: formatDateTime(ctx.now()), server, requests: sources.requests.snapshot(), database, redis, business: businessNow };
+      all.sort((a, b) => a.pid - b.pid);
+      const own = all.find((p) => p.pid === process.pid) ?? await processStats.figures();
+      const server = { version, node: process.version, workers: ctx.config.workers, ...own, processes: all };
+      const snapshot: SystemSnapshot = {
+        time: formatDateTime(ctx.now()), server, requests: routeStats(windows), database, redis, business: { ...businessNow, jobs: jobs.map(jobRunView) },
+      };
       return ok('', snapshot);
     });
   };

@@ -3,7 +3,7 @@ import { messages, OrderStatus, PayType, TransType, type SystemSnapshot } from '
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { twoCompanies, type TwoCompanies } from '../../test/companies.ts';
 import { testDbKind } from '../../test/test-database.ts';
-import { RequestStats } from './request-stats.ts';
+import { RequestStats, routeStats } from './request-stats.ts';
 
 // 监控查询 on SQLite and (TEST_DATABASE_URL) PostgreSQL: the super administrator's only; the snapshot carries this
 // process, the requests per route (counted by the hook), the database and the business figures.
@@ -64,5 +64,16 @@ describe('监控查询', () => {
     for (let ms = 1; ms <= 100; ms++) stats.record('GET /x', ms, ms > 98 ? 500 : 200, now);
     stats.record('GET /old', 5, 200, now - 6 * 60_000);
     expect(stats.snapshot(now)).toEqual([{ route: 'GET /x', count: 100, errors: 2, p50: 50, p95: 95, p99: 99 }]);
+  });
+
+  it('takes the windows of several processes together, as one process that answered everything', () => {
+    const now = 10_000_000;
+    const [odd, even] = [new RequestStats(), new RequestStats()];
+    for (let ms = 1; ms <= 100; ms++) (ms % 2 ? odd : even).record('GET /x', ms, ms > 98 ? 500 : 200, now);
+    even.record('GET /y', 7, 200, now);
+    expect(routeStats([odd.window(now), even.window(now)])).toEqual([
+      { route: 'GET /x', count: 100, errors: 2, p50: 50, p95: 95, p99: 99 },
+      { route: 'GET /y', count: 1, errors: 0, p50: 7, p95: 7, p99: 7 },
+    ]);
   });
 });

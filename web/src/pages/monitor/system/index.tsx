@@ -4,27 +4,12 @@ import { fill, messages, REQUEST_WINDOW_MINUTES, type RouteStats } from '@huiyun
 import { fetchSystemSnapshot } from '../../../api/systemMonitor.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { Panel } from '../../../components/Panel.tsx';
+import { bytes, duration, orDash } from './format.ts';
+import { JobRunsTable } from './JobRunsTable.tsx';
+import { ProcessesTable } from './ProcessesTable.tsx';
 
 const m = messages.systemMonitor;
 const REFRESH_SECONDS = 5;
-
-const bytes = (n: number | null | undefined) => {
-  if (n == null) return '—';
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
-};
-const duration = (seconds: number) => {
-  const days = Math.floor(seconds / 86_400);
-  const hms = new Date((seconds % 86_400) * 1000).toISOString().slice(11, 19);
-  return `${days > 0 ? fill(m.days, { days }) : ''}${hms}`;
-};
-const orDash = (n: number | null | undefined) => (n == null ? '—' : String(n));
 
 const routeColumns = [
   { key: 'route', dataIndex: 'route', title: m.route, ellipsis: true },
@@ -35,7 +20,7 @@ const routeColumns = [
   { key: 'p99', dataIndex: 'p99', title: 'p99 (ms)', width: 100, align: 'right' as const },
 ];
 
-/** 监控查询 (issue 34 §2): this server process, its requests, database, Redis and the business, every few seconds. */
+/** 监控查询 (issue 34 §2): the server's processes, requests, database, Redis, the business and the background jobs, every few seconds. */
 export function SystemMonitorPage() {
   const { data } = useQuery({
     queryKey: queryKeys.all('systemMonitor'), queryFn: fetchSystemSnapshot, refetchInterval: REFRESH_SECONDS * 1000, retry: false, meta: { errorText: m.loadFailed },
@@ -85,6 +70,14 @@ export function SystemMonitorPage() {
           </Space>
         </Col>
       </Row>
+      {s && s.server.processes.length > 1 && (
+        <Panel title={fill(m.processes, { count: s.server.processes.length })}>
+          <ProcessesTable processes={s.server.processes} />
+        </Panel>
+      )}
+      <Panel title={m.jobs}>
+        <JobRunsTable jobs={s?.business.jobs} />
+      </Panel>
       <Panel title={fill(m.requests, { minutes: REQUEST_WINDOW_MINUTES })}>
         <Table<RouteStats> className="system-monitor-requests" size="small" rowKey="route" pagination={{ pageSize: 10, showSizeChanger: false }}
           columns={routeColumns} dataSource={s?.requests ?? []} locale={{ emptyText: m.noData }} />
