@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { answerSchemas } from '@huiyun/contract/responses';
 import type { DeclaredRoute, RouteAccess } from '../../http/access-check.ts';
+import { refusalTexts, type Answer, type Refusal } from './answers.ts';
 import { routeDocs, type RouteDoc } from './route-docs.ts';
 
 // The OpenAPI 3.1 document of the API, generated from the routes the app declared (app.declaredRoutes:
-// method, url, access) and the contract's zod schemas each one parses (route-docs.ts). Nothing in it is
+// method, url, access), the contract's zod schemas each one parses and answers (route-docs.ts), and the
+// contract's answer schemas (@huiyun/contract/responses, components.schemas by name). Nothing in it is
 // written by hand: a schema changed in contract/ changes the document.
 
 type JsonSchema = Record<string, unknown>;
@@ -11,10 +14,81 @@ type Operation = Record<string, unknown>;
 
 export const routeKey = (method: string, url: string) => `${method} ${url}`;
 
+const SCHEMAS = '#/components/schemas/';
+const ref = (name: string) => ({ $ref: `${SCHEMAS}${name}` });
+
 /** The request as a client sends it (io: 'input': before defaults and transforms); a refinement zod cannot express is left open. */
 function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonSchema;
   return rest;
+}
+
+/** Every answer schema as it leaves the server (io: 'output'), each under its contract name, nested ones by $ref. */
+function answerComponents(): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(answerSchemas)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any', uri: (id) => `${SCHEMAS}${id}` });
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema as JsonSchema]));
+}
+
+const nameOfSchema = new Map<z.ZodType, string>(Object.entries(answerSchemas).map(([name, schema]) => [schema, name]));
+
+/** The answer schema's name in components.schemas; a route answering an unnamed schema is an error of route-docs.ts. */
+function nameOf(schema: z.ZodType, key: string): string {
+  const name = nameOfSchema.get(schema);
+  if (!name) throw new Error(`${key}: its answer schema is not in the contract's answerSchemas (@huiyun/contract/responses)`);
+  return name;
+}
+
+/** The envelope with success true and, beside it, what the route puts in data. */
+function envelopeWith(properties: JsonSchema, required: string[]): JsonSchema {
+  return { allOf: [ref('Envelope'), { type: 'object', properties: { success: { const: true }, ...properties }, required: ['success', ...required] }] };
+}
+
+function successOf(answer: Answer, key: string): JsonSchema {
+  const json = (schema: JsonSchema, description: string) => ({ description, content: { 'application/json': { schema } } });
+  switch (answer.kind) {
+    case 'data': {
+      const name = nameOf(answer.schema, key);
+      return json(envelopeWith({ data: ref(name) }, ['data']), `成功：data 为 ${name}`);
+    }
+    case 'items': {
+      const name = nameOf(answer.item, key);
+      return json(envelopeWith({ data: { type: 'array', items: ref(name) } }, ['data']), `成功：data 为 ${name} 的数组（全部，不分页）`);
+    }
+    case 'list': {
+      const name = nameOf(answer.row, key);
+      return json(envelopeWith({ data: { type: 'array', items: ref(name) } }, ['data', 'total']), `成功：一页 ${name}，total 为总条数`);
+    }
+    case 'message':
+      return json(envelopeWith({ data: false }, []), '成功：msg 说明做了什么，无 data');
+    case 'other':
+      return { description: answer.description, content: { [answer.contentType]: {} } };
+  }
+}
+
+/** Whether the route's input names one record (an id, an order number, a file), so it may answer 404. */
+const RECORD_KEY = /^(id|ids|orderNo|filePath|fileNo|userName)$|Ids?$/;
+function namesARecord(doc: RouteDoc, access: RouteAccess): boolean {
+  if (access === 'public' || access === 'login' || doc.answer.kind === 'list' || doc.answer.kind === 'items' || doc.answer.kind === 'other') return false;
+  return [doc.params, doc.query, doc.body].some((schema) => schema && Object.keys((jsonSchemaOf(schema).properties ?? {}) as JsonSchema).some((key) => RECORD_KEY.test(key)));
+}
+
+/**
+ * The refusals a route may answer, each the Failure envelope with its Chinese message: 400 for a route
+ * that reads input, 401 for one that needs a caller, 403 for one that needs a permission, 404 for one
+ * that names a record, 415 for one with a body, 503 (a dependency away) for all but /livez, and those
+ * its entry adds (409, 429, 502 …).
+ */
+export function refusalsOf(route: DeclaredRoute, doc: RouteDoc): Refusal[] {
+  const refusals = new Set<Refusal>(doc.refuses ?? []);
+  if (doc.body || doc.query || doc.params) refusals.add(400);
+  if (route.access !== 'public') refusals.add(401);
+  if (typeof route.access === 'object') refusals.add(403);
+  if (namesARecord(doc, route.access)) refusals.add(404);
+  if (doc.body) refusals.add(415);
+  if (!doc.live) refusals.add(503);
+  return [...refusals].sort();
 }
 
 /** How a caller proves who it is, per access (http/access-check.ts). */
@@ -52,16 +126,18 @@ function pathParameters(url: string, params: z.ZodType | undefined): Record<stri
 }
 
 function operationOf(route: DeclaredRoute, doc: RouteDoc): Operation {
+  const key = routeKey(route.method, route.url);
   const parameters = [...pathParameters(route.url, doc.params), ...(doc.query ? parametersOf(doc.query, 'query') : [])];
+  const refusals = Object.fromEntries(refusalsOf(route, doc).map((status) => [String(status), { $ref: `#/components/responses/Refused${status}` }]));
   return {
     tags: [doc.tag],
-    operationId: routeKey(route.method, route.url),
+    operationId: key,
     ...(doc.note ? { description: doc.note } : {}),
     'x-access': accessLabel(route.access),
     security: securityOf(route.access),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(doc.body) } } } } : {}),
-    responses: { '200': { description: '统一应答 { success, msg, errorInfo, data?, total? }' } },
+    responses: { '200': successOf(doc.answer, key), ...refusals },
   };
 }
 
@@ -69,6 +145,10 @@ function operationOf(route: DeclaredRoute, doc: RouteDoc): Operation {
 export function undocumentedRoutes(routes: DeclaredRoute[]): string[] {
   return routes.map((r) => routeKey(r.method, r.url)).filter((key) => !(key in routeDocs));
 }
+
+const refusedResponses = Object.fromEntries(
+  Object.entries(refusalTexts).map(([status, description]) => [`Refused${status}`, { description, content: { 'application/json': { schema: ref('Failure') } } }]),
+);
 
 export function openApiDocument(routes: DeclaredRoute[], version: string): JsonSchema {
   const paths: Record<string, Record<string, Operation>> = {};
@@ -81,9 +161,10 @@ export function openApiDocument(routes: DeclaredRoute[], version: string): JsonS
   const tags = [...new Set(Object.values(routeDocs).map((doc) => doc.tag))].sort().map((name) => ({ name }));
   return {
     openapi: '3.1.0',
-    info: { title: '汇云运营台 API', version },
+    info: { title: '汇云运营台 API', version, description: '每个应答都是统一信封 { success, msg, errorInfo, data?, total? }（components.schemas.Envelope）；拒绝时 success 为 false，msg 为中文原因（Failure）。' },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     tags,
-    components: { securitySchemes },
+    components: { securitySchemes, schemas: answerComponents(), responses: refusedResponses },
     paths,
   };
 }
