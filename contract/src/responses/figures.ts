@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { chartGranularities } from '../salesCharts.ts';
+import { yuan } from './envelope.ts';
 
 // The answers of 数据可视化 (POST /api/Charts/*) and 监控查询 (GET /api/SystemMonitor/snapshot): the zod
 // form of salesCharts.ts and systemMonitor.ts's types of the same name (agree.check.ts keeps them equal).
 
 const count = z.number().int();
-const yuan = z.string();
 
 export const salesPoint = z.object({ period: z.string(), createdCount: count, paidCount: count, amount: yuan, paidAmount: yuan, refundAmount: yuan });
 export const salesCard = z.object({ key: z.enum(['today', 'yesterday', 'month']), amount: yuan, count, previousAmount: yuan, previousCount: count });

@@ -3,7 +3,7 @@ import { MachineStatus } from '../enums.ts';
 import { payConfigSecretFields, payConfigTextFields, payGateways } from '../payConfig.ts';
 import { ReconcileCategory, ReconcileResult } from '../reconcile.ts';
 import { PayOpen } from '../terminalConfig.ts';
-import { id, savedId, textColumns, time, yuan } from './envelope.ts';
+import { epochMs, id, savedId, textColumns, time, yuan } from './envelope.ts';
 
 // The answers of the 售货机 / 支付 area (机器, 货道, 终端支付配置, 支付配置, 订单, 支付告警, 对账) and of
 // the terminal protocol (docs/terminal-protocol.md): each the zod form of the contract's type of the
@@ -75,16 +75,14 @@ export const reconcileRunAnswer = z.object({ runs: count, diffs: count });
 
 // the terminal protocol
 export const terminalOrderCreated = z.object({
-  orderNo: z.string(), codeUrl: z.string(), amount: yuan,
-  /** Epoch milliseconds. */
-  expireAt: z.number(),
+  orderNo: z.string(), codeUrl: z.string(), amount: yuan, expireAt: epochMs,
 });
 export const terminalOrderStatus = z.object({
-  orderNo: z.string(), orderStatus: z.number().int(), amount: yuan, payTime: z.number().nullable(), expireAt: z.number().nullable(), refundedAmount: yuan,
+  orderNo: z.string(), orderStatus: z.number().int(), amount: yuan, payTime: epochMs.nullable(), expireAt: epochMs.nullable(), refundedAmount: yuan,
 });
 export const terminalHeartbeatAnswer = z.object({
-  /** The server's clock, epoch milliseconds. */
-  serverTime: z.number(),
+  /** The server's clock. */
+  serverTime: epochMs,
   /** How many aisles' stock was stored. */
   aisles: count,
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DeviceWaitReason } from '../device.ts';
-import { id, savedId, time } from './envelope.ts';
+import { epochMs, id, savedId, time } from './envelope.ts';
 
 // The answers of the 短信任务 area (授权码, 任务, 统计, 黑名单, files) and of the device protocol
 // (docs/device-protocol.md): each the zod form of the contract's type of the same name (agree.check.ts).
@@ -57,8 +57,8 @@ export const deviceBatchItem = z.object({ id: id.nullable(), phone: z.string(), 
 export const deviceBatch = z.object({
   batchId: z.string(), taskId: id, taskName: z.string(), showType: z.number().int(), imgUrl: z.string(), fileName: z.string(),
   fileUrl: z.string(), qrUrl: z.string(), intervalSeconds: z.number(), clearNum: count,
-  /** Epoch milliseconds. */
-  leaseUntil: z.number(),
+  /** Report before this instant; unreported numbers then go back to pending. */
+  leaseUntil: epochMs,
   leaseSeconds: z.number(), items: z.array(deviceBatchItem),
 });
 export const devicePull = z.union([
@@ -69,7 +69,7 @@ export const devicePull = z.union([
   }),
 ]);
 export const deviceReportResult = z.object({ sent: count, failed: count, retrying: count, ignored: count, taskCompleted: z.boolean() });
-export const deviceHeartbeatAnswer = z.object({ /** The server's clock, epoch milliseconds. */ serverTime: z.number() });
+export const deviceHeartbeatAnswer = z.object({ /** The server's clock. */ serverTime: epochMs });
 export const deviceRow = z.object({
   authCodeId: id, authCode: z.string(), machineCode: z.string(), machineName: z.string(), userName: z.string(), online: z.boolean(),
   lastSeenStr: time, activatedAtStr: time, sentToday: count, leased: count, battery: z.number().nullable(), signal: z.number().nullable(),

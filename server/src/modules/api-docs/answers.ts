@@ -31,7 +31,7 @@ export const html = other('text/html', 'HTML 页面');
 export const gatewayAck = other('text/plain', '按该支付网关要求的格式应答（成功 / 失败的确认文本或 JSON）');
 
 /** The refusals a route may answer beyond those derived from its access and input (openapi.ts refusalsOf). */
-export type Refusal = 400 | 401 | 403 | 404 | 409 | 415 | 429 | 502 | 503;
+export type Refusal = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 502 | 503;
 
 /** Each refusal's meaning; all answer the Failure envelope with the Chinese message. */
 export const refusalTexts: Record<Refusal, string> = {
@@ -40,6 +40,7 @@ export const refusalTexts: Record<Refusal, string> = {
   403: '没有该操作的权限（或该文件不属于本设备）',
   404: '记录不存在或不在本账号的数据范围内',
   409: '状态冲突（名称或编号已被占用、正在处理中、订单状态不允许）',
+  413: '上传的文件或请求体过大',
   415: '请求体类型不支持：须为 application/json（或表单）',
   429: '失败次数过多，msg 说明几分钟后再试',
   502: '支付网关未应答（订单已关闭），稍后再试',

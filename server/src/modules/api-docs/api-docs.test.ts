@@ -85,6 +85,12 @@ describe('api docs', () => {
     expect(refusals('/sync/login', 'post')).toEqual(['400', '415', '429', '503']);
     expect(refusals(`${TERMINAL_PREFIX}/order/create`, 'post')).toEqual(['400', '401', '409', '415', '502', '503']);
     expect(refusals('/livez', 'get')).toEqual([]);
+    // a filter naming a company is no record to find; the id a save edits is
+    expect(refusals('/api/Charts/statistics', 'post')).not.toContain('404');
+    expect(refusals(`${TERMINAL_PREFIX}/order/status`, 'post')).toEqual(['400', '401', '404', '415', '503']);
+    // the upload's body is its form with the file
+    expect(doc.paths['/upload/files'].post.requestBody!.content['multipart/form-data'].schema).toMatchObject({ required: ['file'] });
+    expect(refusals('/upload/files', 'post')).toEqual(['400', '401', '403', '413', '415', '503']);
     expect(doc.paths['/api/Variable/save'].post.responses['403']).toEqual({ $ref: '#/components/responses/Refused403' });
   });
 

@@ -85,7 +85,8 @@ export function schemaPointers(doc: Json): string[] {
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, Json>>)) {
     for (const [method, operation] of Object.entries(item)) {
       const base = `#/paths/${escape(path)}/${method}`;
-      if (operation.requestBody) pointers.push(`${base}/requestBody/content/application~1json/schema`);
+      const bodies = Object.keys(((operation.requestBody as Json | undefined)?.content ?? {}) as Json);
+      pointers.push(...bodies.map((type) => `${base}/requestBody/content/${escape(type)}/schema`));
       for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
         if (((response.content ?? {}) as Json)['application/json']) pointers.push(`${base}/responses/${status}/content/application~1json/schema`);
       }

@@ -67,11 +67,23 @@ function successOf(answer: Answer, key: string): JsonSchema {
   }
 }
 
-/** Whether the route's input names one record (an id, an order number, a file), so it may answer 404. */
+/**
+ * Whether a console route names one record (an id, an order number, a file) it may not find, so it may
+ * answer 404: a path parameter, a required record key of its input, or the id of the record a save edits.
+ * The protocols' routes say their 404s themselves (refuses), as their documents do.
+ */
 const RECORD_KEY = /^(id|ids|orderNo|filePath|fileNo|userName)$|Ids?$/;
-function namesARecord(doc: RouteDoc, access: RouteAccess): boolean {
-  if (access === 'public' || access === 'login' || doc.answer.kind === 'list' || doc.answer.kind === 'items' || doc.answer.kind === 'other') return false;
-  return [doc.params, doc.query, doc.body].some((schema) => schema && Object.keys((jsonSchemaOf(schema).properties ?? {}) as JsonSchema).some((key) => RECORD_KEY.test(key)));
+function namesARecord(route: DeclaredRoute, doc: RouteDoc): boolean {
+  if (typeof route.access === 'string' && route.access !== 'login') return false;
+  if (doc.answer.kind === 'list' || doc.answer.kind === 'other') return false;
+  if (doc.params) return true;
+  const saves = /\/save[A-Z]?\w*$/i.test(route.url);
+  return [doc.query, doc.body].some((schema) => {
+    if (!schema) return false;
+    const json = jsonSchemaOf(schema);
+    const required = new Set((json.required ?? []) as string[]);
+    return Object.keys((json.properties ?? {}) as JsonSchema).some((key) => RECORD_KEY.test(key) && (saves || required.has(key)));
+  });
 }
 
 /**
@@ -85,7 +97,7 @@ export function refusalsOf(route: DeclaredRoute, doc: RouteDoc): Refusal[] {
   if (doc.body || doc.query || doc.params) refusals.add(400);
   if (route.access !== 'public') refusals.add(401);
   if (typeof route.access === 'object') refusals.add(403);
-  if (namesARecord(doc, route.access)) refusals.add(404);
+  if (namesARecord(route, doc)) refusals.add(404);
   if (doc.body) refusals.add(415);
   if (!doc.live) refusals.add(503);
   return [...refusals].sort();
@@ -125,6 +137,12 @@ function pathParameters(url: string, params: z.ZodType | undefined): Record<stri
   return [...url.matchAll(/:(\w+)/g)].map(([, name]) => typed.find((p) => p.name === name) ?? { name, in: 'path', required: true, schema: { type: 'string' } });
 }
 
+/** A file upload's form: the file and the fields the query string may also carry. */
+function uploadForm(fields: z.ZodType | undefined): JsonSchema {
+  const { properties = {} } = fields ? (jsonSchemaOf(fields) as { properties?: JsonSchema }) : {};
+  return { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' }, ...properties }, required: ['file'] };
+}
+
 function operationOf(route: DeclaredRoute, doc: RouteDoc): Operation {
   const key = routeKey(route.method, route.url);
   const parameters = [...pathParameters(route.url, doc.params), ...(doc.query ? parametersOf(doc.query, 'query') : [])];
@@ -137,6 +155,7 @@ function operationOf(route: DeclaredRoute, doc: RouteDoc): Operation {
     security: securityOf(route.access),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(doc.body) } } } } : {}),
+    ...(doc.upload ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: uploadForm(doc.query) } } } } : {}),
     responses: { '200': successOf(doc.answer, key), ...refusals },
   };
 }

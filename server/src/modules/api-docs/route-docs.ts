@@ -35,6 +35,8 @@ export type RouteDoc = {
   params?: z.ZodType;
   /** What the schemas cannot say (a multipart upload, a gateway's own format). */
   note?: string;
+  /** The body is a multipart/form-data file upload (field `file`) instead of JSON. */
+  upload?: true;
   /** What a success answers (answers.ts). */
   answer: Answer;
   /** Refusals beyond those its access and input imply (openapi.ts refusalsOf): 409, 429, 502 … */
@@ -61,8 +63,8 @@ export const routeDocs: Record<string, RouteDoc> = {
   [`GET ${SIM_PAGE_PATH}:orderNo`]: { tag: 'gateway', note: '模拟支付网关的付款页（HTML），仅用于演示与测试', answer: html },
   [`POST ${SIM_PAGE_PATH}:orderNo`]: { tag: 'gateway', note: '模拟支付网关付款页的表单提交（HTML 表单）', answer: html },
   [`POST ${TERMINAL_PREFIX}/order/create`]: { tag: 'terminal', body: terminalCreateOrderSchema, answer: data(r.terminalOrderCreated), refuses: [409, 502] },
-  [`POST ${TERMINAL_PREFIX}/order/status`]: { tag: 'terminal', body: terminalOrderStatusSchema, answer: data(r.terminalOrderStatus) },
-  [`POST ${TERMINAL_PREFIX}/order/dispense`]: { tag: 'terminal', body: terminalDispenseSchema, answer: data(r.terminalOrderStatus), refuses: [409] },
+  [`POST ${TERMINAL_PREFIX}/order/status`]: { tag: 'terminal', body: terminalOrderStatusSchema, answer: data(r.terminalOrderStatus), refuses: [404] },
+  [`POST ${TERMINAL_PREFIX}/order/dispense`]: { tag: 'terminal', body: terminalDispenseSchema, answer: data(r.terminalOrderStatus), refuses: [404, 409] },
   [`POST ${TERMINAL_PREFIX}/heartbeat`]: { tag: 'terminal', body: terminalHeartbeatSchema, answer: data(r.terminalHeartbeatAnswer) },
   'POST /sync/queryAuthCodeList': { tag: 'authcode', body: authCodeListQuery, answer: list(r.authCodeRow) },
   'POST /sync/exportAuthCodeList': { tag: 'authcode', body: authCodeListQuery, answer: xlsx },
@@ -121,8 +123,10 @@ export const routeDocs: Record<string, RouteDoc> = {
   'POST /api/Order/export': { tag: 'order-list', body: orderListQuery, answer: xlsx },
   'POST /api/Order/detail': { tag: 'order-list', body: orderDetailRequest, answer: data(r.orderDetail) },
   'POST /api/Order/refund': { tag: 'order-list', body: orderRefundRequest, answer: data(r.orderRefundResult) },
-  'POST /upload/files': { tag: 'files', query: uploadFilesFields, note: 'multipart/form-data：文件字段 file，kind 也可作为表单字段', answer: items(r.uploadResultItem) },
-  'GET /download/file': { tag: 'files', query: downloadFileQuery, answer: storedFile },
+  'POST /upload/files': {
+    tag: 'files', query: uploadFilesFields, upload: true, note: 'multipart/form-data：文件字段 file，kind 也可作为表单字段', answer: items(r.uploadResultItem), refuses: [413, 415],
+  },
+  'GET /download/file': { tag: 'files', query: downloadFileQuery, answer: storedFile, refuses: [403, 404] },
   'POST /api/Dept/list': { tag: 'dept', body: deptListQuery, answer: list(r.deptRow) },
   'POST /api/Dept/export': { tag: 'dept', body: deptListQuery, answer: xlsx },
   'POST /api/Dept/choices': { tag: 'dept', answer: items(r.deptChoice) },
@@ -175,7 +179,7 @@ export const routeDocs: Record<string, RouteDoc> = {
   [`POST ${DEVICE_API_PREFIX}/pull`]: { tag: 'device', answer: data(r.devicePull) },
   [`POST ${DEVICE_API_PREFIX}/report`]: { tag: 'device', body: deviceReportRequest, answer: data(r.deviceReportResult) },
   [`POST ${DEVICE_API_PREFIX}/heartbeat`]: { tag: 'device', body: deviceHeartbeatRequest, answer: data(r.deviceHeartbeatAnswer) },
-  [`GET ${DEVICE_API_PREFIX}/file`]: { tag: 'device', query: deviceFileQuery, answer: storedFile, refuses: [403] },
+  [`GET ${DEVICE_API_PREFIX}/file`]: { tag: 'device', query: deviceFileQuery, answer: storedFile, refuses: [403, 404] },
   'POST /sync/queryDeviceList': { tag: 'device', body: deviceListQuery, answer: list(r.deviceRow) },
   'POST /api/Reconcile/list': { tag: 'reconcile', body: reconcileRunListQuery, answer: list(r.reconcileRunRow) },
   'POST /api/Reconcile/export': { tag: 'reconcile', body: reconcileRunListQuery, answer: xlsx },
