@@ -181,7 +181,6 @@ export function openApiDocument(routes: DeclaredRoute[], version: string): JsonS
   return {
     openapi: '3.1.0',
     info: { title: '汇云运营台 API', version, description: '每个应答都是统一信封 { success, msg, errorInfo, data?, total? }（components.schemas.Envelope）；拒绝时 success 为 false，msg 为中文原因（Failure）。' },
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     tags,
     components: { securitySchemes, schemas: answerComponents(), responses: refusedResponses },
     paths,
