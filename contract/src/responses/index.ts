@@ -118,5 +118,8 @@ export const answerSchemas: Record<string, z.ZodType> = {
 /** true when A and B are the same shape; otherwise a type naming both, so `true satisfies SameShape<A, B>` fails typecheck. */
 export type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : { differs: [A, B] }) : { differs: [A, B] };
 
+// The answers the console reads that have no entity type of their own (type-only for the console: erased, no zod loaded).
+export type MachineSaved = z.output<typeof pay.machineSaved>;
+export type BlacklistDeleted = z.output<typeof sync.blacklistDeleted>;
 export type DeviceHeartbeatAnswer = z.output<typeof sync.deviceHeartbeatAnswer>;
 export type TerminalHeartbeatAnswer = z.output<typeof pay.terminalHeartbeatAnswer>;
