@@ -75,16 +75,16 @@ export const reconcileRunAnswer = z.object({ runs: count, diffs: count });
 
 // the terminal protocol
 export const terminalOrderCreated = z.object({
-  orderNo: z.string(), codeUrl: z.string(), amount: yuan, expireAt: epochMs,
+  orderNo: z.string(), codeUrl: z.string().describe('付款二维码的内容'), amount: yuan, expireAt: epochMs.describe('未付款的订单在此时关闭'),
 });
 export const terminalOrderStatus = z.object({
-  orderNo: z.string(), orderStatus: z.number().int(), amount: yuan, payTime: epochMs.nullable(), expireAt: epochMs.nullable(), refundedAmount: yuan,
+  orderNo: z.string(), orderStatus: z.number().int().describe('订单状态（docs/terminal-protocol.md §6）'), amount: yuan,
+  payTime: epochMs.nullable(), expireAt: epochMs.nullable(),
+  refundedAmount: yuan.describe('已退回的金额（退款成功）：出货失败后售货机可告诉顾客钱已退回'),
 });
 export const terminalHeartbeatAnswer = z.object({
-  /** The server's clock. */
-  serverTime: epochMs,
-  /** How many aisles' stock was stored. */
-  aisles: count,
+  serverTime: epochMs.describe('服务器时间'),
+  aisles: count.describe('存下库存的货道数'),
 });
 
 export const paySaved = { terminalConfig: savedId('tcId'), payConfig: savedId('id') };

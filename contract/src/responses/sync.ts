@@ -51,25 +51,41 @@ export const blacklistDeleted = z.object({ count });
 
 // the device protocol
 export const deviceActivation = z.object({
-  deviceToken: z.string(), machineCode: z.string(), machineName: z.string(), userName: z.string(), dueNum: count, dueDateStr: time,
+  deviceToken: z.string().describe('之后每次调用以 Authorization: Bearer <deviceToken> 发送'),
+  machineCode: z.string(), machineName: z.string(), userName: z.string().describe('授权码的归属账号'),
+  dueNum: count.describe('剩余可发送条数'), dueDateStr: time.describe('授权码到期时间（北京时间）'),
 });
-export const deviceBatchItem = z.object({ id: id.nullable(), phone: z.string(), content: z.string(), test: z.boolean() });
+export const deviceBatchItem = z.object({
+  id: id.nullable().describe('号码的 id，上报结果时用；任务的测试号码为 null（无需上报）'),
+  phone: z.string(),
+  content: z.string().describe('发给该号码的文本（已按随机数规则处理）'),
+  test: z.boolean(),
+});
 export const deviceBatch = z.object({
   batchId: z.string(), taskId: id, taskName: z.string(), showType: z.number().int(), imgUrl: z.string(), fileName: z.string(),
-  fileUrl: z.string(), qrUrl: z.string(), intervalSeconds: z.number(), clearNum: count,
-  /** Report before this instant; unreported numbers then go back to pending. */
-  leaseUntil: epochMs,
+  fileUrl: z.string().describe('任务图片或文件的下载地址（带设备令牌访问）'), qrUrl: z.string(),
+  intervalSeconds: z.number(), clearNum: count,
+  leaseUntil: epochMs.describe('在此之前上报；之后未上报的号码回到待发送'),
   leaseSeconds: z.number(), items: z.array(deviceBatchItem),
 });
-export const devicePull = z.union([
-  z.object({ batch: deviceBatch, wait: z.null() }),
-  z.object({
-    batch: z.null(),
-    wait: z.object({ reason: z.enum(Object.values(DeviceWaitReason) as [DeviceWaitReason, ...DeviceWaitReason[]]), message: z.string(), retryAfterSeconds: z.number() }),
-  }),
-]);
-export const deviceReportResult = z.object({ sent: count, failed: count, retrying: count, ignored: count, taskCompleted: z.boolean() });
-export const deviceHeartbeatAnswer = z.object({ /** The server's clock. */ serverTime: epochMs });
+export const devicePull = z
+  .union([
+    z.object({ batch: deviceBatch, wait: z.null() }),
+    z.object({
+      batch: z.null(),
+      wait: z.object({
+        reason: z.enum(Object.values(DeviceWaitReason) as [DeviceWaitReason, ...DeviceWaitReason[]]),
+        message: z.string().describe('给设备显示的中文原因'),
+        retryAfterSeconds: z.number().describe('几秒后再拉取'),
+      }),
+    }),
+  ])
+  .describe('一批号码，或没有批次时等待的原因（二者恰有一个不为 null）');
+export const deviceReportResult = z.object({
+  sent: count.describe('本次记为已发送'), failed: count.describe('本次记为失败'), retrying: count.describe('失败后回到待发送重试'),
+  ignored: count.describe('重复上报或已不属于该批次，忽略'), taskCompleted: z.boolean(),
+});
+export const deviceHeartbeatAnswer = z.object({ serverTime: epochMs.describe('服务器时间') });
 export const deviceRow = z.object({
   authCodeId: id, authCode: z.string(), machineCode: z.string(), machineName: z.string(), userName: z.string(), online: z.boolean(),
   lastSeenStr: time, activatedAtStr: time, sentToday: count, leased: count, battery: z.number().nullable(), signal: z.number().nullable(),
