@@ -1,6 +1,7 @@
 import {
   messages, type BlacklistAdd, type BlacklistAddResult, type BlacklistEntry, type Page,
 } from '@huiyun/contract';
+import type { BlacklistDeleted } from '@huiyun/contract/responses';
 import type { ListParams, StoredNumberFile } from './types.ts';
 import { download, request, requestPage } from './client.ts';
 
@@ -36,6 +37,6 @@ export async function uploadBlacklist(input: StoredNumberFile & { deptId?: numbe
 
 /** ids: the entries' keys ('deptId:phone'). */
 export async function deleteBlacklist(ids: string[]): Promise<string> {
-  const answer = await request<{ count: number }>('/sync/deleteBlacklist', { body: { ids }, failText: m.deleteFailed });
+  const answer = await request<BlacklistDeleted>('/sync/deleteBlacklist', { body: { ids }, failText: m.deleteFailed });
   return answer.msg;
 }

@@ -1,6 +1,7 @@
 import {
   messages, type Aisle, type AisleGrid, type Machine, type MachineKeyAnswer, type MachineOption, type MachineStatus, type Page,
 } from '@huiyun/contract';
+import type { MachineSaved } from '@huiyun/contract/responses';
 import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
@@ -23,9 +24,9 @@ export type MachineInput = { machineId?: number; machineNo: string; machineName:
 
 /** The server's text, and the new machine's terminal key (only when one was created). */
 export async function saveMachine(input: MachineInput): Promise<{ msg: string; created?: MachineKeyAnswer }> {
-  const answer = await request<{ machineId: number; machineNo?: string; terminalKey?: string }>('/api/Machine/save', { body: input, failText: m.saveFailed });
+  const answer = await request<MachineSaved>('/api/Machine/save', { body: input, failText: m.saveFailed });
   const { data } = answer;
-  return { msg: answer.msg || m.saved, created: data?.terminalKey ? { machineId: data.machineId, machineNo: data.machineNo ?? input.machineNo, terminalKey: data.terminalKey } : undefined };
+  return { msg: answer.msg || m.saved, created: data && 'terminalKey' in data ? data : undefined };
 }
 
 export async function deleteMachines(ids: number[]): Promise<string> {

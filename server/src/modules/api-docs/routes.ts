@@ -28,6 +28,7 @@ const viewer = `(function () {
   SwaggerUIBundle({
     url: '${DOCS}/openapi.json',
     dom_id: '#docs',
+    filter: true,
     requestInterceptor: function (request) { request.headers.token = token; return request; },
   });
 })();`;

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { DeviceWaitReason } from '../device.ts';
+import { epochMs, id, savedId, time } from './envelope.ts';
+
+// The answers of the 短信任务 area (授权码, 任务, 统计, 黑名单, files) and of the device protocol
+// (docs/device-protocol.md): each the zod form of the contract's type of the same name (agree.check.ts).
+
+const count = z.number().int();
+
+// authcode
+export const authCodeRow = z.object({
+  id, userName: z.string(), authCode: z.string(), useStatus: z.number().int(), machineCode: z.string(), machineName: z.string(),
+  dueNum: count, dueDateStr: time, dueDateNum: count, authUserId: id,
+});
+export const taskUserChoice = z.object({ userId: id, userName: z.string() });
+export const userDevice = z.object({ machineCode: z.string(), machineName: z.string() });
+
+// task
+export const taskRow = z.object({
+  taskId: id, taskName: z.string(), showType: z.number().int(), content: z.string(), imgUrl: z.string(), fileNo: z.string(),
+  fileName: z.string(), qrUrl: z.string(), taskStatus: z.number().int(), singleSendNumDay: count, batchSendNum: count,
+  batchSendMaxNum: count, intervalSeconds: z.number(), machineCodeList: z.array(z.string()), testNum: count, testPhone: z.string(),
+  clearNum: count, isRandomNum: z.number().int(), randomPosition: z.number().int(),
+  totalNum: count, mcount: count, ucount: count, tcount: count, ocount: count,
+  totalSendNum: count, smcount: count, sucount: count, stcount: count, socount: count,
+  failNum: count, duplicateNum: count, invalidNum: count, blockedNum: count,
+  userId: id, userName: z.string(), deptId: id.nullable(), addTime: time, editTime: time,
+});
+/** /sync/generateQRCodeImage: the stored image's path, for /download/file. */
+export const qrImagePath = z.string();
+
+// statistics
+export const statisticsTotals = z.object({ hisTotalCount: count, totalCount: count, todayCount: count, yesterdayCount: count });
+export const taskUserStatisticsRow = z.object({
+  userId: id, userName: z.string(), totalSendNum: count, smcount: count, sucount: count, stcount: count, socount: count, sendNum: count,
+});
+
+// files and number lists
+export const uploadResultItem = z.object({ fileNo: z.string(), fileName: z.string(), filePath: z.string() });
+export const invalidLine = z.object({ line: count, text: z.string() });
+export const uploadTaskDataResult = z.object({
+  valid: count, duplicates: count, invalid: count, blocked: count,
+  byCarrier: z.object({ mobile: count, unicom: count, telecom: count, other: count }),
+  invalidSamples: z.array(invalidLine),
+});
+
+// blacklist
+export const blacklistRow = z.object({ id: z.string(), deptId: id, deptName: z.string(), phone: z.string(), addUser: z.string(), addTime: time });
+export const blacklistAddResult = z.object({ added: count, duplicates: count, invalid: count, invalidSamples: z.array(invalidLine) });
+export const blacklistDeleted = z.object({ count });
+
+// the device protocol
+export const deviceActivation = z.object({
+  deviceToken: z.string().describe('之后每次调用以 Authorization: Bearer <deviceToken> 发送'),
+  machineCode: z.string(), machineName: z.string(), userName: z.string().describe('授权码的归属账号'),
+  dueNum: count.describe('剩余可发送条数'), dueDateStr: time.describe('授权码到期时间（北京时间）'),
+});
+export const deviceBatchItem = z.object({
+  id: id.nullable().describe('号码的 id，上报结果时用；任务的测试号码为 null（无需上报）'),
+  phone: z.string(),
+  content: z.string().describe('发给该号码的文本（已按随机数规则处理）'),
+  test: z.boolean(),
+});
+export const deviceBatch = z.object({
+  batchId: z.string(), taskId: id, taskName: z.string(), showType: z.number().int(), imgUrl: z.string(), fileName: z.string(),
+  fileUrl: z.string().describe('任务图片或文件的下载地址（带设备令牌访问）'), qrUrl: z.string(),
+  intervalSeconds: z.number(), clearNum: count,
+  leaseUntil: epochMs.describe('在此之前上报；之后未上报的号码回到待发送'),
+  leaseSeconds: z.number(), items: z.array(deviceBatchItem),
+});
+export const devicePull = z
+  .union([
+    z.object({ batch: deviceBatch, wait: z.null() }),
+    z.object({
+      batch: z.null(),
+      wait: z.object({
+        reason: z.enum(Object.values(DeviceWaitReason) as [DeviceWaitReason, ...DeviceWaitReason[]]),
+        message: z.string().describe('给设备显示的中文原因'),
+        retryAfterSeconds: z.number().describe('几秒后再拉取'),
+      }),
+    }),
+  ])
+  .describe('一批号码，或没有批次时等待的原因（二者恰有一个不为 null）');
+export const deviceReportResult = z.object({
+  sent: count.describe('本次记为已发送'), failed: count.describe('本次记为失败'), retrying: count.describe('失败后回到待发送重试'),
+  ignored: count.describe('重复上报或已不属于该批次，忽略'), taskCompleted: z.boolean(),
+});
+export const deviceHeartbeatAnswer = z.object({ serverTime: epochMs.describe('服务器时间') });
+export const deviceRow = z.object({
+  authCodeId: id, authCode: z.string(), machineCode: z.string(), machineName: z.string(), userName: z.string(), online: z.boolean(),
+  lastSeenStr: time, activatedAtStr: time, sentToday: count, leased: count, battery: z.number().nullable(), signal: z.number().nullable(),
+  appVersion: z.string(), dueNum: count, dueDateStr: time,
+});
+
+export const syncSaved = { authCode: savedId('id'), task: savedId('taskId'), taskUser: savedId('userId') };
