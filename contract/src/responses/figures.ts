@@ -22,14 +22,19 @@ export const salesChartsOptions = z.object({
 
 const bytes = z.number();
 export const routeStats = z.object({ route: z.string(), count, errors: count, p50: z.number(), p95: z.number(), p99: z.number() });
+export const processFigures = z.object({
+  pid: count, uptimeSeconds: z.number(),
+  rss: bytes, heapUsed: bytes, heapTotal: bytes, cpuPercent: z.number(),
+  eventLoop: z.object({ p50: z.number(), p99: z.number(), max: z.number() }),
+  connections: count.nullable(),
+});
+export const jobRunView = z.object({
+  job: z.enum(['orderSweep', 'logRetention', 'reconcile']), startTime: z.string(), durationMs: z.number(), ok: z.boolean(),
+  summary: z.string(), error: z.string(), pid: count, failTime: z.string().nullable(), failError: z.string(),
+});
 export const systemSnapshot = z.object({
   time: z.string(),
-  server: z.object({
-    version: z.string(), node: z.string(), pid: count, workers: count, uptimeSeconds: z.number(),
-    rss: bytes, heapUsed: bytes, heapTotal: bytes, cpuPercent: z.number(),
-    eventLoop: z.object({ p50: z.number(), p99: z.number(), max: z.number() }),
-    connections: count.nullable(),
-  }),
+  server: z.object({ version: z.string(), node: z.string(), workers: count, processes: z.array(processFigures) }).extend(processFigures.shape),
   requests: z.array(routeStats),
   database: z.object({
     kind: z.enum(['sqlite', 'postgres']),
@@ -40,6 +45,6 @@ export const systemSnapshot = z.object({
   redis: z.object({ clients: count, usedMemory: bytes }).nullable(),
   business: z.object({
     devicesOnline: count, machinesOnline: count, sentLastMinute: count.nullable(), ordersLastMinute: count.nullable(),
-    refundsInFlight: count, alarmsToday: count,
+    refundsInFlight: count, alarmsToday: count, jobs: z.array(jobRunView),
   }),
 });
