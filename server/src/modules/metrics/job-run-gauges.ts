@@ -2,16 +2,14 @@ import type { Kysely } from 'kysely';
 import { Gauge, type Registry } from 'prom-client';
 import { lastJobRuns, type JobRun } from '../../db/job-runs.ts';
 import type { Database } from '../../db/schema.ts';
+import { readOncePerScrape } from './read-once-per-scrape.ts';
 
 // The background jobs' last runs (db/job-runs.ts) as gauges by job: when the last run started, how long it
 // took, whether it went through, and when one last failed — an alert on `time() - …_start_seconds` catches
 // a job that stopped running, one on `…_ok == 0` a job that fails.
 
 export function jobRunGauges(db: Kysely<Database>, registry: Registry): void {
-  let reading: Promise<JobRun[]> | undefined;
-  // The four gauges of a scrape share one read: prom-client starts every metric's collect in one go (registry
-  // getMetricsAsJSON), so all four ask before the read ends, and the next scrape reads afresh.
-  const runs = () => (reading ??= lastJobRuns(db).finally(() => { reading = undefined; }));
+  const runs = readOncePerScrape(() => lastJobRuns(db));
   const gauge = (name: string, help: string, value: (run: JobRun) => number | null) => new Gauge({
     name, help, labelNames: ['job'] as const, registers: [registry],
     async collect() {

@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { clusterGathering } from '../../infra/cluster-gather.ts';
 import { BusinessStats, dayTotals } from '../system-monitor/business-stats.ts';
 import { databaseStats } from '../system-monitor/database-stats.ts';
+import { readOncePerScrape } from './read-once-per-scrape.ts';
 import { jobRunGauges } from './job-run-gauges.ts';
 
 // The figures of 监控查询 for Prometheus (prom-client), in two parts. Each process's own: its default metrics
@@ -46,15 +47,18 @@ export function createMetrics(db: Kysely<Database>, config: Config, now: () => n
       if (value !== null) this.set(value);
     },
   });
-  const snapshot = () => business.snapshot();
+  // one read of each kind a scrape, whatever the number of gauges showing parts of it
+  const snapshot = readOncePerScrape(() => business.snapshot());
+  const today = readOncePerScrape(() => dayTotals(db, now()));
+  const database = readOncePerScrape(() => databaseStats(db, config));
   gauge('huiyun_devices_online', 'Sending devices seen within the online window', async () => (await snapshot()).devicesOnline);
   gauge('huiyun_machines_online', 'Vending terminals seen within the online window', async () => (await snapshot()).machinesOnline);
   gauge('huiyun_refunds_in_flight', 'Refunds created or under way at the gateway', async () => (await snapshot()).refundsInFlight);
   gauge('huiyun_pay_alarms_today', 'Payment alarms written today (Asia/Shanghai)', async () => (await snapshot()).alarmsToday);
-  gauge('huiyun_numbers_sent_today', 'Numbers reported sent today (Asia/Shanghai)', async () => (await dayTotals(db, now())).sent);
-  gauge('huiyun_orders_created_today', 'Orders created today (Asia/Shanghai)', async () => (await dayTotals(db, now())).created);
-  gauge('huiyun_database_size_bytes', 'The database on disk', async () => (await databaseStats(db, config)).sizeBytes);
-  const pool = (field: 'total' | 'idle' | 'waiting') => async () => (await databaseStats(db, config)).pool?.[field] ?? null;
+  gauge('huiyun_numbers_sent_today', 'Numbers reported sent today (Asia/Shanghai)', async () => (await today()).sent);
+  gauge('huiyun_orders_created_today', 'Orders created today (Asia/Shanghai)', async () => (await today()).created);
+  gauge('huiyun_database_size_bytes', 'The database on disk', async () => (await database()).sizeBytes);
+  const pool = (field: 'total' | 'idle' | 'waiting') => async () => (await database()).pool?.[field] ?? null;
   gauge('huiyun_database_pool_connections', 'PostgreSQL pool: connections open', pool('total'));
   gauge('huiyun_database_pool_idle', 'PostgreSQL pool: connections idle', pool('idle'));
   gauge('huiyun_database_pool_waiting', 'PostgreSQL pool: queries waiting for a connection', pool('waiting'));
