@@ -15,8 +15,8 @@ import {
   userSave, variableListQuery, variableSave,
 } from '@huiyun/contract';
 import type { z } from 'zod';
-import { NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateway/notify-paths.ts';
-import { SIM_NOTIFY_PATH, SIM_PAGE_PATH } from '../gateway/simulator/gateway.ts';
+import { NOTIFY_BODY_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateway/notify-paths.ts';
+import { SIM_PAGE_PATH } from '../gateway/simulator/page.ts';
 
 // The one table of what each API route reads: its JSON body and its query string, as the contract's zod
 // schemas its handler parses. The OpenAPI document (openapi.ts) is generated from it and app.declaredRoutes;
@@ -180,5 +180,5 @@ export const routeDocs: Record<string, RouteDoc> = {
   // payment gateways' notifications: the body is each gateway's own signed format (modules/gateway/<name>/), read raw
   [`POST ${NOTIFY_ROUTE}`]: { tag: 'gateway', note: GATEWAY_NOTE },
   [`POST ${REFUND_NOTIFY_ROUTE}`]: { tag: 'gateway', note: GATEWAY_NOTE },
-  [`POST ${SIM_NOTIFY_PATH}`]: { tag: 'gateway', note: GATEWAY_NOTE },
+  [`POST ${NOTIFY_BODY_ROUTE}`]: { tag: 'gateway', note: GATEWAY_NOTE },
 };

@@ -1,4 +1,5 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { randomHex } from '../../../infra/random-hex.ts';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { compiledOnce, compiledWrite } from '../../../db/compiled-once.ts';
@@ -9,8 +10,11 @@ import type { Database, Queryable } from '../../../db/schema.ts';
 import type { SecretBox } from '../../../infra/secret-box.ts';
 import { payConfigPurpose } from '../../pay-config/secrets.ts';
 import { simulatorBill } from './bill.ts';
+import { fetchDeliver, injectDeliver, type Deliver } from './deliver.ts';
+import { SIM_PAGE_PATH, simulatorPageRoutes, type PageView, type PayOutcome } from './page.ts';
 import {
-  gatewayConfigOf, GatewayVerifyError, type CreatePayment, type GatewayConfig, type PaidNotification, type PaymentGateway, type PaymentState, type RefundState,
+  gatewayConfigOf, GatewayVerifyError, type CreatePayment, type GatewayConfig, type GatewayLog, type GatewayRegistry, type PaidNotification, type PaymentGateway, type PaymentState,
+  type RefundState,
 } from '../gateway.ts';
 
 // The simulator gateway (issue 16 §4): behaves like WeChat Pay / Alipay without a merchant account.
@@ -33,17 +37,15 @@ const openPayment = compiledWrite((db, v: { orderNo: string; configId: number; a
 const paymentOf = compiledOnce((db, v: { orderNo: string }) => db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', v.orderNo));
 const payPayment = compiledWrite((db, v: { orderNo: string; transId: string; payTime: number }) => db
   .updateTable('pay_sim_payment').set({ status: 'paid', transId: v.transId, payTime: v.payTime }).where('orderNo', '=', v.orderNo).where('status', '=', 'open'));
-export const SIM_PAGE_PATH = '/gateway/simulator/pay/';
+/** Its first notify URL, the order number in the body (order/notify-routes.ts: the body-numbered route). */
 export const SIM_NOTIFY_PATH = '/gateway/simulator/notify';
 const WINDOW_MS = 300_000;
-
-export type Deliver = (url: string, body: string, headers: Record<string, string>) => Promise<boolean>;
 
 export type SimulatorOptions = {
   db: Kysely<Database>;
   box: SecretBox;
   now: () => number;
-  /** Sends one notification; true when the merchant acknowledged it. */
+  /** Sends one notification; true when the merchant acknowledged it (by HTTP until `routes` points it at this server itself). */
   deliver: Deliver;
   /** Probability an attempt is lost on the way (tests, demos of retries). */
   failRate?: number;
@@ -59,8 +61,6 @@ export type SimulatorOptions = {
   onError?: (error: unknown) => void;
 };
 
-export type PayOutcome = 'paid' | 'alreadyPaid' | 'closed' | 'expired' | 'missing';
-export type PageView = NonNullable<Awaited<ReturnType<SimulatorGateway['pageView']>>>;
 type PaidPayment = { row: Selectable<Database['pay_sim_payment']>; config: GatewayConfig };
 type SimBody = { orderNo: string; transId: string; amount: number; mchId: string; appId: string; payTime: number; notifyId: string };
 
@@ -77,8 +77,8 @@ export class SimulatorGateway implements PaymentGateway {
    */
   private readonly acknowledged: GroupWrite<string, void>;
 
-  constructor(options: SimulatorOptions) {
-    this.options = options;
+  constructor(options: Omit<SimulatorOptions, 'deliver'> & { deliver?: Deliver }) {
+    this.options = { ...options, deliver: options.deliver ?? fetchDeliver };
     const db = options.db;
     const mark = dialectOf(db) === 'postgres'
       ? (orderNos: string[]) => sql`update "pay_sim_payment" set "acknowledged" = 1 where "orderNo" = any(${orderNos}::varchar[])`
@@ -200,8 +200,14 @@ export class SimulatorGateway implements PaymentGateway {
 
   // ---- the 支付模拟 page's side ----
 
+  /** The 支付模拟 page; and its notifications go to this server itself, through the same routes and hooks. */
+  routes(app: FastifyInstance): void {
+    simulatorPageRoutes(app, this);
+    this.options.deliver = injectDeliver(app);
+  }
+
   /** The payment the page shows, when the token fits. */
-  async pageView(orderNo: string, token: string) {
+  async pageView(orderNo: string, token: string): Promise<PageView | undefined> {
     return (await this.paymentOnPage(orderNo, token))?.view;
   }
 
@@ -297,6 +303,12 @@ export class SimulatorGateway implements PaymentGateway {
     }
   }
 
+  /** After a start (one process of several): the notifications a stop or crash left unacknowledged go out again. */
+  async start(log: GatewayLog): Promise<void> {
+    const n = await this.resume();
+    if (n > 0) log.info(`simulator gateway: ${n} unacknowledged paid notifications sent again`);
+  }
+
   /** After a start: sends again the paid notifications of the last day no merchant acknowledged. Answers how many. */
   async resume(withinMs = 86_400_000): Promise<number> {
     const rows = await this.options.db.selectFrom('pay_sim_payment').select('orderNo')
@@ -314,6 +326,13 @@ export class SimulatorGateway implements PaymentGateway {
     this.stopped = true;
     await this.settled();
   }
+}
+
+/** The registry's simulator (tests and fixtures that drive it directly). */
+export function simulatorOf(gateways: GatewayRegistry): SimulatorGateway {
+  const simulator = gateways.get(SIMULATOR);
+  if (!(simulator instanceof SimulatorGateway)) throw new Error('no simulator gateway in the registry');
+  return simulator;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
