@@ -27,7 +27,7 @@ export const payGatewayOptions: (Option<PayGateway> & { payTypes: readonly numbe
 export const gatewaysOfPayType = (payType: number | undefined) => payGatewayOptions.filter((g) => payType !== undefined && g.payTypes.includes(payType));
 
 export const payConfigTextFields = [
-  'partner', 'subMchId', 'appid', 'notifyUrl', 'signType', 'sellerUserId', 'certPath', 'certSerialNo', 'platformPubKeyId', 'platformPubKey', 'alipayPublicKey',
+  'partner', 'subMchId', 'appid', 'notifyUrl', 'signType', 'sellerUserId', 'certSerialNo', 'platformPubKeyId', 'platformPubKey', 'alipayPublicKey',
 ] as const;
 /**
  * The sealed columns (server/src/infra/sealed-columns.ts lists the same six). apiCert: the WeChat v2 merchant API
@@ -65,7 +65,7 @@ export const gatewaySignTypes: Partial<Record<PayGateway, readonly string[]>> = 
 export const multilinePayConfigFields: readonly PayConfigField[] = ['platformPubKey', 'alipayPublicKey', 'rsaKey', 'appPrivateKey', 'apiCert'];
 
 const fieldMax: Record<PayConfigField, number> = {
-  partner: 64, subMchId: 64, appid: 64, notifyUrl: 255, signType: 16, sellerUserId: 64, certPath: 255, certSerialNo: 64,
+  partner: 64, subMchId: 64, appid: 64, notifyUrl: 255, signType: 16, sellerUserId: 64, certSerialNo: 64,
   platformPubKeyId: 64, platformPubKey: 8000, alipayPublicKey: 8000,
   partnerKey: 8000, certPassword: 8000, rsaKey: 8000, apiV3Key: 8000, appPrivateKey: 8000, apiCert: 20000,
 };
@@ -96,7 +96,6 @@ export const payConfigSave = z.object({
   notifyUrl: field('notifyUrl').refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), m.notifyUrlFormat),
   signType: field('signType'),
   sellerUserId: field('sellerUserId'),
-  certPath: field('certPath'),
   certSerialNo: field('certSerialNo'),
   platformPubKeyId: field('platformPubKeyId').refine((v) => v === '' || /^PUB_KEY_ID_\w+$/.test(v), m.platformPubKeyIdFormat),
   platformPubKey: field('platformPubKey'),
@@ -151,7 +150,6 @@ export type PayConfig = {
   notifyUrl: string;
   signType: string;
   sellerUserId: string;
-  certPath: string;
   certSerialNo: string;
   platformPubKeyId: string;
   platformPubKey: string;
