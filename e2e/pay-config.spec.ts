@@ -156,6 +156,11 @@ test.describe('支付配置', () => {
     await add.getByLabel('回调地址', { exact: true }).fill('https://pay.example.com/notify');
     await pickOption(page, add, '签名方式', 'MD5');
     await add.getByLabel('商户密钥', { exact: true }).fill('E2E-V2-Key-0123456789abcdef01234');
+    // V2 refunds need the API certificate (contract gatewayFields): marked, and asked for before saving
+    await expect(requiredMark(add, 'API证书')).toHaveCount(1);
+    await expect(requiredMark(add, '证书密码')).toHaveCount(0);
+    await add.getByRole('button', { name: '保存' }).click();
+    await expect(fieldError(add, '请输入API证书')).toBeVisible();
     await add.locator('input[type=file]').setInputFiles({ name: 'apiclient_cert.p12', mimeType: 'application/x-pkcs12', buffer: p12 });
     await expect(add.getByRole('textbox', { name: 'API证书', exact: true })).toHaveValue(p12.toString('base64'));
     await add.getByRole('button', { name: '保存' }).click();

@@ -34,6 +34,7 @@ describe('支付配置 contract', () => {
   it('names the first field a gateway lacks', () => {
     const input = parse({ name: 'a', payType: 3, gateway: 'wechat_v2', partner: '190', appid: 'wx', notifyUrl: 'https://x/n', signType: 'MD5' }).data!;
     expect(missingGatewayField(input, () => false)).toBe(fill(m.fieldRequired, { label: m.partnerKey }));
+    expect(missingGatewayField(input, (field) => field !== 'apiCert')).toBe(fill(m.fieldRequired, { label: m.apiCert })); // v2 refunds need it
     expect(missingGatewayField(input, () => true)).toBeNull();
     expect(missingGatewayField({ ...input, signType: 'RSA2' }, () => true)).toBe('请选择签名方式');
     expect(missingGatewayField({ ...input, gateway: 'simulator' }, () => false)).toBeNull();

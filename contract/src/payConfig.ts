@@ -43,7 +43,8 @@ export const gatewayFields: Record<PayGateway, { shown: readonly PayConfigField[
   simulator: { shown: ['partner', 'notifyUrl', 'partnerKey'], required: [] },
   wechat_v2: {
     shown: ['partner', 'subMchId', 'appid', 'notifyUrl', 'signType', 'partnerKey', 'apiCert', 'certPassword'],
-    required: ['partner', 'appid', 'notifyUrl', 'signType', 'partnerKey'],
+    // apiCert: a v2 refund is a call with the merchant API certificate; a config without it could sell and never refund
+    required: ['partner', 'appid', 'notifyUrl', 'signType', 'partnerKey', 'apiCert'],
   },
   wechat_v3: {
     shown: ['partner', 'subMchId', 'appid', 'notifyUrl', 'certSerialNo', 'rsaKey', 'apiV3Key', 'platformPubKeyId', 'platformPubKey'],

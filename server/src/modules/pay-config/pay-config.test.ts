@@ -115,6 +115,21 @@ describe('支付配置', () => {
     await remove(adminA, String(id));
   });
 
+  it('needs the API certificate under WeChat V2 (its refunds): a masked save keeps it, clearing it is refused', async () => {
+    const v2 = { name: '微信V2证书', payType: 3, gateway: 'wechat_v2', partner: '1900000111', appid: 'wx-v2', notifyUrl: 'https://pay.example.com/n', signType: 'MD5', partnerKey: 'v2-key-0123456789abcdef0123456789' };
+    expect((await save(adminA, v2)).body).toMatchObject({ success: false, msg: fill(m.fieldRequired, { label: m.apiCert }) });
+    const id = (await save(adminA, { ...v2, apiCert: 'MIIKbAIBAzCCCjIGCSqGSIb3DQEHAaCC' })).body.data.id;
+    const shown = (await list(adminA, { name: '微信V2证书' })).body.data[0];
+    expect(shown.apiCert).toBe(maskSecret('MIIKbAIBAzCCCjIGCSqGSIb3DQEHAaCC'));
+    expect((await save(adminA, { ...shown, name: '微信V2证书-改' })).body.success).toBe(true); // masked: kept
+    expect(open('apiCert', (await stored(id)).apiCert)).toBe('MIIKbAIBAzCCCjIGCSqGSIb3DQEHAaCC');
+    expect((await save(adminA, { ...shown, apiCert: '' })).body.success).toBe(true); // empty: kept as well
+    const cleared = await save(adminA, { ...shown, clearSecrets: 'apiCert' });
+    expect(cleared.body).toMatchObject({ success: false, msg: fill(m.fieldRequired, { label: m.apiCert }) });
+    expect(open('apiCert', (await stored(id)).apiCert)).toBe('MIIKbAIBAzCCCjIGCSqGSIb3DQEHAaCC');
+    await remove(adminA, String(id));
+  });
+
   it('answers each bad field its own Chinese message and writes nothing', async () => {
     const before = await count();
     const base = { name: '坏输入', payType: 1, gateway: 'simulator' };
@@ -231,7 +246,7 @@ describe('支付配置', () => {
   });
 
   it('refuses to change the gateway of a config its orders use, with its name in the message (issue 30 D5)', async () => {
-    const wechatV2 = { gateway: 'wechat_v2', partner: '1900000109', appid: 'wx1', notifyUrl: 'https://pay.example.com/notify', signType: 'MD5', partnerKey: 'k'.repeat(32) };
+    const wechatV2 = { gateway: 'wechat_v2', partner: '1900000109', appid: 'wx1', notifyUrl: 'https://pay.example.com/notify', signType: 'MD5', partnerKey: 'k'.repeat(32), apiCert: 'MIIC-p12-base64' };
     const id = (await save(adminA, { name: '换网关配置', payType: 3 })).body.data.id;
     expect((await save(adminA, { id, name: '换网关配置', payType: 3, ...wechatV2 })).body.success).toBe(true); // no order yet
     expect((await save(adminA, { id, name: '换网关配置', payType: 3, gateway: 'simulator' })).body.success).toBe(true);
