@@ -162,7 +162,8 @@ test.describe('支付配置', () => {
     await add.getByRole('button', { name: '保存' }).click();
     await expect(fieldError(add, '请输入API证书')).toBeVisible();
     await add.locator('input[type=file]').setInputFiles({ name: 'apiclient_cert.p12', mimeType: 'application/x-pkcs12', buffer: p12 });
-    await expect(add.getByRole('textbox', { name: 'API证书', exact: true })).toHaveValue(p12.toString('base64'));
+    // (by its label: now required, its accessible name starts with antd's * mark)
+    await expect(add.getByLabel('API证书', { exact: true })).toHaveValue(p12.toString('base64'));
     await add.getByRole('button', { name: '保存' }).click();
     await expect(toast(page, '支付配置保存成功！')).toBeVisible();
     await expect(add).toBeHidden();
