@@ -56,11 +56,12 @@ test.describe('支付配置', () => {
     }
     await expect(add.getByLabel('应用私钥', { exact: true })).toHaveCount(0);
     await expect(add.getByLabel('支付宝公钥', { exact: true })).toHaveCount(0);
-    // V3 needs all of these (contract gatewayFields): each label carries the required mark; 子商户号 does not
-    for (const label of ['商户号', 'APPID', '回调地址', '商户证书序列号', '商户私钥', 'APIv3密钥', '平台公钥ID', '平台公钥']) {
+    // V3 needs all of these (contract gatewayFields): each label carries the required mark; 子商户号 does not,
+    // nor the platform public key and its id (both, or neither for a merchant on platform certificates)
+    for (const label of ['商户号', 'APPID', '回调地址', '商户证书序列号', '商户私钥', 'APIv3密钥']) {
       await expect(requiredMark(add, label), label).toHaveCount(1);
     }
-    await expect(requiredMark(add, '子商户号')).toHaveCount(0);
+    for (const label of ['子商户号', '平台公钥ID', '平台公钥']) await expect(requiredMark(add, label), label).toHaveCount(0);
     await add.getByRole('button', { name: '保存' }).click();
     await expect(fieldError(add, '请输入APIv3密钥')).toBeVisible();
 

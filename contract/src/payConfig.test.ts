@@ -38,6 +38,12 @@ describe('支付配置 contract', () => {
     expect(missingGatewayField(input, () => true)).toBeNull();
     expect(missingGatewayField({ ...input, signType: 'RSA2' }, () => true)).toBe('请选择签名方式');
     expect(missingGatewayField({ ...input, gateway: 'simulator' }, () => false)).toBeNull();
+    // WeChat V3: the platform public key and its id both (public key mode) or neither (platform certificates)
+    const v3 = { ...input, gateway: 'wechat_v3' as const, signType: '', certSerialNo: 'SN', platformPubKeyId: '', platformPubKey: '' };
+    expect(missingGatewayField(v3, () => true)).toBeNull();
+    expect(missingGatewayField({ ...v3, platformPubKeyId: 'PUB_KEY_ID_01' }, () => true)).toBe(fill(m.fieldRequired, { label: m.platformPubKey }));
+    expect(missingGatewayField({ ...v3, platformPubKey: 'PEM' }, () => true)).toBe(fill(m.fieldRequired, { label: m.platformPubKeyId }));
+    expect(missingGatewayField({ ...v3, platformPubKeyId: 'PUB_KEY_ID_01', platformPubKey: 'PEM' }, () => true)).toBeNull();
   });
 });
 

@@ -32,6 +32,8 @@ type GatewaySpec = {
   required: readonly PayConfigField[];
   /** The sign types it offers (none: the gateway has no choice). */
   signTypes?: readonly string[];
+  /** Fields given all or none (one without the others is refused, naming the first missing). */
+  together?: readonly (readonly PayConfigField[])[];
 };
 
 /**
@@ -49,7 +51,10 @@ const gatewayTable = {
   wechat_v3: {
     label: m.gatewayWechatV3, payTypes: [3],
     shown: ['partner', 'subMchId', 'appid', 'notifyUrl', 'certSerialNo', 'rsaKey', 'apiV3Key', 'platformPubKeyId', 'platformPubKey'],
-    required: ['partner', 'appid', 'notifyUrl', 'certSerialNo', 'rsaKey', 'apiV3Key', 'platformPubKeyId', 'platformPubKey'],
+    required: ['partner', 'appid', 'notifyUrl', 'certSerialNo', 'rsaKey', 'apiV3Key'],
+    // the platform public key mode (new merchants): both; platform certificates (older ones): neither, the
+    // server downloads them (/v3/certificates)
+    together: [['platformPubKeyId', 'platformPubKey']],
   },
   alipay: {
     label: m.gatewayAlipay, payTypes: [2], signTypes: ['RSA2', 'RSA'],
@@ -134,10 +139,10 @@ export type PayConfigSave = z.infer<typeof payConfigSave>;
  * whether a secret is there after the save (sent anew, or stored and kept).
  */
 export function missingGatewayField(input: Pick<PayConfigSave, 'gateway' | PayConfigTextField>, hasSecret: (field: PayConfigSecretField) => boolean): string | null {
-  for (const name of gatewayFields[input.gateway].required) {
-    const present = (payConfigSecretFields as readonly string[]).includes(name) ? hasSecret(name as PayConfigSecretField) : input[name as PayConfigTextField] !== '';
-    if (!present) return fill(m.fieldRequired, { label: m[name] });
-  }
+  const present = (name: PayConfigField) => ((payConfigSecretFields as readonly string[]).includes(name) ? hasSecret(name as PayConfigSecretField) : input[name as PayConfigTextField] !== '');
+  const missing = gatewayFields[input.gateway].required.find((name) => !present(name))
+    ?? (specs[input.gateway].together ?? []).filter((group) => group.some(present)).flatMap((group) => group.filter((name) => !present(name)))[0];
+  if (missing) return fill(m.fieldRequired, { label: m[missing] });
   const signTypes = gatewaySignTypes[input.gateway];
   if (signTypes && !signTypes.includes(input.signType)) return fill(common.selectPlaceholder, { label: m.signType });
   return null;

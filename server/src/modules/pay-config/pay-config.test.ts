@@ -130,6 +130,13 @@ describe('支付配置', () => {
     await remove(adminA, String(id));
   });
 
+  it('saves a WeChat V3 config of the platform certificate mode: no platform public key nor its id (older merchants)', async () => {
+    const saved = await save(adminA, { ...wechatV3, name: '微信V3平台证书', platformPubKeyId: '', platformPubKey: '' });
+    expect(saved.body.success, saved.body.msg).toBe(true);
+    expect(await stored(saved.body.data.id)).toMatchObject({ gateway: 'wechat_v3', platformPubKeyId: '', platformPubKey: '', certSerialNo: wechatV3.certSerialNo });
+    await remove(adminA, String(saved.body.data.id));
+  });
+
   it('answers each bad field its own Chinese message and writes nothing', async () => {
     const before = await count();
     const base = { name: '坏输入', payType: 1, gateway: 'simulator' };
@@ -148,6 +155,7 @@ describe('支付配置', () => {
       [{ ...wechatV3, partner: '' }, fill(m.fieldRequired, { label: m.partner })],
       [{ ...wechatV3, apiV3Key: '' }, fill(m.fieldRequired, { label: m.apiV3Key })],
       [{ ...wechatV3, platformPubKeyId: 'abc' }, m.platformPubKeyIdFormat],
+      [{ ...wechatV3, platformPubKey: '' }, fill(m.fieldRequired, { label: m.platformPubKey })], // the id without its key
       [{ name: '支付宝', payType: 2, gateway: 'alipay', appid: '2021', notifyUrl: 'https://a.b/n', signType: 'SHA1', appPrivateKey: 'k', alipayPublicKey: 'p' }, fill(messages.common.selectPlaceholder, { label: m.signType })],
       [{ ...base, deptId: companyB }, messages.common.outOfScope],
       [{ ...base, id: 999999 }, messages.common.notFoundRecord],
