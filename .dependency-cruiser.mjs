@@ -55,6 +55,13 @@ export default {
       to: { path: '^server/src/modules/order/' },
     },
     {
+      name: 'gateways-through-the-registry',
+      comment: 'The order module, 对账 and main.ts reach a payment gateway through the registry (modules/gateway/registry.ts, its lifecycle hooks), never one gateway\'s folder: a new gateway touches none of them (docs/adding-a-gateway.md).',
+      severity: 'error',
+      from: { path: '^server/src/(modules/(order|reconcile)/|main\\.ts$)', pathNot: tests },
+      to: { path: '^server/src/modules/gateway/[^/]+/' },
+    },
+    {
       name: 'web-api-no-components',
       comment: 'The console API layer (web/src/api) never imports a component or a screen; they import the API.',
       severity: 'error',

@@ -56,11 +56,12 @@ test.describe('支付配置', () => {
     }
     await expect(add.getByLabel('应用私钥', { exact: true })).toHaveCount(0);
     await expect(add.getByLabel('支付宝公钥', { exact: true })).toHaveCount(0);
-    // V3 needs all of these (contract gatewayFields): each label carries the required mark; 子商户号 does not
-    for (const label of ['商户号', 'APPID', '回调地址', '商户证书序列号', '商户私钥', 'APIv3密钥', '平台公钥ID', '平台公钥']) {
+    // V3 needs all of these (contract gatewayFields): each label carries the required mark; 子商户号 does not,
+    // nor the platform public key and its id (both, or neither for a merchant on platform certificates)
+    for (const label of ['商户号', 'APPID', '回调地址', '商户证书序列号', '商户私钥', 'APIv3密钥']) {
       await expect(requiredMark(add, label), label).toHaveCount(1);
     }
-    await expect(requiredMark(add, '子商户号')).toHaveCount(0);
+    for (const label of ['子商户号', '平台公钥ID', '平台公钥']) await expect(requiredMark(add, label), label).toHaveCount(0);
     await add.getByRole('button', { name: '保存' }).click();
     await expect(fieldError(add, '请输入APIv3密钥')).toBeVisible();
 
@@ -156,8 +157,14 @@ test.describe('支付配置', () => {
     await add.getByLabel('回调地址', { exact: true }).fill('https://pay.example.com/notify');
     await pickOption(page, add, '签名方式', 'MD5');
     await add.getByLabel('商户密钥', { exact: true }).fill('E2E-V2-Key-0123456789abcdef01234');
+    // V2 refunds need the API certificate (contract gatewayFields): marked, and asked for before saving
+    await expect(requiredMark(add, 'API证书')).toHaveCount(1);
+    await expect(requiredMark(add, '证书密码')).toHaveCount(0);
+    await add.getByRole('button', { name: '保存' }).click();
+    await expect(fieldError(add, '请输入API证书')).toBeVisible();
     await add.locator('input[type=file]').setInputFiles({ name: 'apiclient_cert.p12', mimeType: 'application/x-pkcs12', buffer: p12 });
-    await expect(add.getByRole('textbox', { name: 'API证书', exact: true })).toHaveValue(p12.toString('base64'));
+    // (by its label: now required, its accessible name starts with antd's * mark)
+    await expect(add.getByLabel('API证书', { exact: true })).toHaveValue(p12.toString('base64'));
     await add.getByRole('button', { name: '保存' }).click();
     await expect(toast(page, '支付配置保存成功！')).toBeVisible();
     await expect(add).toBeHidden();

@@ -92,7 +92,10 @@ test.describe('终端支付配置', () => {
     const edit = dialog(page, '编辑终端支付配置');
     await expect(edit.getByLabel('显示名称', { exact: true })).toHaveValue('现金支付');
     await edit.getByLabel('显示名称', { exact: true }).fill('现金（停用）');
-    await edit.getByRole('radio', { name: '停用' }).check();
+    // the 状态 radio group is named for screen readers (components/RadioGroup.tsx), its choices within it
+    const status = edit.getByRole('radiogroup', { name: '状态' });
+    await expect(status.getByRole('radio', { name: '正常' })).toBeChecked();
+    await status.getByRole('radio', { name: '停用' }).check();
     await edit.getByRole('button', { name: '保存' }).click();
     await expect(toast(page, '终端支付配置保存成功！')).toBeVisible();
     await expect(rowOf(page, machineA)).toContainText('现金（停用）');

@@ -34,9 +34,16 @@ describe('支付配置 contract', () => {
   it('names the first field a gateway lacks', () => {
     const input = parse({ name: 'a', payType: 3, gateway: 'wechat_v2', partner: '190', appid: 'wx', notifyUrl: 'https://x/n', signType: 'MD5' }).data!;
     expect(missingGatewayField(input, () => false)).toBe(fill(m.fieldRequired, { label: m.partnerKey }));
+    expect(missingGatewayField(input, (field) => field !== 'apiCert')).toBe(fill(m.fieldRequired, { label: m.apiCert })); // v2 refunds need it
     expect(missingGatewayField(input, () => true)).toBeNull();
     expect(missingGatewayField({ ...input, signType: 'RSA2' }, () => true)).toBe('请选择签名方式');
     expect(missingGatewayField({ ...input, gateway: 'simulator' }, () => false)).toBeNull();
+    // WeChat V3: the platform public key and its id both (public key mode) or neither (platform certificates)
+    const v3 = { ...input, gateway: 'wechat_v3' as const, signType: '', certSerialNo: 'SN', platformPubKeyId: '', platformPubKey: '' };
+    expect(missingGatewayField(v3, () => true)).toBeNull();
+    expect(missingGatewayField({ ...v3, platformPubKeyId: 'PUB_KEY_ID_01' }, () => true)).toBe(fill(m.fieldRequired, { label: m.platformPubKey }));
+    expect(missingGatewayField({ ...v3, platformPubKey: 'PEM' }, () => true)).toBe(fill(m.fieldRequired, { label: m.platformPubKeyId }));
+    expect(missingGatewayField({ ...v3, platformPubKeyId: 'PUB_KEY_ID_01', platformPubKey: 'PEM' }, () => true)).toBeNull();
   });
 });
 

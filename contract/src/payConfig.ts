@@ -8,26 +8,11 @@ import { MAX_INT_COLUMN, optionalId, optionalIdOf, optionalText, pageQuery, requ
 // masked value sent back means "unchanged", an empty one too; clearing a stored secret is explicit
 // (clearSecrets).
 
-/** Which gateway serves a config: the simulator (default, demos and tests), WeChat Pay v2 / v3, Alipay. */
-export const PayGateway = { simulator: 'simulator', wechatV2: 'wechat_v2', wechatV3: 'wechat_v3', alipay: 'alipay' } as const;
-export type PayGateway = (typeof PayGateway)[keyof typeof PayGateway];
-export const payGateways = [PayGateway.simulator, PayGateway.wechatV2, PayGateway.wechatV3, PayGateway.alipay] as const;
-
 /** The pay types a config may have (SPEC §3 Pay types without 0, which is only the filters' 请选择). */
 export const configPayTypes: readonly number[] = payTypeOptions.map((o) => o.value);
 
-export const payGatewayOptions: (Option<PayGateway> & { payTypes: readonly number[] })[] = [
-  { value: PayGateway.simulator, label: m.gatewaySimulator, payTypes: configPayTypes },
-  { value: PayGateway.wechatV2, label: m.gatewayWechatV2, payTypes: [3] },
-  { value: PayGateway.wechatV3, label: m.gatewayWechatV3, payTypes: [3] },
-  { value: PayGateway.alipay, label: m.gatewayAlipay, payTypes: [2] },
-];
-
-/** The gateways that serve a pay type (the form offers only these). */
-export const gatewaysOfPayType = (payType: number | undefined) => payGatewayOptions.filter((g) => payType !== undefined && g.payTypes.includes(payType));
-
 export const payConfigTextFields = [
-  'partner', 'subMchId', 'appid', 'notifyUrl', 'signType', 'sellerUserId', 'certPath', 'certSerialNo', 'platformPubKeyId', 'platformPubKey', 'alipayPublicKey',
+  'partner', 'subMchId', 'appid', 'notifyUrl', 'signType', 'sellerUserId', 'certSerialNo', 'platformPubKeyId', 'platformPubKey', 'alipayPublicKey',
 ] as const;
 /**
  * The sealed columns (server/src/infra/sealed-columns.ts lists the same six). apiCert: the WeChat v2 merchant API
@@ -38,34 +23,69 @@ export type PayConfigTextField = (typeof payConfigTextFields)[number];
 export type PayConfigSecretField = (typeof payConfigSecretFields)[number];
 export type PayConfigField = PayConfigTextField | PayConfigSecretField;
 
-/** The fields a gateway asks for (the form shows only these; the server empties the others) and those it needs. */
-export const gatewayFields: Record<PayGateway, { shown: readonly PayConfigField[]; required: readonly PayConfigField[] }> = {
-  simulator: { shown: ['partner', 'notifyUrl', 'partnerKey'], required: [] },
+type GatewaySpec = {
+  label: string;
+  /** The pay types it serves (the form offers only these gateways for the chosen pay type). */
+  payTypes: readonly number[];
+  /** The fields it asks for (the form shows only these; the server empties the others) and those it needs. */
+  shown: readonly PayConfigField[];
+  required: readonly PayConfigField[];
+  /** The sign types it offers (none: the gateway has no choice). */
+  signTypes?: readonly string[];
+  /** Fields given all or none (one without the others is refused, naming the first missing). */
+  together?: readonly (readonly PayConfigField[])[];
+};
+
+/**
+ * Every gateway a config may name, by its pay_config.gateway value: one entry per gateway (with its label
+ * in messages/payConfig.ts). The 支付配置 screen, its list and the server's checks read everything here.
+ */
+const gatewayTable = {
+  simulator: { label: m.gatewaySimulator, payTypes: configPayTypes, shown: ['partner', 'notifyUrl', 'partnerKey'], required: [] },
   wechat_v2: {
+    label: m.gatewayWechatV2, payTypes: [3], signTypes: ['MD5', 'HMAC-SHA256'],
     shown: ['partner', 'subMchId', 'appid', 'notifyUrl', 'signType', 'partnerKey', 'apiCert', 'certPassword'],
-    required: ['partner', 'appid', 'notifyUrl', 'signType', 'partnerKey'],
+    // apiCert: a v2 refund is a call with the merchant API certificate; a config without it could sell and never refund
+    required: ['partner', 'appid', 'notifyUrl', 'signType', 'partnerKey', 'apiCert'],
   },
   wechat_v3: {
+    label: m.gatewayWechatV3, payTypes: [3],
     shown: ['partner', 'subMchId', 'appid', 'notifyUrl', 'certSerialNo', 'rsaKey', 'apiV3Key', 'platformPubKeyId', 'platformPubKey'],
-    required: ['partner', 'appid', 'notifyUrl', 'certSerialNo', 'rsaKey', 'apiV3Key', 'platformPubKeyId', 'platformPubKey'],
+    required: ['partner', 'appid', 'notifyUrl', 'certSerialNo', 'rsaKey', 'apiV3Key'],
+    // the platform public key mode (new merchants): both; platform certificates (older ones): neither, the
+    // server downloads them (/v3/certificates)
+    together: [['platformPubKeyId', 'platformPubKey']],
   },
   alipay: {
+    label: m.gatewayAlipay, payTypes: [2], signTypes: ['RSA2', 'RSA'],
     shown: ['appid', 'partner', 'sellerUserId', 'notifyUrl', 'signType', 'appPrivateKey', 'alipayPublicKey'],
     required: ['appid', 'notifyUrl', 'signType', 'appPrivateKey', 'alipayPublicKey'],
   },
-};
+} as const satisfies Record<string, GatewaySpec>;
+
+/** Which gateway serves a config: the simulator (default, demos and tests), WeChat Pay v2 / v3, Alipay. */
+export type PayGateway = keyof typeof gatewayTable;
+export const payGateways = Object.keys(gatewayTable) as [PayGateway, ...PayGateway[]];
+export const PayGateway = Object.fromEntries(payGateways.map((g) => [g, g])) as { readonly [G in PayGateway]: G };
+
+const specs: Record<PayGateway, GatewaySpec> = gatewayTable;
+
+export const payGatewayOptions: (Option<PayGateway> & { payTypes: readonly number[] })[] = payGateways.map((value) => ({ value, label: specs[value].label, payTypes: specs[value].payTypes }));
+
+/** The gateways that serve a pay type (the form offers only these). */
+export const gatewaysOfPayType = (payType: number | undefined) => payGatewayOptions.filter((g) => payType !== undefined && g.payTypes.includes(payType));
+
+/** The fields a gateway asks for (the form shows only these; the server empties the others) and those it needs. */
+export const gatewayFields = Object.fromEntries(payGateways.map((g) => [g, { shown: specs[g].shown, required: specs[g].required }])) as Record<PayGateway, Pick<GatewaySpec, 'shown' | 'required'>>;
 
 /** The sign types a gateway offers (none: the gateway has no choice). */
-export const gatewaySignTypes: Partial<Record<PayGateway, readonly string[]>> = {
-  wechat_v2: ['MD5', 'HMAC-SHA256'],
-  alipay: ['RSA2', 'RSA'],
-};
+export const gatewaySignTypes: Partial<Record<PayGateway, readonly string[]>> = Object.fromEntries(payGateways.flatMap((g) => (specs[g].signTypes ? [[g, specs[g].signTypes]] : [])));
 
 /** PEM text and keys: several lines. */
 export const multilinePayConfigFields: readonly PayConfigField[] = ['platformPubKey', 'alipayPublicKey', 'rsaKey', 'appPrivateKey', 'apiCert'];
 
 const fieldMax: Record<PayConfigField, number> = {
-  partner: 64, subMchId: 64, appid: 64, notifyUrl: 255, signType: 16, sellerUserId: 64, certPath: 255, certSerialNo: 64,
+  partner: 64, subMchId: 64, appid: 64, notifyUrl: 255, signType: 16, sellerUserId: 64, certSerialNo: 64,
   platformPubKeyId: 64, platformPubKey: 8000, alipayPublicKey: 8000,
   partnerKey: 8000, certPassword: 8000, rsaKey: 8000, apiV3Key: 8000, appPrivateKey: 8000, apiCert: 20000,
 };
@@ -96,7 +116,6 @@ export const payConfigSave = z.object({
   notifyUrl: field('notifyUrl').refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), m.notifyUrlFormat),
   signType: field('signType'),
   sellerUserId: field('sellerUserId'),
-  certPath: field('certPath'),
   certSerialNo: field('certSerialNo'),
   platformPubKeyId: field('platformPubKeyId').refine((v) => v === '' || /^PUB_KEY_ID_\w+$/.test(v), m.platformPubKeyIdFormat),
   platformPubKey: field('platformPubKey'),
@@ -120,10 +139,10 @@ export type PayConfigSave = z.infer<typeof payConfigSave>;
  * whether a secret is there after the save (sent anew, or stored and kept).
  */
 export function missingGatewayField(input: Pick<PayConfigSave, 'gateway' | PayConfigTextField>, hasSecret: (field: PayConfigSecretField) => boolean): string | null {
-  for (const name of gatewayFields[input.gateway].required) {
-    const present = (payConfigSecretFields as readonly string[]).includes(name) ? hasSecret(name as PayConfigSecretField) : input[name as PayConfigTextField] !== '';
-    if (!present) return fill(m.fieldRequired, { label: m[name] });
-  }
+  const present = (name: PayConfigField) => ((payConfigSecretFields as readonly string[]).includes(name) ? hasSecret(name as PayConfigSecretField) : input[name as PayConfigTextField] !== '');
+  const missing = gatewayFields[input.gateway].required.find((name) => !present(name))
+    ?? (specs[input.gateway].together ?? []).filter((group) => group.some(present)).flatMap((group) => group.filter((name) => !present(name)))[0];
+  if (missing) return fill(m.fieldRequired, { label: m[missing] });
   const signTypes = gatewaySignTypes[input.gateway];
   if (signTypes && !signTypes.includes(input.signType)) return fill(common.selectPlaceholder, { label: m.signType });
   return null;
@@ -151,7 +170,6 @@ export type PayConfig = {
   notifyUrl: string;
   signType: string;
   sellerUserId: string;
-  certPath: string;
   certSerialNo: string;
   platformPubKeyId: string;
   platformPubKey: string;

@@ -33,6 +33,7 @@ async function main() {
     await retention?.stop();
     await optimizer?.stop();
     await orderSweeper?.stop();
+    await paymentRuntime(ctx).stop(); // every gateway's stop hook: nothing more goes out
     await app.close();
     process.exit(0);
   };
@@ -58,8 +59,9 @@ async function main() {
   // Unpaid orders past their time: asked at the gateway, then paid or closed; automatic refunds and
   // refunds left under way by a crash (modules/order/sweeper.ts).
   const payments = paymentRuntime(ctx);
-  // (one process resends them, not each of several)
-  if (!cluster.isWorker || process.env[RESENDER_ENV] === '1') void payments.simulator.resume().then((n) => { if (n > 0) app.log.info(`simulator gateway: ${n} unacknowledged paid notifications sent again`); }, choreFailed('simulator gateway: resuming notifications failed'));
+  // The gateways' start hooks (work a gateway's last run left, e.g. notifications never acknowledged): one
+  // process runs them, not each of several.
+  if (!cluster.isWorker || process.env[STARTER_ENV] === '1') void payments.gateways.start(app.log, (gateway, error) => choreFailed(`${gateway} gateway: start failed`)(error));
   orderSweeper = startOrderSweeper(ctx, payments, {
     log: app.log,
     onSwept: (c) => { if (c.claimed + c.dispenseTimeouts + c.autoRefunds + c.refundsClaimed > 0) app.log.info({ swept: c }, 'order sweep'); },
@@ -75,18 +77,17 @@ async function main() {
  * listens. Each is a whole instance (its own pool of DATABASE_POOL_SIZE connections, its sweepers —
  * they take rows by lease), as instances behind a load balancer are.
  */
-const RESENDER_ENV = 'HUIYUN_RESEND_NOTIFICATIONS';
+const STARTER_ENV = 'HUIYUN_START_GATEWAYS';
 
 function runWorkers(count: number): void {
   let stopping = false;
   let ready = false;
   const restarts = restartBudget();
   serveGatherings(); // one /metrics scrape, one 监控查询 snapshot covers every process (infra/cluster-gather.ts)
-  // One process resends the simulator's unacknowledged notifications at start (main above): the first,
-  // and whichever replaces it.
-  const resender = { [RESENDER_ENV]: '1' };
-  let resenderId = cluster.fork(resender).id;
-  const first = cluster.workers![resenderId]!;
+  // One process runs the gateways' start hooks (main above): the first, and whichever replaces it.
+  const starter = { [STARTER_ENV]: '1' };
+  let starterId = cluster.fork(starter).id;
+  const first = cluster.workers![starterId]!;
   first.once('listening', () => {
     ready = true;
     for (let i = 1; i < count; i++) cluster.fork();
@@ -105,8 +106,8 @@ function runWorkers(count: number): void {
       return;
     }
     console.error(`server process ${worker.process.pid} ended (${signal ?? code}); starting another`);
-    const replacement = cluster.fork(worker.id === resenderId ? resender : {});
-    if (worker.id === resenderId) resenderId = replacement.id;
+    const replacement = cluster.fork(worker.id === starterId ? starter : {});
+    if (worker.id === starterId) starterId = replacement.id;
   });
   const stop = () => {
     stopping = true;

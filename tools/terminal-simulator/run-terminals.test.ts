@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OrderStatus } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../server/src/test/harness.ts';
+import { simulatorOf } from '../../server/src/modules/gateway/simulator/gateway.ts';
 import { paymentRuntime } from '../../server/src/modules/order/runtime.ts';
 import { prepareMachines } from './setup.ts';
 import { TerminalClient } from './terminal-client.ts';
@@ -15,10 +16,10 @@ let url: string;
 beforeAll(async () => {
   t = await startTestApp();
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  paymentRuntime(t.ctx).simulator.options.duplicateRate = 0.2;
+  simulatorOf(paymentRuntime(t.ctx).gateways).options.duplicateRate = 0.2;
 });
 afterAll(async () => {
-  await paymentRuntime(t.ctx).simulator.stop();
+  await paymentRuntime(t.ctx).stop();
   await t?.close();
 });
 

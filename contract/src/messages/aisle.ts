@@ -66,6 +66,7 @@ export const aisle = {
   actionCreateGrid: '批量生成货道',
   actionRestock: '补货',
   actionStatus: '启用/停用',
+  view: '显示方式',
   viewTable: '表格',
   viewGrid: '货道图',
 } as const;

@@ -12,7 +12,6 @@ export const payConfig = {
   notifyUrl: '回调地址',
   signType: '签名方式',
   sellerUserId: '卖家账号',
-  certPath: '证书路径',
   certSerialNo: '商户证书序列号',
   platformPubKeyId: '平台公钥ID',
   platformPubKey: '平台公钥',

@@ -45,6 +45,7 @@ export const salesCharts = {
   saveImage: '保存为图片',
   loadFailed: '统计数据加载失败',
   // bad filters
+  granularity: '统计周期',
   granularityInvalid: '统计周期只能是日、月或年',
   deptInvalid: '请选择正确的公司',
   machineNoInvalid: '终端号格式不正确',

@@ -295,7 +295,6 @@ export interface PayConfigTable {
   notifyUrl: Generated<string>;
   signType: Generated<string>;
   sellerUserId: Generated<string>;
-  certPath: Generated<string>;
   certSerialNo: Generated<string>;
   platformPubKeyId: Generated<string>;
   platformPubKey: Generated<string>;

@@ -16,8 +16,8 @@ import {
 } from '@huiyun/contract';
 import * as r from '@huiyun/contract/responses';
 import type { z } from 'zod';
-import { NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateway/notify-paths.ts';
-import { SIM_NOTIFY_PATH, SIM_PAGE_PATH } from '../gateway/simulator/gateway.ts';
+import { NOTIFY_BODY_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateway/notify-paths.ts';
+import { SIM_PAGE_PATH } from '../gateway/simulator/page.ts';
 import { data, gatewayAck, html, items, list, message, numbersText, storedFile, xlsx, type Answer, type Refusal } from './answers.ts';
 
 // The one table of what each API route reads and answers: its JSON body, query string and path as the
@@ -193,5 +193,5 @@ export const routeDocs: Record<string, RouteDoc> = {
   // payment gateways' notifications: the body is each gateway's own signed format (modules/gateway/<name>/), read raw
   [`POST ${NOTIFY_ROUTE}`]: { tag: 'gateway', note: GATEWAY_NOTE, answer: gatewayAck },
   [`POST ${REFUND_NOTIFY_ROUTE}`]: { tag: 'gateway', note: GATEWAY_NOTE, answer: gatewayAck },
-  [`POST ${SIM_NOTIFY_PATH}`]: { tag: 'gateway', note: GATEWAY_NOTE, answer: gatewayAck },
+  [`POST ${NOTIFY_BODY_ROUTE}`]: { tag: 'gateway', note: GATEWAY_NOTE, answer: gatewayAck },
 };

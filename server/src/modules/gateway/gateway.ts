@@ -2,6 +2,7 @@
 // or the simulator. Amounts are integer fen. A gateway never sees the order table; the order module
 // never sees a gateway's wire format.
 
+import type { FastifyInstance } from 'fastify';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Queryable } from '../../db/schema.ts';
 import type { Bill } from './bill.ts';
@@ -69,6 +70,8 @@ export type ClosedNotification = { closed: true; orderNo: string; transId: strin
 /** A verified refund notification (WeChat v2/v3 REFUND.*). */
 export type RefundNotification = { refundNo: string; orderNo: string; gatewayRefundNo: string; amount: number; state: RefundState['state']; at?: number };
 type Headers = Record<string, string | string[] | undefined>;
+/** Where a gateway's start hook tells what it did. */
+export type GatewayLog = { info: (msg: string) => void };
 
 export interface PaymentGateway<C extends GatewayConfig = GatewayConfig> {
   readonly name: string;
@@ -103,6 +106,22 @@ export interface PaymentGateway<C extends GatewayConfig = GatewayConfig> {
   acknowledgement(ok: boolean, message: string): { contentType: string; body: string; status?: number };
   /** The gateway's bill of one Beijing day (YYYY-MM-DD); a day without trades is an empty bill. */
   downloadBill?(config: C, day: string): Promise<Bill>;
+
+  // ---- lifecycle: only a gateway with work of its own in this server (the simulator) has these ----
+  /**
+   * Its own public routes on this server (registered once, with the notify routes, in the notify plugin's
+   * scope); `app` also reaches this server itself (app.inject).
+   */
+  routes?(app: FastifyInstance): void;
+  /**
+   * Once per deployment, after the server listens (one process of several): picks up work the last run left
+   * (notifications never acknowledged, …).
+   */
+  start?(log: GatewayLog): Promise<void>;
+  /** Waits for its work under way (tests, shutdown). */
+  settled?(): Promise<void>;
+  /** Shutdown: starts nothing more, waits for what is under way. */
+  stop?(): Promise<void>;
 }
 
 export class GatewayVerifyError extends Error {}
@@ -116,5 +135,23 @@ export class GatewayRegistry {
   }
   get(name: string): PaymentGateway | undefined {
     return this.gateways.get(name);
+  }
+  all(): PaymentGateway[] {
+    return [...this.gateways.values()];
+  }
+
+  /** Every gateway's routes hook (the notify plugin). */
+  routes(app: FastifyInstance): void {
+    for (const g of this.all()) g.routes?.(app);
+  }
+  /** Every gateway's start hook (main.ts, one process); a failure goes to onError with the gateway's name, the others go on. */
+  async start(log: GatewayLog, onError: (gateway: string, error: unknown) => void): Promise<void> {
+    await Promise.all(this.all().map((g) => g.start?.(log).catch((error: unknown) => onError(g.name, error))));
+  }
+  async settled(): Promise<void> {
+    await Promise.all(this.all().map((g) => g.settled?.()));
+  }
+  async stop(): Promise<void> {
+    await Promise.all(this.all().map((g) => g.stop?.()));
   }
 }

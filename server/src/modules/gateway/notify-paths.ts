@@ -3,6 +3,8 @@
 // encrypted and names no order). The URLs are built from PUBLIC_BASE_URL (or the origin a machine called).
 
 export const NOTIFY_ROUTE = '/gateway/:gateway/notify/:orderNo';
+/** The order number read from the body (PaymentGateway.orderNoOf): the simulator's first URL, for payments made before the path named the order. */
+export const NOTIFY_BODY_ROUTE = '/gateway/:gateway/notify';
 export const REFUND_NOTIFY_ROUTE = '/gateway/:gateway/refund-notify/:refundNo';
 
 export const notifyUrlOf = (base: string, gateway: string, orderNo: string) => `${base}/gateway/${encodeURIComponent(gateway)}/notify/${encodeURIComponent(orderNo)}`;

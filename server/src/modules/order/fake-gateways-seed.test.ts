@@ -23,8 +23,7 @@ beforeAll(async () => {
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
-  await paymentRuntime(t.ctx).settled();
-  await paymentRuntime(t.ctx).simulator.stop();
+  await paymentRuntime(t.ctx).stop();
   await t?.close();
   await Promise.all([fakes?.v3.close(), fakes?.v2.close(), fakes?.alipay.close()]);
 });

@@ -1,10 +1,8 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fill, messages } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { PaymentGateway } from '../gateway/gateway.ts';
-import { NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateway/notify-paths.ts';
-import { simulatorPageRoutes } from '../gateway/simulator/page.ts';
-import { SIM_NOTIFY_PATH, SIMULATOR } from '../gateway/simulator/gateway.ts';
+import { NOTIFY_BODY_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateway/notify-paths.ts';
 import { handlePaidNotification, type NotifyAnswer } from './notify.ts';
 import { refundSoon } from './refund.ts';
 import { handleRefundNotification } from './refund-notify.ts';
@@ -12,7 +10,7 @@ import { paymentRuntime } from './runtime.ts';
 
 // What the gateways call (public: the gateway's own signature is checked against the order's 支付配置,
 // never a session): /gateway/<gateway>/notify/<orderNo> and /gateway/<gateway>/refund-notify/<refundNo>,
-// each answered with that gateway's acknowledgement; and the simulator's 支付模拟 page.
+// each answered with that gateway's acknowledgement; and each gateway's own routes (its routes hook).
 
 /** The content types the gateways post (WeChat v3 JSON, v2 XML, Alipay a form), kept as the raw string. */
 const RAW_TYPES = ['application/json', 'text/xml', 'application/xml', 'application/x-www-form-urlencoded'];
@@ -37,44 +35,32 @@ function acknowledge(reply: FastifyReply, gateway: PaymentGateway, answer: Notif
 export function notifyRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const rt = paymentRuntime(ctx);
-    // the simulator's notifications go to this server itself (through the same route and hooks)
-    rt.setDeliver(async (url, body, headers) => {
-      const answer = await app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: body });
-      try {
-        return answer.statusCode === 200 && (answer.json() as { code?: string }).code === 'SUCCESS';
-      } catch {
-        return false;
-      }
-    });
-    simulatorPageRoutes(app, rt.simulator);
+    rt.gateways.routes(app);
 
     await app.register(async (scope) => {
       keepRawBodies(scope);
       const access = { access: 'public' as const };
       const unknownGateway = (reply: FastifyReply, name: string) => reply.code(404).type('text/plain; charset=utf-8').send(fill(messages.terminal.gatewayUnknown, { gateway: name.slice(0, 32) }));
 
-      // an order number is checked for its shape (isOrderNo) before any query, in the handlers
-      scope.post(NOTIFY_ROUTE, { config: access }, async (request, reply) => {
-        const { gateway: name, orderNo } = request.params as { gateway: string; orderNo: string };
+      // an order number is checked for its shape (isOrderNo) before any query, in the handlers; without one in
+      // the path (NOTIFY_BODY_ROUTE: a gateway's URL from before the path named the order), the body's
+      // (PaymentGateway.orderNoOf: none for a gateway whose body is encrypted)
+      const paid = async (request: FastifyRequest, reply: FastifyReply) => {
+        const { gateway: name, orderNo } = request.params as { gateway: string; orderNo?: string };
         const gateway = rt.gateways.get(name);
         if (!gateway) return unknownGateway(reply, name);
         const answer = await handlePaidNotification(ctx, rt, name, request.rawBody ?? '', request.headers, request.log, orderNo);
         if (answer.refundOrderNo) refundSoon(ctx, rt, answer.refundOrderNo, request.log);
         return acknowledge(reply, gateway, answer);
-      });
+      };
+      scope.post(NOTIFY_ROUTE, { config: access }, paid);
+      scope.post(NOTIFY_BODY_ROUTE, { config: access }, paid);
 
       scope.post(REFUND_NOTIFY_ROUTE, { config: access }, async (request, reply) => {
         const { gateway: name, refundNo } = request.params as { gateway: string; refundNo: string };
         const gateway = rt.gateways.get(name);
         if (!gateway) return unknownGateway(reply, name);
         return acknowledge(reply, gateway, await handleRefundNotification(ctx, rt, name, refundNo, request.rawBody ?? '', request.headers, request.log));
-      });
-
-      // the simulator's first notify URL (payments made before the URL named the order): the number is the body's
-      scope.post(SIM_NOTIFY_PATH, { config: access }, async (request, reply) => {
-        const answer = await handlePaidNotification(ctx, rt, SIMULATOR, request.rawBody ?? '', request.headers, request.log);
-        if (answer.refundOrderNo) refundSoon(ctx, rt, answer.refundOrderNo, request.log);
-        return acknowledge(reply, rt.gateways.get(SIMULATOR)!, answer);
       });
     });
   };

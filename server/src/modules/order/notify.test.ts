@@ -3,7 +3,7 @@ import { fill, messages, OrderStatus, PayType, TransType } from '@huiyun/contrac
 import { handlePaidNotification } from './notify.ts';
 import { sweepOrders } from './sweeper.ts';
 import { SIM_NOTIFY_PATH } from '../gateway/simulator/gateway.ts';
-import { call, makeMachine, order, refundsOf, rt, signedNotification, t, useTerminalApp } from '../terminal/terminal-fixture.ts';
+import { call, makeMachine, order, refundsOf, rt, sim, signedNotification, t, useTerminalApp } from '../terminal/terminal-fixture.ts';
 
 // Paid notifications through the simulator's notify route: cross-checks, alarms, a payment after close.
 
@@ -96,7 +96,7 @@ describe('paid notifications', () => {
     // signed with that order's 支付配置 but sent by another gateway than it names: now an operator must look
     const raw = JSON.stringify({ orderNo: numbers[0], transId: 'D3', amount: 100, mchId: 'MCH-D3', appId: '', payTime: now, notifyId: 'x' });
     const timestamp = String(Date.now());
-    const signed = await handlePaidNotification(t.ctx, rt, 'simulator', raw, { 'x-sim-timestamp': timestamp, 'x-sim-signature': rt.simulator.sign({ id: otherGateway, partnerKey: '' }, timestamp, raw) }, log);
+    const signed = await handlePaidNotification(t.ctx, rt, 'simulator', raw, { 'x-sim-timestamp': timestamp, 'x-sim-signature': sim.sign({ id: otherGateway, partnerKey: '' }, timestamp, raw) }, log);
     expect(signed).toEqual({ ok: false, message: fill(tm.notifyMismatch, { field: 'gateway' }) });
     expect((await t.ctx.db.selectFrom('pay_alarm').select('kind').where('orderNo', '=', numbers[0]!).execute()).map((x) => x.kind)).toEqual(['configMismatch']);
   });

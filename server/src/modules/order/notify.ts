@@ -31,7 +31,7 @@ type Headers = Record<string, string | string[] | undefined>;
  * A paid notification: verified with the order's 支付配置, cross-checked (amount, merchant, app id, order
  * number), then 1/10 → 2 once; a repeat is acknowledged and changes nothing; a payment for a closed order
  * (5) is recorded for an automatic refund before it is acknowledged. `orderNoInPath`: the number of the
- * notify URL (/gateway/<gateway>/notify/<orderNo>); without it (the simulator's first route), the body's.
+ * notify URL (/gateway/<gateway>/notify/<orderNo>); without it (NOTIFY_BODY_ROUTE), the body's (PaymentGateway.orderNoOf).
  */
 export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime, gatewayName: string, rawBody: string, headers: Headers, log?: Log, orderNoInPath?: string): Promise<NotifyAnswer> {
   const gateway = rt.gateways.get(gatewayName);

@@ -77,8 +77,7 @@ export function realGatewaySuite(name: string, can: Capabilities, start: () => P
       machine = { machineId, machineNo, key };
     });
     afterAll(async () => {
-      await rt?.settled();
-      await rt?.simulator.stop();
+      await rt?.stop();
       await t?.close();
       await h?.fake.close();
     });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, OrderStatus, PayType, REFUND_KEY_PATTERN, RoleId, TransType } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { AUTO_REFUND_KEY } from './refund.ts';
+import { simulatorOf, type SimulatorGateway } from '../gateway/simulator/gateway.ts';
 import { paymentRuntime, type PaymentRuntime } from './runtime.ts';
 import { sweepOrders, sweepRefunds } from './sweeper.ts';
 
@@ -12,6 +13,7 @@ import { sweepOrders, sweepRefunds } from './sweeper.ts';
 const m = messages.order;
 let t: TestApp;
 let rt: PaymentRuntime;
+let sim: SimulatorGateway;
 let token: string;
 let otherToken: string;
 let userToken: string;
@@ -21,6 +23,7 @@ const RECOVER_MS = 60_000;
 beforeAll(async () => {
   t = await startTestApp({ PAY_RECOVER_SECONDS: String(RECOVER_MS / 1000) });
   rt = paymentRuntime(t.ctx);
+  sim = simulatorOf(rt.gateways);
   token = await t.login('admin', ADMIN_PASSWORD);
   const otherDept = await t.createCompany('退款别家公司', 'OTHER-RF');
   await t.createUser({ userName: 'refund-other-admin', roleId: RoleId.companyAdmin, deptId: otherDept });
@@ -168,12 +171,12 @@ describe('退款 (POST /api/Order/refund)', () => {
   it('releases the reservation of a refund the gateway refused; it can be tried again', async () => {
     const { orderId } = await paidOrder(600);
     const failedKey = key();
-    rt.simulator.options.refundFails = true;
+    sim.options.refundFails = true;
     let failed;
     try {
       failed = await refund({ orderId, amount: '6', requestKey: failedKey });
     } finally {
-      rt.simulator.options.refundFails = false;
+      sim.options.refundFails = false;
     }
     expect(failed).toMatchObject({ status: 409, body: { success: false, msg: fill(m.refundFailed, { reason: 'simulated failure' }) } });
     // the same request again (a lost answer) answers the same failure, and sends nothing
@@ -205,8 +208,8 @@ describe('crash windows: the refund sweeper', () => {
 
   it('finishes a refund left in 12 when the gateway\'s answer was lost (it refunded: asked, not sent again)', async () => {
     const { orderId, orderNo } = await paidOrder(400);
-    const real = rt.simulator.refund.bind(rt.simulator);
-    rt.simulator.refund = async (config, input) => {
+    const real = sim.refund.bind(sim);
+    sim.refund = async (config, input) => {
       await real(config, input);
       throw new Error('connection reset before the answer');
     };
@@ -214,7 +217,7 @@ describe('crash windows: the refund sweeper', () => {
       const answer = await refund({ orderId, amount: '4' });
       expect(answer.body).toMatchObject({ success: true, msg: m.refundProcessing, data: { refund: { orderStatus: OrderStatus.refunding } } });
     } finally {
-      rt.simulator.refund = real;
+      sim.refund = real;
     }
     expect(await row(orderId)).toMatchObject({ refundedAmount: 0, reservedAmount: 400 });
     // another refund cannot take the reserved money meanwhile
@@ -246,16 +249,16 @@ describe('crash windows: the refund sweeper', () => {
 
   it('leaves a refund the gateway does not answer in 12 with its reservation, and tries again after the lease', async () => {
     const { orderId } = await paidOrder(250);
-    const real = rt.simulator.refund.bind(rt.simulator);
-    const query = rt.simulator.queryRefund.bind(rt.simulator);
-    rt.simulator.refund = async () => { throw new Error('gateway down'); };
+    const real = sim.refund.bind(sim);
+    const query = sim.queryRefund.bind(sim);
+    sim.refund = async () => { throw new Error('gateway down'); };
     try {
       expect((await refund({ orderId, amount: '2.5' })).body.msg).toBe(m.refundProcessing);
       expect((await later(() => sweepRefunds(t.ctx, rt))).refundsSettled).toBe(0);
       expect(await row(orderId)).toMatchObject({ reservedAmount: 250, refundedAmount: 0 });
     } finally {
-      rt.simulator.refund = real;
-      rt.simulator.queryRefund = query;
+      sim.refund = real;
+      sim.queryRefund = query;
     }
     // the lease of the failed attempt runs out, the next sweep finishes it
     t.clock.advance(2 * 60_000);
@@ -332,11 +335,11 @@ describe('automatic refunds', () => {
     expect(await refundsOf(done.orderId)).toHaveLength(1);
 
     const refused = await paidOrder(100, OrderStatus.dispenseFailed, { refundNeeded: 1 });
-    rt.simulator.options.refundFails = true;
+    sim.options.refundFails = true;
     try {
       await sweepRefunds(t.ctx, rt);
     } finally {
-      rt.simulator.options.refundFails = false;
+      sim.options.refundFails = false;
     }
     expect(await refundsOf(refused.orderId)).toMatchObject([{ orderStatus: OrderStatus.refundFailed }]);
     expect(await row(refused.orderId)).toMatchObject({ refundNeeded: 0, reservedAmount: 0, refundedAmount: 0 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OrderStatus } from '@huiyun/contract';
 import { sweepOrders } from './sweeper.ts';
-import { call, makeMachine, order, rt, t, useTerminalApp } from '../terminal/terminal-fixture.ts';
+import { call, makeMachine, order, rt, sim, t, useTerminalApp } from '../terminal/terminal-fixture.ts';
 
 // The order sweeper: the gateway asked first, leases between sweepers.
 
@@ -31,8 +31,8 @@ describe('the order sweeper', () => {
     const orders: string[] = [];
     for (const m of machines) orders.push((await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data.orderNo as string);
     const closes: string[] = [];
-    const close = rt.simulator.close.bind(rt.simulator);
-    rt.simulator.close = async (config, orderNo) => {
+    const close = sim.close.bind(sim);
+    sim.close = async (config, orderNo) => {
       closes.push(orderNo);
       return close(config, orderNo);
     };
@@ -44,7 +44,7 @@ describe('the order sweeper', () => {
       expect(a.closed + b.closed).toBeGreaterThanOrEqual(orders.length);
     } finally {
       t.clock.advance(-6 * 60_000);
-      rt.simulator.close = close;
+      sim.close = close;
     }
     for (const n of orders) expect((await order(n)).orderStatus).toBe(OrderStatus.timedOut);
   });

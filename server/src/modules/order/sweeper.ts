@@ -143,7 +143,6 @@ export function startOrderSweeper(ctx: AppContext, rt: PaymentRuntime, options: 
       clearInterval(timer);
       await running;
       await rt.settled();
-      await rt.simulator.stop();
     },
   };
 }

@@ -3,7 +3,7 @@ import { messages, OrderStatus, PayAlarmKind, PayType, RoleId, shanghaiDayStart,
 import { startTestApp, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 import { twoCompanies, type TwoCompanies } from '../../test/companies.ts';
 import { readXlsxExport } from '../../test/xlsx-export.ts';
-import { SIM_NOTIFY_PATH } from '../gateway/simulator/gateway.ts';
+import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from '../gateway/simulator/gateway.ts';
 import { paymentRuntime, type PaymentRuntime } from '../order/runtime.ts';
 import { sweepRefunds } from '../order/sweeper.ts';
 
@@ -14,6 +14,7 @@ import { sweepRefunds } from '../order/sweeper.ts';
 const m = messages.payAlarm;
 let t: TestApp;
 let rt: PaymentRuntime;
+let sim: SimulatorGateway;
 let c: TwoCompanies;
 let demoToken: string;
 
@@ -27,6 +28,7 @@ const insertAlarm = (a: Seed) => t.ctx.db.insertInto('pay_alarm').values({ machi
 beforeAll(async () => {
   t = await startTestApp();
   rt = paymentRuntime(t.ctx);
+  sim = simulatorOf(rt.gateways);
   c = await twoCompanies(t, 'pa', '告警');
   await t.createUser({ userName: 'pa_demo', roleId: RoleId.demo, deptId: c.companyA });
   demoToken = await t.login('pa_demo', USER_PASSWORD);
@@ -38,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rt?.settled();
-  await rt?.simulator.stop();
+  await rt?.stop();
   await t?.close();
 });
 
@@ -155,7 +157,7 @@ describe('alarms the payment half writes', () => {
     const timestamp = String(Date.now());
     const notified = await t.app.inject({
       method: 'POST', url: SIM_NOTIFY_PATH, payload: raw,
-      headers: { 'content-type': 'application/json', 'x-sim-timestamp': timestamp, 'x-sim-signature': rt.simulator.sign({ id: configId, partnerKey: '' }, timestamp, raw) },
+      headers: { 'content-type': 'application/json', 'x-sim-timestamp': timestamp, 'x-sim-signature': sim.sign({ id: configId, partnerKey: '' }, timestamp, raw) },
     });
     expect(notified.statusCode).toBe(400);
     const seen = (await list({ orderNo }, c.adminB)).body.data;
@@ -166,11 +168,11 @@ describe('alarms the payment half writes', () => {
   it('shows an automatic refund the gateway refused to the order’s company', async () => {
     const orderNo = `PAR${Date.now()}`;
     await orderOfB(orderNo, OrderStatus.dispenseFailed, { refundNeeded: 1, paid: true });
-    rt.simulator.options.refundFails = true;
+    sim.options.refundFails = true;
     try {
       await sweepRefunds(t.ctx, rt);
     } finally {
-      rt.simulator.options.refundFails = false;
+      sim.options.refundFails = false;
     }
     const seen = (await list({ orderNo, kind: PayAlarmKind.autoRefundFailed }, c.adminB)).body.data;
     expect(seen).toMatchObject([{ kind: PayAlarmKind.autoRefundFailed, orderNo, machineNo: 'PA-B-9', deptId: c.companyB }]);

@@ -115,6 +115,28 @@ describe('支付配置', () => {
     await remove(adminA, String(id));
   });
 
+  it('needs the API certificate under WeChat V2 (its refunds): a masked save keeps it, clearing it is refused', async () => {
+    const v2 = { name: '微信V2证书', payType: 3, gateway: 'wechat_v2', partner: '1900000111', appid: 'wx-v2', notifyUrl: 'https://pay.example.com/n', signType: 'MD5', partnerKey: 'v2-key-0123456789abcdef0123456789' };
+    expect((await save(adminA, v2)).body).toMatchObject({ success: false, msg: fill(m.fieldRequired, { label: m.apiCert }) });
+    const id = (await save(adminA, { ...v2, apiCert: 'MIIKbAIBAzCCCjIGCSqGSIb3DQEHAaCC' })).body.data.id;
+    const shown = (await list(adminA, { name: '微信V2证书' })).body.data[0];
+    expect(shown.apiCert).toBe(maskSecret('MIIKbAIBAzCCCjIGCSqGSIb3DQEHAaCC'));
+    expect((await save(adminA, { ...shown, name: '微信V2证书-改' })).body.success).toBe(true); // masked: kept
+    expect(open('apiCert', (await stored(id)).apiCert)).toBe('MIIKbAIBAzCCCjIGCSqGSIb3DQEHAaCC');
+    expect((await save(adminA, { ...shown, apiCert: '' })).body.success).toBe(true); // empty: kept as well
+    const cleared = await save(adminA, { ...shown, clearSecrets: 'apiCert' });
+    expect(cleared.body).toMatchObject({ success: false, msg: fill(m.fieldRequired, { label: m.apiCert }) });
+    expect(open('apiCert', (await stored(id)).apiCert)).toBe('MIIKbAIBAzCCCjIGCSqGSIb3DQEHAaCC');
+    await remove(adminA, String(id));
+  });
+
+  it('saves a WeChat V3 config of the platform certificate mode: no platform public key nor its id (older merchants)', async () => {
+    const saved = await save(adminA, { ...wechatV3, name: '微信V3平台证书', platformPubKeyId: '', platformPubKey: '' });
+    expect(saved.body.success, saved.body.msg).toBe(true);
+    expect(await stored(saved.body.data.id)).toMatchObject({ gateway: 'wechat_v3', platformPubKeyId: '', platformPubKey: '', certSerialNo: wechatV3.certSerialNo });
+    await remove(adminA, String(saved.body.data.id));
+  });
+
   it('answers each bad field its own Chinese message and writes nothing', async () => {
     const before = await count();
     const base = { name: '坏输入', payType: 1, gateway: 'simulator' };
@@ -133,6 +155,7 @@ describe('支付配置', () => {
       [{ ...wechatV3, partner: '' }, fill(m.fieldRequired, { label: m.partner })],
       [{ ...wechatV3, apiV3Key: '' }, fill(m.fieldRequired, { label: m.apiV3Key })],
       [{ ...wechatV3, platformPubKeyId: 'abc' }, m.platformPubKeyIdFormat],
+      [{ ...wechatV3, platformPubKey: '' }, fill(m.fieldRequired, { label: m.platformPubKey })], // the id without its key
       [{ name: '支付宝', payType: 2, gateway: 'alipay', appid: '2021', notifyUrl: 'https://a.b/n', signType: 'SHA1', appPrivateKey: 'k', alipayPublicKey: 'p' }, fill(messages.common.selectPlaceholder, { label: m.signType })],
       [{ ...base, deptId: companyB }, messages.common.outOfScope],
       [{ ...base, id: 999999 }, messages.common.notFoundRecord],
@@ -231,7 +254,7 @@ describe('支付配置', () => {
   });
 
   it('refuses to change the gateway of a config its orders use, with its name in the message (issue 30 D5)', async () => {
-    const wechatV2 = { gateway: 'wechat_v2', partner: '1900000109', appid: 'wx1', notifyUrl: 'https://pay.example.com/notify', signType: 'MD5', partnerKey: 'k'.repeat(32) };
+    const wechatV2 = { gateway: 'wechat_v2', partner: '1900000109', appid: 'wx1', notifyUrl: 'https://pay.example.com/notify', signType: 'MD5', partnerKey: 'k'.repeat(32), apiCert: 'MIIC-p12-base64' };
     const id = (await save(adminA, { name: '换网关配置', payType: 3 })).body.data.id;
     expect((await save(adminA, { id, name: '换网关配置', payType: 3, ...wechatV2 })).body.success).toBe(true); // no order yet
     expect((await save(adminA, { id, name: '换网关配置', payType: 3, gateway: 'simulator' })).body.success).toBe(true);

@@ -51,7 +51,6 @@ function toPayConfig(ctx: AppContext, row: PayConfigRow): PayConfig {
     notifyUrl: String(row.notifyUrl),
     signType: String(row.signType),
     sellerUserId: String(row.sellerUserId),
-    certPath: String(row.certPath),
     certSerialNo: String(row.certSerialNo),
     platformPubKeyId: String(row.platformPubKeyId),
     platformPubKey: String(row.platformPubKey),

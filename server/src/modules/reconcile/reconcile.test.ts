@@ -3,6 +3,7 @@ import { messages, OrderStatus, PayType, ReconcileCategory, shanghaiDay, shangha
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { twoCompanies, type TwoCompanies } from '../../test/companies.ts';
 import { readXlsxExport } from '../../test/xlsx-export.ts';
+import { simulatorOf } from '../gateway/simulator/gateway.ts';
 import { paymentRuntime } from '../order/runtime.ts';
 import { reconcileDeps } from './routes.ts';
 import { reconcileDay } from './run.ts';
@@ -82,7 +83,7 @@ beforeAll(async () => {
   await sale({ configId: configB, deptId: c.companyB, orderNo: 'RC-B1', fen: 999, at: D0 + 10 * HOUR });
 });
 afterAll(async () => {
-  await paymentRuntime(t.ctx).simulator.stop();
+  await paymentRuntime(t.ctx).stop();
   await t?.close();
 });
 
@@ -230,7 +231,7 @@ describe('对账 runs claimed once', () => {
     let entered!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
     const inBill = new Promise<void>((resolve) => { entered = resolve; });
-    const simulator = paymentRuntime(t.ctx).simulator;
+    const simulator = simulatorOf(paymentRuntime(t.ctx).gateways);
     const slow = { ...reconcileDeps(t.ctx), gatewayOf: () => ({ ...simulator, name: 'simulator', downloadBill: async (config: never, day: string) => { entered(); await held; return simulator.downloadBill(config, day); } }) as never };
     const day = '2026-03-12';
     const first = reconcileDay(slow, { day, configIds: [configA], by: 'one', mode: 'button' });

@@ -3,7 +3,7 @@ import { fill, messages, OrderStatus, PayType } from '@huiyun/contract';
 import { aislesOf } from '../machine/queries.ts';
 import { DOUBLE_TAP_MS } from '../order/create.ts';
 import { sweepOrders } from '../order/sweeper.ts';
-import { call, makeMachine, order, payOnPage, refundsOf, rt, stockOf, t, useTerminalApp } from './terminal-fixture.ts';
+import { call, makeMachine, order, payOnPage, refundsOf, rt, sim, stockOf, t, useTerminalApp } from './terminal-fixture.ts';
 
 // A purchase through the terminal protocol (docs/terminal-protocol.md §3): create, pay, dispense, heartbeat, long poll.
 
@@ -42,8 +42,8 @@ describe('a purchase', () => {
     expect((await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.msg).toBe(tm.dispenseInProgress);
     // a repeated notification is acknowledged and changes nothing
     const before = await order(orderNo);
-    rt.simulator.notify(orderNo);
-    await rt.simulator.settled();
+    sim.notify(orderNo);
+    await sim.settled();
     expect(await order(orderNo)).toEqual(before);
 
     const done = await call(m, '/order/dispense', { orderNo, success: true, aisleStatus: 1, message: 'ok' });

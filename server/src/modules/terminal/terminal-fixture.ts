@@ -4,7 +4,7 @@ import { messages, PayType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { newTerminalKey, sealTerminalKey } from '../machine/terminal-key.ts';
 import { paymentRuntime, type PaymentRuntime } from '../order/runtime.ts';
-import { SIM_NOTIFY_PATH } from '../gateway/simulator/gateway.ts';
+import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from '../gateway/simulator/gateway.ts';
 import { signTerminal } from './auth.ts';
 
 // What the terminal protocol's tests share (one app per test file): machines with aisles and an open
@@ -14,6 +14,7 @@ const tm = messages.terminal;
 // live bindings: a test file imports them and reads them once its beforeAll has run
 export let t: TestApp;
 export let rt: PaymentRuntime;
+export let sim: SimulatorGateway;
 let configId: number;
 
 export type Machine = { machineId: number; machineNo: string; key: string };
@@ -27,15 +28,16 @@ export function useTerminalApp(): void {
 async function startTerminalApp(): Promise<void> {
   t = await startTestApp();
   rt = paymentRuntime(t.ctx);
-  rt.simulator.options.retryDelaysMs = [10, 10, 10];
-  rt.simulator.options.duplicateRate = 0;
+  sim = simulatorOf(rt.gateways);
+  sim.options.retryDelaysMs = [10, 10, 10];
+  sim.options.duplicateRate = 0;
   const now = Date.now();
   configId = (await t.ctx.db.insertInto('pay_config').values({ deptId: 1, name: '测试-模拟网关', payType: PayType.wechat, gateway: 'simulator', partner: 'MCH-1', appid: 'APP-1', addTime: now, editTime: now })
     .returning('id').executeTakeFirstOrThrow()).id;
 }
 
 async function stopTerminalApp(): Promise<void> {
-  await rt?.simulator.stop();
+  await rt?.stop();
   await t?.close();
 }
 
@@ -87,7 +89,7 @@ export async function payOnPage(codeUrl: string) {
   expect(page.body).toContain(tm.simPay);
   const paid = await t.app.inject({ method: 'POST', url: url.pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `t=${url.searchParams.get('t')}&action=pay` });
   expect(paid.body).toContain(tm.simPaid);
-  await rt.simulator.settled();
+  await sim.settled();
 }
 
 export async function signedNotification(orderNo: string, patch: Record<string, unknown> = {}) {
@@ -95,5 +97,5 @@ export async function signedNotification(orderNo: string, patch: Record<string, 
   const raw = JSON.stringify({ orderNo, transId: `LATE${o.orderId}`, amount: o.payAmount, mchId: 'MCH-1', appId: 'APP-1', payTime: Date.now(), notifyId: 'x', ...patch });
   const timestamp = String(Date.now());
   const config = { id: configId, partnerKey: '' };
-  return t.app.inject({ method: 'POST', url: SIM_NOTIFY_PATH, headers: { 'content-type': 'application/json', 'x-sim-timestamp': timestamp, 'x-sim-signature': rt.simulator.sign(config, timestamp, raw) }, payload: raw });
+  return t.app.inject({ method: 'POST', url: SIM_NOTIFY_PATH, headers: { 'content-type': 'application/json', 'x-sim-timestamp': timestamp, 'x-sim-signature': sim.sign(config, timestamp, raw) }, payload: raw });
 }

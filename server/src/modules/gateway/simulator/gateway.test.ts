@@ -4,24 +4,26 @@ import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { paymentRuntime, type PaymentRuntime } from '../../order/runtime.ts';
 import { startOrderSweeper } from '../../order/sweeper.ts';
-import { SIM_NOTIFY_PATH } from './gateway.ts';
+import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from './gateway.ts';
 
 // The simulator gateway on its own: retries until acknowledged, duplicates, lost attempts, refunds;
 // and the order sweeper started and stopped as main.ts does.
 
 let t: TestApp;
 let rt: PaymentRuntime;
+let sim: SimulatorGateway;
 let configId: number;
 const config = () => ({ id: configId, gateway: 'simulator', partner: 'MCH-S', appid: '', partnerKey: '' });
 
 beforeAll(async () => {
   t = await startTestApp();
   rt = paymentRuntime(t.ctx);
+  sim = simulatorOf(rt.gateways);
   const now = Date.now();
   configId = (await t.ctx.db.insertInto('pay_config').values({ deptId: 1, name: '模拟', payType: PayType.wechat, gateway: 'simulator', partner: 'MCH-S', addTime: now, editTime: now }).returning('id').executeTakeFirstOrThrow()).id;
 });
 afterAll(async () => {
-  await rt?.simulator.stop();
+  await rt?.stop();
   await t?.close();
 });
 
@@ -29,7 +31,7 @@ async function unpaidOrder(expireAt = Date.now() + 60_000) {
   const orderNo = `SIMT-${randomBytes(4).toString('hex')}`;
   const now = Date.now();
   await t.ctx.db.insertInto('pay_order').values({ deptId: 1, orderNo, payType: 3, transType: TransType.consume, machineNo: orderNo, goodsPrice: 150, payAmount: 150, orderStatus: OrderStatus.processing, createTime: now, payTime: null, configId, mchId: 'MCH-S', expireAt }).execute();
-  const { codeUrl } = await rt.simulator.createPayment(config(), { orderNo, amount: 150, subject: '测试', expireAt, notifyUrl: `http://localhost${SIM_NOTIFY_PATH}` });
+  const { codeUrl } = await sim.createPayment(config(), { orderNo, amount: 150, subject: '测试', expireAt, notifyUrl: `http://localhost${SIM_NOTIFY_PATH}` });
   return { orderNo, token: new URL(codeUrl).searchParams.get('t')! };
 }
 const statusOf = async (orderNo: string) => (await t.ctx.db.selectFrom('pay_order').select('orderStatus').where('orderNo', '=', orderNo).executeTakeFirstOrThrow()).orderStatus;
@@ -64,10 +66,10 @@ describe('the simulator gateway', () => {
     const attempts: boolean[] = [];
     // one roll per attempt (below failRate 0.5: lost on the way), then one for a duplicate after the acknowledgement
     const rolls = [0.9, 0.1, 0.1, 0.9, 0.0];
-    Object.assign(rt.simulator.options, { failRate: 0.5, duplicateRate: 0.05, retryDelaysMs: [5, 5, 5, 5], random: () => rolls.shift() ?? 0.9 });
-    const deliver = rt.simulator.options.deliver;
+    Object.assign(sim.options, { failRate: 0.5, duplicateRate: 0.05, retryDelaysMs: [5, 5, 5, 5], random: () => rolls.shift() ?? 0.9 });
+    const deliver = sim.options.deliver;
     let refuseFirst = true;
-    rt.simulator.options.deliver = async (url, body, headers) => {
+    sim.options.deliver = async (url, body, headers) => {
       if (refuseFirst) {
         refuseFirst = false;
         attempts.push(false);
@@ -78,32 +80,32 @@ describe('the simulator gateway', () => {
       return acked;
     };
     try {
-      expect(await rt.simulator.pay(orderNo, token)).toBe('paid');
-      await rt.simulator.settled();
+      expect(await sim.pay(orderNo, token)).toBe('paid');
+      await sim.settled();
     } finally {
-      Object.assign(rt.simulator.options, { failRate: 0, duplicateRate: 0, random: undefined, deliver });
+      Object.assign(sim.options, { failRate: 0, duplicateRate: 0, random: undefined, deliver });
     }
     // attempt 1 refused, attempts 2 and 3 lost, attempt 4 acknowledged, then one duplicate (also acknowledged)
     expect(attempts).toEqual([false, true, true]);
     expect(await statusOf(orderNo)).toBe(OrderStatus.paid);
-    expect(await rt.simulator.pay(orderNo, token)).toBe('alreadyPaid');
-    expect(await rt.simulator.pay(orderNo, 'nope')).toBe('missing');
+    expect(await sim.pay(orderNo, token)).toBe('alreadyPaid');
+    expect(await sim.pay(orderNo, 'nope')).toBe('missing');
   });
 
   it('the first attempt (sent from the payment just made) and a retry (read back) say the same, as stored', async () => {
     const { orderNo, token } = await unpaidOrder();
     const bodies: Record<string, unknown>[] = [];
-    Object.assign(rt.simulator.options, { retryDelaysMs: [5] });
-    const deliver = rt.simulator.options.deliver;
-    rt.simulator.options.deliver = async (url, body, headers) => {
+    Object.assign(sim.options, { retryDelaysMs: [5] });
+    const deliver = sim.options.deliver;
+    sim.options.deliver = async (url, body, headers) => {
       bodies.push(JSON.parse(body) as Record<string, unknown>);
       return bodies.length === 1 ? false : deliver(url, body, headers); // the first is not acknowledged
     };
     try {
-      expect(await rt.simulator.pay(orderNo, token)).toBe('paid');
-      await rt.simulator.settled();
+      expect(await sim.pay(orderNo, token)).toBe('paid');
+      await sim.settled();
     } finally {
-      rt.simulator.options.deliver = deliver;
+      sim.options.deliver = deliver;
     }
     const payment = await t.ctx.db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', orderNo).executeTakeFirstOrThrow();
     const stored = { orderNo, transId: payment.transId, amount: 150, mchId: 'MCH-S', appId: '', payTime: Number(payment.payTime) };
@@ -112,18 +114,22 @@ describe('the simulator gateway', () => {
     expect(order).toEqual({ orderStatus: OrderStatus.paid, transId: payment.transId, payTime: Number(payment.payTime) });
   });
 
-  it('sends an unacknowledged paid notification again after a restart (resume), and an acknowledged one never', async () => {
+  it('sends an unacknowledged paid notification again after a restart (its start hook, as main.ts runs every gateway\'s), and an acknowledged one never', async () => {
     const { orderNo, token } = await unpaidOrder();
-    Object.assign(rt.simulator.options, { failRate: 1, retryDelaysMs: [1] });
+    Object.assign(sim.options, { failRate: 1, retryDelaysMs: [1] });
     try {
-      expect(await rt.simulator.pay(orderNo, token)).toBe('paid');
-      await rt.simulator.settled();
+      expect(await sim.pay(orderNo, token)).toBe('paid');
+      await sim.settled();
     } finally {
-      rt.simulator.options.failRate = 0;
+      sim.options.failRate = 0;
     }
     expect(await statusOf(orderNo)).toBe(OrderStatus.processing); // the server "died" before any attempt arrived
-    expect(await rt.simulator.resume()).toBeGreaterThanOrEqual(1);
-    await rt.simulator.settled();
+    const logged: string[] = [];
+    const failed: string[] = [];
+    await rt.gateways.start({ info: (msg) => logged.push(msg) }, (gateway) => failed.push(gateway));
+    expect(failed).toEqual([]);
+    expect(logged.some((msg) => /simulator gateway: \d+ unacknowledged/.test(msg))).toBe(true);
+    await rt.settled();
     expect(await statusOf(orderNo)).toBe(OrderStatus.paid);
     const row = await t.ctx.db.selectFrom('pay_sim_payment').select('acknowledged').where('orderNo', '=', orderNo).executeTakeFirstOrThrow();
     expect(row.acknowledged).toBe(1);
@@ -134,15 +140,15 @@ describe('the simulator gateway', () => {
   it('gives up after its retries when never acknowledged (the sweeper\'s query finds the payment)', async () => {
     const { orderNo, token } = await unpaidOrder(Date.now() - 1);
     await t.ctx.db.updateTable('pay_sim_payment').set({ expireAt: Date.now() + 60_000 }).where('orderNo', '=', orderNo).execute();
-    Object.assign(rt.simulator.options, { failRate: 1, retryDelaysMs: [1, 1] });
+    Object.assign(sim.options, { failRate: 1, retryDelaysMs: [1, 1] });
     try {
-      expect(await rt.simulator.pay(orderNo, token)).toBe('paid');
-      await rt.simulator.settled();
+      expect(await sim.pay(orderNo, token)).toBe('paid');
+      await sim.settled();
     } finally {
-      rt.simulator.options.failRate = 0;
+      sim.options.failRate = 0;
     }
     expect(await statusOf(orderNo)).toBe(OrderStatus.processing);
-    expect(await rt.simulator.query(config(), orderNo)).toMatchObject({ state: 'paid', amount: 150 });
+    expect(await sim.query(config(), orderNo)).toMatchObject({ state: 'paid', amount: 150 });
     // the sweeper, started as main.ts starts it, asks the gateway and marks it paid
     const swept: number[] = [];
     const sweeper = startOrderSweeper(t.ctx, rt, { everyMs: 20, onSwept: (c) => swept.push(c.paid) });
@@ -154,26 +160,26 @@ describe('the simulator gateway', () => {
 
   it('refuses to pay an expired or closed payment and refunds no more than was paid', async () => {
     const expired = await unpaidOrder(Date.now() - 1);
-    expect(await rt.simulator.pay(expired.orderNo, expired.token)).toBe('expired');
+    expect(await sim.pay(expired.orderNo, expired.token)).toBe('expired');
     const closed = await unpaidOrder();
-    expect(await rt.simulator.close(config(), closed.orderNo)).toEqual({ state: 'closed' });
-    expect(await rt.simulator.pay(closed.orderNo, closed.token)).toBe('closed');
-    expect(await rt.simulator.refund(config(), { orderNo: closed.orderNo, refundNo: 'R-0', amount: 1 })).toMatchObject({ state: 'failed' });
+    expect(await sim.close(config(), closed.orderNo)).toEqual({ state: 'closed' });
+    expect(await sim.pay(closed.orderNo, closed.token)).toBe('closed');
+    expect(await sim.refund(config(), { orderNo: closed.orderNo, refundNo: 'R-0', amount: 1 })).toMatchObject({ state: 'failed' });
 
     const paid = await unpaidOrder();
-    rt.simulator.options.failRate = 1;
+    sim.options.failRate = 1;
     try {
-      await rt.simulator.pay(paid.orderNo, paid.token);
-      await rt.simulator.settled();
+      await sim.pay(paid.orderNo, paid.token);
+      await sim.settled();
     } finally {
-      rt.simulator.options.failRate = 0;
+      sim.options.failRate = 0;
     }
-    expect(await rt.simulator.refund(config(), { orderNo: paid.orderNo, refundNo: 'R-1', amount: 100 })).toEqual({ state: 'success' });
-    expect(await rt.simulator.refund(config(), { orderNo: paid.orderNo, refundNo: 'R-1', amount: 100 })).toEqual({ state: 'success' }); // same refund number: same answer, once
-    expect(await rt.simulator.refund(config(), { orderNo: paid.orderNo, refundNo: 'R-2', amount: 51 })).toMatchObject({ state: 'failed' });
-    expect(await rt.simulator.refund(config(), { orderNo: paid.orderNo, refundNo: 'R-3', amount: 50 })).toEqual({ state: 'success' });
-    expect(await rt.simulator.queryRefund(config(), 'R-2')).toEqual({ state: 'failed' });
-    expect(await rt.simulator.queryRefund(config(), 'R-9')).toEqual({ state: 'unknown' });
+    expect(await sim.refund(config(), { orderNo: paid.orderNo, refundNo: 'R-1', amount: 100 })).toEqual({ state: 'success' });
+    expect(await sim.refund(config(), { orderNo: paid.orderNo, refundNo: 'R-1', amount: 100 })).toEqual({ state: 'success' }); // same refund number: same answer, once
+    expect(await sim.refund(config(), { orderNo: paid.orderNo, refundNo: 'R-2', amount: 51 })).toMatchObject({ state: 'failed' });
+    expect(await sim.refund(config(), { orderNo: paid.orderNo, refundNo: 'R-3', amount: 50 })).toEqual({ state: 'success' });
+    expect(await sim.queryRefund(config(), 'R-2')).toEqual({ state: 'failed' });
+    expect(await sim.queryRefund(config(), 'R-9')).toEqual({ state: 'unknown' });
   });
 
   it('answers a garbled notification with a refusal, never a 5xx', async () => {

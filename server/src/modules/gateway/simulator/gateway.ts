@@ -1,23 +1,24 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { randomHex } from '../../../infra/random-hex.ts';
-import { sql, type Kysely, type Selectable } from 'kysely';
 import { compiledOnce, compiledWrite } from '../../../db/compiled-once.ts';
-import { dialectOf } from '../../../db/dialect.ts';
-import { GroupWrite } from '../../../db/group-write.ts';
 import { sharedWrite } from '../../../db/shared-commit.ts';
-import type { Database, Queryable } from '../../../db/schema.ts';
-import type { SecretBox } from '../../../infra/secret-box.ts';
+import type { Queryable } from '../../../db/schema.ts';
 import { payConfigPurpose } from '../../pay-config/secrets.ts';
 import { simulatorBill } from './bill.ts';
+import { fetchDeliver, injectDeliver, type Deliver } from './deliver.ts';
+import { SimulatorNotifier, type PaidPayment, type SimBody, type SimulatorOptions } from './notifier.ts';
+import { SIM_PAGE_PATH, simulatorPageRoutes, type PageView, type PayOutcome } from './page.ts';
 import {
-  gatewayConfigOf, GatewayVerifyError, type CreatePayment, type GatewayConfig, type PaidNotification, type PaymentGateway, type PaymentState, type RefundState,
+  gatewayConfigOf, GatewayVerifyError, type CreatePayment, type GatewayConfig, type GatewayLog, type GatewayRegistry, type PaidNotification, type PaymentGateway, type PaymentState,
+  type RefundState,
 } from '../gateway.ts';
 
 // The simulator gateway (issue 16 §4): behaves like WeChat Pay / Alipay without a merchant account.
 // It keeps its own books (pay_sim_payment, pay_sim_refund — what a real gateway holds on its side), its
 // code url opens the 支付模拟 page this product serves (/gateway/simulator/pay/<orderNo>), and a payment
 // made there is told to the merchant by an asynchronous signed notification, retried until acknowledged
-// and now and then sent twice. Signature: HMAC-SHA256 over "<timestamp>\n<raw body>" with the 支付配置's
+// and now and then sent twice (notifier.ts). Signature: HMAC-SHA256 over "<timestamp>\n<raw body>" with the 支付配置's
 // partnerKey when set, else a key derived from the server's PAY_SECRET_KEY and the config id.
 
 export const SIMULATOR = 'simulator';
@@ -33,60 +34,19 @@ const openPayment = compiledWrite((db, v: { orderNo: string; configId: number; a
 const paymentOf = compiledOnce((db, v: { orderNo: string }) => db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', v.orderNo));
 const payPayment = compiledWrite((db, v: { orderNo: string; transId: string; payTime: number }) => db
   .updateTable('pay_sim_payment').set({ status: 'paid', transId: v.transId, payTime: v.payTime }).where('orderNo', '=', v.orderNo).where('status', '=', 'open'));
-export const SIM_PAGE_PATH = '/gateway/simulator/pay/';
+/** Its first notify URL, the order number in the body (order/notify-routes.ts: the body-numbered route). */
 export const SIM_NOTIFY_PATH = '/gateway/simulator/notify';
 const WINDOW_MS = 300_000;
 
-export type Deliver = (url: string, body: string, headers: Record<string, string>) => Promise<boolean>;
-
-export type SimulatorOptions = {
-  db: Kysely<Database>;
-  box: SecretBox;
-  now: () => number;
-  /** Sends one notification; true when the merchant acknowledged it. */
-  deliver: Deliver;
-  /** Probability an attempt is lost on the way (tests, demos of retries). */
-  failRate?: number;
-  /** Probability an acknowledged notification is sent once more. */
-  duplicateRate?: number;
-  /** Before the first attempt. */
-  delayMs?: number;
-  /** Pauses between attempts; the number of retries is its length. */
-  retryDelaysMs?: number[];
-  /** Refunds answer failed (tests). */
-  refundFails?: boolean;
-  random?: () => number;
-  onError?: (error: unknown) => void;
-};
-
-export type PayOutcome = 'paid' | 'alreadyPaid' | 'closed' | 'expired' | 'missing';
-export type PageView = NonNullable<Awaited<ReturnType<SimulatorGateway['pageView']>>>;
-type PaidPayment = { row: Selectable<Database['pay_sim_payment']>; config: GatewayConfig };
-type SimBody = { orderNo: string; transId: string; amount: number; mchId: string; appId: string; payTime: number; notifyId: string };
-
 export class SimulatorGateway implements PaymentGateway {
   readonly name = SIMULATOR;
-  private readonly pending = new Set<Promise<void>>();
-  private stopped = false;
 
   readonly options: SimulatorOptions;
-  /**
-   * Acknowledged notifications are marked together (one statement, one commit for all of a turn's).
-   * Losing a mark in a crash only sends that notification once more after the start (resume), which
-   * the merchant acknowledges as a repeat.
-   */
-  private readonly acknowledged: GroupWrite<string, void>;
+  private readonly notifier: SimulatorNotifier;
 
-  constructor(options: SimulatorOptions) {
-    this.options = options;
-    const db = options.db;
-    const mark = dialectOf(db) === 'postgres'
-      ? (orderNos: string[]) => sql`update "pay_sim_payment" set "acknowledged" = 1 where "orderNo" = any(${orderNos}::varchar[])`
-      : (orderNos: string[]) => sql`update "pay_sim_payment" set "acknowledged" = 1 where "orderNo" in (select value from json_each(${JSON.stringify(orderNos)}))`;
-    this.acknowledged = new GroupWrite<string, void>(async (orderNos) => {
-      await sharedWrite(db, (q) => mark([...new Set(orderNos)]).execute(q));
-      return orderNos.map(() => undefined);
-    });
+  constructor(options: Omit<SimulatorOptions, 'deliver'> & { deliver?: Deliver }) {
+    this.options = { ...options, deliver: options.deliver ?? fetchDeliver };
+    this.notifier = new SimulatorNotifier(this.options, { paymentWithConfig: (orderNo) => this.paymentWithConfig(orderNo), sign: (...args) => this.sign(...args) });
   }
 
   private readonly keys = new Map<string, KeyObject>();
@@ -200,8 +160,14 @@ export class SimulatorGateway implements PaymentGateway {
 
   // ---- the 支付模拟 page's side ----
 
+  /** The 支付模拟 page; and its notifications go to this server itself, through the same routes and hooks. */
+  routes(app: FastifyInstance): void {
+    simulatorPageRoutes(app, this);
+    this.options.deliver = injectDeliver(app);
+  }
+
   /** The payment the page shows, when the token fits. */
-  async pageView(orderNo: string, token: string) {
+  async pageView(orderNo: string, token: string): Promise<PageView | undefined> {
     return (await this.paymentOnPage(orderNo, token))?.view;
   }
 
@@ -252,68 +218,36 @@ export class SimulatorGateway implements PaymentGateway {
     return { row, config: row && (await this.configOf(row.configId)) };
   }
 
-  /**
-   * Sends the paid notification of an order (again): asynchronous, retried until acknowledged. `paid`: the
-   * payment and its config as they are now, for the first attempt (the others read them again).
-   */
+  /** Sends the paid notification of an order (again): asynchronous, retried until acknowledged (notifier.ts). */
   notify(orderNo: string, paid?: PaidPayment): void {
-    const job = this.deliverWithRetries(orderNo, paid).catch((error) => this.options.onError?.(error));
-    this.pending.add(job);
-    void job.finally(() => this.pending.delete(job));
+    this.notifier.notify(orderNo, paid);
   }
 
-  private async deliverWithRetries(orderNo: string, paid?: PaidPayment): Promise<void> {
-    const random = this.options.random ?? Math.random;
-    const retries = this.options.retryDelaysMs ?? [1_000, 2_000, 5_000, 15_000, 30_000, 60_000];
-    if (this.options.delayMs) await sleep(this.options.delayMs);
-    for (let attempt = 0; attempt <= retries.length && !this.stopped; attempt++) {
-      if (attempt > 0) await sleep(retries[attempt - 1]!);
-      let current: Partial<PaidPayment>;
-      try {
-        current = attempt === 0 && paid ? paid : await this.paymentWithConfig(orderNo);
-      } catch (error) {
-        this.options.onError?.(error); // the database away (issue 31): the next attempt reads again
-        continue;
-      }
-      const { row, config } = current;
-      if (!row || !config || row.status !== 'paid') return;
-      const body: SimBody = { orderNo, transId: row.transId, amount: row.amount, mchId: row.mchId, appId: row.appId, payTime: Number(row.payTime), notifyId: randomHex(8).toLowerCase() };
-      const raw = JSON.stringify(body);
-      const timestamp = String(this.options.now());
-      const signature = this.sign(config, timestamp, raw);
-      const headers = { 'content-type': 'application/json', 'x-sim-timestamp': timestamp, 'x-sim-signature': signature };
-      if (random() < (this.options.failRate ?? 0)) continue; // lost on the way
-      let acknowledged = false;
-      try {
-        acknowledged = await this.options.deliver(row.notifyUrl, raw, headers);
-      } catch (error) {
-        this.options.onError?.(error);
-      }
-      if (acknowledged) {
-        await this.acknowledged.add(orderNo);
-        if (random() < (this.options.duplicateRate ?? 0.05)) await this.options.deliver(row.notifyUrl, raw, headers).catch(() => false);
-        return;
-      }
-    }
+  /** After a start (one process of several): the notifications a stop or crash left unacknowledged go out again. */
+  async start(log: GatewayLog): Promise<void> {
+    const n = await this.resume();
+    if (n > 0) log.info(`simulator gateway: ${n} unacknowledged paid notifications sent again`);
   }
 
-  /** After a start: sends again the paid notifications of the last day no merchant acknowledged. Answers how many. */
-  async resume(withinMs = 86_400_000): Promise<number> {
-    const rows = await this.options.db.selectFrom('pay_sim_payment').select('orderNo')
-      .where('status', '=', 'paid').where('acknowledged', '=', 0).where('payTime', '>', this.options.now() - withinMs).execute();
-    for (const row of rows) this.notify(row.orderNo);
-    return rows.length;
+  /** Sends again the paid notifications of the last day no merchant acknowledged. Answers how many. */
+  resume(withinMs?: number): Promise<number> {
+    return this.notifier.resume(withinMs);
   }
 
   /** Waits for the notifications under way (tests, shutdown). */
-  async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  settled(): Promise<void> {
+    return this.notifier.settled();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.settled();
+  stop(): Promise<void> {
+    return this.notifier.stop();
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
+/** The registry's simulator (tests and fixtures that drive it directly). */
+export function simulatorOf(gateways: GatewayRegistry): SimulatorGateway {
+  const simulator = gateways.get(SIMULATOR);
+  if (!(simulator instanceof SimulatorGateway)) throw new Error('no simulator gateway in the registry');
+  return simulator;
+}
+

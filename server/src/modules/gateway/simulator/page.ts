@@ -1,12 +1,24 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Selectable } from 'kysely';
 import { fenToYuan, isOrderNo, messages } from '@huiyun/contract';
-import { SIM_PAGE_PATH, type PageView, type SimulatorGateway } from './gateway.ts';
+import type { Database } from '../../../db/schema.ts';
 
 const t = messages.terminal;
 
-// The simulator's 支付模拟 page (public: its token is the proof). The notify routes are the order module's
-// (order/notify-routes.ts), which registers this page with its simulator: gateway/ never imports order/.
-export function simulatorPageRoutes(app: FastifyInstance, simulator: SimulatorGateway): void {
+export const SIM_PAGE_PATH = '/gateway/simulator/pay/';
+
+/** The payment the page shows. */
+export type PageView = Selectable<Database['pay_sim_payment']> & { expired: boolean };
+export type PayOutcome = 'paid' | 'alreadyPaid' | 'closed' | 'expired' | 'missing';
+/** What the page asks of the simulator (gateway.ts). */
+type PaymentPage = {
+  pageView(orderNo: string, token: string): Promise<PageView | undefined>;
+  payOnPage(orderNo: string, token: string): Promise<{ outcome: PayOutcome; view?: PageView }>;
+};
+
+// The simulator's 支付模拟 page (public: its token is the proof), registered by the simulator's routes hook
+// (PaymentGateway.routes: the notify plugin calls every gateway's).
+export function simulatorPageRoutes(app: FastifyInstance, simulator: PaymentPage): void {
   // shown = the payment as pay() read it (the page after 支付成功 shows the same amount and goods)
   const page = async (orderNo: string, token: string, notice?: string, shown?: PageView) => {
     const view = shown ?? (await simulator.pageView(orderNo, token));

@@ -6,6 +6,7 @@ import { fetchSalesCharts, fetchSalesChartsOptions, type SalesChartsFilters } fr
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
 import { Panel } from '../../../components/Panel.tsx';
+import { RadioGroup } from '../../../components/RadioGroup.tsx';
 import { DateRangeInput } from '../../../components/ListPage/DateRangeInput.tsx';
 import { amountOption, clicksOption, countOption, shareOption } from './chartOptions.ts';
 import { EChart } from './EChart.tsx';
@@ -108,11 +109,11 @@ export function SalesChartsPage() {
       <Panel
         title={data ? `${data.from} ~ ${data.to}` : m.title}
         extra={(
-          <Radio.Group value={granularity} onChange={(e) => setGranularity(e.target.value)} optionType="button" buttonStyle="solid" className="sales-charts-granularity">
+          <RadioGroup label={m.granularity} value={granularity} onChange={(e) => setGranularity(e.target.value)} optionType="button" buttonStyle="solid" className="sales-charts-granularity">
             <Radio.Button value="day">{m.day}</Radio.Button>
             <Radio.Button value="month">{m.month}</Radio.Button>
             <Radio.Button value="year">{m.year}</Radio.Button>
-          </Radio.Group>
+          </RadioGroup>
         )}
       >
         <Row gutter={16}>

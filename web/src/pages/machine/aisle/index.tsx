@@ -9,6 +9,7 @@ import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { useAllowedEntries } from '../../../components/useAllowedEntries.tsx';
 import { AppstoreOutlined, PlusOutlined, ReloadOutlined, UnorderedListOutlined } from '../../../shared/icons.tsx';
 import { Panel } from '../../../components/Panel.tsx';
+import { RadioGroup } from '../../../components/RadioGroup.tsx';
 import { AisleGridView } from './AisleGridView.tsx';
 import { AisleTable } from './AisleTable.tsx';
 import { MachineSelect } from './MachineSelect.tsx';
@@ -65,10 +66,10 @@ function AisleBoard({ machineId }: { machineId: number }) {
       title={machine ? `${machine.machineNo} ${machine.machineName}${machine.status === MachineStatus.enabled ? '' : `（${messages.machine.disabled}）`}` : a.title}
       extra={
         // Radio buttons rather than Segmented: the console's static antd CSS leaves Segmented out (web/build/antd-css.ts).
-        <Radio.Group size="small" optionType="button" value={view} onChange={(e) => setView(e.target.value as 'table' | 'grid')}>
+        <RadioGroup label={a.view} size="small" optionType="button" value={view} onChange={(e) => setView(e.target.value as 'table' | 'grid')}>
           <Radio.Button value="table"><UnorderedListOutlined /> {a.viewTable}</Radio.Button>
           <Radio.Button value="grid"><AppstoreOutlined /> {a.viewGrid}</Radio.Button>
-        </Radio.Group>
+        </RadioGroup>
       }
     >
       <div className="list-toolbar" style={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 8, marginBottom: 16 }}>

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Form, Input, Radio, Select } from 'antd';
+import { Form, Input, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { fill, messages, PayOpen, payOpenOptions, payTypeOptions, terminalConfigSave, type TerminalConfig, type TerminalConfigSave } from '@huiyun/contract';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { listTerminalMachines, listTerminalPayConfigs, saveTerminalConfig } from '../../../api/terminalConfig.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
+import { RadioGroup } from '../../../components/RadioGroup.tsx';
 import { useServerAction } from '../../../shared/useServerAction.ts';
 
 const m = messages.terminalConfig;
@@ -94,7 +95,7 @@ export function TerminalConfigDialog({ open, editing, onClose }: { open: boolean
         <Input placeholder={fill(messages.common.inputPlaceholder, { label: m.configName })} maxLength={64} />
       </SchemaField>
       <SchemaField name="payOpen" label={m.payOpen}>
-        <Radio.Group options={payOpenOptions} />
+        <RadioGroup label={m.payOpen} options={payOpenOptions} />
       </SchemaField>
       <SchemaField name="posNo" label={m.posNo}>
         <Input placeholder={fill(messages.common.inputPlaceholder, { label: m.posNo })} maxLength={64} />

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Form, Modal, Radio } from 'antd';
+import { Form, Modal } from 'antd';
 import { messages, TaskExportType, taskExportTypeOptions, type Task } from '@huiyun/contract';
 import { exportTaskUrl } from '../../../api/task.ts';
+import { RadioGroup } from '../../../components/RadioGroup.tsx';
 
 const m = messages.task;
 
@@ -29,7 +30,7 @@ export function ExportDialog({ task, onClose }: { task: Task | null; onClose: ()
       <Form layout="vertical" name="task-export">
         <Form.Item label={m.taskName}>{task?.taskName}</Form.Item>
         <Form.Item label={m.exportType}>
-          <Radio.Group options={taskExportTypeOptions} value={exportType} onChange={(e) => setExportType(Number(e.target.value))} />
+          <RadioGroup label={m.exportType} options={taskExportTypeOptions} value={exportType} onChange={(e) => setExportType(Number(e.target.value))} />
         </Form.Item>
       </Form>
     </Modal>

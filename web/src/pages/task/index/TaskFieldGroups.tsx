@@ -1,9 +1,10 @@
 // The field groups of 新增任务 / 编辑任务, each a few inputs of one concern; rules from the contract's
 // taskSave (the schema of the surrounding FormDialog) plus the screen's own texts.
-import { Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Typography } from 'antd';
+import { Button, Col, Form, Input, InputNumber, Row, Select, Space, Typography } from 'antd';
 import { QrcodeOutlined } from '../../../shared/icons.tsx';
 import { fill, messages, randomNumOptions, randomPositionOptions, ShowType, showTypeOptions } from '@huiyun/contract';
 import { SchemaField } from '../../../components/FormDialog/index.ts';
+import { RadioGroup } from '../../../components/RadioGroup.tsx';
 import { MediaField } from './MediaField.tsx';
 import { batchRule, numberFields } from './taskForm.ts';
 
@@ -119,12 +120,12 @@ export function TaskDeviceFields({ options, loading }: { options: { value: strin
       <Row gutter={16}>
         <Col span={12}>
           <Form.Item name="isRandomNum" label={m.isRandomNum}>
-            <Radio.Group options={randomNumOptions} />
+            <RadioGroup label={m.isRandomNum} options={randomNumOptions} />
           </Form.Item>
         </Col>
         <Col span={12}>
           <Form.Item name="randomPosition" label={m.randomPosition}>
-            <Radio.Group options={randomPositionOptions} />
+            <RadioGroup label={m.randomPosition} options={randomPositionOptions} />
           </Form.Item>
         </Col>
       </Row>
