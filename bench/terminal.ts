@@ -153,7 +153,8 @@ async function purchase(m: Machine): Promise<void> {
   lap('create');
   await pay(m, created);
   lap('pay');
-  steps.statusCalls += await untilPaid(m, created.orderNo);
+  const statusCalls = await untilPaid(m, created.orderNo);
+  steps.statusCalls += statusCalls; // (not `+= await`: that adds to the count read before the wait)
   lap('untilPaid');
   await dispense(m, created.orderNo);
   lap('dispense');
