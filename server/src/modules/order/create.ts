@@ -32,7 +32,7 @@ export function newOrderNo(now: number): string {
  * What a create checks, in one read: the aisle; the machine's open 终端支付配置 of the pay type (tcId) with its
  * 支付配置 (configId); the machine's open sale, if any (active*). No row: no such aisle.
  */
-const saleContextOf = compiledOnce((db, v: { machineId: number; machineNo: string; aisleNo: string; payType: number }) => db
+export const saleContextOf = compiledOnce((db, v: { machineId: number; machineNo: string; aisleNo: string; payType: number }) => db
   .selectFrom('pay_aisle as a')
   .leftJoin('pay_terminal_config as tc', (j) => j.on('tc.machineNo', '=', v.machineNo).on('tc.payType', '=', v.payType).on('tc.payOpen', '=', 'T'))
   .leftJoin('pay_config as c', 'c.id', 'tc.configId')
