@@ -14,7 +14,7 @@ import pg from 'pg';
 export type DbCalls = { roundTrips: number; statements: number; orderWrites: number };
 
 const CONTROL = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
-const ORDER_WRITE = /^\s*(insert into|update) "pay_order"/i;
+const ORDER_WRITE = /(insert into|update) "pay_order"/i; // (also inside a WITH)
 
 const counts: DbCalls = { roundTrips: 0, statements: 0, orderWrites: 0 };
 
