@@ -12,6 +12,11 @@
 //   BENCH_SERVER_WORKERS=N: the machines buy from `node server/src/main.ts` with SERVER_WORKERS=N on the
 //   bench's database instead — PostgreSQL, with BENCH_REDIS_URL or TEST_REDIS_URL — and the server CPU
 //   is that of all its processes)
+// Beside purchases a second and server CPU, it prints what a purchase costs: the server's CPU, the CPU of
+// the PostgreSQL backends serving the bench's database (bench/lib/pg-backends.ts), the statements and round
+// trips the server sent (bench/lib/db-calls.ts, counted in each server process) — for the whole purchase in
+// the window, and for each step (create, pay, notification, status, dispense) measured apart afterwards,
+// every machine making the step at once (bench/lib/terminal-steps.ts; not with BENCH_SERVER_WORKERS).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -27,6 +32,12 @@ import { benchNumber, reportRecount } from './lib/smoke.ts';
 import { newTerminalKey, sealTerminalKey } from '../server/src/modules/machine/terminal-key.ts';
 import { signTerminal } from '../server/src/modules/terminal/auth.ts';
 import { openBare } from './lib/terminal-bare.ts';
+import { paymentRuntime } from '../server/src/modules/order/runtime.ts';
+import { simulatorOf } from '../server/src/modules/gateway/simulator/gateway.ts';
+import { readDbCalls } from './lib/db-calls.ts';
+import { notificationControl } from './lib/held-notifications.ts';
+import { watchBackends } from './lib/pg-backends.ts';
+import { costBetween, costTable, measureSteps, type Cost, type Reading } from './lib/terminal-steps.ts';
 
 const MACHINES = benchNumber('BENCH_MACHINES', 1_000, 10);
 const SECONDS = benchNumber('BENCH_SECONDS', 20, 1);
@@ -34,14 +45,24 @@ const WARMUP = benchNumber('BENCH_WARMUP', 10, 0.5);
 const AISLES = ['A1', 'A2', 'A3', 'A4', 'B1', 'B2', 'B3', 'B4'];
 const CAPACITY = 1_000_000; // stock never runs out during a run: every create can sell
 const PRICE = 250;
+/** How many machines make a step at once when the steps are measured apart. */
+const STEP_CONCURRENCY = 100;
 
 type Machine = { machineNo: string; machineId: number; key: string };
-type Child = { url: string; dbKind: 'sqlite' | 'postgres'; sqliteFile?: string; databaseUrl?: string; machines: Machine[]; configId: number; deptId: number; clusterPid?: number; workers?: number };
+type Child = {
+  url: string; dbKind: 'sqlite' | 'postgres'; sqliteFile?: string; databaseUrl?: string; machines: Machine[]; configId: number; deptId: number; clusterPid?: number; workers?: number;
+  /** bench/lib/held-notifications.ts, in the child's own server (not with BENCH_SERVER_WORKERS) */
+  notifications?: string;
+};
 
 if (process.env.BENCH_CHILD === 'server') await runServerChild();
 
 const cpuProfDir = process.env.BENCH_CPU_PROF;
-const server = await startChildServer<Child>(import.meta.filename, cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []);
+const callsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-bench-calls-'));
+const server = await startChildServer<Child>(import.meta.filename, cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [], { BENCH_DB_CALLS_DIR: callsDir });
+const backends = server.databaseUrl ? await watchBackends(server.databaseUrl) : undefined;
+/** The server's and its database's CPU and calls so far. */
+const reading = async (): Promise<Reading> => ({ serverCpu: serverPids().reduce((sum, pid) => sum + cpuSeconds(pid), 0), pgCpu: await backends?.cpu(), calls: readDbCalls(callsDir) });
 const origin = new URL(server.url);
 // Every machine keeps one connection open, as a device would, and so does its customer's phone.
 // (Node's default agent keeps only 256 idle sockets: the rest reconnected, and a request on a new
@@ -94,8 +115,36 @@ let lastError = '';
 const steps = { create: 0, pay: 0, untilPaid: 0, dispense: 0, statusCalls: 0 };
 const slowest = { create: 0, pay: 0, untilPaid: 0, dispense: 0 };
 
-async function purchase(m: Machine): Promise<void> {
+type Created = { orderNo: string; codeUrl: string };
+
+// a purchase's steps, as a machine and its customer make them
+async function create(m: Machine): Promise<Created> {
   const aisleNo = AISLES[Math.floor(Math.random() * AISLES.length)]!;
+  const created = await signed<Created>(m, '/order/create', { aisleNo, payType: PayType.wechat });
+  seenOrders.push(created.orderNo);
+  return created;
+}
+
+async function pay(m: Machine, created: Created): Promise<void> {
+  const page = new URL(created.codeUrl);
+  const paid = await post(page.pathname, new URLSearchParams({ t: page.searchParams.get('t') ?? '', action: 'pay' }).toString(), { 'content-type': 'application/x-www-form-urlencoded' }, agentFor(`customer of ${m.machineNo}`));
+  if (!paid.text.includes(messages.terminal.simPaid)) throw new Error(`支付模拟 did not pay ${created.orderNo}: ${paid.status}`);
+}
+
+/** order/status long polls until 已支付; answers how many calls it took. */
+async function untilPaid(m: Machine, orderNo: string): Promise<number> {
+  let status: number = OrderStatus.processing;
+  let calls = 0;
+  for (; calls < 5 && status !== OrderStatus.paid; calls++) {
+    status = (await signed<{ orderStatus: number }>(m, '/order/status', { orderNo, knownStatus: status, waitSeconds: 10 })).orderStatus;
+  }
+  if (status !== OrderStatus.paid) throw new Error(`${orderNo} not paid: status ${status}`);
+  return calls;
+}
+
+const dispense = (m: Machine, orderNo: string) => signed(m, '/order/dispense', { orderNo, success: true, aisleStatus: 1, message: '' });
+
+async function purchase(m: Machine): Promise<void> {
   let t = performance.now();
   const lap = (step: 'create' | 'pay' | 'untilPaid' | 'dispense') => {
     const now = performance.now();
@@ -103,21 +152,14 @@ async function purchase(m: Machine): Promise<void> {
     slowest[step] = Math.max(slowest[step], now - t);
     t = now;
   };
-  const created = await signed<{ orderNo: string; codeUrl: string }>(m, '/order/create', { aisleNo, payType: PayType.wechat });
-  seenOrders.push(created.orderNo);
+  const created = await create(m);
   lap('create');
-  const page = new URL(created.codeUrl);
-  const paid = await post(page.pathname, new URLSearchParams({ t: page.searchParams.get('t') ?? '', action: 'pay' }).toString(), { 'content-type': 'application/x-www-form-urlencoded' }, agentFor(`customer of ${m.machineNo}`));
-  if (!paid.text.includes(messages.terminal.simPaid)) throw new Error(`支付模拟 did not pay ${created.orderNo}: ${paid.status}`);
+  await pay(m, created);
   lap('pay');
-  let status: number = OrderStatus.processing;
-  for (let i = 0; i < 5 && status !== OrderStatus.paid; i++) {
-    steps.statusCalls += 1;
-    status = (await signed<{ orderStatus: number }>(m, '/order/status', { orderNo: created.orderNo, knownStatus: status, waitSeconds: 10 })).orderStatus;
-  }
-  if (status !== OrderStatus.paid) throw new Error(`${created.orderNo} not paid: status ${status}`);
+  const statusCalls = await untilPaid(m, created.orderNo);
+  steps.statusCalls += statusCalls; // (not `+= await`: that adds to the count read before the wait)
   lap('untilPaid');
-  await signed(m, '/order/dispense', { orderNo: created.orderNo, success: true, aisleStatus: 1, message: '' });
+  await dispense(m, created.orderNo);
   lap('dispense');
 }
 
@@ -171,10 +213,13 @@ const loadsHttp: string[] = [];
 const loadTimer = setInterval(() => loadsHttp.push(os.loadavg()[0]!.toFixed(2)), 5_000);
 const start = performance.now();
 const end = start + (WARMUP + SECONDS) * 1000;
-type Snapshot = { at: number; completed: number; errors: number; serverCpu: number; ownCpu: number; steps: typeof steps; latencies: number };
-const snapshot = (): Snapshot => {
+type Snapshot = { at: number; completed: number; errors: number; serverCpu: number; read: Reading; ownCpu: number; steps: typeof steps; latencies: number };
+const snapshot = async (): Promise<Snapshot> => {
   const own = process.cpuUsage();
-  return { at: performance.now(), completed, errors, serverCpu: serverPids().reduce((sum, pid) => sum + cpuSeconds(pid), 0), ownCpu: (own.user + own.system) / 1e6, steps: { ...steps }, latencies: latencies.length };
+  const at = performance.now();
+  const counted = { completed, errors, steps: { ...steps }, latencies: latencies.length };
+  const read = await reading();
+  return { at, ...counted, serverCpu: read.serverCpu, read, ownCpu: (own.user + own.system) / 1e6 };
 };
 const after = (seconds: number) => new Promise<Snapshot>((resolve) => setTimeout(() => resolve(snapshot()), seconds * 1000));
 const windowStart = after(WARMUP);
@@ -203,8 +248,39 @@ const per = (ms: number) => (ms / Math.max(1, purchases)).toFixed(0);
 console.log(`  a purchase's steps on average: create ${per(w.steps.create)} ms, pay ${per(w.steps.pay)} ms, until paid ${per(w.steps.untilPaid)} ms (${(w.steps.statusCalls / Math.max(1, purchases)).toFixed(2)} status calls), dispense ${per(w.steps.dispense)} ms; `
   + `slowest of the whole run: ${Object.entries(slowest).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}; p99 ${pct(0.99).toFixed(0)} ms, slowest purchase ${pct(1).toFixed(0)} ms`);
 
-// let the last notifications (and their 5 % duplicates) land before the baseline writes
+// let the last notifications (and their 5 % duplicates) land before the steps and the baseline write
 await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+// What a purchase costs: in the window (everything at once, as it runs), and step by step, every machine
+// making one step at once, the paid notifications held back until their own step.
+const costs: Cost[] = [costBetween(`whole purchase (the window, ${w.seconds.toFixed(0)} s)`, w0.read, w1.read, purchases)];
+if (server.notifications) {
+  const fleetNow = server.machines.slice(0, MACHINES);
+  const orders = new Map<string, Created>();
+  const control = (what: string) => fetch(`${server.notifications}/${what}`, { method: 'POST' }).then((r) => r.text());
+  // at most STEP_CONCURRENCY machines at a time: a thousand requests at once waited for PostgreSQL's 20
+  // connections past the pool's 5 s (503) on a loaded machine
+  const wave = (step: (m: Machine) => Promise<unknown>) => async () => {
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.min(STEP_CONCURRENCY, fleetNow.length) }, async () => {
+      while (next < fleetNow.length) await step(fleetNow[next++]!);
+    }));
+  };
+  costs.push(...await measureSteps(reading, fleetNow.length, [
+    { name: 'create', run: wave(async (m) => orders.set(m.machineNo, await create(m))) },
+    { name: 'pay (支付模拟 page)', run: async () => {
+      await control('hold');
+      await wave((m) => pay(m, orders.get(m.machineNo)!))();
+    } },
+    { name: 'notification', run: async () => void (await control('release')) },
+    { name: 'status (one call, already paid)', run: wave((m) => untilPaid(m, orders.get(m.machineNo)!.orderNo)) },
+    { name: 'dispense', run: wave((m) => dispense(m, orders.get(m.machineNo)!.orderNo)) },
+  ]));
+  const sum = costs.slice(1).reduce((a, c) => ({ ...a, serverCpuMs: a.serverCpuMs + c.serverCpuMs, pgCpuMs: a.pgCpuMs === undefined || c.pgCpuMs === undefined ? undefined : a.pgCpuMs + c.pgCpuMs,
+    statements: a.statements + c.statements, roundTrips: a.roundTrips + c.roundTrips, orderWrites: a.orderWrites + c.orderWrites }), { ...costs[1]!, name: 'the steps together', serverCpuMs: 0, pgCpuMs: 0, statements: 0, roundTrips: 0, orderWrites: 0 });
+  costs.push(sum);
+}
+console.log(`\nWhat a purchase costs, ${server.dbKind}${server.clusterPid ? `, SERVER_WORKERS=${server.workers}` : ''} (per purchase; load ${load()}):\n${costTable(costs, server.dbKind)}`);
 
 // the bare-driver run: the same state changes on the same machines and aisles
 const aisleIds = await bare.all<{ aisleId: number; machineNo: string }>('select a."aisleId", m."machineNo" from pay_aisle a join pay_machine m on m."machineId" = a."machineId" order by a."aisleId"');
@@ -216,11 +292,10 @@ let rawErrors = 0;
 let rawLastError = '';
 const rawStart = performance.now();
 const rawEnd = rawStart + SECONDS * 1000;
-// no more loops than machines (a smoke run's 10 machines under PostgreSQL's 20 loops): a loop needs a machine of its own
-const rawLoops = Math.min(bare.loops, MACHINES);
-await Promise.all(Array.from({ length: rawLoops }, async (_, loop) => {
+const loops = Math.min(bare.loops, MACHINES); // (a smoke run has fewer machines than the pool has connections)
+await Promise.all(Array.from({ length: loops }, async (_, loop) => {
   // loop k uses machines k, k + loops, …: one sale at a time per machine, as the unique index demands
-  const mine = server.machines.slice(0, MACHINES).filter((_, i) => i % rawLoops === loop);
+  const mine = server.machines.slice(0, MACHINES).filter((_, i) => i % loops === loop);
   for (let i = 0; performance.now() < rawEnd; i++) {
     const m = mine[i % mine.length]!;
     const aisles = aislesOf.get(m.machineNo)!;
@@ -235,7 +310,7 @@ await Promise.all(Array.from({ length: rawLoops }, async (_, loop) => {
 }));
 const rawSeconds = (performance.now() - rawStart) / 1000;
 const rawRate = rawDone / rawSeconds;
-console.log(`bare driver: ${rawDone} purchases in ${rawSeconds.toFixed(1)} s = ${rawRate.toFixed(0)}/s (${rawLoops} loop${rawLoops > 1 ? 's' : ''}), ${rawErrors} errors${rawErrors ? ` (${rawLastError})` : ''}; load ${load()}`);
+console.log(`bare driver: ${rawDone} purchases in ${rawSeconds.toFixed(1)} s = ${rawRate.toFixed(0)}/s (${loops} loop${loops > 1 ? 's' : ''}), ${rawErrors} errors${rawErrors ? ` (${rawLastError})` : ''}; load ${load()}`);
 
 // ---- the recount ----
 const problems: string[] = [];
@@ -287,12 +362,14 @@ console.log(`\nTerminal flow, ${MACHINES} machines, ${SECONDS} s a run, ${server
 console.log('| case | purchases/s | purchases | p50 ms | p95 ms | server CPU ms a purchase | errors |');
 console.log('|---|---:|---:|---:|---:|---:|---:|');
 console.log(`| HTTP: create → pay on 支付模拟 → notification → status → dispense, signed | ${httpRate.toFixed(0)} | ${purchases} | ${pct(0.5).toFixed(0)} | ${pct(0.95).toFixed(0)} | ${serverCpuMs.toFixed(2)} | ${w.errors} |`);
-console.log(`| bare driver: insert, → 10, → 2, → 3 + stock − 1 (${rawLoops} loop${rawLoops > 1 ? 's' : ''}) | ${rawRate.toFixed(0)} | ${rawDone} | | | | ${rawErrors} |`);
+console.log(`| bare driver: insert, → 10, → 2, → 3 + stock − 1 (${loops} loop${loops > 1 ? 's' : ''}) | ${rawRate.toFixed(0)} | ${rawDone} | | | | ${rawErrors} |`);
 console.log(`HTTP/bare ${(httpRate / rawRate).toFixed(2)}×`);
 
 await bare.close();
+await backends?.stop();
 for (const a of agents.values()) a.destroy();
 await server.stop();
+fs.rmSync(callsDir, { recursive: true, force: true });
 process.exit(problems.length ? 1 : 0);
 
 // ---- the server child ----
@@ -319,9 +396,13 @@ async function runServerChild(): Promise<never> {
   }
   const workers = Number(process.env.BENCH_SERVER_WORKERS ?? 0);
   const cluster = workers > 0 ? await startMainServer(s.databaseUrl, s.ctx.config.dataDir, workers) : undefined;
-  process.stdout.write(`${JSON.stringify({ url: cluster?.url ?? s.url, dbKind: s.dbKind, sqliteFile: s.sqliteFile, databaseUrl: s.databaseUrl, machines, configId, deptId, clusterPid: cluster?.pid, workers: cluster ? workers : undefined } satisfies Child)}\n`);
+  const notifications = cluster ? undefined : await notificationControl(simulatorOf(paymentRuntime(s.ctx).gateways));
+  process.stdout.write(`${JSON.stringify({
+    url: cluster?.url ?? s.url, dbKind: s.dbKind, sqliteFile: s.sqliteFile, databaseUrl: s.databaseUrl, machines, configId, deptId, clusterPid: cluster?.pid, workers: cluster ? workers : undefined, notifications: notifications?.url,
+  } satisfies Child)}\n`);
   process.stdin.resume();
   await new Promise((resolve) => process.stdin.on('end', resolve));
+  notifications?.close();
   await cluster?.stop();
   await s.close();
   process.exit(0);
@@ -337,7 +418,8 @@ async function startMainServer(databaseUrl: string | undefined, dataDir: string,
       probe.close(() => resolve(free));
     });
   });
-  const main = spawn(process.execPath, [path.resolve(import.meta.dirname, '../server/src/main.ts')], {
+  // (every process counts its statements and round trips: bench/lib/db-calls.ts, imported first; the workers inherit the flag)
+  const main = spawn(process.execPath, ['--import', path.resolve(import.meta.dirname, 'lib/db-calls.ts'), path.resolve(import.meta.dirname, '../server/src/main.ts')], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, SERVER_WORKERS: String(workers), LOG_LEVEL: 'warn', ADMIN_PASSWORD },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -4,6 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { newOrderNo } from '../../server/src/modules/order/create.ts';
+import { BENCH_APPLICATION } from './pg-backends.ts';
 
 export type Bare = { stockByAisle: () => Promise<Map<number, number>>; purchase: (m: { machineNo: string }, aisleId: number, n: number) => Promise<void>; all: <R>(text: string, params?: unknown[]) => Promise<R[]>; close: () => Promise<void>; loops: number };
 
@@ -48,7 +49,8 @@ export async function openBare(server: BareTarget): Promise<Bare> {
       close: async () => raw.close(),
     };
   }
-  const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 20 });
+  // (named as the bench's: its backends are not the server's, bench/lib/pg-backends.ts)
+  const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 20, application_name: BENCH_APPLICATION });
   // named statements: what the server's pool does with DATABASE_PREPARED_STATEMENTS (the default)
   const run = (c: pg.PoolClient | pg.Pool, name: string, text: string, values: unknown[]) => c.query({ name, text, values });
   return {

@@ -78,6 +78,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     counters: redis ? new RedisCounterStore(redis.client, redis.prefix) : new MemoryCounterStore(),
     accessCache: new InvalidatedCache<number, Access>('access', { maxAgeMs: CACHE_MAX_AGE_MS, keyOf: Number, redis: redisPair }),
     machineCache: new InvalidatedCache<string, KnownMachine>('machine', { maxAgeMs: CACHE_MAX_AGE_MS, keyOf: String, redis: redisPair }),
+    payAccountCache: new InvalidatedCache<number, unknown>('pay-account', { maxAgeMs: CACHE_MAX_AGE_MS, keyOf: Number, redis: redisPair }),
     secrets: loadSecretBox(config, (m) => app.log.warn(m)),
     now: options.now ?? Date.now,
     redisPing: redis?.ping,
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await seed(db, { adminPassword: config.adminPassword, dataDir: config.dataDir, e2eSeed: config.e2eSeed, log: (m) => app.log.warn(m), secrets: ctx.secrets });
     await ctx.accessCache.start();
     await ctx.machineCache.start();
+    await ctx.payAccountCache.start();
     await orderMoves?.start();
 
     registerErrorHandler(app);

@@ -23,6 +23,8 @@ export type AppContext = {
   accessCache: InvalidatedCache<number, Access>;
   /** Machines as a terminal call's signature check reads them, by machine number (modules/terminal/auth.ts). */
   machineCache: InvalidatedCache<string, KnownMachine>;
+  /** 支付配置 with their secrets opened, by id (modules/gateway/pay-account-cache.ts, which gives them their type). */
+  payAccountCache: InvalidatedCache<number, unknown>;
   /** Seals and opens payment secrets and terminal keys (infra/secret-box.ts). */
   secrets: SecretBox;
   now: () => number;

@@ -52,6 +52,9 @@ export type PayAccount = GatewayConfig & {
 
 export type CreatePayment = { orderNo: string; amount: number; subject: string; expireAt: number; notifyUrl: string };
 
+/** A new payment as a row of the books of a gateway in this database (the simulator's pay_sim_payment): `paymentInDatabase`. */
+export type BookedPayment = { orderNo: string; configId: number; amount: number; mchId: string; appId: string; subject: string; notifyUrl: string; expireAt: number; createTime: number };
+
 export type PaymentState =
   | { state: 'unpaid' }
   | { state: 'paid'; transId: string; amount: number; payTime: number }
@@ -77,10 +80,11 @@ export interface PaymentGateway<C extends GatewayConfig = GatewayConfig> {
   readonly name: string;
   createPayment(config: C, input: CreatePayment): Promise<{ codeUrl: string }>;
   /**
-   * Only a gateway whose books are in this database (the simulator): the same as createPayment, written
-   * through `db` — the caller's transaction, so the order, its payment and its QR commit together.
+   * Only a gateway whose books are in this database (the simulator): createPayment's payment as a row of
+   * its books, which the order module writes with the order (order/insert-sale.ts), so the order, its
+   * payment and its QR commit together.
    */
-  createPaymentIn?(db: Queryable, config: GatewayConfig, input: CreatePayment): Promise<{ codeUrl: string }>;
+  paymentInDatabase?(config: GatewayConfig, input: CreatePayment): { codeUrl: string; payment: BookedPayment };
   query(config: C, orderNo: string): Promise<PaymentState>;
   /** Closes an unpaid payment; answers what the gateway holds afterwards (a payment may have won the race). */
   close(config: C, orderNo: string): Promise<PaymentState>;

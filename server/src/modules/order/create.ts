@@ -1,13 +1,12 @@
 import { randomHex } from '../../infra/random-hex.ts';
 import { fenToYuan, fill, MachineStatus, messages, OrderStatus, TransType, type TerminalCreateOrder, type TerminalOrderCreated } from '@huiyun/contract';
-import { sql, type Insertable } from 'kysely';
+import { sql } from 'kysely';
 import type { AppContext, KnownMachine } from '../../context.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Database, Queryable } from '../../db/schema.ts';
-import { sharedTransaction } from '../../db/shared-commit.ts';
 import type { PayAccount, PaymentGateway } from '../gateway/gateway.ts';
 import { notifyUrlOf } from '../gateway/notify-paths.ts';
+import { insertSaleOrder, type Sale } from './insert-sale.ts';
 import { accountOf } from './pay-account.ts';
 import { recordAlarm } from '../pay-alarm/record.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
@@ -29,22 +28,22 @@ export function newOrderNo(now: number): string {
 
 // The statements of a purchase are built once (db/compiled-once.ts): building and compiling each anew was
 // ~9 % of the server's CPU in the terminal bench (docs/performance.md "Terminal flow").
-const aisleOf = compiledOnce((db, v: { machineId: number; aisleNo: string }) => db.selectFrom('pay_aisle').selectAll().where('machineId', '=', v.machineId).where('aisleNo', '=', v.aisleNo));
-/** The 终端支付配置 of a machine and pay type, with its 支付配置, in one read. */
-const openPayConfigOf = compiledOnce((db, v: { machineNo: string; payType: number }) => db
-  .selectFrom('pay_terminal_config as tc').leftJoin('pay_config as c', 'c.id', 'tc.configId')
-  .select(['c.id'])
-  .where('tc.machineNo', '=', v.machineNo).where('tc.payType', '=', v.payType).where('tc.payOpen', '=', 'T'));
-// written as the one-active-order index's own condition (literals, in its order), so both databases read that
-// partial index: with bound values SQLite walked all of the machine's orders (pay_order_machine_time)
-const activeOrderOf = compiledOnce((db, v: { machineNo: string }) => db
-  .selectFrom('pay_order').selectAll().where('machineNo', '=', v.machineNo).where('transType', '=', sql.lit(TransType.consume))
-  .where('orderStatus', 'in', [sql.lit(OrderStatus.created), sql.lit(OrderStatus.paid), sql.lit(OrderStatus.processing)]));
-const insertSale = compiledOnce((db, v: Insertable<Database['pay_order']>) => db.insertInto('pay_order').values({
-  deptId: v.deptId, orderNo: v.orderNo, payType: v.payType, transType: v.transType, machineNo: v.machineNo, goodsNo: v.goodsNo, goodsName: v.goodsName,
-  goodsPrice: v.goodsPrice, payAmount: v.payAmount, aisleNo: v.aisleNo, orderStatus: v.orderStatus, mchId: v.mchId,
-  createTime: v.createTime, payTime: v.payTime, configId: v.configId, aisleId: v.aisleId, expireAt: v.expireAt, updateTime: v.updateTime,
-}).returning('orderId'));
+/**
+ * What a create checks, in one read: the aisle; the machine's open 终端支付配置 of the pay type (tcId) with its
+ * 支付配置 (configId); the machine's open sale, if any (active*). No row: no such aisle.
+ */
+export const saleContextOf = compiledOnce((db, v: { machineId: number; machineNo: string; aisleNo: string; payType: number }) => db
+  .selectFrom('pay_aisle as a')
+  .leftJoin('pay_terminal_config as tc', (j) => j.on('tc.machineNo', '=', v.machineNo).on('tc.payType', '=', v.payType).on('tc.payOpen', '=', 'T'))
+  .leftJoin('pay_config as c', 'c.id', 'tc.configId')
+  // written as the one-active-order index's own condition (literals, in its order), so both databases read that
+  // partial index: with bound values SQLite walked all of the machine's orders (pay_order_machine_time)
+  .leftJoin('pay_order as o', (j) => j.on('o.machineNo', '=', v.machineNo).on('o.transType', '=', sql.lit(TransType.consume))
+    .on('o.orderStatus', 'in', [sql.lit(OrderStatus.created), sql.lit(OrderStatus.paid), sql.lit(OrderStatus.processing)]))
+  .select(['a.aisleId', 'a.aisleNo', 'a.status', 'a.stock', 'a.price', 'a.goodsNo', 'a.goodsName', 'tc.tcId', 'c.id as configId',
+    'o.orderId as activeId', 'o.orderStatus as activeStatus', 'o.aisleNo as activeAisleNo', 'o.payType as activePayType', 'o.createTime as activeCreateTime'])
+  .where('a.machineId', '=', v.machineId).where('a.aisleNo', '=', v.aisleNo));
+const orderById = compiledOnce((db, v: { orderId: number }) => db.selectFrom('pay_order').selectAll().where('orderId', '=', v.orderId));
 export function gatewayOf(rt: PaymentRuntime, config: PayAccount): PaymentGateway<PayAccount> {
   const gateway = rt.gateways.get(config.gateway);
   if (!gateway) throw refuse(fill(t.gatewayUnknown, { gateway: config.gateway }));
@@ -54,23 +53,24 @@ export function gatewayOf(rt: PaymentRuntime, config: PayAccount): PaymentGatewa
 /** Create an order for one aisle and pay type: checks, one insert (guarded by the one-active-order index), the QR. */
 export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: KnownMachine, input: TerminalCreateOrder, origin: string, log?: Log): Promise<TerminalOrderCreated> {
   const db = ctx.db;
-  const [aisle] = await aisleOf(db, { machineId: machine.machineId, aisleNo: input.aisleNo });
+  const [aisle] = await saleContextOf(db, { machineId: machine.machineId, machineNo: machine.machineNo, aisleNo: input.aisleNo, payType: input.payType });
   if (!aisle) throw refuse(fill(t.aisleMissing, { aisleNo: input.aisleNo }));
   if (aisle.status !== MachineStatus.enabled) throw refuse(fill(t.aisleDisabled, { aisleNo: input.aisleNo }));
   if (aisle.stock <= 0) throw refuse(fill(t.aisleEmpty, { aisleNo: input.aisleNo }));
   if (aisle.price <= 0) throw refuse(fill(t.aisleNoPrice, { aisleNo: input.aisleNo }));
-  const [tc] = await openPayConfigOf(db, { machineNo: machine.machineNo, payType: input.payType });
-  if (!tc) throw refuse(t.noPayConfig);
-  if (tc.id === null) throw refuse(t.payConfigMissing);
-  const config = await accountOf(ctx, rt, { orderNo: '', configId: tc.id }, log);
+  if (aisle.tcId === null) throw refuse(t.noPayConfig);
+  if (aisle.configId === null) throw refuse(t.payConfigMissing);
+  const config = await accountOf(ctx, rt, { orderNo: '', configId: aisle.configId }, log);
   if (!config) throw refuse(t.gatewayFailed, 502);
   const gateway = gatewayOf(rt, config);
 
   // one order at a time: a paid order waits for its dispense result; an unpaid one is settled first
-  const [active] = await activeOrderOf(db, { machineNo: machine.machineNo });
-  if (active?.orderStatus === OrderStatus.paid) throw refuse(t.dispenseInProgress, 409);
+  if (aisle.activeStatus === OrderStatus.paid) throw refuse(t.dispenseInProgress, 409);
   // a double tap (the same aisle and pay type again at once) would close the QR code just shown: refused
-  if (active && active.aisleNo === input.aisleNo && active.payType === input.payType && ctx.now() - Number(active.createTime) < DOUBLE_TAP_MS) throw refuse(t.orderInProgress, 409);
+  if (aisle.activeId !== null && aisle.activeAisleNo === input.aisleNo && aisle.activePayType === input.payType && ctx.now() - Number(aisle.activeCreateTime) < DOUBLE_TAP_MS) {
+    throw refuse(t.orderInProgress, 409);
+  }
+  const [active] = aisle.activeId === null ? [] : await orderById(db, { orderId: aisle.activeId });
   if (active) {
     const settled = await settleUnpaid(ctx, rt, active, log);
     if (settled === OrderStatus.paid) throw refuse(t.dispenseInProgress, 409);
@@ -80,36 +80,33 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   const now = ctx.now();
   const expireAt = now + ORDER_TTL_MS;
   const orderNo = newOrderNo(now);
-  const insertOrder = async (q: Queryable) => (await insertSale(q, {
+  const sale = (orderStatus: number): Sale => ({
     deptId: machine.deptId, orderNo, payType: input.payType, transType: TransType.consume, machineNo: machine.machineNo, goodsNo: aisle.goodsNo, goodsName: aisle.goodsName,
-    goodsPrice: aisle.price, payAmount: aisle.price, aisleNo: aisle.aisleNo, orderStatus: OrderStatus.created, mchId: config.partner,
+    goodsPrice: aisle.price, payAmount: aisle.price, aisleNo: aisle.aisleNo, orderStatus, mchId: config.partner,
     createTime: now, payTime: null, configId: config.id, aisleId: aisle.aisleId, expireAt, updateTime: now,
-  }))[0]!.orderId;
+  });
   const payment = { orderNo, amount: aisle.price, subject: aisle.goodsName || aisle.aisleNo, expireAt, notifyUrl: notifyUrlOf(ctx.config.publicBaseUrl ?? origin, config.gateway, orderNo) };
   const created = (codeUrl: string): TerminalOrderCreated => ({ orderNo, codeUrl, amount: fenToYuan(aisle.price), expireAt });
 
-  if (gateway.createPaymentIn) {
-    // A gateway with its books in this database (the simulator): the order, its payment and → 10 in
-    // one transaction, all or nothing, sharing its commit with the others of the moment (db/shared-commit.ts).
-    const createIn = gateway.createPaymentIn.bind(gateway);
+  if (gateway.paymentInDatabase) {
+    // A gateway with its books in this database (the simulator): the order and its payment written
+    // together, all or nothing (order/insert-sale.ts). Its QR is issued with it: the order is stored at
+    // 10 处理中 at once, as 1 → 10 (issueQr) in the same commit did.
+    const { codeUrl, payment: booked } = gateway.paymentInDatabase(config, payment);
     try {
-      return await sharedTransaction(db, async (trx) => {
-        const orderId = await insertOrder(trx);
-        const { codeUrl } = await createIn(trx, config, payment);
-        await transition(trx, orderId, 'issueQr', now);
-        return created(codeUrl);
-      });
+      await insertSaleOrder(db, sale(OrderStatus.processing), booked);
     } catch (error) {
       if (isUniqueViolation(error)) throw refuse(t.orderInProgress, 409);
       throw error;
     }
+    return created(codeUrl);
   }
 
   // A gateway elsewhere: the order is committed before it is asked, so a crash in between leaves an
   // order the sweeper settles (asking the gateway).
   let orderId: number;
   try {
-    orderId = await insertOrder(db);
+    orderId = await insertSaleOrder(db, sale(OrderStatus.created));
   } catch (error) {
     if (isUniqueViolation(error)) throw refuse(t.orderInProgress, 409);
     throw error;

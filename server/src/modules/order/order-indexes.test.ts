@@ -8,6 +8,7 @@ import { connectDatabase } from '../../db/connect.ts';
 import { migrateTo } from '../../db/migrate.ts';
 import type { Database } from '../../db/schema.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../../test/test-database.ts';
+import { saleContextOf } from './create.ts';
 import { claimExpired, claimStuckRefunds, failStaleDispenses, sweepRefunds } from './sweeper.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { listOrders } from '../order-list/queries.ts';
@@ -113,6 +114,11 @@ describe('pay_order indexes', () => {
     const [marked] = await statementsOf(() => sweepRefunds(ctx(), {} as PaymentRuntime));
     expect(marked!.sql).toMatch(/"refundNeeded" = 1/);
     expect(await planOf(marked!)).toContain('pay_order_refund_needed');
+  });
+
+  it("a create's one read (aisle, terminal config, open sale) finds the machine's open sale off the one-open-sale index", async () => {
+    const [read] = await statementsOf(() => saleContextOf(db, { machineId: 1, machineNo: 'M-PLAN', aisleNo: 'A1', payType: 3 }));
+    expect(await planOf(read!)).toContain('pay_order_machine_active');
   });
 
   it("交易订单's exact 交易号 reads its partial index (the orders that have one)", async () => {

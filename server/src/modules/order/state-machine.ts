@@ -51,13 +51,21 @@ export type TransitionResult = { moved: true; to: number } | { moved: false; sta
 export async function transition(db: Queryable, orderId: number, event: OrderEvent, now: number, set: Updateable<Database['pay_order']> = {}): Promise<TransitionResult> {
   const rule = transitions[event];
   const given = Object.fromEntries(Object.entries(set).filter(([, value]) => value !== undefined)); // an undefined column is not set
-  const moved = await transitionStatement(event, Object.keys(given).sort())(db, { ...given, orderId, updateTime: now });
-  if (moved === 1) {
-    orderMoved(orderId, { announce: awaitedByMachines.has(event) });
+  const changed = await transitionStatement(event, Object.keys(given).sort())(db, { ...given, orderId, updateTime: now });
+  if (changed === 1) {
+    announceMoved(orderId, event);
     return { moved: true, to: rule.to };
   }
   const [row] = await orderStatusOf(db, { orderId });
   return { moved: false, status: row?.orderStatus, reason: row ? refusal(row.orderStatus, event) : messages.terminal.orderMissing };
+}
+
+/**
+ * For a statement that makes `event`'s move as a part of a larger one (its guard: `transitions[event].from`
+ * in its WHERE): tells the waiting polls, as transition() does, once the order moved.
+ */
+export function announceMoved(orderId: number, event: OrderEvent): void {
+  orderMoved(orderId, { announce: awaitedByMachines.has(event) });
 }
 
 type TransitionValues = Record<string, unknown> & { orderId: number; updateTime: number };

@@ -8,6 +8,7 @@ import type { Queryable } from '../../db/schema.ts';
 import { assertDeptInScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 import { AppError, notFound } from '../../http/errors.ts';
+import { payAccountsChanged } from '../gateway/pay-account-cache.ts';
 import { maskStored, payConfigPurpose } from './secrets.ts';
 
 const m = messages.payConfig;
@@ -21,7 +22,7 @@ export async function savePayConfig(ctx: AppContext, caller: Access, input: PayC
   const gateway = payGatewayOptions.find((g) => g.value === input.gateway)!;
   if (!gateway.payTypes.includes(input.payType)) throw new AppError(fill(m.gatewayPayType, { gateway: gateway.label }));
   const now = ctx.now();
-  return ctx.db.transaction().execute(async (trx) => {
+  const id = await ctx.db.transaction().execute(async (trx) => {
     // Locked (PostgreSQL): a binding saved meanwhile waits, so the pay-type check below holds.
     const stored = input.id === undefined ? undefined : await trx
       .selectFrom('pay_config')
@@ -77,6 +78,9 @@ export async function savePayConfig(ctx: AppContext, caller: Access, input: PayC
     await trx.updateTable('pay_config').set(fields).where('id', '=', stored.id).execute();
     return stored.id;
   });
+  // committed: no instance uses the secrets it replaced (a new config has no entry yet; dropped all the same)
+  await payAccountsChanged(ctx, [id]);
+  return id;
 }
 
 /**
@@ -93,7 +97,7 @@ async function orderOf(db: Queryable, configIds: number | number[]) {
  */
 export async function deletePayConfigs(ctx: AppContext, caller: Access, ids: number[]): Promise<number> {
   const unique = [...new Set(ids)];
-  return ctx.db.transaction().execute(async (trx) => {
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
     // Locked (PostgreSQL) before the bound check: a binding being saved finishes first and is seen, or waits and finds no config.
     const rows = await trx
       .selectFrom('pay_config')
@@ -120,4 +124,6 @@ export async function deletePayConfigs(ctx: AppContext, caller: Access, ids: num
     await trx.deleteFrom('pay_config').where('id', 'in', unique).execute();
     return unique.length;
   });
+  await payAccountsChanged(ctx, unique);
+  return deleted;
 }

@@ -3,15 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { randomHex } from '../../../infra/random-hex.ts';
 import { compiledOnce, compiledWrite } from '../../../db/compiled-once.ts';
 import { sharedWrite } from '../../../db/shared-commit.ts';
-import type { Queryable } from '../../../db/schema.ts';
 import { payConfigPurpose } from '../../pay-config/secrets.ts';
+import { openBookedPayment } from '../booked-payment.ts';
 import { simulatorBill } from './bill.ts';
 import { fetchDeliver, injectDeliver, type Deliver } from './deliver.ts';
 import { SimulatorNotifier, type PaidPayment, type SimBody, type SimulatorOptions } from './notifier.ts';
 import { SIM_PAGE_PATH, simulatorPageRoutes, type PageView, type PayOutcome } from './page.ts';
 import {
-  gatewayConfigOf, GatewayVerifyError, type CreatePayment, type GatewayConfig, type GatewayLog, type GatewayRegistry, type PaidNotification, type PaymentGateway, type PaymentState,
-  type RefundState,
+  gatewayConfigOf, GatewayVerifyError, type BookedPayment, type CreatePayment, type GatewayConfig, type GatewayLog, type GatewayRegistry, type PaidNotification, type PaymentGateway,
+  type PaymentState, type RefundState,
 } from '../gateway.ts';
 
 // The simulator gateway (issue 16 §4): behaves like WeChat Pay / Alipay without a merchant account.
@@ -24,13 +24,6 @@ import {
 export const SIMULATOR = 'simulator';
 
 // The statements of a purchase, built once (db/compiled-once.ts).
-const openPayment = compiledWrite((db, v: { orderNo: string; configId: number; amount: number; mchId: string; appId: string; subject: string; notifyUrl: string; expireAt: number; createTime: number }) => db
-  .insertInto('pay_sim_payment')
-  .values({
-    orderNo: v.orderNo, configId: v.configId, amount: v.amount, mchId: v.mchId, appId: v.appId, subject: v.subject,
-    notifyUrl: v.notifyUrl, status: 'open', expireAt: v.expireAt, createTime: v.createTime, payTime: null,
-  })
-  .onConflict((oc) => oc.column('orderNo').doNothing()));
 const paymentOf = compiledOnce((db, v: { orderNo: string }) => db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', v.orderNo));
 const payPayment = compiledWrite((db, v: { orderNo: string; transId: string; payTime: number }) => db
   .updateTable('pay_sim_payment').set({ status: 'paid', transId: v.transId, payTime: v.payTime }).where('orderNo', '=', v.orderNo).where('status', '=', 'open'));
@@ -75,18 +68,19 @@ export class SimulatorGateway implements PaymentGateway {
   }
 
   async createPayment(config: GatewayConfig, input: CreatePayment): Promise<{ codeUrl: string }> {
-    return this.createPaymentIn(this.options.db, config, input);
+    const { codeUrl, payment } = this.paymentInDatabase(config, input);
+    await openBookedPayment(this.options.db, payment);
+    return { codeUrl };
   }
 
-  /** Its books are in the product's database: the order module writes the payment in the order's transaction. */
-  async createPaymentIn(db: Queryable, config: GatewayConfig, input: CreatePayment): Promise<{ codeUrl: string }> {
-    const now = this.options.now();
-    await openPayment(db, {
+  /** Its books are in the product's database: the order module writes the payment with the order (order/insert-sale.ts). */
+  paymentInDatabase(config: GatewayConfig, input: CreatePayment): { codeUrl: string; payment: BookedPayment } {
+    const payment = {
       orderNo: input.orderNo, configId: config.id, amount: input.amount, mchId: config.partner, appId: config.appid, subject: input.subject.slice(0, 128),
-      notifyUrl: input.notifyUrl, expireAt: input.expireAt, createTime: now,
-    });
+      notifyUrl: input.notifyUrl, expireAt: input.expireAt, createTime: this.options.now(),
+    };
     const origin = new URL(input.notifyUrl).origin;
-    return { codeUrl: `${origin}${SIM_PAGE_PATH}${encodeURIComponent(input.orderNo)}?t=${this.pageToken(config, input.orderNo)}` };
+    return { codeUrl: `${origin}${SIM_PAGE_PATH}${encodeURIComponent(input.orderNo)}?t=${this.pageToken(config, input.orderNo)}`, payment };
   }
 
   async query(_config: GatewayConfig, orderNo: string): Promise<PaymentState> {
@@ -209,7 +203,7 @@ export class SimulatorGateway implements PaymentGateway {
   }
 
   private async configOf(id: number): Promise<GatewayConfig | undefined> {
-    return gatewayConfigOf(this.options.db, id);
+    return this.options.configOf ? this.options.configOf(id) : gatewayConfigOf(this.options.db, id);
   }
 
   /** A payment and its 支付配置 as stored (either may be missing). */

@@ -25,6 +25,8 @@ export type SimulatorOptions = {
   delayMs?: number;
   /** Pauses between attempts; the number of retries is its length. */
   retryDelaysMs?: number[];
+  /** Where its 支付配置 come from (the server's cache of them, gateway/pay-account-cache.ts); read from pay_config without it. */
+  configOf?: (id: number) => Promise<GatewayConfig | undefined>;
   /** Refunds answer failed (tests). */
   refundFails?: boolean;
   random?: () => number;

@@ -1,0 +1,63 @@
+// What a server process asks of its database, counted in that process (bench/terminal.ts): on PostgreSQL
+// every query node-postgres sends is one round trip (a message out, its answer awaited), and a statement
+// unless it is transaction control (begin, commit, rollback, savepoint, release); on SQLite (in the
+// process, no round trip) every statement run. Also the writes to pay_order: each runs the sales-rollup
+// trigger (migration 0025) inside the database, statements it executes with no round trip.
+// Installed by importing this module in a process whose BENCH_DB_CALLS_DIR is set (the bench's server
+// child, or `--import` of it in main.ts and its workers): the counts go to <dir>/<pid>.json every 50 ms,
+// and readDbCalls sums the files of every process.
+import fs from 'node:fs';
+import path from 'node:path';
+import { StatementSync } from 'node:sqlite';
+import pg from 'pg';
+
+export type DbCalls = { roundTrips: number; statements: number; orderWrites: number };
+
+const CONTROL = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
+const ORDER_WRITE = /(insert into|update) "pay_order"/i; // (also inside a WITH)
+
+const counts: DbCalls = { roundTrips: 0, statements: 0, orderWrites: 0 };
+
+function count(text: string, roundTrip: boolean): void {
+  if (roundTrip) counts.roundTrips += 1;
+  if (CONTROL.test(text)) return;
+  counts.statements += 1;
+  if (ORDER_WRITE.test(text)) counts.orderWrites += 1;
+}
+
+const dir = process.env.BENCH_DB_CALLS_DIR;
+if (dir) {
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0];
+    count(typeof config === 'string' ? config : String((config as { text?: string } | undefined)?.text ?? ''), true);
+    return query.apply(this, args);
+  } as typeof pg.Client.prototype.query;
+  for (const method of ['run', 'all', 'get', 'iterate'] as const) {
+    const original = StatementSync.prototype[method] as (...args: unknown[]) => unknown;
+    (StatementSync.prototype as unknown as Record<string, unknown>)[method] = function (this: StatementSync, ...args: unknown[]) {
+      count(this.sourceSQL, false);
+      return original.apply(this, args);
+    };
+  }
+  const file = path.join(dir, `${process.pid}.json`);
+  const write = () => {
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify(counts));
+    fs.renameSync(`${file}.tmp`, file); // whole: a reader never sees half a file
+  };
+  setInterval(write, 50).unref();
+  process.on('exit', write);
+}
+
+/** The counts of every process that wrote to `dir` (its last writing: at most 50 ms old). */
+export function readDbCalls(from: string): DbCalls {
+  const total: DbCalls = { roundTrips: 0, statements: 0, orderWrites: 0 };
+  for (const name of fs.readdirSync(from)) {
+    if (!name.endsWith('.json')) continue;
+    const one = JSON.parse(fs.readFileSync(path.join(from, name), 'utf8')) as DbCalls;
+    total.roundTrips += one.roundTrips;
+    total.statements += one.statements;
+    total.orderWrites += one.orderWrites;
+  }
+  return total;
+}
