@@ -80,12 +80,12 @@ export async function postNotification(url: string, body: string, headers: Recor
   }
 }
 
-const RETRY_SECONDS = [1, 2, 5, 15, 30];
+const RETRY_SECONDS = [1, 2, 3, 5, 8, 13, 20, 30];
 
 /**
  * A payment's or refund's notification as the real services send it: sent again while the merchant gives no
- * answer or a 5xx (WeChat: 15 s, 15 s, 30 s, 3 min …; Alipay: 4 min, 10 min …; shortened here to 1, 2, 5, 15,
- * 30 s), in the background; answers the first try's answer.
+ * answer or a 5xx (WeChat: 15 s, 15 s, 30 s, 3 min …; Alipay: 4 min, 10 min …; shortened here to 1, 2, 3, 5 … 30 s),
+ * in the background; answers the first try's answer.
  */
 export async function notifyUntilTaken(send: () => Promise<{ status: number; text: string }>): Promise<{ status: number; text: string }> {
   const missed = (a: { status: number }) => a.status === 0 || a.status >= 500;

@@ -43,9 +43,9 @@ it('seeds the three 支付配置 (again on a second start: updated, not doubled)
   const rows = await t.ctx.db.selectFrom('pay_config').select(['id', 'name', 'gateway']).where('name', 'in', Object.values(SEEDED_NAMES)).orderBy('id').execute();
   expect(rows.map((r) => [r.gateway, r.id])).toEqual([['wechat_v3', ids.wechat_v3], ['wechat_v2', ids.wechat_v2], ['alipay', ids.alipay]]);
   // sealed as the dialog's save seals them, opened as the gateways take them
-  const v3 = (await loadPayAccount(t.ctx.db, t.ctx.secrets, ids.wechat_v3))!;
+  const v3 = (await loadPayAccount(t.ctx.db, t.ctx.secrets, ids.wechat_v3!))!;
   expect([v3.partner, v3.secrets.apiV3Key, v3.secrets.rsaKey]).toEqual([fakes.wechat.v3.account.mchid, fakes.wechat.v3.account.apiV3Key, fakes.wechat.v3.account.merchantPrivateKey.trim()]); // the save trims text
-  expect((await loadPayAccount(t.ctx.db, t.ctx.secrets, ids.alipay))!.secrets.appPrivateKey).toBe(fakes.alipay.account.appPrivateKey.trim());
+  expect((await loadPayAccount(t.ctx.db, t.ctx.secrets, ids.alipay!))!.secrets.appPrivateKey).toBe(fakes.alipay.account.appPrivateKey.trim());
 });
 
 const cases = [
