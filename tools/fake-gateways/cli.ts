@@ -46,8 +46,8 @@ async function main(argv: string[]): Promise<number> {
   const wechat = await startFakeWechat({ port: cli.wechatPort });
   const { v3, v2 } = wechat;
   const alipay = await startFakeAlipay({ port: cli.alipayPort });
-  // one path (made again on every start): the server's start command stays the same
-  const caFile = path.join(tmpdir(), 'huiyun-fake-wechat-ca.pem');
+  // one path per port (made again on every start): the server's start command stays the same
+  const caFile = path.join(tmpdir(), `huiyun-fake-wechat-ca-${new URL(wechat.baseUrl).port}.pem`);
   writeFileSync(caFile, wechat.caPem);
   console.log(block('微信支付 V3 (fake) — 支付配置', [
     ['商户号', v3.account.mchid], ['AppID', v3.account.appid], ['商户API证书序列号', v3.account.certSerialNo], ['APIv3密钥', v3.account.apiV3Key],
