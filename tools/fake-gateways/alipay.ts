@@ -13,6 +13,9 @@ import { notifyUntilTaken, pagePathOrderNo, payPage, postNotification, serveLoop
 export type FakeAlipayOptions = { port?: number; now?: () => number };
 export type AlipayNotifyOverrides = { amount?: number; appid?: string; mchid?: string; signature?: 'forged'; tradeStatus?: string };
 
+/** The merchant's acknowledgement of a notification, as the real service reads it. */
+const taken = (a: { status: number; text: string }) => a.status === 200 && a.text.trim() === 'success';
+
 export async function startFakeAlipay(options: FakeAlipayOptions = {}) {
   const now = options.now ?? Date.now;
   const app = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -51,6 +54,8 @@ export async function startFakeAlipay(options: FakeAlipayOptions = {}) {
   }
 
   const fake = {
+    /** The merchant's answer to a notification is its acknowledgement (else the fake sends it again). */
+    acknowledged: taken,
     account, books, timestamps,
     get baseUrl() {
       return baseUrl;
@@ -63,7 +68,7 @@ export async function startFakeAlipay(options: FakeAlipayOptions = {}) {
       const known = books.payments.get(orderNo);
       if (known) known.scanned = true;
       const p = books.pay(orderNo, `2026${randomDigits(24)}`, now(), o.afterClose);
-      return p ? notifyUntilTaken(() => fake.notifyPaid(orderNo)) : undefined;
+      return p ? notifyUntilTaken(() => fake.notifyPaid(orderNo), taken) : undefined;
     },
     async notifyPaid(orderNo: string, o: AlipayNotifyOverrides = {}) {
       const p = books.payments.get(orderNo)!;
@@ -115,7 +120,7 @@ export async function startFakeAlipay(options: FakeAlipayOptions = {}) {
         const known = books.refunds.has(biz.out_request_no ?? '');
         const done = books.refund({ orderNo: p.orderNo, refundNo: biz.out_request_no ?? '', amount }, now());
         if (done.error) return bizError(method, 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', done.error);
-        if (!known && p.refunded === p.amount) setTimeout(() => void notifyUntilTaken(() => sendForm(p, { trade_status: 'TRADE_CLOSED', gmt_refund: beijingText(now()), refund_fee: yuan(p.refunded), out_biz_no: biz.out_request_no! })), 10).unref();
+        if (!known && p.refunded === p.amount) setTimeout(() => void notifyUntilTaken(() => sendForm(p, { trade_status: 'TRADE_CLOSED', gmt_refund: beijingText(now()), refund_fee: yuan(p.refunded), out_biz_no: biz.out_request_no! }), taken), 10).unref();
         return ok(method, { out_trade_no: p.orderNo, trade_no: p.transId, refund_fee: yuan(p.refunded), fund_change: known ? 'N' : 'Y' });
       }
       case 'alipay.trade.fastpay.refund.query': {

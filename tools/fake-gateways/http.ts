@@ -83,17 +83,18 @@ export async function postNotification(url: string, body: string, headers: Recor
 const RETRY_SECONDS = [1, 2, 3, 5, 8, 13, 20, 30];
 
 /**
- * A payment's or refund's notification as the real services send it: sent again while the merchant gives no
- * answer or a 5xx (WeChat: 15 s, 15 s, 30 s, 3 min …; Alipay: 4 min, 10 min …; shortened here to 1, 2, 3, 5 … 30 s),
+ * A payment's or refund's notification as the real services send it: sent again until the merchant
+ * acknowledges it (`taken`: the service's own success answer; no answer, a 5xx or a 4xx is not one) —
+ * WeChat: 15 s, 15 s, 30 s, 3 min …; Alipay: 4 min, 10 min …; shortened here to 1, 2, 3, 5 … 30 s —
  * in the background; answers the first try's answer.
  */
-export async function notifyUntilTaken(send: () => Promise<{ status: number; text: string }>): Promise<{ status: number; text: string }> {
-  const missed = (a: { status: number }) => a.status === 0 || a.status >= 500;
-  const again = (i: number) => setTimeout(() => void send().then((a) => missed(a) && i + 1 < RETRY_SECONDS.length && again(i + 1)), RETRY_SECONDS[i]! * 1000).unref();
+export async function notifyUntilTaken(send: () => Promise<Answered>, taken: (a: Answered) => boolean): Promise<Answered> {
+  const again = (i: number) => setTimeout(() => void send().then((a) => !taken(a) && i + 1 < RETRY_SECONDS.length && again(i + 1)), RETRY_SECONDS[i]! * 1000).unref();
   const first = await send();
-  if (missed(first)) again(0);
+  if (!taken(first)) again(0);
   return first;
 }
+type Answered = { status: number; text: string };
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

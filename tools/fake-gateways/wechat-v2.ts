@@ -26,6 +26,9 @@ function signOf(f: Fields, key: string, type: string): string {
 }
 
 /** The fake, not yet listening: `mount` tells it where it is served (the API over HTTPS, the customers' pages). */
+/** The merchant's acknowledgement of a notification, as the real service reads it. */
+const taken = (a: { status: number; text: string }) => a.status === 200 && a.text.includes('<return_code><![CDATA[SUCCESS]]></return_code>');
+
 export function createFakeWechatV2(options: FakeWechatV2Options = {}) {
   const now = options.now ?? Date.now;
   const account = { mchid: `16${randomDigits(8)}`, appid: `wx${randomBytes(8).toString('hex')}`, apiKey: randomBytes(16).toString('hex') };
@@ -48,6 +51,8 @@ export function createFakeWechatV2(options: FakeWechatV2Options = {}) {
   });
 
   const fake = {
+    /** The merchant's answer to a notification is its acknowledgement (else the fake sends it again). */
+    acknowledged: taken,
     account, certs, books,
     get baseUrl() {
       return baseUrl;
@@ -67,7 +72,7 @@ export function createFakeWechatV2(options: FakeWechatV2Options = {}) {
     signType: 'MD5',
     async pay(orderNo: string, o: { afterClose?: boolean } = {}) {
       const p = books.pay(orderNo, `4200${randomDigits(24)}`, now(), o.afterClose);
-      return p ? notifyUntilTaken(() => fake.notifyPaid(orderNo)) : undefined;
+      return p ? notifyUntilTaken(() => fake.notifyPaid(orderNo), taken) : undefined;
     },
     async notifyPaid(orderNo: string, o: V2NotifyOverrides = {}) {
       const p = books.payments.get(orderNo)!;
@@ -126,7 +131,7 @@ export function createFakeWechatV2(options: FakeWechatV2Options = {}) {
         if (p && f.total_fee !== String(p.amount)) return bizFail('INVALID_REQUEST', '订单金额不符', type);
         const done = books.refund({ orderNo: f.out_trade_no ?? '', refundNo: f.out_refund_no ?? '', amount: Number(f.refund_fee), notifyUrl: f.notify_url }, now());
         if (done.error) return bizFail('NOTENOUGH', done.error, type);
-        if (done.refund!.notifyUrl) setTimeout(() => void notifyUntilTaken(() => fake.notifyRefund(done.refund!.refundNo)), 10).unref();
+        if (done.refund!.notifyUrl) setTimeout(() => void notifyUntilTaken(() => fake.notifyRefund(done.refund!.refundNo), taken), 10).unref();
         return reply({ result_code: 'SUCCESS', out_trade_no: done.refund!.orderNo, out_refund_no: done.refund!.refundNo, refund_id: done.refund!.refundId, refund_fee: String(done.refund!.amount) }, type);
       }
       case '/pay/refundquery': {

@@ -16,6 +16,9 @@ export type FakeWechatV3Options = { now?: () => number; platformCertificate?: bo
 export type NotifyOverrides = { amount?: number; appid?: string; mchid?: string; signature?: 'forged' | 'signtest'; timestampOffsetS?: number };
 
 /** The fake, not yet listening: `mount` tells it where it is served (the API, the customers' pages). */
+/** The merchant's acknowledgement of a notification, as the real service reads it. */
+const taken = (a: { status: number; text: string }) => a.status >= 200 && a.status < 300;
+
 export function createFakeWechatV3(options: FakeWechatV3Options = {}) {
   const now = options.now ?? Date.now;
   const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -89,6 +92,8 @@ export function createFakeWechatV3(options: FakeWechatV3Options = {}) {
   }
 
   const fake = {
+    /** The merchant's answer to a notification is its acknowledgement (else the fake sends it again). */
+    acknowledged: taken,
     account, books,
     get baseUrl() {
       return baseUrl;
@@ -104,7 +109,7 @@ export function createFakeWechatV3(options: FakeWechatV3Options = {}) {
     /** The customer pays (the page's button): paid once, then the notification. */
     async pay(orderNo: string, o: { afterClose?: boolean } = {}) {
       const p = books.pay(orderNo, `4200${randomDigits(24)}`, now(), o.afterClose);
-      return p ? notifyUntilTaken(() => fake.notifyPaid(orderNo)) : undefined;
+      return p ? notifyUntilTaken(() => fake.notifyPaid(orderNo), taken) : undefined;
     },
     /** (Re)sends the paid notification of a payment, with fields or signature altered for tests. */
     async notifyPaid(orderNo: string, o: NotifyOverrides = {}) {
@@ -162,7 +167,7 @@ export function createFakeWechatV3(options: FakeWechatV3Options = {}) {
       if (p && body.amount?.total !== p.amount) return fail(400, 'PARAM_ERROR', '订单金额与退款金额不一致');
       const done = books.refund({ orderNo: body.out_trade_no, refundNo: body.out_refund_no, amount: body.amount?.refund, notifyUrl: body.notify_url }, now());
       if (done.error) return fail(400, 'INVALID_REQUEST', done.error);
-      if (done.refund!.notifyUrl) setTimeout(() => void notifyUntilTaken(() => fake.notifyRefund(done.refund!.refundNo)), 10).unref();
+      if (done.refund!.notifyUrl) setTimeout(() => void notifyUntilTaken(() => fake.notifyRefund(done.refund!.refundNo), taken), 10).unref();
       return signed(200, refundOf(done.refund!, p!));
     }
     const rq = /^\/v3\/refund\/domestic\/refunds\/([^/]+)$/.exec(request.path);

@@ -10,6 +10,6 @@ realGatewaySuite('wechat_v3', { refundNotifications: true }, async () => {
     gateway: 'wechat_v3', payType: PayType.wechat, fake, account: wechatV3AccountOf(fake), env: { WECHATPAY_BASE_URL: fake.baseUrl },
     signtest: true,
     // 200/204 acknowledge; 4xx/5xx with {"code":"FAIL"} refuse (WeChat retries)
-    accepted: (a) => a.status >= 200 && a.status < 300,
+    accepted: fake.acknowledged,
   };
 });
