@@ -5,3 +5,5 @@ export const ADMIN = { userName: 'admin', password: 'Admin@12345' };
 export const USER1 = { userName: 'user1', password: 'User@12345' };
 /** The file naming the data directory of the suite's server on a port (written by e2e/server.ts). */
 export const dataDirPointer = (port: number) => `${process.env.TMPDIR ?? '/tmp'}/huiyun-e2e-${port}.datadir`;
+/** The file naming the loopback port the suite's server reaches WeChat Pay on (WECHATPAY_BASE_URL; e2e/real-gateway-journey.spec.ts serves its fake there). */
+export const fakeWechatPortPointer = (port: number) => `${process.env.TMPDIR ?? '/tmp'}/huiyun-e2e-${port}.wechat-port`;

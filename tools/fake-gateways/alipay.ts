@@ -2,7 +2,7 @@ import { createSign, createVerify, generateKeyPairSync, randomBytes } from 'node
 import JSZip from 'jszip';
 import { beijingDay, beijingText, FakeBooks, randomDigits, yuan, type FakePayment } from './books.ts';
 import { encodeGbk } from './gbk.ts';
-import { payPage, postNotification, serveLoopback, type FakeAnswer, type FakeRequest } from './http.ts';
+import { notifyUntilTaken, pagePathOrderNo, payPage, postNotification, serveLoopback, type FakeAnswer, type FakeRequest } from './http.ts';
 
 // A local Alipay open platform (classic gateway.do) on loopback: it checks the application's request
 // signature (RSA2) with the app key it made and the timestamp against Beijing time, signs every answer
@@ -12,6 +12,9 @@ import { payPage, postNotification, serveLoopback, type FakeAnswer, type FakeReq
 
 export type FakeAlipayOptions = { port?: number; now?: () => number };
 export type AlipayNotifyOverrides = { amount?: number; appid?: string; mchid?: string; signature?: 'forged'; tradeStatus?: string };
+
+/** The merchant's acknowledgement of a notification, as the real service reads it. */
+const taken = (a: { status: number; text: string }) => a.status === 200 && a.text.trim() === 'success';
 
 export async function startFakeAlipay(options: FakeAlipayOptions = {}) {
   const now = options.now ?? Date.now;
@@ -51,6 +54,8 @@ export async function startFakeAlipay(options: FakeAlipayOptions = {}) {
   }
 
   const fake = {
+    /** The merchant's answer to a notification is its acknowledgement (else the fake sends it again). */
+    acknowledged: taken,
     account, books, timestamps,
     get baseUrl() {
       return baseUrl;
@@ -63,7 +68,7 @@ export async function startFakeAlipay(options: FakeAlipayOptions = {}) {
       const known = books.payments.get(orderNo);
       if (known) known.scanned = true;
       const p = books.pay(orderNo, `2026${randomDigits(24)}`, now(), o.afterClose);
-      return p ? fake.notifyPaid(orderNo) : undefined;
+      return p ? notifyUntilTaken(() => fake.notifyPaid(orderNo), taken) : undefined;
     },
     async notifyPaid(orderNo: string, o: AlipayNotifyOverrides = {}) {
       const p = books.payments.get(orderNo)!;
@@ -115,7 +120,7 @@ export async function startFakeAlipay(options: FakeAlipayOptions = {}) {
         const known = books.refunds.has(biz.out_request_no ?? '');
         const done = books.refund({ orderNo: p.orderNo, refundNo: biz.out_request_no ?? '', amount }, now());
         if (done.error) return bizError(method, 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', done.error);
-        if (!known && p.refunded === p.amount) setTimeout(() => void sendForm(p, { trade_status: 'TRADE_CLOSED', gmt_refund: beijingText(now()), refund_fee: yuan(p.refunded), out_biz_no: biz.out_request_no! }), 10).unref();
+        if (!known && p.refunded === p.amount) setTimeout(() => void notifyUntilTaken(() => sendForm(p, { trade_status: 'TRADE_CLOSED', gmt_refund: beijingText(now()), refund_fee: yuan(p.refunded), out_biz_no: biz.out_request_no! }), taken), 10).unref();
         return ok(method, { out_trade_no: p.orderNo, trade_no: p.transId, refund_fee: yuan(p.refunded), fund_change: known ? 'N' : 'Y' });
       }
       case 'alipay.trade.fastpay.refund.query': {
@@ -137,14 +142,12 @@ export async function startFakeAlipay(options: FakeAlipayOptions = {}) {
 
   async function handle(request: FakeRequest): Promise<FakeAnswer | undefined> {
     if (request.path === '/gateway.do' && request.method === 'POST') return gateway(request);
-    const page = /^\/pay\/([^/]+)$/.exec(request.path);
-    if (page) {
-      const orderNo = decodeURIComponent(page[1]!);
+    const orderNo = pagePathOrderNo(request.path);
+    if (orderNo !== undefined) {
       const p = books.payments.get(orderNo);
       if (p) p.scanned = true; // scanning makes the trade exist at Alipay
       if (request.method === 'POST') await fake.pay(orderNo);
-      if (!p) return payPage('支付宝（本地模拟）', { amount: '-', subject: '', orderNo, state: '交易不存在', canPay: false });
-      return payPage('支付宝（本地模拟）', { amount: yuan(p.amount), subject: p.subject, orderNo, state: { open: '', paid: '支付成功', closed: '交易已关闭' }[p.status], canPay: p.status === 'open' });
+      return payPage('支付宝（本地模拟）', p, orderNo, '交易已关闭');
     }
     const bill = /^\/bill\/([0-9a-f]+)$/.exec(request.path);
     if (bill) {

@@ -1,6 +1,6 @@
-// `npm run fake-gateways -- [--wechat-v3-port N] [--wechat-v2-port N] [--wechat-v2-tls-port N] [--alipay-port N] [--minutes N]
-//  [--seed --server URL --admin user:PASSWORD]`: local fakes of WeChat Pay APIv3, APIv2 and Alipay on 127.0.0.1,
-// each on its own port, signing like the real services with keys made at start. Prints the values to paste
+// `npm run fake-gateways -- [--wechat-port N] [--alipay-port N] [--minutes N] [--seed --server URL --admin user:PASSWORD]`:
+// local fakes of WeChat Pay (APIv3 and APIv2 on one port, as on WeChat's one host) and Alipay on 127.0.0.1,
+// signing like the real services with keys made at start. Prints the values to paste
 // into a 支付配置 and the settings to start the server with; --seed writes them into three 支付配置 of a
 // running server instead (seed.ts). Stops by itself after --minutes (default 120), or on Ctrl+C.
 import { rmSync, writeFileSync } from 'node:fs';
@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeAlipay } from './alipay.ts';
 import { seedPayConfigs } from './seed.ts';
-import { startFakeWechatV2 } from './wechat-v2.ts';
-import { startFakeWechatV3 } from './wechat-v3.ts';
+import { startFakeWechat } from './wechat.ts';
 
-export const USAGE = 'npm run fake-gateways -- [--wechat-v3-port 18501] [--wechat-v2-port 18502] [--wechat-v2-tls-port 18503] [--alipay-port 18504] [--minutes 120] [--seed --server http://127.0.0.1:3000 --admin admin:PASSWORD]';
+export const USAGE = 'npm run fake-gateways -- [--wechat-port 18501] [--alipay-port 18502] [--minutes 120] [--seed --server http://127.0.0.1:3000 --admin admin:PASSWORD]';
 
 export function parseFakeArgs(argv: string[]) {
   const num = (name: string, fallback: number, min: number, max: number) => {
@@ -31,8 +30,7 @@ export function parseFakeArgs(argv: string[]) {
   return {
     help: argv.includes('--help') || argv.includes('-h'),
     seed: seed ? { server: text('server') ?? 'http://127.0.0.1:3000', admin, password: rest.join(':') } : undefined,
-    v3Port: num('wechat-v3-port', 18501, 0, 65535), v2Port: num('wechat-v2-port', 18502, 0, 65535), v2TlsPort: num('wechat-v2-tls-port', 18503, 0, 65535),
-    alipayPort: num('alipay-port', 18504, 0, 65535), minutes: num('minutes', 120, 1, 24 * 60),
+    wechatPort: num('wechat-port', 18501, 0, 65535), alipayPort: num('alipay-port', 18502, 0, 65535), minutes: num('minutes', 120, 1, 24 * 60),
   };
 }
 
@@ -45,11 +43,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const v3 = await startFakeWechatV3({ port: cli.v3Port });
-  const v2 = await startFakeWechatV2({ port: cli.v2Port, tlsPort: cli.v2TlsPort });
+  const wechat = await startFakeWechat({ port: cli.wechatPort });
+  const { v3, v2 } = wechat;
   const alipay = await startFakeAlipay({ port: cli.alipayPort });
-  const caFile = path.join(tmpdir(), `fake-wechat-v2-ca-${process.pid}.pem`);
-  writeFileSync(caFile, v2.certs.caPem);
+  // one path per port (made again on every start): the server's start command stays the same
+  const caFile = path.join(tmpdir(), `huiyun-fake-wechat-ca-${new URL(wechat.baseUrl).port}.pem`);
+  writeFileSync(caFile, wechat.caPem);
   console.log(block('微信支付 V3 (fake) — 支付配置', [
     ['商户号', v3.account.mchid], ['AppID', v3.account.appid], ['商户API证书序列号', v3.account.certSerialNo], ['APIv3密钥', v3.account.apiV3Key],
     ['微信支付公钥ID', v3.account.platformPubKeyId], ['微信支付公钥', v3.account.platformPublicKey], ['商户API私钥', v3.account.merchantPrivateKey],
@@ -62,11 +61,13 @@ async function main(argv: string[]): Promise<number> {
     ['应用私钥', alipay.account.appPrivateKey], ['支付宝公钥', alipay.account.alipayPublicKey],
   ]));
   console.log(block('Server settings', [
-    ['WECHATPAY_BASE_URL (V3)', v3.baseUrl], ['WeChat Pay V2 API (HTTPS, own CA)', v2.baseUrl], ['NODE_EXTRA_CA_CERTS (trust the V2 fake)', caFile],
-    ['ALIPAY_GATEWAY_URL', alipay.gatewayUrl], ['Customer pages', `${v3.baseUrl}/pay/<orderNo>, ${v2.pageUrl}/pay/<orderNo>, ${alipay.baseUrl}/pay/<orderNo>`],
+    ['WECHATPAY_BASE_URL (微信支付 V2 and V3: one host, HTTPS with its own CA)', wechat.baseUrl], ['NODE_EXTRA_CA_CERTS (the server trusts that CA)', caFile],
+    ['ALIPAY_GATEWAY_URL', alipay.gatewayUrl], ['Customer pages (the QR codes)', `${wechat.plainUrl}/pay/<orderNo>, ${alipay.baseUrl}/pay/<orderNo>`],
+    ['Start the server with', `WECHATPAY_BASE_URL=${wechat.baseUrl} NODE_EXTRA_CA_CERTS=${caFile} ALIPAY_GATEWAY_URL=${alipay.gatewayUrl} npm start`],
   ]));
   if (cli.seed) {
-    const ids = await seedPayConfigs({ v3, v2, alipay }, cli.seed);
+    console.log(`\nSeeding 支付配置 into ${cli.seed.server} (waiting for it to answer) …`);
+    const ids = await untilServerAnswers(() => seedPayConfigs({ v3, v2, alipay }, cli.seed!));
     console.log(block(`Seeded into ${cli.seed.server} (支付配置 ids)`, Object.entries(ids).map(([gateway, id]) => [gateway, String(id)])));
   }
   console.log(`\nRunning for ${cli.minutes} minutes; Ctrl+C stops.`);
@@ -81,9 +82,22 @@ async function main(argv: string[]): Promise<number> {
       resolve();
     });
   });
-  await Promise.all([v3.close(), v2.close(), alipay.close()]);
+  await Promise.all([wechat.close(), alipay.close()]);
   rmSync(caFile, { force: true });
   return 0;
+}
+
+/** The server may be starting after the fakes (it reads their settings at start): connection refusals are waited out, 5 minutes at most. */
+async function untilServerAnswers<T>(call: () => Promise<T>): Promise<T> {
+  for (let waited = 0; ; waited++) {
+    try {
+      return await call();
+    } catch (error) {
+      const refused = error instanceof TypeError && /ECONNREFUSED/.test(String((error as { cause?: unknown }).cause));
+      if (!refused || waited >= 300) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -12,28 +12,28 @@ export const SEEDED_NAMES = { wechat_v3: '微信支付 V3（本地模拟）', we
 
 type Fakes = { v3: FakeWechatV3; v2: FakeWechatV2; alipay: FakeAlipay };
 
-/** The three 支付配置 as the console's 支付配置 dialog would send them. */
-export function seededConfigs(f: Fakes, server: string) {
+/** The 支付配置 of the fakes given, as the console's 支付配置 dialog would send them. */
+export function seededConfigs(f: Partial<Fakes>, server: string) {
   const notifyUrl = (gateway: string) => `${server}/gateway/${gateway}/notify`;
   return [
-    {
+    ...(f.v3 ? [{
       name: SEEDED_NAMES.wechat_v3, payType: PayType.wechat, gateway: 'wechat_v3', partner: f.v3.account.mchid, appid: f.v3.account.appid, notifyUrl: notifyUrl('wechat_v3'),
       certSerialNo: f.v3.account.certSerialNo, apiV3Key: f.v3.account.apiV3Key, rsaKey: f.v3.account.merchantPrivateKey,
       platformPubKeyId: f.v3.account.platformPubKeyId, platformPubKey: f.v3.account.platformPublicKey,
-    },
-    {
+    }] : []),
+    ...(f.v2 ? [{
       name: SEEDED_NAMES.wechat_v2, payType: PayType.wechat, gateway: 'wechat_v2', partner: f.v2.account.mchid, appid: f.v2.account.appid, notifyUrl: notifyUrl('wechat_v2'),
       signType: 'MD5', partnerKey: f.v2.account.apiKey, apiCert: f.v2.certs.clientP12.toString('base64'),
-    },
-    {
+    }] : []),
+    ...(f.alipay ? [{
       name: SEEDED_NAMES.alipay, payType: PayType.alipay, gateway: 'alipay', partner: f.alipay.account.sellerId, appid: f.alipay.account.appId, notifyUrl: notifyUrl('alipay'),
       signType: 'RSA2', appPrivateKey: f.alipay.account.appPrivateKey, alipayPublicKey: f.alipay.account.alipayPublicKey,
-    },
+    }] : []),
   ];
 }
 
-/** Saves the three (a config of the same name is updated); answers their ids by gateway. */
-export async function seedPayConfigs(f: Fakes, options: { server: string; admin: string; password: string }): Promise<Record<keyof typeof SEEDED_NAMES, number>> {
+/** Saves the 支付配置 of the fakes given (a config of the same name is updated); answers their ids by gateway. */
+export async function seedPayConfigs(f: Partial<Fakes>, options: { server: string; admin: string; password: string }): Promise<Partial<Record<keyof typeof SEEDED_NAMES, number>>> {
   const server = options.server.replace(/\/+$/, '');
   const token = must('login', await api<{ token: string }>(server, undefined, '/sync/login', { userName: options.admin, passwd: options.password })).token;
   const idOf = async (name: string) => must('支付配置列表', await api<{ id: number; name: string }[]>(server, token, '/api/Config/list', { page: 1, limit: 50, name })).find((c) => c.name === name)?.id;
@@ -45,5 +45,5 @@ export async function seedPayConfigs(f: Fakes, options: { server: string; admin:
     if (!id) throw new Error(`支付配置 ${config.name} not found after saving it`);
     ids[config.gateway as keyof typeof SEEDED_NAMES] = id;
   }
-  return ids as Record<keyof typeof SEEDED_NAMES, number>;
+  return ids;
 }

@@ -1,17 +1,17 @@
 import { createCipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import { createServer as createHttpsServer } from 'node:https';
 import { XMLParser } from 'fast-xml-parser';
-import { beijingText, FakeBooks, randomDigits, yuan, type FakePayment } from './books.ts';
+import { beijingText, FakeBooks, randomDigits, type FakePayment } from './books.ts';
 import { makeCertificates } from './certificates.ts';
-import { payPage, postNotification, serveLoopback, type FakeAnswer, type FakeRequest } from './http.ts';
+import { notifyUntilTaken, pagePathOrderNo, payPage, postNotification, serveLoopback, type FakeAnswer, type FakeRequest } from './http.ts';
 import { wechatBillCsv } from './wechat-bill.ts';
 
 // A local WeChat Pay APIv2 on loopback: XML in and out, every request's sign checked and every answer
 // signed with the APIv2 key (MD5 or HMAC-SHA256, as the request says), refunds only over HTTPS with the
-// merchant API certificate it issued (a second port: its CA, its server certificate for 127.0.0.1),
-// refund notifications with req_info encrypted (AES-256-ECB, md5 of the key), downloadbill.
+// merchant API certificate it issued (its CA, its server certificate for 127.0.0.1: the port speaks HTTPS,
+// and plain HTTP for the customers' pages), refund notifications with req_info encrypted (AES-256-ECB, md5
+// of the key), downloadbill. startFakeWechatV2 serves it alone; wechat.ts with the APIv3 fake on one port.
 
-export type FakeWechatV2Options = { port?: number; tlsPort?: number; now?: () => number };
+export type FakeWechatV2Options = { now?: () => number };
 export type V2NotifyOverrides = { amount?: number; appid?: string; mchid?: string; signature?: 'forged' };
 type Fields = Record<string, string>;
 
@@ -25,7 +25,11 @@ function signOf(f: Fields, key: string, type: string): string {
   return (type === 'HMAC-SHA256' ? createHmac('sha256', key).update(text).digest('hex') : createHash('md5').update(text).digest('hex')).toUpperCase();
 }
 
-export async function startFakeWechatV2(options: FakeWechatV2Options = {}) {
+/** The fake, not yet listening: `mount` tells it where it is served (the API over HTTPS, the customers' pages). */
+/** The merchant's acknowledgement of a notification, as the real service reads it. */
+const taken = (a: { status: number; text: string }) => a.status === 200 && a.text.includes('<return_code><![CDATA[SUCCESS]]></return_code>');
+
+export function createFakeWechatV2(options: FakeWechatV2Options = {}) {
   const now = options.now ?? Date.now;
   const account = { mchid: `16${randomDigits(8)}`, appid: `wx${randomBytes(8).toString('hex')}`, apiKey: randomBytes(16).toString('hex') };
   const certs = makeCertificates(account.mchid);
@@ -47,6 +51,8 @@ export async function startFakeWechatV2(options: FakeWechatV2Options = {}) {
   });
 
   const fake = {
+    /** The merchant's answer to a notification is its acknowledgement (else the fake sends it again). */
+    acknowledged: taken,
     account, certs, books,
     get baseUrl() {
       return baseUrl;
@@ -55,11 +61,18 @@ export async function startFakeWechatV2(options: FakeWechatV2Options = {}) {
     get pageUrl() {
       return pageUrl;
     },
+    /** The HTTPS side of its port: key, certificate, the CA that issued the merchant's client certificate. */
+    tls: { key: certs.serverKey, cert: certs.serverCert, ca: certs.caPem },
+    mount(urls: { api: string; pages: string }) {
+      baseUrl = urls.api;
+      pageUrl = urls.pages;
+    },
+    handle,
     /** The signature type the merchant's last unifiedorder used (its notifications are signed the same way). */
     signType: 'MD5',
     async pay(orderNo: string, o: { afterClose?: boolean } = {}) {
       const p = books.pay(orderNo, `4200${randomDigits(24)}`, now(), o.afterClose);
-      return p ? fake.notifyPaid(orderNo) : undefined;
+      return p ? notifyUntilTaken(() => fake.notifyPaid(orderNo), taken) : undefined;
     },
     async notifyPaid(orderNo: string, o: V2NotifyOverrides = {}) {
       const p = books.payments.get(orderNo)!;
@@ -118,7 +131,7 @@ export async function startFakeWechatV2(options: FakeWechatV2Options = {}) {
         if (p && f.total_fee !== String(p.amount)) return bizFail('INVALID_REQUEST', '订单金额不符', type);
         const done = books.refund({ orderNo: f.out_trade_no ?? '', refundNo: f.out_refund_no ?? '', amount: Number(f.refund_fee), notifyUrl: f.notify_url }, now());
         if (done.error) return bizFail('NOTENOUGH', done.error, type);
-        if (done.refund!.notifyUrl) setTimeout(() => void fake.notifyRefund(done.refund!.refundNo), 10).unref();
+        if (done.refund!.notifyUrl) setTimeout(() => void notifyUntilTaken(() => fake.notifyRefund(done.refund!.refundNo), taken), 10).unref();
         return reply({ result_code: 'SUCCESS', out_trade_no: done.refund!.orderNo, out_refund_no: done.refund!.refundNo, refund_id: done.refund!.refundId, refund_fee: String(done.refund!.amount) }, type);
       }
       case '/pay/refundquery': {
@@ -137,26 +150,25 @@ export async function startFakeWechatV2(options: FakeWechatV2Options = {}) {
   }
 
   async function handle(request: FakeRequest): Promise<FakeAnswer | undefined> {
-    const page = /^\/pay\/([^/]+)$/.exec(request.path);
-    if (page && !['/pay/unifiedorder', '/pay/orderquery', '/pay/closeorder', '/pay/refundquery', '/pay/downloadbill'].includes(request.path)) {
-      const orderNo = decodeURIComponent(page[1]!);
+    const orderNo = API_PATHS.has(request.path) ? undefined : pagePathOrderNo(request.path);
+    if (orderNo !== undefined) {
       if (request.method === 'POST') await fake.pay(orderNo);
-      const p = books.payments.get(orderNo);
-      if (!p) return payPage('微信支付 V2（本地模拟）', { amount: '-', subject: '', orderNo, state: '订单不存在', canPay: false });
-      return payPage('微信支付 V2（本地模拟）', { amount: yuan(p.amount), subject: p.subject, orderNo, state: { open: '', paid: '支付成功', closed: '订单已关闭' }[p.status], canPay: p.status === 'open' });
+      return payPage('微信支付 V2（本地模拟）', books.payments.get(orderNo), orderNo, '订单已关闭');
     }
-    return undefined;
+    return request.method === 'POST' ? api(request) : undefined;
   }
 
-  // the API over HTTPS as WeChat's (a client certificate asked for, required by /secapi/ only); the pages over HTTP
-  const plain = await serveLoopback(options.port ?? 0, handle);
-  const secure = await serveLoopback(options.tlsPort ?? 0, (request) => (request.method === 'POST' ? api(request) : undefined), (listener) =>
-    createHttpsServer({ key: certs.serverKey, cert: certs.serverCert, ca: certs.caPem, requestCert: true, rejectUnauthorized: false }, listener));
-  pageUrl = plain.url;
-  baseUrl = secure.url;
-  fake.close = async () => {
-    await Promise.all([plain.close(), secure.close()]);
-  };
   return fake;
 }
-export type FakeWechatV2 = Awaited<ReturnType<typeof startFakeWechatV2>>;
+export type FakeWechatV2 = ReturnType<typeof createFakeWechatV2>;
+
+const API_PATHS = new Set(['/pay/unifiedorder', '/pay/orderquery', '/pay/closeorder', '/pay/refundquery', '/pay/downloadbill', '/secapi/pay/refund']);
+
+/** The APIv2 fake alone on its port: the API over HTTPS (baseUrl), the pages over plain HTTP (pageUrl). */
+export async function startFakeWechatV2(options: FakeWechatV2Options & { port?: number } = {}): Promise<FakeWechatV2> {
+  const fake = createFakeWechatV2(options);
+  const server = await serveLoopback(options.port ?? 0, fake.handle, fake.tls);
+  fake.mount({ api: server.secureUrl!, pages: server.url });
+  fake.close = server.close;
+  return fake;
+}

@@ -1,20 +1,25 @@
 import { createCipheriv, createHash, createPrivateKey, createSign, createVerify, generateKeyPairSync, randomBytes, X509Certificate, type KeyObject } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { selfSignedCertificate } from './certificates.ts';
-import { beijingDay, beijingText, FakeBooks, randomDigits, yuan, type FakePayment, type FakeRefund } from './books.ts';
-import { json, payPage, postNotification, serveLoopback, type FakeAnswer, type FakeRequest } from './http.ts';
+import { beijingDay, beijingText, FakeBooks, randomDigits, type FakePayment, type FakeRefund } from './books.ts';
+import { json, notifyUntilTaken, pagePathOrderNo, payPage, postNotification, serveLoopback, type FakeAnswer, type FakeRequest } from './http.ts';
 import { wechatBillCsv } from './wechat-bill.ts';
 
 // A local WeChat Pay APIv3 (Native) on loopback: it checks the merchant's request signatures with the
 // merchant key it made, signs every answer and notification with its own platform key (public key mode:
 // Wechatpay-Serial PUB_KEY_ID_…), encrypts notification resources with the APIv3 key (AEAD_AES_256_GCM),
-// and serves a "customer pays" page at each code_url.
+// and serves a "customer pays" page at each code_url. startFakeWechatV3 serves it alone on its own port;
+// wechat.ts serves it with the APIv2 fake on one port, as api.mch.weixin.qq.com serves both.
 
 /** platformCertificate: sign with a platform certificate (older merchants, /v3/certificates) instead of the public key mode. */
-export type FakeWechatV3Options = { port?: number; now?: () => number; platformCertificate?: boolean };
+export type FakeWechatV3Options = { now?: () => number; platformCertificate?: boolean };
 export type NotifyOverrides = { amount?: number; appid?: string; mchid?: string; signature?: 'forged' | 'signtest'; timestampOffsetS?: number };
 
-export async function startFakeWechatV3(options: FakeWechatV3Options = {}) {
+/** The fake, not yet listening: `mount` tells it where it is served (the API, the customers' pages). */
+/** The merchant's acknowledgement of a notification, as the real service reads it. */
+const taken = (a: { status: number; text: string }) => a.status >= 200 && a.status < 300;
+
+export function createFakeWechatV3(options: FakeWechatV3Options = {}) {
   const now = options.now ?? Date.now;
   const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const certificate = options.platformCertificate ? selfSignedCertificate('Fake WeChat Pay platform') : undefined;
@@ -33,6 +38,7 @@ export async function startFakeWechatV3(options: FakeWechatV3Options = {}) {
   const books = new FakeBooks();
   const bills = new Map<string, Buffer>();
   let baseUrl = '';
+  let pageUrl = '';
 
   const signed = (status: number, data: unknown, key: KeyObject = platform.privateKey): FakeAnswer => {
     const body = data === undefined ? '' : JSON.stringify(data);
@@ -86,14 +92,24 @@ export async function startFakeWechatV3(options: FakeWechatV3Options = {}) {
   }
 
   const fake = {
+    /** The merchant's answer to a notification is its acknowledgement (else the fake sends it again). */
+    acknowledged: taken,
     account, books,
     get baseUrl() {
       return baseUrl;
     },
+    get pageUrl() {
+      return pageUrl;
+    },
+    mount(urls: { api: string; pages: string }) {
+      baseUrl = urls.api;
+      pageUrl = urls.pages;
+    },
+    handle,
     /** The customer pays (the page's button): paid once, then the notification. */
     async pay(orderNo: string, o: { afterClose?: boolean } = {}) {
       const p = books.pay(orderNo, `4200${randomDigits(24)}`, now(), o.afterClose);
-      return p ? fake.notifyPaid(orderNo) : undefined;
+      return p ? notifyUntilTaken(() => fake.notifyPaid(orderNo), taken) : undefined;
     },
     /** (Re)sends the paid notification of a payment, with fields or signature altered for tests. */
     async notifyPaid(orderNo: string, o: NotifyOverrides = {}) {
@@ -108,13 +124,10 @@ export async function startFakeWechatV3(options: FakeWechatV3Options = {}) {
   };
 
   async function handle(request: FakeRequest): Promise<FakeAnswer | undefined> {
-    const page = /^\/pay\/([^/]+)$/.exec(request.path);
-    if (page) {
-      const orderNo = decodeURIComponent(page[1]!);
+    const orderNo = pagePathOrderNo(request.path);
+    if (orderNo !== undefined) {
       if (request.method === 'POST') await fake.pay(orderNo);
-      const p = books.payments.get(orderNo);
-      if (!p) return payPage('微信支付（本地模拟）', { amount: '-', subject: '', orderNo, state: '订单不存在', canPay: false });
-      return payPage('微信支付（本地模拟）', { amount: yuan(p.amount), subject: p.subject, orderNo, state: { open: '', paid: '支付成功', closed: '订单已关闭' }[p.status], canPay: p.status === 'open' });
+      return payPage('微信支付（本地模拟）', books.payments.get(orderNo), orderNo, '订单已关闭');
     }
     if (request.path === '/v3/billdownload/file') {
       const file = bills.get(request.query.get('token') ?? '');
@@ -136,7 +149,7 @@ export async function startFakeWechatV3(options: FakeWechatV3Options = {}) {
       const known = books.payments.get(body.out_trade_no);
       if (known && known.status !== 'open') return fail(400, 'ORDERPAID', '订单已支付或已关闭');
       books.open({ orderNo: body.out_trade_no, amount: body.amount.total, subject: String(body.description ?? ''), notifyUrl: String(body.notify_url), appId: body.appid, mchId: body.mchid, createTime: now() });
-      return signed(200, { code_url: `${baseUrl}/pay/${encodeURIComponent(body.out_trade_no)}` });
+      return signed(200, { code_url: `${pageUrl}/pay/${encodeURIComponent(body.out_trade_no)}` });
     }
     const tx = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)(\/close)?$/.exec(request.path);
     if (tx) {
@@ -154,7 +167,7 @@ export async function startFakeWechatV3(options: FakeWechatV3Options = {}) {
       if (p && body.amount?.total !== p.amount) return fail(400, 'PARAM_ERROR', '订单金额与退款金额不一致');
       const done = books.refund({ orderNo: body.out_trade_no, refundNo: body.out_refund_no, amount: body.amount?.refund, notifyUrl: body.notify_url }, now());
       if (done.error) return fail(400, 'INVALID_REQUEST', done.error);
-      if (done.refund!.notifyUrl) setTimeout(() => void fake.notifyRefund(done.refund!.refundNo), 10).unref();
+      if (done.refund!.notifyUrl) setTimeout(() => void notifyUntilTaken(() => fake.notifyRefund(done.refund!.refundNo), taken), 10).unref();
       return signed(200, refundOf(done.refund!, p!));
     }
     const rq = /^\/v3\/refund\/domestic\/refunds\/([^/]+)$/.exec(request.path);
@@ -173,12 +186,18 @@ export async function startFakeWechatV3(options: FakeWechatV3Options = {}) {
     return fail(404, 'NOT_FOUND', '接口不存在');
   }
 
-  const server = await serveLoopback(options.port ?? 0, handle);
-  baseUrl = server.url;
+  return fake;
+}
+export type FakeWechatV3 = ReturnType<typeof createFakeWechatV3>;
+
+/** The APIv3 fake alone on a plain HTTP port (API and pages). */
+export async function startFakeWechatV3(options: FakeWechatV3Options & { port?: number } = {}): Promise<FakeWechatV3> {
+  const fake = createFakeWechatV3(options);
+  const server = await serveLoopback(options.port ?? 0, fake.handle);
+  fake.mount({ api: server.url, pages: server.url });
   fake.close = server.close;
   return fake;
 }
-export type FakeWechatV3 = Awaited<ReturnType<typeof startFakeWechatV3>>;
 
 function signatureHeaders(body: string, key: KeyObject, serial: string, at: number): Record<string, string> {
   const timestamp = String(Math.floor(at / 1000));

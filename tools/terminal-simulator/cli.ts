@@ -1,16 +1,17 @@
 // `npm run terminal -- --server URL --admin admin:PASS --machines N --rate R --dispense-fail 0.02 --abandon 0.1
-//  [--duration SECONDS] [--purchases N] [--prefix TERM]`: N simulated vending machines against a running
-// server (docs/terminal-protocol.md), made or reused through the console API, selling end to end through
-// the simulator gateway, with a live line and a summary.
+//  [--duration SECONDS] [--purchases N] [--prefix TERM] [--config NAME]`: N simulated vending machines against a
+// running server (docs/terminal-protocol.md), made or reused through the console API, selling end to end
+// through the simulator gateway — or, with --config, through that 支付配置's gateway (e.g. a fake of
+// `npm run fake-gateways -- --seed`) — with a live line and a summary.
 import { prepareMachines } from './setup.ts';
 import { emptyStats, runTerminals, type TerminalStats } from './run-terminals.ts';
 
 export const USAGE = `npm run terminal -- --server http://127.0.0.1:3000 --admin admin:PASSWORD [--machines 10] [--rate 5]
-  [--dispense-fail 0.02] [--abandon 0.1] [--duration 60] [--purchases N] [--prefix TERM]`;
+  [--dispense-fail 0.02] [--abandon 0.1] [--duration 60] [--purchases N] [--prefix TERM] [--config 支付配置名称]`;
 
 export type TerminalCli = {
   server: string; admin: string; password: string; machines: number; rate: number; dispenseFail: number; abandon: number;
-  durationMs?: number; purchases?: number; prefix: string; help: boolean;
+  durationMs?: number; purchases?: number; prefix: string; config?: string; help: boolean;
 };
 
 export function parseTerminalArgs(argv: string[]): TerminalCli {
@@ -38,6 +39,7 @@ export function parseTerminalArgs(argv: string[]): TerminalCli {
     ...(duration ? { durationMs: num('duration', 60, 1, 86_400) * 1000 } : {}),
     ...(purchases ? { purchases: num('purchases', 1, 1, 1_000_000) } : {}),
     prefix: get('prefix') ?? 'TERM',
+    ...(get('config') ? { config: get('config') } : {}),
   };
 }
 
@@ -53,7 +55,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   console.log(`Preparing ${cli.machines} machines ${cli.prefix}-1 … ${cli.prefix}-${cli.machines} on ${cli.server} …`);
-  const machines = await prepareMachines({ server: cli.server, admin: cli.admin, password: cli.password, count: cli.machines, prefix: cli.prefix });
+  const machines = await prepareMachines({ server: cli.server, admin: cli.admin, password: cli.password, count: cli.machines, prefix: cli.prefix, ...(cli.config ? { config: cli.config } : {}) });
+  if (cli.config) console.log(`Bound to 支付配置 ${cli.config}: the customers pay on its gateway's page.`);
   console.log(`Selling: ${cli.rate} purchases/s, dispense failures ${cli.dispenseFail}, abandoned ${cli.abandon}. Ctrl+C stops.`);
   const stats = emptyStats(machines.length);
   const started = Date.now();

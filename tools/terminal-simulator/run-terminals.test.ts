@@ -63,6 +63,8 @@ it('long-polls over real HTTP: waits while nothing changes', async () => {
 
 it('reads its arguments', () => {
   expect(parseTerminalArgs(['--admin', 'admin:a:b', '--machines', '4', '--rate', '2', '--dispense-fail', '0.1'])).toMatchObject({ admin: 'admin', password: 'a:b', machines: 4, rate: 2, dispenseFail: 0.1, abandon: 0.1 });
+  expect(parseTerminalArgs(['--admin', 'admin:x', '--config', '微信支付 V3（本地模拟）']).config).toBe('微信支付 V3（本地模拟）');
+  expect(parseTerminalArgs(['--admin', 'admin:x'])).not.toHaveProperty('config');
   expect(() => parseTerminalArgs(['--admin', 'admin:x', '--abandon', '2'])).toThrow(/--abandon/);
   expect(() => parseTerminalArgs([])).toThrow(/--admin/);
 });

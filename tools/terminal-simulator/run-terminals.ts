@@ -1,8 +1,9 @@
 import type { SimMachine } from './setup.ts';
-import { payOnSimulatorPage, TerminalClient } from './terminal-client.ts';
+import { payOnPage, TerminalClient } from './terminal-client.ts';
 
 // N machines selling end to end against a running server (docs/terminal-protocol.md): heartbeat,
-// create an order, the customer pays on the 支付模拟 page (or walks away), long-poll until paid,
+// create an order, the customer pays on the page its code URL opens — 支付模拟, or a fake gateway's
+// (tools/fake-gateways), whichever gateway the machine's 终端支付配置 binds — or walks away, long-poll until paid,
 // dispense (or fail to), report. Purchases are spread so that the whole fleet makes `rate` per second.
 
 export type TerminalStats = {
@@ -52,7 +53,7 @@ export async function runTerminals(options: RunOptions, stats = emptyStats(optio
       for (let n = 0; (options.purchases === undefined || n < options.purchases) && !done(); n++) {
         const started = Date.now();
         try {
-          await purchase(client);
+          await purchase(client, machine.payType);
         } catch (error) {
           stats.errors++;
           stats.lastError = `${machine.machineNo}: ${error instanceof Error ? error.message : String(error)}`;
@@ -65,8 +66,8 @@ export async function runTerminals(options: RunOptions, stats = emptyStats(optio
     }
   }
 
-  async function purchase(client: TerminalClient) {
-    const created = await client.call<{ orderNo: string; codeUrl: string }>('/order/create', { aisleNo: AISLES[Math.floor(random() * AISLES.length)], payType: 3 });
+  async function purchase(client: TerminalClient, payType: number) {
+    const created = await client.call<{ orderNo: string; codeUrl: string }>('/order/create', { aisleNo: AISLES[Math.floor(random() * AISLES.length)], payType });
     if (!created.body.success || !created.body.data) {
       stats.refused++;
       stats.lastError = `${client.machineNo}: ${created.body.msg}`;
@@ -78,7 +79,7 @@ export async function runTerminals(options: RunOptions, stats = emptyStats(optio
       stats.abandoned++; // the next create on this machine settles it (closes it at the gateway)
       return;
     }
-    if (!(await payOnSimulatorPage(codeUrl))) throw new Error(`支付模拟 refused ${orderNo}`);
+    if (!(await payOnPage(codeUrl))) throw new Error(`the customer's page refused to pay ${orderNo} (${codeUrl})`);
     let status = 10;
     for (let i = 0; i < 10 && status !== 2; i++) {
       const polled = await client.call<{ orderStatus: number }>('/order/status', { orderNo, knownStatus: status, waitSeconds: 10 });

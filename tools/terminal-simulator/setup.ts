@@ -2,9 +2,12 @@ import type { Envelope } from './terminal-client.ts';
 
 // Makes (or reuses) N machines through the console API, as an operator would: a 支付配置 on the
 // simulator gateway, the machines (a reused one gets a new terminal key: keys are shown only once),
-// a 2 × 4 aisle grid filled to capacity, and the 终端支付配置 for 微信支付.
+// a 2 × 4 aisle grid filled to capacity, and the 终端支付配置 for 微信支付. With `config` (the name of a
+// 支付配置, e.g. one `npm run fake-gateways -- --seed` wrote), the machines are bound to that one instead,
+// for its pay type, and sell through its gateway.
 
-export type SimMachine = { machineNo: string; key: string };
+/** payType: what the machine asks order/create for (the pay type its 终端支付配置 binds). */
+export type SimMachine = { machineNo: string; key: string; payType: number };
 
 /** A console API call (the envelope as answered). */
 export async function api<T>(server: string, token: string | undefined, path: string, body: unknown): Promise<Envelope<T>> {
@@ -18,18 +21,25 @@ export const must = <T>(what: string, e: Envelope<T>): T => {
   return e.data as T;
 };
 
-export async function prepareMachines(options: { server: string; admin: string; password: string; count: number; prefix: string }): Promise<SimMachine[]> {
+export async function prepareMachines(options: { server: string; admin: string; password: string; count: number; prefix: string; config?: string }): Promise<SimMachine[]> {
   const server = options.server.replace(/\/$/, '');
   const token = must('login', await api<{ token: string }>(server, undefined, '/sync/login', { userName: options.admin, passwd: options.password })).token;
-  const configName = `终端模拟-${options.prefix}`;
-  const found = await api<{ id: number; name: string }[]>(server, token, '/api/Config/list', { page: 1, limit: 50, name: configName });
-  let configId = found.data?.find((c) => c.name === configName)?.id;
-  if (!configId) {
-    must('支付配置', await api(server, token, '/api/Config/save', { name: configName, payType: 3, gateway: 'simulator', partner: `SIM-${options.prefix}` }));
-    const again = await api<{ id: number; name: string }[]>(server, token, '/api/Config/list', { page: 1, limit: 50, name: configName });
-    configId = again.data?.find((c) => c.name === configName)?.id;
-    if (!configId) throw new Error(`支付配置 ${configName} not found after saving it`);
+  type Listed = { id: number; name: string; payType: number };
+  const configNamed = async (name: string) => (await api<Listed[]>(server, token, '/api/Config/list', { page: 1, limit: 50, name })).data?.find((c) => c.name === name);
+  let config: Listed | undefined;
+  if (options.config) {
+    config = await configNamed(options.config);
+    if (!config) throw new Error(`支付配置 ${options.config} not found (npm run fake-gateways -- --seed writes the fakes' ones)`);
+  } else {
+    const name = `终端模拟-${options.prefix}`;
+    config = await configNamed(name);
+    if (!config) {
+      must('支付配置', await api(server, token, '/api/Config/save', { name, payType: 3, gateway: 'simulator', partner: `SIM-${options.prefix}` }));
+      config = await configNamed(name);
+      if (!config) throw new Error(`支付配置 ${name} not found after saving it`);
+    }
   }
+  const { id: configId, name: configName, payType } = config;
   const machines: SimMachine[] = [];
   for (let i = 1; i <= options.count; i++) {
     const machineNo = `${options.prefix}-${i}`;
@@ -47,9 +57,10 @@ export async function prepareMachines(options: { server: string; admin: string; 
     }
     await api(server, token, '/api/Aisle/createGrid', { machineId, layers: 2, columns: 4, capacity: 50, price: '2.5' });
     must('补满', await api(server, token, '/api/Aisle/restock', { machineId }));
-    // an existing 终端支付配置 for (machine, 微信支付) is kept
-    await api(server, token, '/api/MachineConfig/save', { machineNo, payType: 3, configId, configName, payOpen: 'T', posNo: '' });
-    machines.push({ machineNo, key });
+    // without `config`, an existing 终端支付配置 for (machine, 微信支付) is kept; with it, the binding is set to it
+    const bound = options.config ? must('终端支付配置', await api<{ tcId: number; machineNo: string; payType: number }[]>(server, token, '/api/MachineConfig/list', { page: 1, limit: 50, machineNo })).find((b) => b.machineNo === machineNo && b.payType === payType) : undefined;
+    await api(server, token, '/api/MachineConfig/save', { ...(bound ? { tcId: bound.tcId } : {}), machineNo, payType, configId, configName, payOpen: 'T', posNo: '' });
+    machines.push({ machineNo, key, payType });
   }
   return machines;
 }

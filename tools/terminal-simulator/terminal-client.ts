@@ -55,16 +55,30 @@ export class TerminalClient {
   }
 }
 
-/** The customer on the 支付模拟 page: opens the code url and presses 支付成功. True when the page says paid. */
-export async function payOnSimulatorPage(codeUrl: string): Promise<boolean> {
-  const url = new URL(codeUrl);
-  const page = await fetch(url);
-  if (!page.ok) return false;
-  await page.text();
-  const answer = await fetch(`${url.origin}${url.pathname}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ t: url.searchParams.get('t') ?? '', action: 'pay' }).toString(),
+/**
+ * The customer on the page a code URL opens — the 支付模拟 page or a fake gateway's "customer pays" page
+ * (tools/fake-gateways) — by their one contract (docs/terminal-protocol.md §8): a GET of the code URL shows
+ * a `<form method="post">`; paying sends it back to the code URL (its hidden fields, action=pay); the
+ * answer's `data-pay-state` says the payment's state. True when it says paid. `through` carries each request
+ * (a fault test retries one that got no answer).
+ */
+export async function payOnPage(codeUrl: string, through: PageCall = (call) => call()): Promise<boolean> {
+  const load = (init?: RequestInit) => through(async () => {
+    const answer = await fetch(codeUrl, { ...init, signal: AbortSignal.timeout(15_000) });
+    return { status: answer.status, text: await answer.text() };
   });
-  return (await answer.text()).includes('支付成功，');
+  const page = await load();
+  const form = page.status === 200 ? /<form method="post">([\s\S]*?)<\/form>/.exec(page.text) : null;
+  if (!form) return false;
+  const fields = new URLSearchParams();
+  for (const input of form[1]!.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) fields.set(unescapeHtml(input[1]!), unescapeHtml(input[2]!));
+  fields.set('action', 'pay');
+  const paid = await load({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() });
+  return payStateOf(paid.text) === 'paid';
 }
+export type PageCall = (call: () => Promise<{ status: number; text: string }>) => Promise<{ status: number; text: string }>;
+
+/** The data-pay-state of a customer page (open, paid, closed, missing), or undefined. */
+export const payStateOf = (html: string) => /<body data-pay-state="([a-z]+)"/.exec(html)?.[1];
+
+const unescapeHtml = (s: string) => s.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replaceAll('&amp;', '&');

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { messages, OrderStatus, TransType } from '@huiyun/contract';
 import type { Database } from '../db/schema.ts';
 import type { SimMachine } from '../../../tools/terminal-simulator/setup.ts';
-import { TerminalClient } from '../../../tools/terminal-simulator/terminal-client.ts';
+import { payOnPage, TerminalClient } from '../../../tools/terminal-simulator/terminal-client.ts';
 
 // Machines selling over the terminal protocol against a server that may falter (a fault test), and the
 // recount of the books afterwards. Every call is retried until it is answered, as the protocol says; the
@@ -31,18 +31,8 @@ export async function untilAnswered<T extends { status: number }>(faults: Faults
   }
 }
 
-/** The customer presses 支付成功 on the simulator gateway's page (again after a failure: then it says it is paid). */
-async function pay(faults: Faults, codeUrl: string) {
-  const url = new URL(codeUrl);
-  const page = await untilAnswered(faults, async () => {
-    const answer = await fetch(`${url.origin}${url.pathname}`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, signal: AbortSignal.timeout(15_000),
-      body: new URLSearchParams({ t: url.searchParams.get('t') ?? '', action: 'pay' }).toString(),
-    });
-    return { status: answer.status, text: await answer.text() };
-  });
-  return page.text.includes(messages.terminal.simPaid) || page.text.includes(messages.terminal.simAlreadyPaid);
-}
+/** The customer pays on the code URL's page (the simulator's or a fake gateway's); again after a failure: then it says paid. */
+const pay = (faults: Faults, codeUrl: string) => payOnPage(codeUrl, (call) => untilAnswered(faults, call));
 
 export type Progress = { created: string[]; dispensed: number; failed: number };
 
@@ -54,7 +44,7 @@ export async function sell(server: string, machine: SimMachine, purchases: numbe
   const client = new TerminalClient(server, machine.machineNo, machine.key);
   const call = <T>(p: string, body: unknown) => untilAnswered(faults, () => client.call<T>(p, body, 15_000));
   for (let n = 0; n < purchases; n++) {
-    const created = await call<{ orderNo: string; codeUrl: string }>('/order/create', { aisleNo: ['A1', 'A2', 'B1', 'B2'][n % 4], payType: 3 });
+    const created = await call<{ orderNo: string; codeUrl: string }>('/order/create', { aisleNo: ['A1', 'A2', 'B1', 'B2'][n % 4], payType: machine.payType });
     if (!created.body.success) {
       expect([messages.terminal.orderInProgress, messages.terminal.dispenseInProgress]).toContain(created.body.msg);
       n--; // the order of an answer lost to a fault is settled by the next create

@@ -145,6 +145,10 @@ export function gatewayContract<C extends GatewayConfig>(name: string, start: (n
       expect((await h.gateway.query(h.account, orderNo)).state).not.toBe('paid');
     });
 
+    it('closes a payment it never created (a create that never reached it: the server died first) as closed, so the order can settle', async () => {
+      expect((await h.gateway.close(h.account, newOrderNo())).state).toBe('closed');
+    });
+
     it('refunds partly, then the rest; a retried refund number is not paid twice; too much is refused; refund query agrees', async () => {
       const { orderNo } = await create(500);
       await payAndReceive(orderNo);

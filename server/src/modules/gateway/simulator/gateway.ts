@@ -92,7 +92,8 @@ export class SimulatorGateway implements PaymentGateway {
 
   async close(config: GatewayConfig, orderNo: string): Promise<PaymentState> {
     await this.options.db.updateTable('pay_sim_payment').set({ status: 'closed' }).where('orderNo', '=', orderNo).where('status', '=', 'open').execute();
-    return this.query(config, orderNo);
+    const state = await this.query(config, orderNo);
+    return state.state === 'unknown' ? { state: 'closed' } : state; // never created here: nothing can be paid
   }
 
   async refund(_config: GatewayConfig, input: { orderNo: string; refundNo: string; amount: number }): Promise<RefundState> {

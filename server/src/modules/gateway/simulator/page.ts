@@ -20,7 +20,8 @@ type PaymentPage = {
 // (PaymentGateway.routes: the notify plugin calls every gateway's).
 export function simulatorPageRoutes(app: FastifyInstance, simulator: PaymentPage): void {
   // shown = the payment as pay() read it (the page after 支付成功 shows the same amount and goods)
-  const page = async (orderNo: string, token: string, notice?: string, shown?: PageView) => {
+  // payState: the payment's state after a press (data-pay-state, the contract with docs/terminal-protocol.md §8)
+  const page = async (orderNo: string, token: string, notice?: string, shown?: PageView, payState?: PayState) => {
     const view = shown ?? (await simulator.pageView(orderNo, token));
     if (!view) return missingPage;
     const state = view.status === 'paid' ? t.simAlreadyPaid : view.status === 'closed' ? t.simClosed : view.expired ? t.simExpired : '';
@@ -28,7 +29,8 @@ export function simulatorPageRoutes(app: FastifyInstance, simulator: PaymentPage
       <button name="action" value="pay" class="pay">${esc(t.simPay)}</button><button name="action" value="cancel" class="cancel">${esc(t.simCancel)}</button></form>`;
     return simPage(t.simTitle, `<div class="amount">¥ ${fenToYuan(view.amount)}</div>
       <dl><dt>${esc(t.simGoods)}</dt><dd>${esc(view.subject)}</dd><dt>${esc(t.simOrderNo)}</dt><dd>${esc(orderNo)}</dd></dl>
-      ${notice || state ? `<p class="state">${esc(notice ?? state)}</p>` : ''}${form}<p class="note">${esc(t.simNote)}</p>`);
+      ${notice || state ? `<p class="state">${esc(notice ?? state)}</p>` : ''}${form}<p class="note">${esc(t.simNote)}</p>`,
+    payState ?? (view.status === 'paid' ? 'paid' : view.status === 'closed' || view.expired ? 'closed' : 'open'));
   };
   const html = (reply: FastifyReply, body: string) => reply.code(body === missingPage ? 404 : 200).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
   // an order number is checked for its shape before any query (PostgreSQL cannot even compare one holding U+0000)
@@ -44,18 +46,21 @@ export function simulatorPageRoutes(app: FastifyInstance, simulator: PaymentPage
     const token = String(body.t ?? '');
     let notice: string | undefined;
     let shown: PageView | undefined;
+    let payState: PayState | undefined;
     if (body.action === 'pay') {
       const paid = await simulator.payOnPage(orderNo, token);
       notice = { paid: t.simPaid, alreadyPaid: t.simAlreadyPaid, closed: t.simClosed, expired: t.simExpired, missing: t.simMissing }[paid.outcome];
+      payState = ({ paid: 'paid', alreadyPaid: 'paid', closed: 'closed', expired: 'closed', missing: 'missing' } as const)[paid.outcome];
       shown = paid.view;
     } else notice = t.simCancelled;
-    return html(reply, await page(orderNo, token, notice, shown));
+    return html(reply, await page(orderNo, token, notice, shown, payState));
   });
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+type PayState = 'open' | 'paid' | 'closed' | 'missing';
 
-function simPage(title: string, content: string): string {
+function simPage(title: string, content: string, payState: PayState): string {
   return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(title)}</title><style>
 body{margin:0;font-family:-apple-system,"PingFang SC","Microsoft YaHei",sans-serif;background:#f5f5f5;color:#222}
@@ -66,8 +71,8 @@ dt{color:#888;float:left;clear:left;width:5em}dd{margin:0 0 8px 5em;word-break:b
 button{display:block;width:100%;font-size:17px;padding:14px;border-radius:8px;border:0;margin-top:12px}
 .pay{background:#07c160;color:#fff}.cancel{background:#eee;color:#333}.state{text-align:center;font-size:16px;color:#1677ff}
 .note{text-align:center;color:#999;font-size:12px;margin-top:20px}</style></head>
-<body><main><h1>${esc(title)}</h1><div class="card">${content}</div></main></body></html>`;
+<body data-pay-state="${payState}"><main><h1>${esc(title)}</h1><div class="card">${content}</div></main></body></html>`;
 }
 
 /** The page of a payment that is not there (or whose token does not fit): answered 404. */
-const missingPage = simPage(t.simTitle, `<p class="note">${esc(t.simMissing)}</p>`);
+const missingPage = simPage(t.simTitle, `<p class="note">${esc(t.simMissing)}</p>`, 'missing');

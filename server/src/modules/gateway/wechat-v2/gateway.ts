@@ -53,7 +53,8 @@ export class WechatV2Gateway implements PaymentGateway<PayAccount> {
   }
 
   async close(account: PayAccount, orderNo: string): Promise<PaymentState> {
-    await this.call(account, '/pay/closeorder', { out_trade_no: orderNo }); // ORDERPAID: the query below tells
+    const a = await this.call(account, '/pay/closeorder', { out_trade_no: orderNo }); // ORDERPAID: the query below tells
+    if (a.result_code !== 'SUCCESS' && a.err_code === 'ORDERNOTEXIST') return { state: 'closed' }; // never created at WeChat: nothing can be paid
     return this.query(account, orderNo);
   }
 

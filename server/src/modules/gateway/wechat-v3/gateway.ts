@@ -62,6 +62,8 @@ export class WechatV3Gateway implements PaymentGateway<PayAccount> {
     try {
       await this.client.call(account, 'POST', `/v3/pay/transactions/out-trade-no/${enc(orderNo)}/close`, { mchid: account.partner });
     } catch (error) {
+      // never created at WeChat (our create never reached it): nothing can be paid
+      if (error instanceof WechatApiError && error.code === 'ORDER_NOT_EXIST') return { state: 'closed' };
       // ORDERPAID: the payment won the race; the query below says so
       if (!(error instanceof WechatApiError && ['ORDERPAID', 'ORDER_CLOSED', 'ORDERCLOSED'].includes(error.code))) throw error;
     }
