@@ -1,5 +1,5 @@
 // Issue 34 §4: 数据可视化 at scale. 1,000,000 orders (10 companies, 1,000 machines, one year; the rollups of
-// migration 0025 follow the inserts by trigger), each 日 / 月 / 年 chart request unfiltered and filtered by
+// migrations 0025 and 0031 follow the inserts by trigger), each 日 / 月 / 年 chart request unfiltered and filtered by
 // company, by terminal and by pay type, through HTTP with the serving process's CPU a request, beside the
 // same series aggregated from the orders in SQL (the baseline), bare through the driver, in the same run.
 //   npm run bench -- charts   (BENCH_DB=postgres for PostgreSQL; BENCH_SECONDS per case, default 3;
@@ -7,8 +7,9 @@
 import os from 'node:os';
 import { sql } from 'kysely';
 import { PayType, salesChartsQuery, type ChartGranularity } from '@huiyun/contract';
-import { backfillSalesRollups } from '../server/src/db/migrations/0025_sales_rollups.ts';
+import { backfillSalesRollups } from '../server/src/db/migrations/0031_sales_month_rollups.ts';
 import { chartRange } from '../server/src/modules/sales-charts/periods.ts';
+import { rollupNames } from '../server/src/modules/sales-charts/rollup-tables.ts';
 import { COMPANIES, MACHINES, machineNo, ORDERS, seedOrders } from './lib/order-fixture.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
 import { measureServedHttp, printTable, type Figures } from './lib/measure.ts';
@@ -26,8 +27,8 @@ console.log(`Seeding on ${server.dbKind} (rollups by trigger)…`);
 const seedStart = performance.now();
 const depts = await seedOrders(server, now, ORDER_COUNT);
 // the SQLite bulk insert sets pay_order's triggers aside while it writes (bench/lib/bulk-insert.ts): count the
-// rollups again from the orders, as migration 0025's backfill does (on PostgreSQL the triggers counted them)
-for (const table of ['chart_sales_day', 'chart_goods_day', 'chart_dept_day']) await sql`delete from ${sql.table(table)}`.execute(db);
+// rollups again from the orders, as migrations 0025 and 0031's backfills do (on PostgreSQL the triggers counted them)
+for (const table of rollupNames) await sql`delete from ${sql.table(table)}`.execute(db);
 await backfillSalesRollups(db);
 const rollupRows = await sql<{ n: number }>`select count(*) as n from chart_sales_day`.execute(db);
 console.log(`  rollup rows: ${rollupRows.rows[0]?.n} (chart_sales_day)`);
@@ -93,7 +94,7 @@ async function recountRollups() {
       sum(case when "transType" = 2 and "orderStatus" = 13 then -"payAmount" else 0 end) as "refundAmount"
     from pay_order`.execute(db)).rows;
   const problems: string[] = [];
-  for (const table of ['chart_sales_day', 'chart_goods_day', 'chart_dept_day']) {
+  for (const table of rollupNames) {
     const [rollup] = (await sql<Record<'created' | 'paidCount' | 'paidAmount' | 'refundAmount', number | string | null>>`select
         sum("createdCount") as "created", sum("paidCount") as "paidCount", sum("paidAmount") as "paidAmount", sum("refundAmount") as "refundAmount"
       from ${sql.table(table)}`.execute(db)).rows;

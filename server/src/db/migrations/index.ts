@@ -20,6 +20,7 @@ import * as m0022 from './0022_ip_search_joined.ts';
 import * as m0025 from './0025_sales_rollups.ts';
 import * as m0027 from './0027_reconcile.ts';
 import * as m0029 from './0029_pay_config_api_cert.ts';
+import * as m0031 from './0031_sales_month_rollups.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
 export const migrations = {
@@ -45,4 +46,5 @@ export const migrations = {
   '0025_sales_rollups': m0025,
   '0027_reconcile': m0027,
   '0029_pay_config_api_cert': m0029,
+  '0031_sales_month_rollups': m0031,
 };
