@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { SalesChartsQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
+import { compiledPerShape } from '../../db/compiled-once.ts';
 import { assertDeptInScope, inDeptScope, type DeptScope } from '../../db/scope.ts';
 import { withChartTables, type RollupName } from './rollup-tables.ts';
 import type { Piece } from './spans.ts';
@@ -40,43 +41,69 @@ export const familyOf = (filters: ChartFilters): Family => (filters.machineNo ? 
 export const hasMonths = (family: Family, filters: ChartFilters) => family !== 'goods' || !filters.machineNo;
 
 const tableOf = (family: Family, period: Piece['period']) => `chart_${family}_${period}` as RollupName;
+type KeyColumn = 'machineNo' | 'payType' | 'goodsName';
+/** A span read: its rollup family, pieces, scope, filters and the key columns kept. */
+type SpanRead = { family: Family; pieces: Piece[]; scope: DeptScope; filters: ChartFilters; columns: KeyColumn[] };
+
+// Each statement is built and compiled once per shape (compiledPerShape): Kysely's building and compiling
+// was as much of a chart request's CPU as the reads themselves. `v` holds stand-ins while building.
+const run = compiledPerShape();
+type Values = Record<string, unknown>;
+const shapeOf = (read: SpanRead) => [
+  read.family, read.pieces.map((p) => `${p.period}${p.sign}`).join(','), read.scope === 'all' ? 'all' : read.scope.length,
+  read.filters.deptId !== undefined, Boolean(read.filters.machineNo), read.filters.payType !== undefined, read.columns.join(','),
+].join(' ');
+function valuesOf(read: SpanRead): Values {
+  const values: Values = { deptId: read.filters.deptId, machineNo: read.filters.machineNo, payType: read.filters.payType };
+  read.pieces.forEach((p, i) => Object.assign(values, { [`f${i}`]: p.from, [`t${i}`]: p.to }));
+  if (read.scope !== 'all') read.scope.forEach((deptId, i) => (values[`s${i}`] = deptId));
+  return values;
+}
 
 /**
  * The rows of one piece the filters select, signed: `columns` (key columns of the family), `kind` (0 a day
- * row, 1 a month row) and `p` (its day number or YYYYMM). Typed as chart_sales_day's columns.
+ * row, 1 a month row) and `p` (its day number or YYYYMM). Typed as chart_goods_day's columns.
  */
-function pieceRows(db: Kysely<Database>, family: Family, piece: Piece, scope: DeptScope, filters: ChartFilters, columns: ('machineNo' | 'payType' | 'goodsName')[]) {
+function pieceRows(db: Kysely<Database>, read: SpanRead, index: number, v: Values) {
+  const piece = read.pieces[index]!;
   const period = sql.ref<number>(piece.period);
-  let rows = withChartTables(db).selectFrom(tableOf(family, piece.period) as 'chart_goods_day').where(inDeptScope('deptId', scope))
-    .where(period, '>=', piece.from).where(period, '<=', piece.to);
-  if (filters.deptId !== undefined) rows = rows.where('deptId', '=', filters.deptId);
-  if (filters.machineNo) rows = rows.where('machineNo', '=', filters.machineNo);
-  if (filters.payType !== undefined) rows = rows.where('payType', '=', filters.payType);
-  return rows.select(columns).select([sql.lit(piece.period === 'day' ? 0 : 1).as('kind'), period.as('p'), ...signed(piece.sign)]);
+  const scope = read.scope === 'all' ? 'all' : read.scope.map((_, i) => v[`s${i}`] as number);
+  let rows = withChartTables(db).selectFrom(tableOf(read.family, piece.period) as 'chart_goods_day').where(inDeptScope('deptId', scope))
+    .where(period, '>=', v[`f${index}`] as number).where(period, '<=', v[`t${index}`] as number);
+  if (read.filters.deptId !== undefined) rows = rows.where('deptId', '=', v.deptId as number);
+  if (read.filters.machineNo) rows = rows.where('machineNo', '=', v.machineNo as string);
+  if (read.filters.payType !== undefined) rows = rows.where('payType', '=', v.payType as number);
+  return rows.select(read.columns).select([sql.lit(piece.period === 'day' ? 0 : 1).as('kind'), period.as('p'), ...signed(piece.sign)]);
 }
 
 /** The pieces' signed rows as one table `s`, to group and sum. */
-function spanRows(db: Kysely<Database>, family: Family, pieces: Piece[], scope: DeptScope, filters: ChartFilters, columns: ('machineNo' | 'payType' | 'goodsName')[]) {
-  const [first, ...rest] = pieces.map((piece) => pieceRows(db, family, piece, scope, filters, columns));
+function spanRows(db: Kysely<Database>, read: SpanRead, v: Values) {
+  const [first, ...rest] = read.pieces.map((_, i) => pieceRows(db, read, i, v));
   return db.selectFrom(rest.reduce((union, next) => union.unionAll(next), first!).as('s'));
 }
+
+const spanRead = (family: Family, pieces: Piece[], scope: DeptScope, filters: ChartFilters, columns: KeyColumn[] = []): SpanRead => ({ family, pieces, scope, filters, columns });
 
 /** The sums of each period the pieces hold: `kind` 0, a day number; 1, a month (YYYYMM). */
 export async function sumsByPeriod(db: Kysely<Database>, family: Family, pieces: Piece[], scope: DeptScope, filters: ChartFilters) {
   if (pieces.length === 0) return [];
-  const rows = await spanRows(db, family, pieces, scope, filters, []).select(['s.kind', 's.p']).select(sums).groupBy(['s.kind', 's.p']).execute();
+  const read = spanRead(family, pieces, scope, filters);
+  const rows = await run(db, `byPeriod ${shapeOf(read)}`, (v) => spanRows(db, read, v).select(['s.kind', 's.p']).select(sums).groupBy(['s.kind', 's.p']), valuesOf(read));
   return rows.map((r) => ({ kind: Number(r.kind), p: Number(r.p), ...summed(r) }));
 }
 
 /** The pieces' sums together. */
 export async function sumsOver(db: Kysely<Database>, family: Family, pieces: Piece[], scope: DeptScope, filters: ChartFilters): Promise<Summed> {
   if (pieces.length === 0) return summed({ createdCount: 0, paidCount: 0, paidAmount: 0, refundAmount: 0 });
-  return summed(await spanRows(db, family, pieces, scope, filters, []).select(sums).executeTakeFirstOrThrow());
+  const read = spanRead(family, pieces, scope, filters);
+  const [row] = await run(db, `over ${shapeOf(read)}`, (v) => spanRows(db, read, v).select(sums), valuesOf(read));
+  return summed(row!);
 }
 
 export async function sumsByPayType(db: Kysely<Database>, family: Family, pieces: Piece[], scope: DeptScope, filters: ChartFilters) {
   if (pieces.length === 0) return [];
-  const rows = await spanRows(db, family, pieces, scope, filters, ['payType']).select('s.payType').select(sums).groupBy('s.payType').orderBy('s.payType').execute();
+  const read = spanRead(family, pieces, scope, filters, ['payType']);
+  const rows = await run(db, `byPayType ${shapeOf(read)}`, (v) => spanRows(db, read, v).select('s.payType').select(sums).groupBy('s.payType').orderBy('s.payType'), valuesOf(read));
   return rows.map((r) => ({ payType: Number(r.payType), ...summed(r) })).filter((r) => r.paidCount !== 0 || r.paidAmount !== 0 || r.refundAmount !== 0 || r.createdCount !== 0);
 }
 
@@ -84,8 +111,9 @@ export async function sumsByPayType(db: Kysely<Database>, family: Family, pieces
 export async function topTen(db: Kysely<Database>, family: 'sales' | 'goods', pieces: Piece[], scope: DeptScope, filters: ChartFilters) {
   if (pieces.length === 0) return [];
   const key = family === 'sales' ? 'machineNo' : 'goodsName';
-  const rows = await spanRows(db, family, pieces, scope, filters, [key]).select(sql.ref<string>(`s.${key}`).as('key')).select(sums)
-    .groupBy(`s.${key}`).having(sql<boolean>`sum("paidCount") > 0 or sum("refundAmount") > 0`).orderBy(netAmount, 'desc').orderBy(`s.${key}`).limit(10).execute();
+  const read = spanRead(family, pieces, scope, filters, [key]);
+  const rows = await run(db, `top ${shapeOf(read)}`, (v) => spanRows(db, read, v).select(sql.ref<string>(`s.${key}`).as('key')).select(sums)
+    .groupBy(`s.${key}`).having(sql<boolean>`sum("paidCount") > 0 or sum("refundAmount") > 0`).orderBy(netAmount, 'desc').orderBy(`s.${key}`).limit(10), valuesOf(read));
   return rows.map((r) => ({ key: r.key, ...summed(r) }));
 }
 

@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import type { DeptScope } from '../../db/scope.ts';
 import { chartRange, dayText, monthStartOf, monthsBefore, periodOf } from './periods.ts';
 import { checkFilters, familyOf, hasMonths, machineNames, sumsByPayType, sumsByPeriod, sumsOver, topTen, type ChartFilters, type Summed } from './queries.ts';
+import type { RankCache } from './rank-cache.ts';
 import { shanghaiDayNumber } from './rollup-tables.ts';
 import { spanPieces } from './spans.ts';
 
@@ -25,20 +26,22 @@ const rank = (r: { key: string; name: string } & Summed): SalesRank => ({ key: r
 const monthLabel = (granularity: ChartGranularity, month: number) =>
   granularity === 'year' ? String(Math.floor(month / 100)) : `${Math.floor(month / 100)}-${String(month % 100).padStart(2, '0')}`;
 
-export async function salesCharts(db: Kysely<Database>, scope: DeptScope, query: SalesChartsQuery, now: number): Promise<SalesCharts> {
+export async function salesCharts(db: Kysely<Database>, ranks: RankCache, scope: DeptScope, query: SalesChartsQuery, now: number): Promise<SalesCharts> {
   checkFilters(scope, query);
   const range = chartRange(query, now);
   const today = shanghaiDayNumber(now);
   const family = familyOf(query);
   const span = spanPieces(range.from, range.to, today);
-  const [periods, cards, machines, goods, payTypes] = await Promise.all([
+  const rankKey = JSON.stringify([scope, query.deptId, query.machineNo, query.payType, range.from, range.to]);
+  const [periods, cards, [machines, goods], payTypes] = await Promise.all([
     sumsByPeriod(db, family, spanPieces(range.from, range.to, today, query.granularity !== 'day'), scope, query),
     salesCards(db, scope, query, today),
-    topTen(db, 'sales', span, scope, query),
-    topTen(db, 'goods', spanPieces(range.from, range.to, today, hasMonths('goods', query)), scope, query),
+    ranks(rankKey, () => Promise.all([
+      topTen(db, 'sales', span, scope, query).then((top) => namedMachines(db, top)),
+      topTen(db, 'goods', spanPieces(range.from, range.to, today, hasMonths('goods', query)), scope, query),
+    ])),
     sumsByPayType(db, family, span, scope, query),
   ]);
-  const names = await machineNames(db, machines.map((m) => m.key));
   const buckets = new Map(range.periods.map((p) => [p, zero()]));
   for (const p of periods) add(buckets.get(p.kind === 0 ? periodOf(query.granularity, p.p) : monthLabel(query.granularity, p.p))!, p);
   return {
@@ -49,10 +52,15 @@ export async function salesCharts(db: Kysely<Database>, scope: DeptScope, query:
       period, createdCount: s.createdCount, paidCount: s.paidCount, amount: fenToYuan(net(s)), paidAmount: fenToYuan(s.paidAmount), refundAmount: fenToYuan(s.refundAmount),
     })),
     cards,
-    topMachines: machines.map((m) => rank({ ...m, name: names.get(m.key) ?? '' })),
+    topMachines: machines.map(rank),
     topGoods: goods.map((g) => rank({ ...g, name: g.key })),
     payShare: payTypes.map((p) => ({ payType: p.payType, label: payTypeLabel(p.payType), amount: fenToYuan(net(p)), count: p.paidCount })),
   };
+}
+
+async function namedMachines(db: Kysely<Database>, top: ({ key: string } & Summed)[]) {
+  const names = await machineNames(db, top.map((m) => m.key));
+  return top.map((m) => ({ ...m, name: names.get(m.key) ?? '' }));
 }
 
 /**
