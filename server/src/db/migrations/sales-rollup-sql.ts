@@ -60,19 +60,19 @@ export async function backfillRollup(db: Kysely<any>, dialect: DialectName, tabl
  * One count a pay_order row adds to the rollups: `counts` (SQL, for row r = old or new) whether it does,
  * `at` at which instant (epoch ms), `values` what it adds (createdCount, paidCount, paidAmount, refundAmount).
  */
-type Measure = { counts: (r: string) => string; at: (r: string) => string; values: (r: string) => [string, string, string, string]; amount: (r: string) => string };
+type Measure = { name: string; counts: (r: string) => string; at: (r: string) => string; values: (r: string) => [string, string, string, string]; amount: (r: string) => string };
 const measures: Measure[] = [
   { // created: a sale's order (a QR code shown), when it was made
-    counts: (r) => `${r}."transType" = 1`, at: (r) => `${r}."createTime"`,
+    name: 'created', counts: (r) => `${r}."transType" = 1`, at: (r) => `${r}."createTime"`,
     values: () => ['1', '0', '0', '0'], amount: () => '0',
   },
   { // paid: a sale's payment, when it was paid; a late payment (to a closed order) too: its money came, and
     // its automatic refund is counted as a refund
-    counts: (r) => `(${r}."transType" = 1 and ${r}."payTime" is not null)`, at: (r) => `${r}."payTime"`,
+    name: 'paid', counts: (r) => `(${r}."transType" = 1 and ${r}."payTime" is not null)`, at: (r) => `${r}."payTime"`,
     values: (r) => ['0', '1', `${r}."payAmount"`, '0'], amount: (r) => `${r}."payAmount"`,
   },
   { // refunded: a refund row (negative payAmount) once 13 退款成功, when it succeeded (its payTime)
-    counts: (r) => `(${r}."transType" = 2 and ${r}."orderStatus" = 13)`, at: (r) => `coalesce(${r}."payTime", ${r}."createTime")`,
+    name: 'refunded', counts: (r) => `(${r}."transType" = 2 and ${r}."orderStatus" = 13)`, at: (r) => `coalesce(${r}."payTime", ${r}."createTime")`,
     values: (r) => ['0', '0', '0', `-${r}."payAmount"`], amount: (r) => `${r}."payAmount"`,
   },
 ];
@@ -83,56 +83,64 @@ function applySql(dialect: DialectName, table: RollupTable, measure: Measure, r:
   const values = [...table.key.map((c) => `${r}."${c}"`), periodSql(dialect, table.period, measure.at(r)), ...measure.values(r).map((v) => (sign === 1 ? v : `-(${v})`))];
   const add = ['createdCount', 'paidCount', 'paidAmount', 'refundAmount'].map((c) => `"${c}" = ${table.name}."${c}" + excluded."${c}"`).join(', ');
   const conflict = `on conflict ("${table.period}", ${table.key.map((c) => `"${c}"`).join(', ')}) do update set ${add}`;
-  return dialect === 'postgres'
-    ? `if ${when} then insert into ${table.name} (${columns.join(', ')}) values (${values.join(', ')}) ${conflict}; end if;`
-    : `insert into ${table.name} (${columns.join(', ')}) select ${values.join(', ')} where ${when} ${conflict};`;
+  if (dialect === 'postgres') {
+    const insert = `insert into ${table.name} (${columns.join(', ')}) values (${values.join(', ')}) ${conflict};`;
+    return when === 'true' ? insert : `if ${when} then ${insert} end if;`;
+  }
+  return `insert into ${table.name} (${columns.join(', ')}) select ${values.join(', ')} where ${when} ${conflict};`;
 }
 
-/** Whether an update changed what the row counts in a measure, for rollups keyed by `key` per `period`. */
-function changedSql(dialect: DialectName, key: string[], period: RollupPeriod, measure: Measure): string {
+/** Whether an update changed what the row counts in a measure, for rollups keyed by (some of) `key` per day (or coarser). */
+function changedSql(dialect: DialectName, key: string[], measure: Measure): string {
   const differ = (a: string, b: string) => (dialect === 'postgres' ? `${a} is distinct from ${b}` : `${a} is not ${b}`);
-  const moved = [...key.map((c) => differ(`old."${c}"`, `new."${c}"`)), differ(periodSql(dialect, period, measure.at('old')), periodSql(dialect, period, measure.at('new')))];
+  const moved = [...key.map((c) => differ(`old."${c}"`, `new."${c}"`)), differ(periodSql(dialect, 'day', measure.at('old')), periodSql(dialect, 'day', measure.at('new')))];
   return `((${measure.counts('old')}) <> (${measure.counts('new')}) or (${measure.counts('new')} and (${[...moved, differ(measure.amount('old'), measure.amount('new'))].join(' or ')})))`;
 }
 
 /**
- * The triggers keeping `tables`: an insert or a delete counts its row in or out, an update takes back what
- * the old row counted and counts the new one where that changed (most updates change nothing counted: a
- * dispense, a claim, and the update trigger's `when` skips them — checked on the union of the keys by day,
- * as a month changes only where the day does).
+ * The triggers keeping `tables`, one set per measure, so that a change is looked at once per measure and not
+ * once per rollup: an insert (a delete) counts its row in (out) where the measure counts it; an update that
+ * changed what the measure counts (whether, on which day, under which key, how much — on the union of the
+ * rollups' keys: a month changes only where the day does) takes back what the old row counted from every
+ * rollup and counts the new one (where a rollup's own key and period did not move, the two cancel). Most
+ * updates change nothing counted (a dispense, a claim): no trigger body runs for them.
  */
 export function rollupTriggerSql(dialect: DialectName, tables: RollupTable[]): string[] {
-  const insertSql = tables.flatMap((t) => measures.map((m) => applySql(dialect, t, m, 'new', 1, m.counts('new'))));
-  const deleteSql = tables.flatMap((t) => measures.map((m) => applySql(dialect, t, m, 'old', -1, m.counts('old'))));
-  const updateSql = tables.flatMap((t) => measures.flatMap((m) => {
-    const changed = changedSql(dialect, t.key, t.period, m);
-    return [applySql(dialect, t, m, 'old', -1, `${m.counts('old')} and ${changed}`), applySql(dialect, t, m, 'new', 1, `${m.counts('new')} and ${changed}`)];
-  }));
   const allKeys = [...new Set(tables.flatMap((t) => t.key))];
-  const anyChange = measures.map((m) => changedSql(dialect, allKeys, 'day', m)).join(' or ');
+  const apply = (m: Measure, r: 'old' | 'new', sign: 1 | -1, when: string) => tables.map((t) => applySql(dialect, t, m, r, sign, when));
   if (dialect === 'sqlite') {
-    return [
-      `create trigger pay_order_rollup_insert after insert on pay_order begin ${insertSql.join(' ')} end`,
-      `create trigger pay_order_rollup_delete after delete on pay_order begin ${deleteSql.join(' ')} end`,
-      `create trigger pay_order_rollup_update after update on pay_order when ${anyChange} begin ${updateSql.join(' ')} end`,
-    ];
+    return measures.flatMap((m) => [
+      `create trigger pay_order_rollup_insert_${m.name} after insert on pay_order when ${m.counts('new')} begin ${apply(m, 'new', 1, '1').join(' ')} end`,
+      `create trigger pay_order_rollup_delete_${m.name} after delete on pay_order when ${m.counts('old')} begin ${apply(m, 'old', -1, '1').join(' ')} end`,
+      `create trigger pay_order_rollup_update_${m.name} after update on pay_order when ${changedSql(dialect, allKeys, m)} begin `
+        + `${[...apply(m, 'old', -1, m.counts('old')), ...apply(m, 'new', 1, m.counts('new'))].join(' ')} end`,
+    ]);
   }
+  const onInsert = measures.map((m) => `if ${m.counts('new')} then ${apply(m, 'new', 1, 'true').join(' ')} end if;`);
+  const onDelete = measures.map((m) => `if ${m.counts('old')} then ${apply(m, 'old', -1, 'true').join(' ')} end if;`);
+  const onUpdate = measures.map((m) => `if ${changedSql(dialect, allKeys, m)} then `
+    + `if ${m.counts('old')} then ${apply(m, 'old', -1, 'true').join(' ')} end if; if ${m.counts('new')} then ${apply(m, 'new', 1, 'true').join(' ')} end if; end if;`);
   return [
     `create function pay_order_rollup() returns trigger language plpgsql as $$ begin
-      if tg_op = 'INSERT' then ${insertSql.join(' ')}
-      elsif tg_op = 'DELETE' then ${deleteSql.join(' ')}
-      else ${updateSql.join(' ')}
+      if tg_op = 'INSERT' then ${onInsert.join(' ')}
+      elsif tg_op = 'DELETE' then ${onDelete.join(' ')}
+      else ${onUpdate.join(' ')}
       end if;
       return null;
     end $$`,
     'create trigger pay_order_rollup_insert_delete after insert or delete on pay_order for each row execute function pay_order_rollup()',
-    `create trigger pay_order_rollup_update after update on pay_order for each row when (${anyChange}) execute function pay_order_rollup()`,
+    `create trigger pay_order_rollup_update after update on pay_order for each row when (${measures.map((m) => changedSql(dialect, allKeys, m)).join(' or ')}) execute function pay_order_rollup()`,
   ];
 }
 
-/** Drops what rollupTriggerSql created (a later migration recreating them over more rollups). */
+/**
+ * Drops the triggers of the rollups, as rollupTriggerSql makes them now or made them before 2026-11-27 (one
+ * trigger per event; databases migrated then have those), for a later migration to recreate them.
+ */
 export function dropRollupTriggerSql(dialect: DialectName): string[] {
-  return dialect === 'sqlite'
-    ? ['drop trigger pay_order_rollup_insert', 'drop trigger pay_order_rollup_delete', 'drop trigger pay_order_rollup_update']
-    : ['drop trigger pay_order_rollup_insert_delete on pay_order', 'drop trigger pay_order_rollup_update on pay_order', 'drop function pay_order_rollup()'];
+  if (dialect === 'postgres') {
+    return ['drop trigger if exists pay_order_rollup_insert_delete on pay_order', 'drop trigger if exists pay_order_rollup_update on pay_order', 'drop function if exists pay_order_rollup()'];
+  }
+  const names = ['insert', 'delete', 'update'].flatMap((event) => [`pay_order_rollup_${event}`, ...measures.map((m) => `pay_order_rollup_${event}_${m.name}`)]);
+  return names.map((name) => `drop trigger if exists ${name}`);
 }
