@@ -61,11 +61,12 @@ test.describe('数据可视化', () => {
       await expect(chart(page, name).locator('canvas')).toBeVisible();
       await expect(chart(page, name)).toHaveAttribute('data-empty', 'false');
     }
-    // save-as-image: the toolbox's icon, drawn on the chart's canvas at its top right, downloads the chart as a PNG
+    // save-as-image: the toolbox's icon, drawn on the canvas at the chart's top right (EChart.tsx: right 8), downloads the chart as a PNG
     const amountBox = (await chart(page, '销售额').boundingBox())!;
     const saving = page.waitForEvent('download');
-    await page.mouse.move(amountBox.x + amountBox.width - 16, amountBox.y + 12.5);
-    await page.mouse.click(amountBox.x + amountBox.width - 16, amountBox.y + 12.5);
+    const icon = { x: amountBox.x + amountBox.width - 27, y: amountBox.y + 26 };
+    await page.mouse.move(icon.x, icon.y);
+    await page.mouse.click(icon.x, icon.y);
     const image = await saving;
     expect(image.suggestedFilename()).toBe('销售额.png');
     expect(fs.readFileSync(await image.path()).subarray(1, 4).toString()).toBe('PNG');

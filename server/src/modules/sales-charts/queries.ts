@@ -61,8 +61,8 @@ function valuesOf(read: SpanRead): Values {
 }
 
 /**
- * The rows of one piece the filters select, signed: `columns` (key columns of the family), `kind` (0 a day
- * row, 1 a month row) and `p` (its day number or YYYYMM). Typed as chart_goods_day's columns.
+ * The rows of one piece the filters select, signed: `columns` (key columns of the family) and `p` (its day
+ * number or YYYYMM: isMonthKey tells them apart). Typed as chart_goods_day's columns.
  */
 function pieceRows(db: Kysely<Database>, read: SpanRead, index: number, v: Values) {
   const piece = read.pieces[index]!;
@@ -73,7 +73,7 @@ function pieceRows(db: Kysely<Database>, read: SpanRead, index: number, v: Value
   if (read.filters.deptId !== undefined) rows = rows.where('deptId', '=', v.deptId as number);
   if (read.filters.machineNo) rows = rows.where('machineNo', '=', v.machineNo as string);
   if (read.filters.payType !== undefined) rows = rows.where('payType', '=', v.payType as number);
-  return rows.select(read.columns).select([sql.lit(piece.period === 'day' ? 0 : 1).as('kind'), period.as('p'), ...signed(piece.sign)]);
+  return rows.select(read.columns).select([period.as('p'), ...signed(piece.sign)]);
 }
 
 /** The pieces' signed rows as one table `s`, to group and sum. */
@@ -84,12 +84,15 @@ function spanRows(db: Kysely<Database>, read: SpanRead, v: Values) {
 
 const spanRead = (family: Family, pieces: Piece[], scope: DeptScope, filters: ChartFilters, columns: KeyColumn[] = []): SpanRead => ({ family, pieces, scope, filters, columns });
 
-/** The sums of each period the pieces hold: `kind` 0, a day number; 1, a month (YYYYMM). */
+/**
+ * The sums of each period the pieces hold, `p` a day number or a month (YYYYMM). Grouped by `p` alone: a
+ * span of one piece is then read in the order of the rollup's key, without a sort.
+ */
 export async function sumsByPeriod(db: Kysely<Database>, family: Family, pieces: Piece[], scope: DeptScope, filters: ChartFilters) {
   if (pieces.length === 0) return [];
   const read = spanRead(family, pieces, scope, filters);
-  const rows = await run(db, `byPeriod ${shapeOf(read)}`, (v) => spanRows(db, read, v).select(['s.kind', 's.p']).select(sums).groupBy(['s.kind', 's.p']), valuesOf(read));
-  return rows.map((r) => ({ kind: Number(r.kind), p: Number(r.p), ...summed(r) }));
+  const rows = await run(db, `byPeriod ${shapeOf(read)}`, (v) => spanRows(db, read, v).select('s.p').select(sums).groupBy('s.p'), valuesOf(read));
+  return rows.map((r) => ({ p: Number(r.p), ...summed(r) }));
 }
 
 /** The pieces' sums together. */

@@ -34,6 +34,8 @@ export const withChartTables = (db: Kysely<Database> | Queryable): Kysely<ChartD
 
 /** An Asia/Shanghai day number (days since 1970-01-01 there) of an instant: the day rollups' `day`. */
 export const shanghaiDayNumber = (epochMs: number): number => Math.floor((epochMs + 8 * 3_600_000) / 86_400_000);
+/** Whether a period number is a month (YYYYMM, from 190001) rather than a day number (below 100,000 until the year 2243). */
+export const isMonthKey = (period: number): boolean => period >= 100_000;
 /** The month rollups' `month` (YYYYMM) of a day number. */
 export const monthKeyOfDay = (day: number): number => {
   const date = new Date(day * 86_400_000);

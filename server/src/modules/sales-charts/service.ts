@@ -5,7 +5,7 @@ import type { DeptScope } from '../../db/scope.ts';
 import { chartRange, dayText, monthStartOf, monthsBefore, periodOf } from './periods.ts';
 import { checkFilters, familyOf, hasMonths, machineNames, sumsByPayType, sumsByPeriod, sumsOver, topTen, type ChartFilters, type Summed } from './queries.ts';
 import type { RankCache } from './rank-cache.ts';
-import { shanghaiDayNumber } from './rollup-tables.ts';
+import { isMonthKey, shanghaiDayNumber } from './rollup-tables.ts';
 import { spanPieces } from './spans.ts';
 
 // 数据可视化 (issue 34 §1): the series of the 日 / 月 / 年 view, the cards (today, yesterday, this month, each
@@ -43,7 +43,7 @@ export async function salesCharts(db: Kysely<Database>, ranks: RankCache, scope:
     sumsByPayType(db, family, span, scope, query),
   ]);
   const buckets = new Map(range.periods.map((p) => [p, zero()]));
-  for (const p of periods) add(buckets.get(p.kind === 0 ? periodOf(query.granularity, p.p) : monthLabel(query.granularity, p.p))!, p);
+  for (const p of periods) add(buckets.get(isMonthKey(p.p) ? monthLabel(query.granularity, p.p) : periodOf(query.granularity, p.p))!, p);
   return {
     granularity: query.granularity,
     from: dayText(range.from),
