@@ -40,7 +40,7 @@ const filters = (page: Page) => page.locator('form.sales-charts-filters');
 const chart = (page: Page, name: string) => page.locator(`.sales-chart[data-chart="${name}"]`);
 
 test.describe('数据可视化', () => {
-  test('shows a terminal\'s sales from its orders: cards, charts, ranks, the 日/月/年 switch and an empty period', async ({ adminPage: page }) => {
+  test('shows a terminal\'s sales from its orders: cards, charts, ranks, save-as-image, the 日/月/年 switch and an empty period', async ({ adminPage: page }) => {
     await page.setViewportSize({ width: 1366, height: 768 });
     await page.goto('/task/index');
     await openFromMenu(page, '统计分析', '数据可视化');
@@ -61,6 +61,17 @@ test.describe('数据可视化', () => {
       await expect(chart(page, name).locator('canvas')).toBeVisible();
       await expect(chart(page, name)).toHaveAttribute('data-empty', 'false');
     }
+    // save-as-image: the toolbox's icon, drawn on the canvas at the chart's top right (EChart.tsx: right 8), downloads the chart as a PNG
+    const amountBox = (await chart(page, '销售额').boundingBox())!;
+    const saving = page.waitForEvent('download');
+    const icon = { x: amountBox.x + amountBox.width - 27, y: amountBox.y + 26 };
+    await page.mouse.move(icon.x, icon.y);
+    await page.mouse.click(icon.x, icon.y);
+    const image = await saving;
+    expect(image.suggestedFilename()).toBe('销售额.png');
+    expect(fs.readFileSync(await image.path()).subarray(1, 4).toString()).toBe('PNG');
+    await page.mouse.move(0, 0);
+
     // fits 1366 px: nothing sideways
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1366);
 

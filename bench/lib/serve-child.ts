@@ -17,6 +17,7 @@ const logFile = process.env.BENCH_SERVE_LOG_FILE;
 const config = loadConfig({
   ADMIN_PASSWORD, DATA_DIR: dataDir, LOG_LEVEL: logFile ? process.env.LOG_LEVEL : 'silent', PORT: '0', LOGIN_SLOWDOWN_MS: '0',
   DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS, DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE,
+  CHARTS_RANK_CACHE_SECONDS: process.env.CHARTS_RANK_CACHE_SECONDS,
 });
 const target = process.env.BENCH_SERVE_DATABASE_URL
   ? { kind: 'postgres' as const, url: process.env.BENCH_SERVE_DATABASE_URL, prepared: config.preparedStatements, poolSize: config.poolSize }

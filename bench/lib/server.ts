@@ -77,13 +77,13 @@ async function copyDatabase(url: string, name: string): Promise<void> {
  * The server on `server`'s (seeded) database in a process of its own (serve-child.ts): what a list bench
  * loads with autocannon, so the load generator does not run on the server's event loop. BENCH_IN_PROCESS=1
  * answers `server` itself (how the list benches measured before 2026-11-24 16:00 UTC). BENCH_CPU_PROF=dir writes
- * the serving process's --cpu-prof there.
+ * the serving process's --cpu-prof there. `env`: settings of that process (e.g. CHARTS_RANK_CACHE_SECONDS).
  */
-export async function servingProcess(server: BenchServer): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+export async function servingProcess(server: BenchServer, env: Record<string, string> = {}): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   if (process.env.BENCH_IN_PROCESS === '1') return { url: server.url, pid: process.pid, stop: async () => {} };
   const cpuProfDir = process.env.BENCH_CPU_PROF; // a profile of the serving process, as bench/terminal.ts writes one
   return startChildServer<{ url: string }>(path.join(import.meta.dirname, 'serve-child.ts'), cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [],
-    server.databaseUrl ? { BENCH_SERVE_DATABASE_URL: server.databaseUrl } : { BENCH_SERVE_SQLITE: server.sqliteFile! });
+    { ...env, ...(server.databaseUrl ? { BENCH_SERVE_DATABASE_URL: server.databaseUrl } : { BENCH_SERVE_SQLITE: server.sqliteFile! }) });
 }
 
 /** `body` (of page N) with the cursor the list answered for page N − 1: what the pager sends stepping one page forward. */

@@ -38,6 +38,7 @@ const schema = z.object({
   DEVICE_ACTIVATE_CODE_LIMIT: intIn(1, 100000).default(10),
   DEVICE_ACTIVATE_LOCKOUT_MINUTES: intIn(1, 24 * 60).default(15),
   LOG_RETENTION_DAYS: intIn(1, 36_500).default(180),
+  CHARTS_RANK_CACHE_SECONDS: intIn(0, 3600).default(30),
   PAY_SWEEP_SECONDS: intIn(1, 3600).default(15),
   PAY_RECOVER_SECONDS: intIn(1, 24 * 60 * 60).default(60),
   PAY_DISPENSE_TIMEOUT_SECONDS: intIn(10, 24 * 60 * 60).default(300),
@@ -95,6 +96,8 @@ export type Config = {
   };
   /** 操作日志 and 登录日志 rows older than this many days are deleted (db/log-retention.ts, swept hourly). */
   logRetentionDays: number;
+  /** 数据可视化: how long a server instance keeps a top-10 it computed (0: never; sales-charts/rank-cache.ts). */
+  chartsRankCacheMs: number;
   /** The order sweeper: how often it runs, and how long a lease (and a refund left under way) lasts before it is taken over. */
   pay: { sweepMs: number; recoverMs: number; dispenseTimeoutMs: number; /** 'HH:mm' Asia/Shanghai: the daily 对账 of yesterday */ reconcileAt: string };
   /**
@@ -167,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       activateWindowMs: e.DEVICE_ACTIVATE_LOCKOUT_MINUTES * 60_000,
     },
     logRetentionDays: e.LOG_RETENTION_DAYS,
+    chartsRankCacheMs: e.CHARTS_RANK_CACHE_SECONDS * 1000,
     pay: { sweepMs: e.PAY_SWEEP_SECONDS * 1000, recoverMs: e.PAY_RECOVER_SECONDS * 1000, dispenseTimeoutMs: e.PAY_DISPENSE_TIMEOUT_SECONDS * 1000, reconcileAt: e.PAY_RECONCILE_AT },
     paySecretKey: e.PAY_SECRET_KEY,
     paySecretPreviousKeys: e.PAY_SECRET_PREVIOUS_KEYS?.split(',').map((k) => k.trim()) ?? [],

@@ -49,3 +49,24 @@ export function compiledWrite<P extends Record<string, unknown>>(build: (db: Kys
   const statement = compiledWithValues(build);
   return async (db: Queryable, values: P): Promise<number> => Number((await db.executeQuery(statement(db, values))).numAffectedRows ?? 0);
 }
+
+/**
+ * `compiledOnce` for a statement of several shapes (a filter there or not, a list of N values, pieces of a
+ * span): `shape` names the one `build` makes; each shape is compiled once per database kind (at most
+ * SHAPES_KEPT kept, the oldest dropped), each call puts its values in their places. As with compiledOnce,
+ * `build` must not look at the values it is given (stand-ins); the shape must say all that changes the SQL.
+ */
+export function compiledPerShape() {
+  const compiled = new Map<string, CompiledQuery<unknown>>();
+  return async <P extends Record<string, unknown>, R>(db: Kysely<Database>, shape: string, build: (values: P) => Compilable<R>, values: P): Promise<R[]> => {
+    const key = `${dialectOf(db)} ${shape}`;
+    let query = compiled.get(key) as CompiledQuery<R> | undefined;
+    if (!query) {
+      query = build(standIns<P>()).compile();
+      if (compiled.size >= SHAPES_KEPT) compiled.delete(compiled.keys().next().value!);
+      compiled.set(key, query);
+    }
+    return (await db.executeQuery<R>({ ...query, parameters: query.parameters.map((p) => (isStandIn(p) ? values[p[SLOT]] : p)) })).rows;
+  };
+}
+const SHAPES_KEPT = 2000;

@@ -21,6 +21,7 @@ import * as m0025 from './0025_sales_rollups.ts';
 import * as m0027 from './0027_reconcile.ts';
 import * as m0029 from './0029_pay_config_api_cert.ts';
 import * as m0030 from './0030_pay_config_drop_cert_path.ts';
+import * as m0031 from './0031_sales_month_rollups.ts';
 import * as m0033 from './0033_job_runs.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
@@ -48,5 +49,6 @@ export const migrations = {
   '0027_reconcile': m0027,
   '0029_pay_config_api_cert': m0029,
   '0030_pay_config_drop_cert_path': m0030,
+  '0031_sales_month_rollups': m0031,
   '0033_job_runs': m0033,
 };

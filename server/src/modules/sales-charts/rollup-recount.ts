@@ -1,21 +1,22 @@
 import type { Kysely } from 'kysely';
 import { OrderStatus, TransType } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
-import { rollupKeys, shanghaiDayNumber, withChartTables, type RollupName } from './rollup-tables.ts';
+import { monthKeyOfDay, periodColumnOf, rollupKeys, shanghaiDayNumber, withChartTables, type RollupName } from './rollup-tables.ts';
 
 // The rollups counted again from the orders, in TypeScript (not the triggers' SQL): what the tests compare
-// the kept rollups with, to the fen, each by its own key (rollupKeys).
+// the kept rollups with, to the fen, each by its own key (rollupKeys) and period (day number or YYYYMM).
 
 type Counts = { createdCount: number; paidCount: number; paidAmount: number; refundAmount: number };
 export type RollupRows = Map<string, Counts>;
 
-const keyOf = (row: Record<string, unknown>, table: RollupName) => [row.day, ...rollupKeys[table].map((c) => row[c])].join('|');
+const keyOf = (row: Record<string, unknown>, table: RollupName) => [row[periodColumnOf(table)], ...rollupKeys[table].map((c) => row[c])].join('|');
 
 export async function recountFromOrders(db: Kysely<Database>, table: RollupName): Promise<RollupRows> {
   const orders = await db.selectFrom('pay_order').select(['deptId', 'machineNo', 'payType', 'goodsName', 'transType', 'orderStatus', 'payAmount', 'createTime', 'payTime']).execute();
   const rows: RollupRows = new Map();
+  const periodOf = (at: number) => (periodColumnOf(table) === 'day' ? { day: shanghaiDayNumber(at) } : { month: monthKeyOfDay(shanghaiDayNumber(at)) });
   const add = (o: (typeof orders)[number], at: number, counts: Partial<Counts>) => {
-    const key = keyOf({ ...o, day: shanghaiDayNumber(at) }, table);
+    const key = keyOf({ ...o, ...periodOf(at) }, table);
     const row = rows.get(key) ?? { createdCount: 0, paidCount: 0, paidAmount: 0, refundAmount: 0 };
     for (const [name, value] of Object.entries(counts) as [keyof Counts, number][]) row[name] += value;
     rows.set(key, row);

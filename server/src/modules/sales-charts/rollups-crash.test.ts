@@ -7,9 +7,7 @@ import { serverOnTestDatabase, type ServerOnTestDatabase, type ServerProcess } f
 import { prepareMachines } from '../../../../tools/terminal-simulator/setup.ts';
 import { emptyStats, runTerminals } from '../../../../tools/terminal-simulator/run-terminals.ts';
 import { keptRollups, recountFromOrders } from './rollup-recount.ts';
-import { rollupKeys, type RollupName } from './rollup-tables.ts';
-
-const rollupNames = Object.keys(rollupKeys) as RollupName[];
+import { rollupNames } from './rollup-tables.ts';
 
 // The payment crash test's flow (order/crash.test.ts) with the rollups in view: machines sell over the terminal
 // protocol (some walk away, some dispenses fail: automatic refunds), an operator refunds, and the server is

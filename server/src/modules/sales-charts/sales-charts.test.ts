@@ -129,6 +129,13 @@ describe('数据可视化', () => {
     expect(range.topMachines.map((r: { key: string }) => r.key)).toEqual(['SC-A1', 'SC-A2']);
     const monthRange = await data({ granularity: 'month', start: '2025-12-20', end: '2026-02-05' });
     expect(monthRange.series.map((p: { period: string }) => p.period)).toEqual(['2025-12', '2026-01', '2026-02']);
+    // partial months: read from whole months with the days outside the range taken back (the 02-10 sale is after 02-05)
+    expect(pointOf(monthRange.series, '2026-02')).toMatchObject({ createdCount: 0, amount: '0.00' });
+    expect(monthRange.topMachines).toEqual([]);
+    const partial = await data({ granularity: 'month', start: '2026-02-10', end: '2026-03-13' });
+    expect(partial.series.map((p: { period: string; amount: string }) => [p.period, p.amount])).toEqual([['2026-02', '2.00'], ['2026-03', '10.00']]);
+    expect(partial.topMachines.map((r: { key: string; amount: string }) => [r.key, r.amount])).toEqual([['SC-B1', '10.00'], ['SC-A1', '2.00']]);
+    expect(partial.topGoods.map((r: { key: string; amount: string }) => [r.key, r.amount])).toEqual([['矿泉水', '10.00'], ['可乐', '2.00']]);
   });
 
   it('draws an empty period as zeros with nothing ranked, never an error', async () => {
