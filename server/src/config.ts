@@ -43,6 +43,8 @@ const schema = z.object({
   PAY_RECOVER_SECONDS: intIn(1, 24 * 60 * 60).default(60),
   PAY_DISPENSE_TIMEOUT_SECONDS: intIn(10, 24 * 60 * 60).default(300),
   PAY_RECONCILE_AT: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm (Asia/Shanghai), e.g. 10:30').default('10:30'),
+  // 对账 of today so far: for demos against tools/fake-gateways only (a real gateway has no bill before the day ended)
+  PAY_RECONCILE_TODAY: z.enum(['true', 'false']).default('false'),
   PAY_SECRET_KEY: z.string().refine(isKey32, 'must be 32 bytes in base64').optional(),
   PUBLIC_BASE_URL: z.string().regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'must be an http(s) URL').optional(),
   WECHATPAY_BASE_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').default('https://api.mch.weixin.qq.com'),
@@ -99,7 +101,7 @@ export type Config = {
   /** 数据可视化: how long a server instance keeps a top-10 it computed (0: never; sales-charts/rank-cache.ts). */
   chartsRankCacheMs: number;
   /** The order sweeper: how often it runs, and how long a lease (and a refund left under way) lasts before it is taken over. */
-  pay: { sweepMs: number; recoverMs: number; dispenseTimeoutMs: number; /** 'HH:mm' Asia/Shanghai: the daily 对账 of yesterday */ reconcileAt: string };
+  pay: { sweepMs: number; recoverMs: number; dispenseTimeoutMs: number; /** 'HH:mm' Asia/Shanghai: the daily 对账 of yesterday */ reconcileAt: string; /** 对账 of today so far allowed (demos against the fakes) */ reconcileToday: boolean };
   /**
    * The key that seals payment secrets and terminal keys (infra/secret-key.ts): base64 of 32 bytes, or
    * unset for a key file in dataDir. Previous keys still open what they sealed, until resealed.
@@ -171,7 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logRetentionDays: e.LOG_RETENTION_DAYS,
     chartsRankCacheMs: e.CHARTS_RANK_CACHE_SECONDS * 1000,
-    pay: { sweepMs: e.PAY_SWEEP_SECONDS * 1000, recoverMs: e.PAY_RECOVER_SECONDS * 1000, dispenseTimeoutMs: e.PAY_DISPENSE_TIMEOUT_SECONDS * 1000, reconcileAt: e.PAY_RECONCILE_AT },
+    pay: { sweepMs: e.PAY_SWEEP_SECONDS * 1000, recoverMs: e.PAY_RECOVER_SECONDS * 1000, dispenseTimeoutMs: e.PAY_DISPENSE_TIMEOUT_SECONDS * 1000, reconcileAt: e.PAY_RECONCILE_AT, reconcileToday: e.PAY_RECONCILE_TODAY === 'true' },
     paySecretKey: e.PAY_SECRET_KEY,
     paySecretPreviousKeys: e.PAY_SECRET_PREVIOUS_KEYS?.split(',').map((k) => k.trim()) ?? [],
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),

@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(block('Server settings', [
     ['WECHATPAY_BASE_URL (微信支付 V2 and V3: one host, HTTPS with its own CA)', wechat.baseUrl], ['NODE_EXTRA_CA_CERTS (the server trusts that CA)', caFile],
     ['ALIPAY_GATEWAY_URL', alipay.gatewayUrl], ['Customer pages (the QR codes)', `${wechat.plainUrl}/pay/<orderNo>, ${alipay.baseUrl}/pay/<orderNo>`],
-    ['Start the server with', `WECHATPAY_BASE_URL=${wechat.baseUrl} NODE_EXTRA_CA_CERTS=${caFile} ALIPAY_GATEWAY_URL=${alipay.gatewayUrl} npm start`],
+    ['Start the server with', `PAY_RECONCILE_TODAY=true WECHATPAY_BASE_URL=${wechat.baseUrl} NODE_EXTRA_CA_CERTS=${caFile} ALIPAY_GATEWAY_URL=${alipay.gatewayUrl} npm start`],
   ]));
   if (cli.seed) {
     console.log(`\nSeeding 支付配置 into ${cli.seed.server} (waiting for it to answer) …`);

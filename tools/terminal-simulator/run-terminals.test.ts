@@ -49,6 +49,9 @@ it('sells end to end on 3 machines; stock moves once per dispensed order', { tim
     .select(['pay_aisle.stock', 'pay_aisle.capacity']).where('pay_machine.machineNo', 'like', 'TSIM-%').execute();
   const taken = aisles.reduce((sum, a) => sum + a.capacity - a.stock, 0);
   expect(taken).toBe(stats.dispensed);
+  // every sale names its goods (数据可视化's goods top-10), as the aisles were given them
+  expect(orders.filter((o) => o.transType === 1).every((o) => o.goodsName !== '')).toBe(true);
+  expect(new Set(orders.map((o) => o.goodsName)).size).toBeGreaterThan(1);
 });
 
 it('long-polls over real HTTP: waits while nothing changes', async () => {

@@ -2,9 +2,22 @@ import type { Envelope } from './terminal-client.ts';
 
 // Makes (or reuses) N machines through the console API, as an operator would: a 支付配置 on the
 // simulator gateway, the machines (a reused one gets a new terminal key: keys are shown only once),
-// a 2 × 4 aisle grid filled to capacity, and the 终端支付配置 for 微信支付. With `config` (the name of a
+// a 2 × 4 aisle grid filled to capacity with a goods name an aisle, and the 终端支付配置 for 微信支付. With `config` (the name of a
 // 支付配置, e.g. one `npm run fake-gateways -- --seed` wrote), the machines are bound to that one instead,
 // for its pay type, and sell through its gateway.
+
+/** What the simulated machines sell, an aisle each in grid order (数据可视化's goods top-10 shows them). */
+const GOODS = ['矿泉水', '可乐', '橙汁', '绿茶', '咖啡', '苏打水', '酸奶', '运动饮料'];
+
+/** Gives each aisle without goods one, as an operator would in 货道管理 (its price, stock and status kept). */
+async function nameGoods(server: string, token: string, machineId: number): Promise<void> {
+  const { aisles } = must('货道', await api<{ aisles: { aisleId: number; layer: number; aisleColumn: number; goodsNo: string; goodsName: string; price: string; capacity: number; stock: number; status: number }[] }>(server, token, '/api/Aisle/grid', { machineId }));
+  for (const [i, aisle] of aisles.entries()) {
+    if (aisle.goodsName) continue;
+    const { aisleId, layer, aisleColumn, goodsNo, price, capacity, stock, status } = aisle;
+    must('货道保存', await api(server, token, '/api/Aisle/save', { aisleId, machineId, layer, aisleColumn, goodsNo, goodsName: GOODS[i % GOODS.length], price, capacity, stock, status }));
+  }
+}
 
 /** payType: what the machine asks order/create for (the pay type its 终端支付配置 binds). */
 export type SimMachine = { machineNo: string; key: string; payType: number };
@@ -56,6 +69,7 @@ export async function prepareMachines(options: { server: string; admin: string; 
       key = must('重置终端密钥', await api<{ terminalKey: string }>(server, token, '/api/Machine/resetKey', { machineId })).terminalKey;
     }
     await api(server, token, '/api/Aisle/createGrid', { machineId, layers: 2, columns: 4, capacity: 50, price: '2.5' });
+    await nameGoods(server, token, machineId);
     must('补满', await api(server, token, '/api/Aisle/restock', { machineId }));
     // without `config`, an existing 终端支付配置 for (machine, 微信支付) is kept; with it, the binding is set to it
     const bound = options.config ? must('终端支付配置', await api<{ tcId: number; machineNo: string; payType: number }[]>(server, token, '/api/MachineConfig/list', { page: 1, limit: 50, machineNo })).find((b) => b.machineNo === machineNo && b.payType === payType) : undefined;

@@ -196,6 +196,21 @@ describe('对账', () => {
     expect((await diffs(a.runId)).find((d) => d.diffId === someDiff.diffId)).toMatchObject({ handled: someDiff.handled, handleNote: someDiff.handleNote });
   });
 
+  it('with PAY_RECONCILE_TODAY (demos against the fakes) reconciles today so far; tomorrow stays refused', async () => {
+    const today = shanghaiDay(t.ctx.now());
+    const tomorrow = shanghaiDay(t.ctx.now() + 24 * HOUR);
+    await sale({ configId: configB, deptId: c.companyB, orderNo: 'RC-T1', fen: 200, at: shanghaiDayStart(today)! + 1 });
+    t.ctx.config.pay.reconcileToday = true;
+    try {
+      const answer = await run({ day: today, configId: configB });
+      expect(answer.status, answer.body.msg).toBe(200);
+      expect(await runOf(today, configB)).toMatchObject({ platformCount: 1, platformAmount: '2.00', gatewayCount: 1, gatewayAmount: '2.00' });
+      expect((await run({ day: tomorrow, configId: configB })).body.msg).toBe(m.dayNotPast);
+    } finally {
+      t.ctx.config.pay.reconcileToday = false;
+    }
+  });
+
   it('answers bad input with a Chinese message, never a 5xx, and changes nothing', async () => {
     const before = await runs();
     const today = new Date(Date.now() + 8 * HOUR).toISOString().slice(0, 10);

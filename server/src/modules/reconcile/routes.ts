@@ -97,7 +97,8 @@ export function reconcileRoutes(ctx: AppContext) {
     app.post('/api/Reconcile/run', { config: { access: { permission: Perm.reconcileRun }, audit: audit(m.run) } }, async (request) => {
       const input = parse(reconcileRunRequest, request.body);
       describeTarget(request, `${input.day} ${input.configId === undefined ? m.allConfigs : `configId ${input.configId}`}`);
-      if (input.day >= shanghaiDay(ctx.now())) throw new AppError(m.dayNotPast);
+      const today = shanghaiDay(ctx.now());
+      if (input.day > today || (input.day === today && !ctx.config.pay.reconcileToday)) throw new AppError(m.dayNotPast);
       const caller = callerOf(request);
       const configIds = await configIdsToRun(ctx.db, caller.deptScope, input.configId);
       if (configIds.length === 0) throw new AppError(m.noConfigs);

@@ -14,7 +14,10 @@ type Values = { day?: Dayjs; configId?: number | '' };
 const dayRule = { required: true, message: m.dayRequired };
 const beijingToday = () => dayjs(shanghaiDay(Date.now()), DAY_FORMAT);
 
-/** 对账: a day before today (yesterday by default) and one 支付配置 or all of them. */
+/**
+ * 对账: a day (yesterday by default) and one 支付配置 or all of them. Today is offered too: the server refuses it
+ * (只能对今天以前的日期对账) unless PAY_RECONCILE_TODAY is set for a demo against the fakes.
+ */
 export function RunDialog({ open, configs, onClose }: { open: boolean; configs: ReconcileConfigChoice[]; onClose: () => void }) {
   const action = useServerAction('reconcile', runReconcile);
   const submit = (values: Values) => action.run({ day: values.day!.format(DAY_FORMAT), configId: values.configId || undefined }, m.runFailed);
@@ -30,7 +33,7 @@ export function RunDialog({ open, configs, onClose }: { open: boolean; configs: 
       okText={m.runSubmit}
     >
       <SchemaField name="day" label={m.day} rules={[dayRule]} required>
-        <DatePicker format={DAY_FORMAT} allowClear={false} disabledDate={(d) => !d.isBefore(beijingToday(), 'day')} style={{ width: '100%' }} />
+        <DatePicker format={DAY_FORMAT} allowClear={false} disabledDate={(d) => d.isAfter(beijingToday(), 'day')} style={{ width: '100%' }} />
       </SchemaField>
       <SchemaField name="configId" label={m.config}>
         <Select options={options} aria-label={m.config} />
