@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // The server suite runs on SQLite always, and again on PostgreSQL (with Redis when TEST_REDIS_URL is
@@ -11,6 +12,9 @@ const postgres = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
   test: {
+    // One test file a core (Vitest's default leaves one core to itself: a single worker on two cores). The files
+    // spend much of their time waiting on PostgreSQL, Redis and the server processes they start.
+    maxWorkers: os.availableParallelism(),
     projects: [
       { test: { name: 'contract', include: ['contract/src/**/*.test.ts'] } },
       { test: { name: 'web', include: ['web/src/**/*.test.ts', 'web/build/**/*.test.ts'] } },
