@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { loadPayAccount } from './config-loader.ts';
+import { loadPayAccount, PayAccountError } from './config-loader.ts';
 import type { PayAccount } from './gateway.ts';
 
 // A 支付配置 with its secrets opened is asked for on every order created and every notification (it was
@@ -12,6 +12,17 @@ import type { PayAccount } from './gateway.ts';
 /** The 支付配置 `id` with its secrets opened (loadPayAccount), from this instance's cache. Throws PayAccountError as it does. */
 export async function payAccount(ctx: AppContext, id: number): Promise<PayAccount | undefined> {
   return (await ctx.payAccountCache.get(id, ctx.now(), () => loadPayAccount(ctx.db, ctx.secrets, id))) as PayAccount | undefined;
+}
+
+/** The same, or undefined when the config is gone or a secret does not open under this server's key ring (`onUnreadable` hears why). */
+export async function readablePayAccount(ctx: AppContext, id: number, onUnreadable?: (error: PayAccountError) => void): Promise<PayAccount | undefined> {
+  try {
+    return await payAccount(ctx, id);
+  } catch (error) {
+    if (!(error instanceof PayAccountError)) throw error;
+    onUnreadable?.(error);
+    return undefined;
+  }
 }
 
 /** After a 支付配置 write committed: every instance opens these configs anew. */

@@ -1,8 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { AlipayGateway } from './alipay/gateway.ts';
-import { PayAccountError } from './config-loader.ts';
 import { GatewayRegistry } from './gateway.ts';
-import { payAccount } from './pay-account-cache.ts';
+import { readablePayAccount } from './pay-account-cache.ts';
 import { SimulatorGateway } from './simulator/gateway.ts';
 import { WechatV2Gateway } from './wechat-v2/gateway.ts';
 import { WechatV3Gateway } from './wechat-v3/gateway.ts';
@@ -13,16 +12,10 @@ import { WechatV3Gateway } from './wechat-v3/gateway.ts';
 // with work of its own in this server (the simulator) has lifecycle hooks (PaymentGateway.routes, start,
 // settled, stop), which the order module's runtime, the notify plugin and main.ts call for every gateway.
 
-/** A 支付配置 as the order module has it (the server's cache of opened accounts); none when its secrets do not open here, as when it is gone. */
-const openedConfigOf = (ctx: AppContext) => (id: number) => payAccount(ctx, id).catch((error: unknown) => {
-  if (error instanceof PayAccountError) return undefined;
-  throw error;
-});
-
 export function gatewayRegistry(ctx: AppContext): GatewayRegistry {
   const { wechatpayBaseUrl, alipayGatewayUrl } = ctx.config;
   return new GatewayRegistry()
-    .add(new SimulatorGateway({ db: ctx.db, box: ctx.secrets, now: ctx.now, configOf: openedConfigOf(ctx) }))
+    .add(new SimulatorGateway({ db: ctx.db, box: ctx.secrets, now: ctx.now, configOf: (id) => readablePayAccount(ctx, id) }))
     .add(new WechatV3Gateway({ baseUrl: wechatpayBaseUrl }))
     .add(new WechatV2Gateway({ baseUrl: wechatpayBaseUrl }))
     .add(new AlipayGateway({ gatewayUrl: alipayGatewayUrl }));

@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { PayAccountError } from '../gateway/config-loader.ts';
-import { payAccount } from '../gateway/pay-account-cache.ts';
+import { readablePayAccount } from '../gateway/pay-account-cache.ts';
 import type { PayAccount } from '../gateway/gateway.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
 
@@ -9,11 +8,6 @@ import type { Log, PaymentRuntime } from './runtime.ts';
  * secret does not open under this server's key ring (logged, never the secret).
  */
 export async function accountOf(ctx: AppContext, rt: PaymentRuntime, order: { orderNo: string; configId: number }, log?: Log): Promise<PayAccount | undefined> {
-  try {
-    return await payAccount(ctx, order.configId);
-  } catch (error) {
-    if (!(error instanceof PayAccountError)) throw error;
-    rt.strangers.warn(log, 'configUnreadable', { orderNo: order.orderNo, reason: error.message }, 'payment alarm: the order\'s 支付配置 does not open');
-    return undefined;
-  }
+  return readablePayAccount(ctx, order.configId, (error) =>
+    rt.strangers.warn(log, 'configUnreadable', { orderNo: order.orderNo, reason: error.message }, 'payment alarm: the order\'s 支付配置 does not open'));
 }
