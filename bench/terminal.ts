@@ -27,7 +27,7 @@ import { randomBytes } from 'node:crypto';
 import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { startChildServer } from './lib/child-server.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
-import { ADMIN_PASSWORD, startBenchServer } from './lib/server.ts';
+import { ADMIN_PASSWORD, databaseTransport, startBenchServer } from './lib/server.ts';
 import { benchNumber, reportRecount } from './lib/smoke.ts';
 import { newTerminalKey, sealTerminalKey } from '../server/src/modules/machine/terminal-key.ts';
 import { signTerminal } from '../server/src/modules/terminal/auth.ts';
@@ -74,7 +74,7 @@ const agentFor = (name: string) => {
   return agent;
 };
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
-console.log(`terminal flow on ${server.dbKind}: ${MACHINES} machines, ${SECONDS} s; ${os.cpus().length} cores, load before ${load()}`
+console.log(`terminal flow on ${server.dbKind}${server.databaseUrl ? ` (${databaseTransport(server.databaseUrl)})` : ''}: ${MACHINES} machines, ${SECONDS} s; ${os.cpus().length} cores, load before ${load()}`
   + (server.clusterPid ? `; server: main.ts with SERVER_WORKERS=${server.workers} (pid ${server.clusterPid})` : ''));
 
 // ---- the machines and the customer, over HTTP ----

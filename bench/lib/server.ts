@@ -105,3 +105,13 @@ export async function loginAs(server: Pick<BenchServer, 'url'>, userName: string
   if (!body.data) throw new Error(`login failed: ${JSON.stringify(body)}`);
   return body.data.token;
 }
+
+/**
+ * How the server reaches PostgreSQL at `url`: over TCP (`host:port`) or a Unix socket (`?host=/dir`). On one
+ * machine the socket costs the server and the backends less a round trip (docs/performance.md, "What a purchase costs").
+ */
+export function databaseTransport(url: string): string {
+  const parsed = new URL(url);
+  const host = parsed.searchParams.get('host') ?? decodeURIComponent(parsed.hostname);
+  return host.startsWith('/') ? `Unix socket ${host}` : `TCP ${host}:${parsed.port || '5432'}`;
+}
