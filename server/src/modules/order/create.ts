@@ -85,7 +85,7 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
     goodsPrice: aisle.price, payAmount: aisle.price, aisleNo: aisle.aisleNo, orderStatus, mchId: config.partner,
     createTime: now, payTime: null, configId: config.id, aisleId: aisle.aisleId, expireAt, updateTime: now,
   });
-  const payment = { orderNo, amount: aisle.price, subject: aisle.goodsName || aisle.aisleNo, expireAt, notifyUrl: notifyUrlOf(ctx.config.publicBaseUrl ?? origin, config.gateway, orderNo) };
+  const payment = { orderNo, amount: aisle.price, subject: aisle.goodsName || aisle.aisleNo, expireAt, notifyUrl: notifyUrlOf(ctx.config.publicBaseUrl ?? origin, config.gateway, config.id, orderNo) };
   const created = (codeUrl: string): TerminalOrderCreated => ({ orderNo, codeUrl, amount: fenToYuan(aisle.price), expireAt });
 
   if (gateway.paymentInDatabase) {

@@ -2,14 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fill, messages } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { PaymentGateway } from '../gateway/gateway.ts';
-import { NOTIFY_BODY_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateway/notify-paths.ts';
+import { NOTIFY_BODY_ROUTE, NOTIFY_CONFIG_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateway/notify-paths.ts';
 import { handlePaidNotification, type NotifyAnswer } from './notify.ts';
 import { refundSoon } from './refund.ts';
 import { handleRefundNotification } from './refund-notify.ts';
 import { paymentRuntime } from './runtime.ts';
 
 // What the gateways call (public: the gateway's own signature is checked against the order's 支付配置,
-// never a session): /gateway/<gateway>/notify/<orderNo> and /gateway/<gateway>/refund-notify/<refundNo>,
+// never a session): /gateway/<gateway>/config/<configId>/notify/<orderNo> (before: /gateway/<gateway>/notify/<orderNo>)
+// and /gateway/<gateway>/refund-notify/<refundNo>,
 // each answered with that gateway's acknowledgement; and each gateway's own routes (its routes hook).
 
 /** The content types the gateways post (WeChat v3 JSON, v2 XML, Alipay a form), kept as the raw string. */
@@ -46,13 +47,15 @@ export function notifyRoutes(ctx: AppContext) {
       // the path (NOTIFY_BODY_ROUTE: a gateway's URL from before the path named the order), the body's
       // (PaymentGateway.orderNoOf: none for a gateway whose body is encrypted)
       const paid = async (request: FastifyRequest, reply: FastifyReply) => {
-        const { gateway: name, orderNo } = request.params as { gateway: string; orderNo?: string };
+        const { gateway: name, orderNo, configId } = request.params as { gateway: string; orderNo?: string; configId?: string };
         const gateway = rt.gateways.get(name);
         if (!gateway) return unknownGateway(reply, name);
-        const answer = await handlePaidNotification(ctx, rt, name, request.rawBody ?? '', request.headers, request.log, orderNo);
+        const configInPath = configId !== undefined && /^[1-9]\d{0,9}$/.test(configId) ? Number(configId) : undefined;
+        const answer = await handlePaidNotification(ctx, rt, name, request.rawBody ?? '', request.headers, request.log, orderNo, configInPath);
         if (answer.refundOrderNo) refundSoon(ctx, rt, answer.refundOrderNo, request.log);
         return acknowledge(reply, gateway, answer);
       };
+      scope.post(NOTIFY_CONFIG_ROUTE, { config: access }, paid);
       scope.post(NOTIFY_ROUTE, { config: access }, paid);
       scope.post(NOTIFY_BODY_ROUTE, { config: access }, paid);
 

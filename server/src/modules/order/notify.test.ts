@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { Kysely, type CompiledQuery } from 'kysely';
+import { describe, expect, it, vi } from 'vitest';
 import { fill, messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { handlePaidNotification } from './notify.ts';
 import { sweepOrders } from './sweeper.ts';
 import { SIM_NOTIFY_PATH } from '../gateway/simulator/gateway.ts';
-import { call, makeMachine, order, refundsOf, rt, sim, signedNotification, t, useTerminalApp } from '../terminal/terminal-fixture.ts';
+import { call, fixtureConfigId, makeMachine, order, refundsOf, rt, sim, signedNotification, t, useTerminalApp } from '../terminal/terminal-fixture.ts';
 
 // Paid notifications through the simulator's notify route: cross-checks, alarms, a payment after close.
 
@@ -100,4 +101,52 @@ describe('paid notifications', () => {
     expect(signed).toEqual({ ok: false, message: fill(tm.notifyMismatch, { field: 'gateway' }) });
     expect((await t.ctx.db.selectFrom('pay_alarm').select('kind').where('orderNo', '=', numbers[0]!).execute()).map((x) => x.kind)).toEqual(['configMismatch']);
   });
+
+  it('pays a notification at its order\'s URL, which names the 支付配置, in one statement, and reads nothing for a forged one', async () => {
+    const m = await makeMachine(5);
+    const a = (await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;
+    const { notifyUrl } = await t.ctx.db.selectFrom('pay_sim_payment').select('notifyUrl').where('orderNo', '=', a.orderNo).executeTakeFirstOrThrow();
+    const path = new URL(notifyUrl).pathname;
+    expect(path).toBe(`/gateway/simulator/config/${fixtureConfigId()}/notify/${a.orderNo}`);
+    const before = await order(a.orderNo);
+    // signed with another key (the URL's 支付配置 is not the signer's): refused, and not a statement on pay_order
+    const forged = await orderStatementsDuring(() => t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', 'x-sim-timestamp': String(Date.now()), 'x-sim-signature': 'ab'.repeat(32) }, payload: JSON.stringify({ orderNo: a.orderNo, transId: 'F', amount: 250 }) }));
+    expect(forged.result.json()).toMatchObject({ code: 'FAIL', message: tm.notifyBadSignature });
+    expect(forged.statements).toEqual([]);
+    // a mismatch goes the long way: the order read, the alarm recorded, nothing moved
+    const cheaper = await signedNotification(a.orderNo, { amount: 1 }, path);
+    expect(cheaper.json()).toMatchObject({ code: 'FAIL', message: fill(tm.notifyMismatch, { field: 'amount' }) });
+    expect(await order(a.orderNo)).toEqual(before);
+    expect((await t.ctx.db.selectFrom('pay_alarm').select('kind').where('orderNo', '=', a.orderNo).execute()).map((x) => x.kind)).toEqual(['notifyMismatch']);
+    // the right one: paid by one statement, no read before it
+    const paid = await orderStatementsDuring(() => signedNotification(a.orderNo, {}, path));
+    expect(paid.result.json().code).toBe('SUCCESS');
+    expect(paid.statements).toHaveLength(1);
+    expect(paid.statements[0]).toMatch(/^update "pay_order"/);
+    expect(await order(a.orderNo)).toMatchObject({ orderStatus: OrderStatus.paid, transId: `LATE${before.orderId}` });
+    // a repeat is acknowledged and changes nothing
+    const paidRow = await order(a.orderNo);
+    expect((await signedNotification(a.orderNo, { transId: 'AGAIN' }, path)).json().code).toBe('SUCCESS');
+    expect(await order(a.orderNo)).toEqual(paidRow);
+    // the same order at a URL naming another 支付配置: what is signed with this one's key does not verify there
+    const now = Date.now();
+    const other = (await t.ctx.db.insertInto('pay_config').values({ deptId: 1, name: '测试-另一个模拟网关', payType: PayType.wechat, gateway: 'simulator', partner: 'MCH-1', appid: 'APP-1', addTime: now, editTime: now })
+      .returning('id').executeTakeFirstOrThrow()).id;
+    const b = (await call(await makeMachine(5), '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;
+    const elsewhere = await signedNotification(b.orderNo, {}, `/gateway/simulator/config/${other}/notify/${b.orderNo}`);
+    expect(elsewhere.json()).toMatchObject({ code: 'FAIL', message: tm.notifyBadSignature });
+    expect((await order(b.orderNo)).orderStatus).toBe(OrderStatus.processing);
+  });
 });
+
+/** `work`'s result and the statements on pay_order it ran (their SQL), through any Kysely instance or transaction. */
+async function orderStatementsDuring<R>(work: () => Promise<R>): Promise<{ result: R; statements: string[] }> {
+  const spy = vi.spyOn(Kysely.prototype, 'executeQuery');
+  try {
+    const result = await work();
+    const sqlOf = (query: unknown) => ('sql' in (query as object) ? (query as CompiledQuery).sql : (query as { compile: () => CompiledQuery }).compile().sql);
+    return { result, statements: spy.mock.calls.map(([query]) => sqlOf(query)).filter((sql) => sql.includes('"pay_order"')) };
+  } finally {
+    spy.mockRestore();
+  }
+}

@@ -2,11 +2,11 @@ import { fenToYuan, fill, isOrderNo, messages, OrderStatus } from '@huiyun/contr
 import type { AppContext } from '../../context.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { sharedWrite } from '../../db/shared-commit.ts';
-import { GatewayVerifyError, type PayAccount } from '../gateway/gateway.ts';
+import { GatewayVerifyError, type ClosedNotification, type PaidNotification, type PayAccount, type PaymentGateway } from '../gateway/gateway.ts';
 import { recordAlarm } from '../pay-alarm/record.ts';
 import { accountOf } from './pay-account.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
-import { transition } from './state-machine.ts';
+import { payByNumber, transition } from './state-machine.ts';
 import type { Order } from './status.ts';
 
 // A gateway's paid notification (issue 16 §2): the door every gateway's notify route goes through.
@@ -32,11 +32,15 @@ type Headers = Record<string, string | string[] | undefined>;
  * number), then 1/10 → 2 once; a repeat is acknowledged and changes nothing; a payment for a closed order
  * (5) is recorded for an automatic refund before it is acknowledged. `orderNoInPath`: the number of the
  * notify URL (/gateway/<gateway>/notify/<orderNo>); without it (NOTIFY_BODY_ROUTE), the body's (PaymentGateway.orderNoOf).
+ * `configIdInPath`: the 支付配置 the URL names (notifyUrlOf, NOTIFY_CONFIG_ROUTE): then the common case — a first
+ * notification that fits — is verified before anything is read and paid in one statement (paidByPath).
  */
-export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime, gatewayName: string, rawBody: string, headers: Headers, log?: Log, orderNoInPath?: string): Promise<NotifyAnswer> {
+export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime, gatewayName: string, rawBody: string, headers: Headers, log?: Log, orderNoInPath?: string, configIdInPath?: number): Promise<NotifyAnswer> {
   const gateway = rt.gateways.get(gatewayName);
   if (!gateway) return { ok: false, message: fill(t.gatewayUnknown, { gateway: gatewayName.slice(0, 32) }) };
   const orderNo = orderNoInPath ?? gateway.orderNoOf(rawBody);
+  const byPath = configIdInPath !== undefined && isOrderNo(orderNo) ? await paidByPath(ctx, rt, gateway, { gatewayName, orderNo, configId: configIdInPath, rawBody, headers, log }) : undefined;
+  if (byPath?.answer) return byPath.answer;
   const order = isOrderNo(orderNo) ? (await orderByNo(ctx.db, { orderNo }))[0] : undefined;
   // Nothing reaches the database before the signature holds: anyone can send a notification, and order numbers
   // are no secret (every customer sees one). Unsigned garbage is logged, once a minute per kind (rt.strangers).
@@ -44,8 +48,10 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
     rt.strangers.warn(log, 'unknownOrder', { orderNo: orderNo?.slice(0, 64) }, 'payment alarm: notification for an unknown order');
     return { ok: false, message: t.notifyUnknownOrder };
   }
-  const config = await accountOf(ctx, rt, order, log);
-  const verified = await verifiedWith(ctx, rt, { gatewayName, config, order, alarmOn: order, log }, (c) => gateway.verifyNotification(c, rawBody, headers));
+  // verified already, under the 支付配置 the URL named, where that is the order's
+  const before = byPath?.verified?.config.id === order.configId ? byPath.verified : undefined;
+  const config = before?.config ?? await accountOf(ctx, rt, order, log);
+  const verified = await verifiedWith(ctx, rt, { gatewayName, config, order, alarmOn: order, log }, (c) => before?.paid ?? gateway.verifyNotification(c, rawBody, headers));
   if (!verified.ok) return verified.answer;
   const paid = verified.value;
   // Alipay's TRADE_CLOSED after a full refund: acknowledged, and no money moves
@@ -69,7 +75,32 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   return { ok: true, message: 'repeat' };
 }
 
+type ByPath = { answer?: NotifyAnswer; verified?: { config: PayAccount; paid: PaidNotification | ClosedNotification } };
 
+/**
+ * A notification whose URL names the 支付配置 it is signed under: verified under it with no read of the
+ * order (a forged one is refused before anything is read), then — when it says what the order's own URL
+ * promised (this order number, this merchant and app) — paid by one guarded statement that holds the order to
+ * that 支付配置 and that amount (state-machine.ts payByNumber). Answers what it could decide alone; otherwise
+ * (a repeat, a payment after close, a mismatch, a 支付配置 gone or of another gateway) the verified notification
+ * for handlePaidNotification to read the order and decide as for any notification.
+ */
+async function paidByPath(ctx: AppContext, rt: PaymentRuntime, gateway: PaymentGateway, v: { gatewayName: string; orderNo: string; configId: number; rawBody: string; headers: Headers; log: Log | undefined }): Promise<ByPath> {
+  const config = await accountOf(ctx, rt, { orderNo: v.orderNo, configId: v.configId }, v.log);
+  if (!config || config.gateway !== v.gatewayName) return {};
+  let paid: PaidNotification | ClosedNotification;
+  try {
+    paid = await gateway.verifyNotification(config, v.rawBody, v.headers);
+  } catch (error) {
+    // an order's notify URL names its own 支付配置: a body that does not verify under it is no notification of that order
+    rt.strangers.warn(v.log, 'badSignature', { orderNo: v.orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: notification refused');
+    return { answer: { ok: false, message: t.notifyBadSignature } };
+  }
+  const verified = { config, paid };
+  if ('closed' in paid || paid.orderNo !== v.orderNo || paid.mchId !== config.partner || paid.appId !== config.appid) return { verified };
+  const orderId = await sharedWrite(ctx.db, (db) => payByNumber(db, { orderNo: v.orderNo, configId: v.configId, payAmount: paid.amount, transId: paid.transId, payTime: paid.payTime, now: ctx.now() }));
+  return orderId === undefined ? { verified } : { answer: { ok: true, message: 'paid' } };
+}
 
 type Verified<T> = { ok: true; value: T; config: PayAccount } | { ok: false; answer: NotifyAnswer };
 

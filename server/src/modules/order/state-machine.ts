@@ -88,4 +88,22 @@ function transitionStatement(event: OrderEvent, columns: readonly string[]) {
   return statement;
 }
 
+/**
+ * 'paid' for the order numbered `orderNo`, in one guarded statement that also holds it to what the
+ * notification says — its 支付配置 and its amount: answers the order's id when it moved, undefined when it did
+ * not (a repeat, a payment after close, a mismatch, no such order: the caller reads the order to say which).
+ */
+export async function payByNumber(db: Queryable, v: { orderNo: string; configId: number; payAmount: number; transId: string; payTime: number; now: number }): Promise<number | undefined> {
+  const [row] = await payByNumberStatement(db, { orderNo: v.orderNo, configId: v.configId, payAmount: v.payAmount, transId: v.transId, payTime: v.payTime, updateTime: v.now });
+  if (row) announceMoved(row.orderId, 'paid');
+  return row?.orderId;
+}
+
+const payByNumberStatement = compiledOnce((db, v: { orderNo: string; configId: number; payAmount: number; transId: string; payTime: number; updateTime: number }) => db
+  .updateTable('pay_order')
+  .set({ transId: v.transId, payTime: v.payTime, orderStatus: transitions.paid.to, updateTime: v.updateTime })
+  .where('orderNo', '=', v.orderNo).where('configId', '=', v.configId).where('payAmount', '=', v.payAmount)
+  .where('orderStatus', 'in', transitions.paid.from.map((status) => sql.lit(status)))
+  .returning('orderId'));
+
 const orderStatusOf = compiledOnce((db, v: { orderId: number }) => db.selectFrom('pay_order').select('orderStatus').where('orderId', '=', v.orderId));

@@ -92,10 +92,14 @@ export async function payOnPage(codeUrl: string) {
   await sim.settled();
 }
 
-export async function signedNotification(orderNo: string, patch: Record<string, unknown> = {}) {
+/** A notification of `orderNo` signed as the simulator signs, changed by `patch`, posted to `path` (default: the body route). */
+export async function signedNotification(orderNo: string, patch: Record<string, unknown> = {}, path = SIM_NOTIFY_PATH) {
   const o = await order(orderNo);
   const raw = JSON.stringify({ orderNo, transId: `LATE${o.orderId}`, amount: o.payAmount, mchId: 'MCH-1', appId: 'APP-1', payTime: Date.now(), notifyId: 'x', ...patch });
   const timestamp = String(Date.now());
   const config = { id: configId, partnerKey: '' };
-  return t.app.inject({ method: 'POST', url: SIM_NOTIFY_PATH, headers: { 'content-type': 'application/json', 'x-sim-timestamp': timestamp, 'x-sim-signature': sim.sign(config, timestamp, raw) }, payload: raw });
+  return t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', 'x-sim-timestamp': timestamp, 'x-sim-signature': sim.sign(config, timestamp, raw) }, payload: raw });
 }
+
+/** The 支付配置 of the fixture's 终端支付配置 (its simulator config). */
+export const fixtureConfigId = () => configId;
