@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Kysely, type CompiledQuery } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { paymentRuntime, type PaymentRuntime } from '../../order/runtime.ts';
@@ -187,5 +188,35 @@ describe('the simulator gateway', () => {
       const answer = await t.app.inject({ method: 'POST', url: SIM_NOTIFY_PATH, headers: { 'content-type': 'application/json' }, payload });
       expect(answer.statusCode, payload).toBe(400);
     }
+  });
+
+  it('pays on a page token naming its 支付配置 by one statement, and still on a token of the mac alone (codes shown before)', async () => {
+    const fresh = await unpaidOrder();
+    expect(fresh.token).toMatch(new RegExp(`^${configId}\\.[A-Za-z0-9_-]{22}$`));
+    const paySpy = vi.spyOn(Kysely.prototype, 'executeQuery');
+    let statements: string[];
+    try {
+      expect(await sim.pay(fresh.orderNo, fresh.token)).toBe('paid');
+      statements = paySpy.mock.calls.map(([query]) => (query as CompiledQuery).sql).filter((sql) => sql?.includes('pay_sim_payment'));
+    } finally {
+      paySpy.mockRestore();
+    }
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^update "pay_sim_payment"/);
+    expect(await sim.pay(fresh.orderNo, fresh.token)).toBe('alreadyPaid');
+    await sim.settled();
+    expect(await statusOf(fresh.orderNo)).toBe(OrderStatus.paid);
+
+    const older = await unpaidOrder();
+    const macAlone = older.token.slice(older.token.indexOf('.') + 1);
+    expect(await sim.pageView(older.orderNo, macAlone)).toMatchObject({ orderNo: older.orderNo, status: 'open' });
+    expect(await sim.pay(older.orderNo, `${configId + 1}.${macAlone}`)).toBe('missing'); // another config's id: not its token
+    expect(await sim.pay(older.orderNo, 'x'.repeat(22))).toBe('missing');
+    expect(await sim.pay(older.orderNo, macAlone)).toBe('paid');
+    await sim.settled();
+    expect(await statusOf(older.orderNo)).toBe(OrderStatus.paid);
+
+    const expired = await unpaidOrder(Date.now() - 1);
+    expect(await sim.pay(expired.orderNo, expired.token)).toBe('expired');
   });
 });

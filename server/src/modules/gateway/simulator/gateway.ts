@@ -27,6 +27,11 @@ export const SIMULATOR = 'simulator';
 const paymentOf = compiledOnce((db, v: { orderNo: string }) => db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', v.orderNo));
 const payPayment = compiledWrite((db, v: { orderNo: string; transId: string; payTime: number }) => db
   .updateTable('pay_sim_payment').set({ status: 'paid', transId: v.transId, payTime: v.payTime }).where('orderNo', '=', v.orderNo).where('status', '=', 'open'));
+/** 支付成功 on a page whose token named its 支付配置: the open, unexpired payment of that config paid, read back in the same statement. */
+const payOpenPayment = compiledOnce((db, v: { orderNo: string; configId: number; transId: string; payTime: number }) => db
+  .updateTable('pay_sim_payment').set({ status: 'paid', transId: v.transId, payTime: v.payTime })
+  .where('orderNo', '=', v.orderNo).where('configId', '=', v.configId).where('status', '=', 'open').where('expireAt', '>', v.payTime)
+  .returningAll());
 /** Its first notify URL, the order number in the body (order/notify-routes.ts: the body-numbered route). */
 export const SIM_NOTIFY_PATH = '/gateway/simulator/notify';
 const WINDOW_MS = 300_000;
@@ -62,9 +67,24 @@ export class SimulatorGateway implements PaymentGateway {
     return key;
   }
 
-  /** The page token: the code url cannot be guessed from the order number. */
+  /**
+   * The page token: the code url cannot be guessed from the order number. It starts with the 支付配置's id
+   * (`<configId>.<mac>`), so a press of 支付成功 is checked and paid with no read first (payOnPage); a token of
+   * the mac alone (codes shown before 2026-11-27) is checked against the payment's stored config.
+   */
   private pageToken(config: Pick<GatewayConfig, 'id' | 'partnerKey'>, orderNo: string): string {
+    return `${config.id}.${this.pageMac(config, orderNo)}`;
+  }
+
+  private pageMac(config: Pick<GatewayConfig, 'id' | 'partnerKey'>, orderNo: string): string {
     return createHmac('sha256', this.key(config)).update(`page:${orderNo}`).digest('base64url').slice(0, 22);
+  }
+
+  /** Whether `token` is the page token of `orderNo` under `config` (either form). */
+  private fitsToken(config: Pick<GatewayConfig, 'id' | 'partnerKey'>, orderNo: string, token: string): boolean {
+    const expected = Buffer.from(token.includes('.') ? this.pageToken(config, orderNo) : this.pageMac(config, orderNo));
+    const given = Buffer.from(token);
+    return expected.length === given.length && timingSafeEqual(expected, given);
   }
 
   async createPayment(config: GatewayConfig, input: CreatePayment): Promise<{ codeUrl: string }> {
@@ -169,10 +189,7 @@ export class SimulatorGateway implements PaymentGateway {
   /** pageView, with the payment's 支付配置. */
   private async paymentOnPage(orderNo: string, token: string) {
     const { row, config } = await this.paymentWithConfig(orderNo);
-    if (!row || !config) return undefined;
-    const expected = Buffer.from(this.pageToken(config, orderNo));
-    const given = Buffer.from(token);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    if (!row || !config || !this.fitsToken(config, orderNo, token)) return undefined;
     return { view: { ...row, expired: row.status === 'open' && row.expireAt <= this.options.now() }, config };
   }
 
@@ -183,6 +200,8 @@ export class SimulatorGateway implements PaymentGateway {
 
   /** pay(), answering also the payment the page showed before (its amount and goods, for the page after). */
   async payOnPage(orderNo: string, token: string): Promise<{ outcome: PayOutcome; view?: PageView }> {
+    const paidAtOnce = await this.payByToken(orderNo, token);
+    if (paidAtOnce) return paidAtOnce;
     const found = await this.paymentOnPage(orderNo, token);
     if (!found) return { outcome: 'missing' };
     const { view, config } = found;
@@ -201,6 +220,23 @@ export class SimulatorGateway implements PaymentGateway {
     // what the first attempt would read back: the row just paid (a paid payment changes no more) and its config
     this.notify(orderNo, { row: { ...view, status: 'paid', transId, payTime: now }, config });
     return { outcome: 'paid', view };
+  }
+
+  /**
+   * 支付成功 with a token that names its 支付配置: checked under that config, then the payment paid by one
+   * statement that holds it to that config, open and unexpired. Undefined when that did not pay it (an old
+   * token, a payment paid, closed or expired already, a token that does not fit): payOnPage reads the payment
+   * to answer which.
+   */
+  private async payByToken(orderNo: string, token: string): Promise<{ outcome: 'paid'; view: PageView } | undefined> {
+    const configId = /^([1-9]\d{0,9})\./.exec(token)?.[1];
+    const config = configId === undefined ? undefined : await this.configOf(Number(configId));
+    if (!config || !this.fitsToken(config, orderNo, token)) return undefined;
+    const now = this.options.now();
+    const [row] = await sharedWrite(this.options.db, (db) => payOpenPayment(db, { orderNo, configId: config.id, transId: `SIM${now}${randomHex(5)}`, payTime: now }));
+    if (!row) return undefined;
+    this.notify(orderNo, { row, config });
+    return { outcome: 'paid', view: { ...row, expired: false } };
   }
 
   private async configOf(id: number): Promise<GatewayConfig | undefined> {
