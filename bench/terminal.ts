@@ -8,7 +8,7 @@
 // every order in a legal state, each aisle's stock down by exactly its dispensed orders, every
 // purchase the machines saw once in the database; exits 1 when it does not hold.
 //   npm run bench -- terminal   (BENCH_DB=postgres + TEST_DATABASE_URL for PostgreSQL; BENCH_SECONDS,
-//   default 20, after BENCH_WARMUP, default 10; BENCH_MACHINES, default 1000; BENCH_CPU_PROF=dir writes the server's --cpu-prof there;
+//   default 20, after BENCH_WARMUP, default 10; BENCH_MACHINES, default 1000; BENCH_RATE=N: N purchases begun a second in all; BENCH_CPU_PROF=dir writes the server's --cpu-prof there;
 //   BENCH_SERVER_WORKERS=N: the machines buy from `node server/src/main.ts` with SERVER_WORKERS=N on the
 //   bench's database instead — PostgreSQL, with BENCH_REDIS_URL or TEST_REDIS_URL — and the server CPU
 //   is that of all its processes)
@@ -40,6 +40,10 @@ import { watchBackends } from './lib/pg-backends.ts';
 import { costBetween, costTable, measureSteps, type Cost, type Reading } from './lib/terminal-steps.ts';
 
 const MACHINES = benchNumber('BENCH_MACHINES', 1_000, 10);
+// BENCH_RATE: purchases begun a second, all machines together (unset: each machine buys again at once). CPU a
+// purchase falls as a server gets busier (more requests read in one turn of its event loop), so two databases
+// are compared at one rate, below what the slower one carries, as well as each at its own most.
+const RATE = benchNumber('BENCH_RATE', 0, 0);
 const SECONDS = benchNumber('BENCH_SECONDS', 20, 1);
 const WARMUP = benchNumber('BENCH_WARMUP', 10, 0.5);
 const AISLES = ['A1', 'A2', 'A3', 'A4', 'B1', 'B2', 'B3', 'B4'];
@@ -74,7 +78,7 @@ const agentFor = (name: string) => {
   return agent;
 };
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
-console.log(`terminal flow on ${server.dbKind}${server.databaseUrl ? ` (${databaseTransport(server.databaseUrl)})` : ''}: ${MACHINES} machines, ${SECONDS} s; ${os.cpus().length} cores, load before ${load()}`
+console.log(`terminal flow on ${server.dbKind}${server.databaseUrl ? ` (${databaseTransport(server.databaseUrl)})` : ''}: ${MACHINES} machines${RATE ? `, ${RATE} purchases begun a second (BENCH_RATE)` : ''}, ${SECONDS} s; ${os.cpus().length} cores, load before ${load()}`
   + (server.clusterPid ? `; server: main.ts with SERVER_WORKERS=${server.workers} (pid ${server.clusterPid})` : ''));
 
 // ---- the machines and the customer, over HTTP ----
@@ -165,12 +169,22 @@ async function purchase(m: Machine): Promise<void> {
 
 let completed = 0;
 
+let nextStart = 0;
+function paced(): Promise<void> | undefined {
+  if (!RATE) return undefined;
+  const now = performance.now();
+  const at = Math.max(now, nextStart);
+  nextStart = at + 1000 / RATE;
+  return at > now ? new Promise((resolve) => setTimeout(resolve, at - now)) : undefined;
+}
+
 async function runMachines(until: () => boolean): Promise<void> {
   await Promise.all(server.machines.slice(0, MACHINES).map(async (m) => {
     // machines come online over the first half of the warm-up, so their purchases do not move in
     // lockstep (a window would then count whole waves of 1,000)
     await new Promise((resolve) => setTimeout(resolve, Math.random() * WARMUP * 500));
     do {
+      await paced();
       const started = performance.now();
       try {
         await purchase(m);
