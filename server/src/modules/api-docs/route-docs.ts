@@ -16,7 +16,7 @@ import {
 } from '@huiyun/contract';
 import * as r from '@huiyun/contract/responses';
 import type { z } from 'zod';
-import { NOTIFY_BODY_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateway/notify-paths.ts';
+import { NOTIFY_BODY_ROUTE, NOTIFY_CONFIG_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateway/notify-paths.ts';
 import { SIM_PAGE_PATH } from '../gateway/simulator/page.ts';
 import { data, gatewayAck, html, items, list, message, numbersText, storedFile, xlsx, type Answer, type Refusal } from './answers.ts';
 
@@ -191,6 +191,7 @@ export const routeDocs: Record<string, RouteDoc> = {
   'POST /api/PayAlarm/list': { tag: 'pay-alarm', body: payAlarmListQuery, answer: list(r.payAlarmRow) },
   'POST /api/PayAlarm/export': { tag: 'pay-alarm', body: payAlarmListQuery, answer: xlsx },
   // payment gateways' notifications: the body is each gateway's own signed format (modules/gateway/<name>/), read raw
+  [`POST ${NOTIFY_CONFIG_ROUTE}`]: { tag: 'gateway', note: GATEWAY_NOTE, answer: gatewayAck },
   [`POST ${NOTIFY_ROUTE}`]: { tag: 'gateway', note: GATEWAY_NOTE, answer: gatewayAck },
   [`POST ${REFUND_NOTIFY_ROUTE}`]: { tag: 'gateway', note: GATEWAY_NOTE, answer: gatewayAck },
   [`POST ${NOTIFY_BODY_ROUTE}`]: { tag: 'gateway', note: GATEWAY_NOTE, answer: gatewayAck },
