@@ -17,6 +17,7 @@ import { listOrders } from '../server/src/modules/order-list/queries.ts';
 import { claimExpired, claimStuckRefunds, failStaleDispenses } from '../server/src/modules/order/sweeper.ts';
 import { machineNo, orderNo, seedOrders, transId } from './lib/order-fixture.ts';
 import { startBenchServer } from './lib/server.ts';
+import { whenUnlocked } from './lib/sqlite-busy.ts';
 import { benchNumber, reportRecount } from './lib/smoke.ts';
 
 const ORDERS = benchNumber('BENCH_ORDERS', 100_000, 3_000);
@@ -28,21 +29,25 @@ const day30 = shanghaiDay(now - 30 * 86_400_000);
 
 type Captured = { sql: string; parameters: readonly unknown[] };
 async function capture(work: (db: Kysely<Database>) => Promise<unknown>): Promise<Captured[]> {
-  const captured: Captured[] = [];
-  const log = (event: { level: string; query: Captured }) => { if (event.level === 'query') captured.push(event.query); };
-  const db = server.dbKind === 'postgres'
-    ? connectDatabase({ kind: 'postgres', url: server.databaseUrl! }, { log })
-    : connectDatabase({ kind: 'sqlite', file: server.sqliteFile! }, { log });
-  try {
-    // the sweepers write: run them in a transaction that is rolled back, the statements are what counts
-    await db.transaction().execute(async (trx) => {
-      await work(trx);
-      throw new Error('rollback');
-    }).catch((e: Error) => { if (e.message !== 'rollback') throw e; });
-  } finally {
-    await db.destroy();
-  }
-  return captured;
+  // SQLite: a second connection in the server's process, so a held lock is waited for without blocking (bench/lib/sqlite-busy.ts)
+  return whenUnlocked(async () => {
+    const captured: Captured[] = [];
+    const log = (event: { level: string; query: Captured }) => { if (event.level === 'query') captured.push(event.query); };
+    const db = server.dbKind === 'postgres'
+      ? connectDatabase({ kind: 'postgres', url: server.databaseUrl! }, { log })
+      : connectDatabase({ kind: 'sqlite', file: server.sqliteFile! }, { log });
+    try {
+      if (server.dbKind === 'sqlite') await sql`pragma busy_timeout = 0`.execute(db);
+      // the sweepers write: run them in a transaction that is rolled back, the statements are what counts
+      await db.transaction().execute(async (trx) => {
+        await work(trx);
+        throw new Error('rollback');
+      }).catch((e: Error) => { if (e.message !== 'rollback') throw e; });
+    } finally {
+      await db.destroy();
+    }
+    return captured;
+  });
 }
 
 // EXPLAIN with the statement's own bound parameters: a partial index is read only when the query's text

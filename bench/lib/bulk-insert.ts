@@ -2,6 +2,7 @@ import pg from 'pg';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { valueLists, type SearchedTable } from '../../server/src/db/search-index.ts';
 import type { BenchServer } from './server.ts';
+import { whenUnlocked } from './sqlite-busy.ts';
 
 export type Column = { name: string; pgType: 'text' | 'int' | 'bigint' };
 
@@ -16,24 +17,40 @@ export async function bulkInsert(server: BenchServer, table: string, columns: Co
   const names = columns.map((c) => `"${c.name}"`).join(', ');
   if (server.dbKind === 'sqlite') {
     const raw = new DatabaseSync(server.sqliteFile!);
-    raw.exec('PRAGMA busy_timeout = 10000');
+    raw.exec('PRAGMA busy_timeout = 0'); // waited for by whenUnlocked, not synchronously (bench/lib/sqlite-busy.ts)
     raw.exec('PRAGMA synchronous = OFF');
     raw.exec('PRAGMA cache_size = -262144');
+    // each step one transaction whose write lock is taken at BEGIN (a deferred one would take it at its first
+    // write and fail at once if the server committed since its read began)
+    const inTransaction = async (work: () => void) => {
+      await whenUnlocked(() => raw.exec('begin immediate'));
+      try {
+        work();
+        raw.exec('commit');
+      } catch (error) {
+        raw.exec('rollback');
+        throw error;
+      }
+    };
     const triggers = raw.prepare(`select name, sql from sqlite_master where type = 'trigger' and tbl_name = ?`).all(table) as { name: string; sql: string }[];
-    for (const t of triggers) raw.exec(`drop trigger "${t.name}"`);
+    await inTransaction(() => {
+      for (const t of triggers) raw.exec(`drop trigger "${t.name}"`);
+    });
     const insert = raw.prepare(`insert into "${table}" (${names}) values (${columns.map(() => '?').join(', ')})`);
     for (let start = 0; start < count; start += 50_000) {
-      raw.exec('begin');
-      for (let i = start; i < Math.min(count, start + 50_000); i++) insert.run(...(row(i) as SQLInputValue[]));
-      raw.exec('commit');
+      await inTransaction(() => {
+        for (let i = start; i < Math.min(count, start + 50_000); i++) insert.run(...(row(i) as SQLInputValue[]));
+      });
     }
-    const search = raw.prepare(`select name from sqlite_master where type = 'table' and name = ?`).get(`${table}_search`);
-    if (search) raw.exec(`insert into "${table}_search" ("${table}_search") values ('rebuild')`);
-    // what the dropped value-list triggers would have listed (the value table's own search triggers stay)
-    for (const [column, valueTable] of Object.entries(valueLists[table as SearchedTable] ?? {})) {
-      raw.exec(`insert or ignore into "${valueTable}" (value) select distinct "${column}" from "${table}"`);
-    }
-    for (const t of triggers) raw.exec(t.sql);
+    await inTransaction(() => {
+      const search = raw.prepare(`select name from sqlite_master where type = 'table' and name = ?`).get(`${table}_search`);
+      if (search) raw.exec(`insert into "${table}_search" ("${table}_search") values ('rebuild')`);
+      // what the dropped value-list triggers would have listed (the value table's own search triggers stay)
+      for (const [column, valueTable] of Object.entries(valueLists[table as SearchedTable] ?? {})) {
+        raw.exec(`insert or ignore into "${valueTable}" (value) select distinct "${column}" from "${table}"`);
+      }
+      for (const t of triggers) raw.exec(t.sql);
+    });
     raw.close();
     return;
   }
