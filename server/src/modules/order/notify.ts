@@ -56,7 +56,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   const paid = verified.value;
   // Alipay's TRADE_CLOSED after a full refund: acknowledged, and no money moves
   if ('closed' in paid) return { ok: true, message: 'closed: no payment, nothing changes' };
-  const mismatch = paid.orderNo !== order.orderNo ? 'orderNo' : paid.amount !== order.payAmount ? 'amount' : paid.mchId !== verified.config.partner ? 'mchId' : paid.appId !== verified.config.appid ? 'appId' : undefined;
+  const mismatch = paid.orderNo !== order.orderNo ? 'orderNo' : paid.amount !== order.payAmount ? 'amount' : accountMismatch(paid, verified.config);
   if (mismatch) {
     await recordAlarm(ctx, log, 'notifyMismatch', order, mismatchDetail(mismatch, paid.amount, order.payAmount));
     return { ok: false, message: fill(t.notifyMismatch, { field: mismatch }) };
@@ -88,16 +88,12 @@ type ByPath = { answer?: NotifyAnswer; verified?: { config: PayAccount; paid: Pa
 async function paidByPath(ctx: AppContext, rt: PaymentRuntime, gateway: PaymentGateway, v: { gatewayName: string; orderNo: string; configId: number; rawBody: string; headers: Headers; log: Log | undefined }): Promise<ByPath> {
   const config = await accountOf(ctx, rt, { orderNo: v.orderNo, configId: v.configId }, v.log);
   if (!config || config.gateway !== v.gatewayName) return {};
-  let paid: PaidNotification | ClosedNotification;
-  try {
-    paid = await gateway.verifyNotification(config, v.rawBody, v.headers);
-  } catch (error) {
-    // an order's notify URL names its own 支付配置: a body that does not verify under it is no notification of that order
-    rt.strangers.warn(v.log, 'badSignature', { orderNo: v.orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: notification refused');
-    return { answer: { ok: false, message: t.notifyBadSignature } };
-  }
+  // an order's notify URL names its own 支付配置: a body that does not verify under it is no notification of that order
+  const checked = await verifiedOrWarned(rt, v.log, v.orderNo, () => gateway.verifyNotification(config, v.rawBody, v.headers));
+  if (!checked.ok) return { answer: checked.answer };
+  const paid = checked.value;
   const verified = { config, paid };
-  if ('closed' in paid || paid.orderNo !== v.orderNo || paid.mchId !== config.partner || paid.appId !== config.appid) return { verified };
+  if ('closed' in paid || paid.orderNo !== v.orderNo || accountMismatch(paid, config)) return { verified };
   const orderId = await sharedWrite(ctx.db, (db) => payByNumber(db, { orderNo: v.orderNo, configId: v.configId, payAmount: paid.amount, transId: paid.transId, payTime: paid.payTime, now: ctx.now() }));
   return orderId === undefined ? { verified } : { answer: { ok: true, message: 'paid' } };
 }
@@ -115,17 +111,28 @@ export async function verifiedWith<T>(ctx: AppContext, rt: PaymentRuntime, v: { 
     rt.strangers.warn(log, 'configMissing', { orderNo: order.orderNo }, 'payment alarm: notification for an order whose 支付配置 is gone');
     return { ok: false, answer: { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) } };
   }
-  let value: T;
-  try {
-    value = await verify(config);
-  } catch (error) {
-    rt.strangers.warn(log, 'badSignature', { orderNo: order.orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: notification refused');
-    return { ok: false, answer: { ok: false, message: t.notifyBadSignature } };
-  }
+  const checked = await verifiedOrWarned(rt, log, order.orderNo, () => verify(config));
+  if (!checked.ok) return checked;
+  const value = checked.value;
   // signed with the order's 支付配置, yet that config names another gateway: an operator must look
   if (config.gateway !== v.gatewayName) {
     await recordAlarm(ctx, log, 'configMismatch', v.alarmOn, fill(messages.payAlarm.detailConfig, { gateway: v.gatewayName, configId: order.configId }));
     return { ok: false, answer: { ok: false, message: fill(t.notifyMismatch, { field: 'gateway' }) } };
   }
   return { ok: true, value, config };
+}
+
+/** The notification's merchant or app id where it is not the 支付配置's; undefined when both fit. */
+function accountMismatch(paid: PaidNotification, config: PayAccount): 'mchId' | 'appId' | undefined {
+  return paid.mchId !== config.partner ? 'mchId' : paid.appId !== config.appid ? 'appId' : undefined;
+}
+
+/** `verify`'s answer; a refusal only logged (once a minute per kind: anyone can send one) and answered as a bad signature. */
+async function verifiedOrWarned<T>(rt: PaymentRuntime, log: Log | undefined, orderNo: string, verify: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; answer: NotifyAnswer }> {
+  try {
+    return { ok: true, value: await verify() };
+  } catch (error) {
+    rt.strangers.warn(log, 'badSignature', { orderNo, reason: error instanceof GatewayVerifyError ? error.message : 'unreadable notification' }, 'payment alarm: notification refused');
+    return { ok: false, answer: { ok: false, message: t.notifyBadSignature } };
+  }
 }
