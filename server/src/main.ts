@@ -8,6 +8,7 @@ import { startSqliteOptimizer, type SqliteOptimizer } from './db/sqlite-optimize
 import { unavailableDependency } from './infra/dependency-faults.ts';
 import { paymentRuntime } from './modules/order/runtime.ts';
 import { startOrderSweeper, type OrderSweeper } from './modules/order/sweeper.ts';
+import { startRollupFolding } from './modules/sales-charts/rollup-fold.ts';
 
 async function main() {
   let config;
@@ -25,6 +26,7 @@ async function main() {
   let retention: { stop: () => Promise<void> } | undefined;
   let optimizer: SqliteOptimizer | undefined;
   let orderSweeper: OrderSweeper | undefined;
+  let folding: { stop: () => Promise<void> } | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return; // (a terminal's Ctrl-C reaches a cluster's processes twice: from the terminal and from the primary)
@@ -33,6 +35,7 @@ async function main() {
     await retention?.stop();
     await optimizer?.stop();
     await orderSweeper?.stop();
+    await folding?.stop();
     await paymentRuntime(ctx).stop(); // every gateway's stop hook: nothing more goes out
     await app.close();
     process.exit(0);
@@ -55,6 +58,8 @@ async function main() {
     onSwept: (deleted) => { if (deleted.sys_oper_log + deleted.sys_login_log > 0) app.log.info({ deleted }, `log retention: deleted entries older than ${config.logRetentionDays} days`); },
     onError: choreFailed('log retention sweep failed'),
   });
+  // the sales rollups' pending changes (数据可视化), folded now and then so that a chart's read has few to fold
+  folding = startRollupFolding(ctx.db, { onError: choreFailed('sales rollups: fold failed') });
   optimizer = startSqliteOptimizer(ctx.db, { onError: choreFailed('SQLite statistics (pragma optimize) failed') });
   // Unpaid orders past their time: asked at the gateway, then paid or closed; automatic refunds and
   // refunds left under way by a crash (modules/order/sweeper.ts).

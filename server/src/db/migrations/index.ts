@@ -23,6 +23,7 @@ import * as m0029 from './0029_pay_config_api_cert.ts';
 import * as m0030 from './0030_pay_config_drop_cert_path.ts';
 import * as m0031 from './0031_sales_month_rollups.ts';
 import * as m0033 from './0033_job_runs.ts';
+import * as m0034 from './0034_sales_pending.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
 export const migrations = {
@@ -51,4 +52,5 @@ export const migrations = {
   '0030_pay_config_drop_cert_path': m0030,
   '0031_sales_month_rollups': m0031,
   '0033_job_runs': m0033,
+  '0034_sales_pending': m0034,
 };

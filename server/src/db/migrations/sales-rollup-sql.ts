@@ -60,8 +60,8 @@ export async function backfillRollup(db: Kysely<any>, dialect: DialectName, tabl
  * One count a pay_order row adds to the rollups: `counts` (SQL, for row r = old or new) whether it does,
  * `at` at which instant (epoch ms), `values` what it adds (createdCount, paidCount, paidAmount, refundAmount).
  */
-type Measure = { name: string; counts: (r: string) => string; at: (r: string) => string; values: (r: string) => [string, string, string, string]; amount: (r: string) => string };
-const measures: Measure[] = [
+export type Measure = { name: string; counts: (r: string) => string; at: (r: string) => string; values: (r: string) => [string, string, string, string]; amount: (r: string) => string };
+export const measures: Measure[] = [
   { // created: a sale's order (a QR code shown), when it was made
     name: 'created', counts: (r) => `${r}."transType" = 1`, at: (r) => `${r}."createTime"`,
     values: () => ['1', '0', '0', '0'], amount: () => '0',
@@ -91,7 +91,7 @@ function applySql(dialect: DialectName, table: RollupTable, measure: Measure, r:
 }
 
 /** Whether an update changed what the row counts in a measure, for rollups keyed by (some of) `key` per day (or coarser). */
-function changedSql(dialect: DialectName, key: string[], measure: Measure): string {
+export function changedSql(dialect: DialectName, key: string[], measure: Measure): string {
   const differ = (a: string, b: string) => (dialect === 'postgres' ? `${a} is distinct from ${b}` : `${a} is not ${b}`);
   const moved = [...key.map((c) => differ(`old."${c}"`, `new."${c}"`)), differ(periodSql(dialect, 'day', measure.at('old')), periodSql(dialect, 'day', measure.at('new')))];
   return `((${measure.counts('old')}) <> (${measure.counts('new')}) or (${measure.counts('new')} and (${[...moved, differ(measure.amount('old'), measure.amount('new'))].join(' or ')})))`;

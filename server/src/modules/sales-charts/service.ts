@@ -5,6 +5,7 @@ import type { DeptScope } from '../../db/scope.ts';
 import { chartRange, dayText, monthStartOf, monthsBefore, periodOf } from './periods.ts';
 import { checkFilters, familyOf, hasMonths, machineNames, sumsByPayType, sumsByPeriod, sumsOver, topTen, type ChartFilters, type Summed } from './queries.ts';
 import type { RankCache } from './rank-cache.ts';
+import { foldSalesRollups } from './rollup-fold.ts';
 import { isMonthKey, shanghaiDayNumber } from './rollup-tables.ts';
 import { spanPieces } from './spans.ts';
 
@@ -28,6 +29,7 @@ const monthLabel = (granularity: ChartGranularity, month: number) =>
 
 export async function salesCharts(db: Kysely<Database>, ranks: RankCache, scope: DeptScope, query: SalesChartsQuery, now: number): Promise<SalesCharts> {
   checkFilters(scope, query);
+  await foldSalesRollups(db); // every change committed before this request, in the rollups it reads
   const range = chartRange(query, now);
   const today = shanghaiDayNumber(now);
   const family = familyOf(query);

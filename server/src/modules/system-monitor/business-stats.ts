@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { DEVICE_ONLINE_SECONDS, OrderStatus, shanghaiDay, type SystemSnapshot } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
+import { foldSalesRollups } from '../sales-charts/rollup-fold.ts';
 import { shanghaiDayNumber, withChartTables } from '../sales-charts/rollup-tables.ts';
 
 // The business at a glance. Per-minute figures come from the day's running totals (numbers sent: sync_send_daily;
@@ -13,6 +14,7 @@ type Sample = { at: number; day: number; sent: number; created: number };
 
 export async function dayTotals(db: Kysely<Database>, now: number): Promise<Sample> {
   const day = shanghaiDayNumber(now);
+  await foldSalesRollups(db);
   const [sent, created] = await Promise.all([
     db.selectFrom('sync_send_daily').select(sql<string | number>`coalesce(sum("sendCount"), 0)`.as('total')).where('day', '=', shanghaiDay(now)).executeTakeFirst(),
     withChartTables(db).selectFrom('chart_sales_day').select(sql<string | number>`coalesce(sum("createdCount"), 0)`.as('total')).where('day', '=', day).executeTakeFirst(),

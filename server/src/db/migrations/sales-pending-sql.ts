@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../dialect.ts';
+import { changedSql, measures, type Measure } from './sales-rollup-sql.ts';
+
+// The counted changes waiting to be folded into the sales rollups (migration 0034). The triggers on pay_order
+// append one row a counted change to chart_pending, in the transaction of that change: its key columns, the
+// instant it counts at (epoch ms) and what it adds (or, negative, takes back). modules/sales-charts/rollup-fold.ts
+// sums them into the six rollups and deletes them, in one transaction. A purchase's write then adds one row to
+// a table nothing else writes, instead of upserting six rollup rows that every purchase of its company and day
+// shares (each waiting for the last one's commit on PostgreSQL).
+
+export const PENDING_TABLE = 'chart_pending';
+/** The key columns of a pending change: every rollup's key is some of them. */
+export const pendingKeys = ['deptId', 'machineNo', 'payType', 'goodsName'] as const;
+const measureColumns = ['createdCount', 'paidCount', 'paidAmount', 'refundAmount'];
+const columns = [...pendingKeys, 'at', ...measureColumns].map((c) => `"${c}"`).join(', ');
+
+export async function createPendingTable(db: Kysely<any>, dialect: DialectName) {
+  await db.schema.createTable(PENDING_TABLE)
+    .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn('deptId', 'integer', (c) => c.notNull())
+    .addColumn('machineNo', 'varchar(64)', (c) => c.notNull())
+    .addColumn('payType', 'integer', (c) => c.notNull())
+    .addColumn('goodsName', 'varchar(128)', (c) => c.notNull())
+    .addColumn('at', 'bigint', (c) => c.notNull())
+    .addColumn('createdCount', 'integer', (c) => c.notNull())
+    .addColumn('paidCount', 'integer', (c) => c.notNull())
+    .addColumn('paidAmount', 'bigint', (c) => c.notNull())
+    .addColumn('refundAmount', 'bigint', (c) => c.notNull())
+    .execute();
+}
+
+/** What row r (old or new) counts in measure m, as values of a pending row: taken back when sign is -1. */
+const valuesOf = (m: Measure, r: 'old' | 'new', sign: 1 | -1) =>
+  [...pendingKeys.map((c) => `${r}."${c}"`), m.at(r), ...m.values(r).map((v) => (sign === 1 ? v : `-(${v})`))].join(', ');
+
+/**
+ * The triggers: an insert (a delete) appends what its row counts (takes back) in each measure that counts it;
+ * an update that changed what a measure counts (changedSql: whether, on which day, under which key, how much)
+ * appends the old row taken back and the new one counted. Most updates change nothing counted: no trigger runs.
+ */
+export function pendingTriggerSql(dialect: DialectName): string[] {
+  const keys = [...pendingKeys];
+  const insert = `insert into ${PENDING_TABLE} (${columns})`;
+  if (dialect === 'sqlite') {
+    return measures.flatMap((m) => [
+      `create trigger pay_order_pending_insert_${m.name} after insert on pay_order when ${m.counts('new')} begin ${insert} values (${valuesOf(m, 'new', 1)}); end`,
+      `create trigger pay_order_pending_delete_${m.name} after delete on pay_order when ${m.counts('old')} begin ${insert} values (${valuesOf(m, 'old', -1)}); end`,
+      `create trigger pay_order_pending_update_${m.name} after update on pay_order when ${changedSql(dialect, keys, m)} begin `
+        + `${insert} select ${valuesOf(m, 'old', -1)} where ${m.counts('old')} union all select ${valuesOf(m, 'new', 1)} where ${m.counts('new')}; end`,
+    ]);
+  }
+  const onInsert = measures.map((m) => `if ${m.counts('new')} then ${insert} values (${valuesOf(m, 'new', 1)}); end if;`);
+  const onDelete = measures.map((m) => `if ${m.counts('old')} then ${insert} values (${valuesOf(m, 'old', -1)}); end if;`);
+  const onUpdate = measures.map((m) => `if ${changedSql(dialect, keys, m)} then `
+    + `if ${m.counts('old')} then ${insert} values (${valuesOf(m, 'old', -1)}); end if; if ${m.counts('new')} then ${insert} values (${valuesOf(m, 'new', 1)}); end if; end if;`);
+  return [
+    `create function pay_order_pending() returns trigger language plpgsql as $$ begin
+      if tg_op = 'INSERT' then ${onInsert.join(' ')}
+      elsif tg_op = 'DELETE' then ${onDelete.join(' ')}
+      else ${onUpdate.join(' ')}
+      end if;
+      return null;
+    end $$`,
+    'create trigger pay_order_pending_insert_delete after insert or delete on pay_order for each row execute function pay_order_pending()',
+    `create trigger pay_order_pending_update after update on pay_order for each row when (${measures.map((m) => changedSql(dialect, keys, m)).join(' or ')}) execute function pay_order_pending()`,
+  ];
+}
