@@ -37,6 +37,7 @@ import { simulatorOf } from '../server/src/modules/gateway/simulator/gateway.ts'
 import { readDbCalls } from './lib/db-calls.ts';
 import { notificationControl } from './lib/held-notifications.ts';
 import { watchBackends } from './lib/pg-backends.ts';
+import { startRollupFolding } from '../server/src/modules/sales-charts/rollup-fold.ts';
 import { costBetween, costTable, measureSteps, type Cost, type Reading } from './lib/terminal-steps.ts';
 
 const MACHINES = benchNumber('BENCH_MACHINES', 1_000, 10);
@@ -365,11 +366,18 @@ const httpDispensed = [...found.values()].filter((s) => s === OrderStatus.dispen
 if (httpDispensed + rawDone !== dispensed) problems.push(`dispensed orders ${dispensed} ≠ purchases completed over HTTP and bare (${httpDispensed} + ${rawDone})`);
 const simPaid = Number((await bare.all<{ n: number }>(`select count(*) as n from pay_sim_payment where status = 'paid'`))[0]!.n);
 if (simPaid !== seenOrders.length) problems.push(`gateway payments ${simPaid} ≠ orders created over HTTP ${seenOrders.length}`);
+// the sales rollups (folded every 2 s by the server, as main.ts does) with what is still pending: every order counted once
+const [rolled] = await bare.all<{ created: number; paid: number; amount: number }>('select sum("createdCount") as created, sum("paidCount") as paid, sum("paidAmount") as amount from '
+  + '(select "createdCount", "paidCount", "paidAmount" from chart_dept_day union all select "createdCount", "paidCount", "paidAmount" from chart_pending) counted');
+const [ordered] = await bare.all<{ created: number; paid: number; amount: number }>('select count(*) as created, count("payTime") as paid, coalesce(sum(case when "payTime" is null then 0 else "payAmount" end), 0) as amount from pay_order where "transType" = 1');
+const rollupsHold = ['created', 'paid', 'amount'].every((k) => Number(rolled![k as 'paid'] ?? 0) === Number(ordered![k as 'paid']));
+if (!rollupsHold) problems.push(`the sales rollups count ${JSON.stringify(rolled)}, the orders ${JSON.stringify(ordered)}`);
 const refundNeeded = Number((await bare.all<{ n: number }>('select count(*) as n from pay_order where "refundNeeded" = 1'))[0]!.n);
 const alarms = Number((await bare.all<{ n: number }>('select count(*) as n from pay_alarm'))[0]!.n);
 if (refundNeeded || alarms) problems.push(`${refundNeeded} orders marked for refund, ${alarms} alarms (none expected: every dispense succeeds)`);
 console.log(`\nrecount: orders by status ${[...counts].map(([s, n]) => `${s}: ${n}`).join(', ')}; stock taken ${stockTaken} = dispensed ${dispensed} (per aisle: ${aisleMismatches} mismatches); `
-  + `${seenOrders.length} orders given to machines, ${missing} missing, ${seen.size === seenOrders.length ? 'none' : seenOrders.length - seen.size} doubled; gateway payments ${simPaid}; refundNeeded ${refundNeeded}, alarms ${alarms}`);
+  + `${seenOrders.length} orders given to machines, ${missing} missing, ${seen.size === seenOrders.length ? 'none' : seenOrders.length - seen.size} doubled; gateway payments ${simPaid}; refundNeeded ${refundNeeded}, alarms ${alarms}; `
+  + `sales rollups ${rollupsHold ? '=' : '≠'} the orders (${Number(ordered!.created)} created, ${Number(ordered!.paid)} paid)`);
 reportRecount(problems);
 
 console.log(`\nTerminal flow, ${MACHINES} machines, ${SECONDS} s a run, ${server.dbKind}; ${os.cpus().length} cores, 1-min load during the HTTP run ${loadsHttp.join(' / ')}`);
@@ -411,12 +419,14 @@ async function runServerChild(): Promise<never> {
   const workers = Number(process.env.BENCH_SERVER_WORKERS ?? 0);
   const cluster = workers > 0 ? await startMainServer(s.databaseUrl, s.ctx.config.dataDir, workers) : undefined;
   const notifications = cluster ? undefined : await notificationControl(simulatorOf(paymentRuntime(s.ctx).gateways));
+  const folding = cluster ? undefined : startRollupFolding(db); // as main.ts does (the cluster's processes fold on their own)
   process.stdout.write(`${JSON.stringify({
     url: cluster?.url ?? s.url, dbKind: s.dbKind, sqliteFile: s.sqliteFile, databaseUrl: s.databaseUrl, machines, configId, deptId, clusterPid: cluster?.pid, workers: cluster ? workers : undefined, notifications: notifications?.url,
   } satisfies Child)}\n`);
   process.stdin.resume();
   await new Promise((resolve) => process.stdin.on('end', resolve));
   notifications?.close();
+  await folding?.stop();
   await cluster?.stop();
   await s.close();
   process.exit(0);

@@ -1,8 +1,8 @@
 // What a server process asks of its database, counted in that process (bench/terminal.ts): on PostgreSQL
 // every query node-postgres sends is one round trip (a message out, its answer awaited), and a statement
 // unless it is transaction control (begin, commit, rollback, savepoint, release); on SQLite (in the
-// process, no round trip) every statement run. Also the writes to pay_order: each runs the sales-rollup
-// trigger (migration 0025) inside the database, statements it executes with no round trip.
+// process, no round trip) every statement run. Also the writes to pay_order: a counted one runs the trigger
+// appending to the sales rollups' pending changes (migration 0034) inside the database, with no round trip.
 // Installed by importing this module in a process whose BENCH_DB_CALLS_DIR is set (the bench's server
 // child, or `--import` of it in main.ts and its workers): the counts go to <dir>/<pid>.json every 50 ms,
 // and readDbCalls sums the files of every process.

@@ -41,7 +41,7 @@ export async function measureSteps(read: () => Promise<Reading>, purchases: numb
 export function costTable(costs: Cost[], dbKind: 'sqlite' | 'postgres'): string {
   const pg = dbKind === 'postgres';
   const lines = [
-    `| step | purchases | server CPU ms${pg ? ' | PostgreSQL backends CPU ms | round trips' : ''} | statements | pay_order writes (each runs the rollup trigger in the database) |`,
+    `| step | purchases | server CPU ms${pg ? ' | PostgreSQL backends CPU ms | round trips' : ''} | statements | pay_order writes (a counted one appends a pending change by trigger) |`,
     `|---|---:|---:${pg ? '|---:|---:' : ''}|---:|---:|`,
   ];
   for (const c of costs) {
