@@ -10,7 +10,7 @@ import { dropRollupTriggerSql } from './sales-rollup-sql.ts';
 // seconds. The rollups are exact up to now when this runs (the old triggers kept them): nothing is pending.
 export async function up(db: Kysely<any>): Promise<void> {
   const dialect = dialectOf(db);
-  await createPendingTable(db, dialect);
+  await createPendingTable(db);
   for (const statement of dropRollupTriggerSql(dialect)) await sql.raw(statement).execute(db);
   for (const statement of pendingTriggerSql(dialect)) await sql.raw(statement).execute(db);
 }

@@ -15,9 +15,9 @@ export const pendingKeys = ['deptId', 'machineNo', 'payType', 'goodsName'] as co
 const measureColumns = ['createdCount', 'paidCount', 'paidAmount', 'refundAmount'];
 const columns = [...pendingKeys, 'at', ...measureColumns].map((c) => `"${c}"`).join(', ');
 
-export async function createPendingTable(db: Kysely<any>, dialect: DialectName) {
+export async function createPendingTable(db: Kysely<any>) {
+  // no key: it is only ever appended to and emptied (an index would cost every purchase's write for nothing)
   await db.schema.createTable(PENDING_TABLE)
-    .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
     .addColumn('deptId', 'integer', (c) => c.notNull())
     .addColumn('machineNo', 'varchar(64)', (c) => c.notNull())
     .addColumn('payType', 'integer', (c) => c.notNull())
