@@ -41,6 +41,9 @@ export async function foldSalesRollups(db: Kysely<Database>): Promise<number> {
     const { rows } = await postgresFold.execute(db);
     return (rows[0] as { folded: number }).folded;
   }
+  // nothing pending (a chart read while nothing sells): no transaction
+  const { rows: waiting } = await sql<{ n: number }>`select exists (select 1 from ${sql.table(PENDING_TABLE)}) as "n"`.execute(db);
+  if (Number(waiting[0]?.n ?? 0) === 0) return 0;
   // the server's one SQLite connection runs one work at a time: nothing is appended between the sums and the delete
   return sharedTransaction(db, async (trx) => {
     const { rows } = await sql<{ n: number }>`select count(*) as "n" from ${sql.table(PENDING_TABLE)}`.execute(trx);
