@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../dialect.ts';
-import { changedSql, measures, type Measure } from './sales-rollup-sql.ts';
+import { changedSql, measures, pgMeasureTriggerSql, type Measure } from './sales-rollup-sql.ts';
 
 // The counted changes waiting to be folded into the sales rollups (migration 0034). The triggers on pay_order
 // append one row a counted change to chart_pending, in the transaction of that change: its key columns, the
@@ -50,19 +50,5 @@ export function pendingTriggerSql(dialect: DialectName): string[] {
         + `${insert} select ${valuesOf(m, 'old', -1)} where ${m.counts('old')} union all select ${valuesOf(m, 'new', 1)} where ${m.counts('new')}; end`,
     ]);
   }
-  const onInsert = measures.map((m) => `if ${m.counts('new')} then ${insert} values (${valuesOf(m, 'new', 1)}); end if;`);
-  const onDelete = measures.map((m) => `if ${m.counts('old')} then ${insert} values (${valuesOf(m, 'old', -1)}); end if;`);
-  const onUpdate = measures.map((m) => `if ${changedSql(dialect, keys, m)} then `
-    + `if ${m.counts('old')} then ${insert} values (${valuesOf(m, 'old', -1)}); end if; if ${m.counts('new')} then ${insert} values (${valuesOf(m, 'new', 1)}); end if; end if;`);
-  return [
-    `create function pay_order_pending() returns trigger language plpgsql as $$ begin
-      if tg_op = 'INSERT' then ${onInsert.join(' ')}
-      elsif tg_op = 'DELETE' then ${onDelete.join(' ')}
-      else ${onUpdate.join(' ')}
-      end if;
-      return null;
-    end $$`,
-    'create trigger pay_order_pending_insert_delete after insert or delete on pay_order for each row execute function pay_order_pending()',
-    `create trigger pay_order_pending_update after update on pay_order for each row when (${measures.map((m) => changedSql(dialect, keys, m)).join(' or ')}) execute function pay_order_pending()`,
-  ];
+  return pgMeasureTriggerSql('pay_order_pending', keys, (m, r, sign) => `${insert} values (${valuesOf(m, r, sign)});`);
 }

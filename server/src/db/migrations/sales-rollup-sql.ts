@@ -116,20 +116,30 @@ export function rollupTriggerSql(dialect: DialectName, tables: RollupTable[]): s
         + `${[...apply(m, 'old', -1, m.counts('old')), ...apply(m, 'new', 1, m.counts('new'))].join(' ')} end`,
     ]);
   }
-  const onInsert = measures.map((m) => `if ${m.counts('new')} then ${apply(m, 'new', 1, 'true').join(' ')} end if;`);
-  const onDelete = measures.map((m) => `if ${m.counts('old')} then ${apply(m, 'old', -1, 'true').join(' ')} end if;`);
-  const onUpdate = measures.map((m) => `if ${changedSql(dialect, allKeys, m)} then `
-    + `if ${m.counts('old')} then ${apply(m, 'old', -1, 'true').join(' ')} end if; if ${m.counts('new')} then ${apply(m, 'new', 1, 'true').join(' ')} end if; end if;`);
+  return pgMeasureTriggerSql('pay_order_rollup', allKeys, (m, r, sign) => apply(m, r, sign, 'true').join(' '));
+}
+
+/**
+ * PostgreSQL: the function `name` and its two triggers on pay_order (`name`_insert_delete, `name`_update): an
+ * insert (a delete) counts (takes back) its row in each measure that counts it; an update that changed what a
+ * measure counts (changedSql, on `keys`) takes back the old row and counts the new one. `count(m, r, sign)`: the
+ * statements counting row r in measure m (sign -1: taking it back).
+ */
+export function pgMeasureTriggerSql(name: string, keys: string[], count: (m: Measure, r: 'old' | 'new', sign: 1 | -1) => string): string[] {
+  const onInsert = measures.map((m) => `if ${m.counts('new')} then ${count(m, 'new', 1)} end if;`);
+  const onDelete = measures.map((m) => `if ${m.counts('old')} then ${count(m, 'old', -1)} end if;`);
+  const onUpdate = measures.map((m) => `if ${changedSql('postgres', keys, m)} then `
+    + `if ${m.counts('old')} then ${count(m, 'old', -1)} end if; if ${m.counts('new')} then ${count(m, 'new', 1)} end if; end if;`);
   return [
-    `create function pay_order_rollup() returns trigger language plpgsql as $$ begin
+    `create function ${name}() returns trigger language plpgsql as $$ begin
       if tg_op = 'INSERT' then ${onInsert.join(' ')}
       elsif tg_op = 'DELETE' then ${onDelete.join(' ')}
       else ${onUpdate.join(' ')}
       end if;
       return null;
     end $$`,
-    'create trigger pay_order_rollup_insert_delete after insert or delete on pay_order for each row execute function pay_order_rollup()',
-    `create trigger pay_order_rollup_update after update on pay_order for each row when (${measures.map((m) => changedSql(dialect, allKeys, m)).join(' or ')}) execute function pay_order_rollup()`,
+    `create trigger ${name}_insert_delete after insert or delete on pay_order for each row execute function ${name}()`,
+    `create trigger ${name}_update after update on pay_order for each row when (${measures.map((m) => changedSql('postgres', keys, m)).join(' or ')}) execute function ${name}()`,
   ];
 }
 
