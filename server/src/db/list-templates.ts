@@ -44,7 +44,7 @@ const markValues: KyselyPlugin = {
 };
 
 /** listPage's own values of a request (and the FTS5 question of a streamed count): stand-ins while a template is built, the request's values when it is filled. */
-export type OwnValues = { offset: unknown; limit: unknown; seekValue: unknown; seekKey: unknown; phrase: unknown };
+export type OwnValues = { offset: unknown; seekValue: unknown; seekKey: unknown; phrase: unknown };
 const ownStandIns = standIns<OwnValues>();
 const ownNameOf = (value: unknown) => standInNameOf(value) as keyof OwnValues | undefined;
 

@@ -80,3 +80,11 @@ it('a kept `select *` yields the columns of the schema after a change, also afte
   }
   connection.close();
 });
+
+it('writes a limit as a literal, an offset and any other value as a parameter (a bound LIMIT is compiled again at each run)', () => {
+  const db = new Kysely<{ t: { n: number } }>({ dialect: nodeSqliteDialect(new DatabaseSync(':memory:')) });
+  const compiled = db.selectFrom('t').select('n').where('n', '>', 5).limit(10).offset(20).compile();
+  expect(compiled.sql).toBe('select "n" from "t" where "n" > ? limit 10 offset ?');
+  expect(compiled.parameters).toEqual([5, 20]);
+  expect(db.selectFrom('t').select('n').limit(-1).compile().parameters).toEqual([-1]); // not a count of rows: as before
+});

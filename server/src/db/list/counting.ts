@@ -18,7 +18,7 @@ export function countBoundOf(offset: number, limit: number, searched: boolean, s
 
 /** The rows of `filtered`, counted up to `bound` + 1 (as `total`): at most that many index entries read. */
 export function boundedCount(db: Kysely<any>, filtered: SelectQueryBuilder<any, any, {}>, bound: number) {
-  return db.selectFrom(filtered.select(sql.lit(1).as('one')).limit(bound + 1).as('bounded')).select(sql<number | string>`count(*)`.as('total'));
+  return db.selectFrom(filtered.select(sql.lit(1).as('one')).limit(sql.lit(bound + 1)).as('bounded')).select(sql<number | string>`count(*)`.as('total'));
 }
 
 /**
@@ -31,7 +31,7 @@ export function countStatementOf(db: Kysely<any>, filtered: SelectQueryBuilder<a
   const search = sql.table(streamed.search);
   const row = filtered.select(sql.lit(1).as('one')).where(sql.ref(streamed.keyRef), '=', sql.ref(`${streamed.search}.rowid`));
   const matches = db.selectFrom(search.as(streamed.search) as never).select(sql.lit(1).as('one'))
-    .where(sql<SqlBool>`${search} match ${phrase}`).where(({ exists }) => exists(row as never)).limit(bound + 1).as('bounded');
+    .where(sql<SqlBool>`${search} match ${phrase}`).where(({ exists }) => exists(row as never)).limit(sql.lit(bound + 1)).as('bounded');
   return db.selectFrom(matches).select(sql<number | string>`count(*)`.as('total'));
 }
 

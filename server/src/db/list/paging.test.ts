@@ -200,4 +200,27 @@ describe('list pages: counts, bounds and cursors', () => {
       vi.useRealTimers();
     }
   });
+
+  it('writes every limit in the text, never bound (SQLite compiles a statement with a bound LIMIT again at each run), one shape per page size', async () => {
+    const pageOf = async (n: number, limit: number, searches = [contains(db, 'sys_login_log', 'ip', 'mid')]) => {
+      const answer = await listPage(db, db.selectFrom('sys_login_log'), (qb) => qb.select('infoId'), { page: n, limit, sortField: '', sortOrder: '' },
+        { sortColumns: {}, defaultSort: ['loginTime', 'desc'], tieBreaker: 'infoId', searches });
+      return answer.rows.map((r) => r.infoId);
+    };
+    statements.length = 0;
+    f.recording = true;
+    try {
+      // the same shapes with two page sizes, in turns: each its own statement, each the rows of its size
+      const newestFirst = [...all].sort((a, b) => b.loginTime - a.loginTime || b.infoId - a.infoId);
+      const want = (n: number, limit: number, text: string) => newestFirst.filter((r) => r.ip.toLowerCase().includes(text)).slice((n - 1) * limit, n * limit).map((r) => r.infoId);
+      for (const [n, limit] of [[1, 10], [1, 20], [3, 10], [3, 20]] as const) {
+        expect(await pageOf(n, limit)).toEqual(want(n, limit, 'mid'));
+        expect(await pageOf(n, limit, [])).toEqual(want(n, limit, ''));
+      }
+    } finally {
+      f.recording = false;
+    }
+    expect(statements.length).toBeGreaterThan(8);
+    expect(statements.filter((text) => /limit (\?|\$\d)/i.test(text))).toEqual([]);
+  });
 });

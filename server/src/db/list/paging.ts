@@ -124,7 +124,10 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
     return encodeCursor({ page: paging.page, sort, key });
   };
   const pageOffset = seek ? 0 : offset;
-  const own: OwnValues = { offset: pageOffset, limit: paging.limit, seekValue: seek?.[0], seekKey: seek?.[1], phrase: undefined };
+  const own: OwnValues = { offset: pageOffset, seekValue: seek?.[0], seekKey: seek?.[1], phrase: undefined };
+  // the limit as a literal, part of the shape: a bound LIMIT makes SQLite compile the statement again at every
+  // run (db/sqlite-dialect.ts LiteralLimitCompiler)
+  const limit = sql.lit(paging.limit);
   // A keyed list reads the page's keys first, then its columns and joins for those rows only (one statement:
   // `key in (the keys subquery)`) — past the first page always (the rows skipped), and on any page when its
   // columns join or select from other tables: SQLite evaluates the select list for every row it sorts, so a
@@ -134,7 +137,6 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const pageStatement = (countedWithPage: boolean) => (values: OwnValues) => {
     const seekAfter = seek ? sql<SqlBool>`(${sql.ref(orderColumn)}, ${sql.ref(options.tieBreaker)}) ${sql.raw(direction === 'desc' ? '<' : '>')} (${values.seekValue}, ${values.seekKey})` : undefined;
     const pageOf = seekAfter ? forPage.where(seekAfter) : forPage;
-    const limit = values.limit as number;
     const offsetOf = values.offset as number;
     let pageQuery: SelectQueryBuilder<any, any, any> | undefined;
     if (keyed) {
@@ -154,7 +156,7 @@ export async function listPage<DB, TB extends keyof DB, O, SelectDB, SelectTB ex
   const countKey = statementKeyOf(countQuery);
   const countedWithPage = !seek && !plan?.streamed && (!!plan?.fewRows || (!!memory.exactCounts.get(countKey) && !memory.boundedCounts.get(countKey)));
   // what shapes the page's statement besides the filtered query's text (a count in it is bounded at `bound`)
-  const pageShape = `page ${sort} ${options.tieBreaker} ${seek ? 'seek' : ''} ${pageOffset > 0 ? 'offset' : ''} ${countedWithPage ? `counted ${bound}` : ''}`;
+  const pageShape = `page ${paging.limit} ${sort} ${options.tieBreaker} ${seek ? 'seek' : ''} ${pageOffset > 0 ? 'offset' : ''} ${countedWithPage ? `counted ${bound}` : ''}`;
   const pageSources = countedWithPage && forCount !== forPage ? [forPage, forCount] : [forPage];
   const pageQuery = shapes ? shapes.statement(pageShape, pageSources, pageStatement(countedWithPage), own) : pageStatement(countedWithPage)(own).compile();
   const read = (await db.executeQuery<Record<string, unknown>>(pageQuery)).rows;
@@ -180,7 +182,7 @@ export const SORT_KEY = 'listSortKey';
 export const LIST_TOTAL = 'listTotal';
 
 /** A statement with no values of listPage's own (a count's FTS5 question aside). */
-export const NO_OWN_VALUES: OwnValues = { offset: undefined, limit: undefined, seekValue: undefined, seekKey: undefined, phrase: undefined };
+export const NO_OWN_VALUES: OwnValues = { offset: undefined, seekValue: undefined, seekKey: undefined, phrase: undefined };
 
 /**
  * The rows of a page less their sort value and key (and the total counted with the page), as plain objects

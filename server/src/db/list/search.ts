@@ -49,13 +49,13 @@ export function contains<T extends SearchedTable>(db: Kysely<any>, table: T, col
       return {
         phrase, trigrams, indexed: sql<SqlBool>`${sql.ref(key)} in (${matches})`,
         // FTS5 answers rowids in ascending order: the first SEARCH_PROBE matches, read the cheap way round.
-        probe: sql<{ k: unknown }>`select rowid as k from ${fts} where ${fts} match ${phrase} limit ${SEARCH_PROBE}`,
+        probe: sql<{ k: unknown }>`select rowid as k from ${fts} where ${fts} match ${phrase} limit ${sql.lit(SEARCH_PROBE)}`,
       };
     }
     return {
       phrase, trigrams: parts.reduce((n, part) => n + [...part].length - 2, 0), indexed: sql<SqlBool>`${sql.ref(key)} in (${matches}) and ${scan}`,
       probe: sql<{ k: unknown }>`select rowid as k from ${fts} where ${fts} match ${phrase}
-        and (select ${sql.ref(name)} from ${sql.table(table)} where ${sql.ref(spec.key)} = ${fts}.rowid) like ${pattern} escape '\\' limit ${SEARCH_PROBE}`,
+        and (select ${sql.ref(name)} from ${sql.table(table)} where ${sql.ref(spec.key)} = ${fts}.rowid) like ${pattern} escape '\\' limit ${sql.lit(SEARCH_PROBE)}`,
     };
   };
   return searched({
@@ -93,7 +93,7 @@ export function searchValueList(db: Kysely<any>, column: string, valueTable: Sea
   const among = sql<SqlBool>`${sql.ref(column)} in (select value from ${sql.table(valueTable)} where ${values})`;
   return searched({
     ...of, search: '', phrase: '', valueList: true, indexed: among, scan: among,
-    probe: sql<{ k: unknown }>`select value as k from ${sql.table(valueTable)} where ${values} limit ${SEARCH_PROBE}`,
+    probe: sql<{ k: unknown }>`select value as k from ${sql.table(valueTable)} where ${values} limit ${sql.lit(SEARCH_PROBE)}`,
     matchedKeys: (found) => {
       // one value: plain equality, so PostgreSQL reads (column, time, key) in order (= any(array) sorts every row of it)
       if (found.length === 1) return sql<SqlBool>`${sql.ref(column)} = ${String(found[0])}`;
