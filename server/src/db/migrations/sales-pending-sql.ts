@@ -12,8 +12,9 @@ import { changedSql, measures, pgMeasureTriggerSql, type Measure } from './sales
 export const PENDING_TABLE = 'chart_pending';
 /** The key columns of a pending change: every rollup's key is some of them. */
 export const pendingKeys = ['deptId', 'machineNo', 'payType', 'goodsName'] as const;
-const measureColumns = ['createdCount', 'paidCount', 'paidAmount', 'refundAmount'];
-const columns = [...pendingKeys, 'at', ...measureColumns].map((c) => `"${c}"`).join(', ');
+/** What a pending change (and a rollup row) counts. */
+export const pendingMeasures = ['createdCount', 'paidCount', 'paidAmount', 'refundAmount'] as const;
+const columns = [...pendingKeys, 'at', ...pendingMeasures].map((c) => `"${c}"`).join(', ');
 
 export async function createPendingTable(db: Kysely<any>) {
   // no key: it is only ever appended to and emptied (an index would cost every purchase's write for nothing)

@@ -4,7 +4,7 @@ import { dialectOf, type DialectName } from '../../db/dialect.ts';
 import { runPeriodically } from '../../db/periodic.ts';
 import { sharedTransaction } from '../../db/shared-commit.ts';
 import { salesRollups } from '../../db/migrations/0031_sales_month_rollups.ts';
-import { PENDING_TABLE } from '../../db/migrations/sales-pending-sql.ts';
+import { PENDING_TABLE, pendingMeasures as measures } from '../../db/migrations/sales-pending-sql.ts';
 import { periodSql, type RollupTable } from '../../db/migrations/sales-rollup-sql.ts';
 
 // The counted order changes waiting in chart_pending (migration 0034), summed into the six sales rollups and
@@ -16,8 +16,6 @@ import { periodSql, type RollupTable } from '../../db/migrations/sales-rollup-sq
 // adds their sums. A second fold waits on the rows the first is deleting and skips them once it commits, so a
 // change is folded once; the sums are added in the order of the rollup's key, so two folds never wait on each
 // other in a circle.
-
-const measures = ['createdCount', 'paidCount', 'paidAmount', 'refundAmount'];
 
 /** The upsert adding the sums of `source`'s rows to one rollup. */
 function addSumsSql(dialect: DialectName, table: RollupTable, source: string): string {
@@ -33,7 +31,7 @@ function addSumsSql(dialect: DialectName, table: RollupTable, source: string): s
 const postgresFold = sql.raw(`with moved as (delete from ${PENDING_TABLE} returning *), `
   + salesRollups.map((t, i) => `add${i} as (${addSumsSql('postgres', t, 'moved')})`).join(', ')
   + ' select count(*)::integer as "folded" from moved');
-const sqliteFolds = salesRollups.map((t) => sql.raw(`${addSumsSql('sqlite', t, PENDING_TABLE)}`));
+const sqliteFolds = salesRollups.map((t) => sql.raw(addSumsSql('sqlite', t, PENDING_TABLE)));
 
 /** Folds what is pending into the rollups; answers how many pending changes it folded. */
 export async function foldSalesRollups(db: Kysely<Database>): Promise<number> {
@@ -46,12 +44,9 @@ export async function foldSalesRollups(db: Kysely<Database>): Promise<number> {
   if (Number(waiting[0]?.n ?? 0) === 0) return 0;
   // the server's one SQLite connection runs one work at a time: nothing is appended between the sums and the delete
   return sharedTransaction(db, async (trx) => {
-    const { rows } = await sql<{ n: number }>`select count(*) as "n" from ${sql.table(PENDING_TABLE)}`.execute(trx);
-    const pending = Number(rows[0]?.n ?? 0);
-    if (pending === 0) return 0;
     for (const fold of sqliteFolds) await fold.execute(trx);
-    await sql`delete from ${sql.table(PENDING_TABLE)}`.execute(trx);
-    return pending;
+    const { numAffectedRows } = await sql`delete from ${sql.table(PENDING_TABLE)}`.execute(trx);
+    return Number(numAffectedRows ?? 0);
   });
 }
 
