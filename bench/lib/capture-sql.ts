@@ -11,7 +11,7 @@ export type CapturedQuery = { sql: string; parameters: readonly unknown[] };
 /**
  * Runs `work` (the endpoint's own query function) twice on a second connection to the bench database and
  * answers the statements the second run executed — what the server runs for a repeated request (a list's
- * count that reached its bound is remembered a few seconds: db/list-query.ts) — so a raw-driver baseline
+ * count that reached its bound is remembered a few seconds: db/list/memory.ts) — so a raw-driver baseline
  * replays exactly the same SQL.
  */
 export async function captureQueries(server: BenchServer, work: (db: Kysely<Database>) => Promise<unknown>): Promise<CapturedQuery[]> {

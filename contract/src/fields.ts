@@ -99,7 +99,7 @@ export const pageNumber = z.coerce.number({ error: common.badParameter }).int().
 
 /**
  * Where a list's page starts: the `next` of the page before it, as the server answered it (keyset paging,
- * db/list-query.ts). Opaque to the client; anything unreadable is ignored and the page read by its number.
+ * db/list/cursor.ts). Opaque to the client; anything unreadable is ignored and the page read by its number.
  */
 export const pageCursor = z.string().max(512).optional().catch(undefined);
 

@@ -28,5 +28,5 @@ export type Variable = {
   editTime: string;
 };
 
-/** The list's sortable fields: the screen's sortable columns, and the server's sort whitelist (db/list-query sortColumnsOf). */
+/** The list's sortable fields: the screen's sortable columns, and the server's sort whitelist (db/list/paging.ts sortColumnsOf). */
 export const variableSortFields = ['varLable', 'varName', 'varValue', 'editUser', 'editTime'] as const;

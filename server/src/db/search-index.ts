@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { dialectOf } from './dialect.ts';
 import { withAutoId } from './migrations/helpers.ts';
 
-// The columns a list screen's contains filter (`contains` in list-query.ts) searches, and the index
+// The columns a list screen's contains filter (`contains` in db/list/search.ts) searches, and the index
 // that backs each of them (issue 14): a `lower(x) like '%…%'` filter can use no B-tree index, so
 // without one every filtered list scans its whole table, twice.
 //
@@ -11,13 +11,13 @@ import { withAutoId } from './migrations/helpers.ts';
 // - SQLite: one FTS5 table per searched table (`<table>_search`, tokenizer `trigram`, external content:
 //   it stores the index only, the text stays in the table), kept in step by three triggers. The filter
 //   asks it for the matching rowids (`match '<column> : "abc"'`) — or, for a term so common that the
-//   page is found sooner by walking the sort index, compares the walked rows with `like` (list-query.ts
+//   page is found sooner by walking the sort index, compares the walked rows with `like` (db/list/search-plan.ts
 //   `planSearches` chooses per request). The update trigger fires only when a
 //   searched column changes, so the hot counter updates of tasks and devices never touch it.
 //
 // A text shorter than 3 characters has no trigram: both databases then test the column row by row,
 // which is fast for page 1 (short texts match many rows, found early in the sort order) and bounded
-// for the count (list-query.ts counts at most LIST_COUNT_BOUND + 1 rows).
+// for the count (db/list/counting.ts counts at most LIST_COUNT_BOUND + 1 rows).
 //
 // A new searched column: add it here AND create its index in a new migration (`createSearchIndex`
 // with the table's full column list; the search-index test checks every column here has one).

@@ -47,7 +47,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // the platform side of a day: a config's payments and refunds by the time they were paid / refunded
   await sql`create index pay_order_config_paid on pay_order ("configId", "payTime") where "payTime" is not null`.execute(db);
-  // the simulator's bill of a day (gateway/simulator-bill.ts): its payments by config and time, its refunds by time
+  // the simulator's bill of a day (gateway/simulator/bill.ts): its payments by config and time, its refunds by time
   await sql`create index pay_sim_payment_config_paid on pay_sim_payment ("configId", "payTime") where "payTime" is not null`.execute(db);
   await db.schema.createIndex('pay_sim_refund_time').on('pay_sim_refund').column('createTime').execute();
 }
