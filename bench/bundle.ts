@@ -5,7 +5,7 @@
 // Performance.getMetrics TaskDuration / ScriptDuration).   npm run bench -- bundle
 import { chromium, type Browser } from '@playwright/test';
 import { consoleRoutes, type ConsoleRoute } from '@huiyun/contract';
-import { consoleBuildIsFresh } from '../scripts/web-build.ts';
+import { ensureConsoleBuild } from '../scripts/web-build.ts';
 import { runOrExit } from '../scripts/run.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer } from './lib/server.ts';
 import { reportRecount, smoke } from './lib/smoke.ts';
@@ -15,7 +15,7 @@ const TARGET_SCREEN_KB = 400;
 const QUIET_MS = smoke ? 300 : 1_500;
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 
-if (!consoleBuildIsFresh()) runOrExit('npm', ['run', 'build', '-w', 'web']);
+ensureConsoleBuild();
 runOrExit(process.execPath, [new URL('../scripts/ensure-chromium.ts', import.meta.url).pathname]); // Debian's Chromium, as the end-to-end tests drive it
 
 type Load = { bytes: number; requests: number; files: Map<string, number>; taskMs: number; scriptMs: number };

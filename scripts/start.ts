@@ -1,9 +1,5 @@
 // `npm start`: build the console when its build is missing or older than its sources, then serve.
-import { consoleBuildIsFresh } from './web-build.ts';
-import { runOrExit } from './run.ts';
+import { ensureConsoleBuild } from './web-build.ts';
 
-if (!consoleBuildIsFresh()) {
-  console.log('Building the console (web/dist is missing or stale)…');
-  runOrExit('npm', ['run', 'build', '-w', 'web']);
-}
+ensureConsoleBuild();
 await import('../server/src/main.ts');

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { runOrExit } from './run.ts';
 
-// The console build is stale when any source it is made from is newer than its index.html.
+// The console build is stale when any source it is made from is newer than its index.html (the lock file
+// too: a dependency changed by `npm ci` changes what the same sources build to).
 const root = path.resolve(import.meta.dirname, '..');
-const sources = ['web/src', 'web/index.html', 'web/public', 'web/vite.config.ts', 'web/build', 'web/package.json', 'contract/src'];
+const sources = ['web/src', 'web/index.html', 'web/public', 'web/vite.config.ts', 'web/build', 'web/package.json', 'contract/src', 'package-lock.json'];
 
 function newestMtime(target: string): number {
   const full = path.join(root, target);
@@ -21,3 +23,15 @@ export function consoleBuildIsFresh(): boolean {
   const built = fs.statSync(index).mtimeMs;
   return sources.every((s) => newestMtime(s) <= built);
 }
+
+/**
+ * Builds the console when its build is missing or stale (`npm start`, the end-to-end tests, `bench bundle`):
+ * in `npm test` the bundle bench's smoke run builds it and the end-to-end tests then drive that same build.
+ */
+export function ensureConsoleBuild(): void {
+  if (consoleBuildIsFresh()) return;
+  console.log('Building the console (web/dist is missing or older than its sources)…');
+  runOrExit('npm', ['run', 'build', '-w', 'web']);
+}
+
+if (process.argv[1] === import.meta.filename) ensureConsoleBuild();
