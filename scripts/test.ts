@@ -11,6 +11,10 @@ runOrExit('npm', ['run', 'typecheck']);
 step('Import rules');
 runOrExit('npx', ['depcruise', '--config', '.dependency-cruiser.mjs', 'contract/src', 'server/src', 'web/src', 'tools', 'scripts', 'bench', 'e2e']);
 
+// The console's use of deprecated API (tools/deprecated-api/check.ts): an antd prop a development build warns of.
+step('Deprecated API');
+runOrExit(process.execPath, ['tools/deprecated-api/check.ts']);
+
 step('Unit and integration tests');
 if (!process.env.TEST_DATABASE_URL) {
   console.log('PostgreSQL leg skipped: TEST_DATABASE_URL is not set (the suite runs on SQLite only).');

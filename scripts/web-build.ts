@@ -27,11 +27,13 @@ export function consoleBuildIsFresh(): boolean {
 /**
  * Builds the console when its build is missing or stale (`npm start`, the end-to-end tests, `bench bundle`):
  * in `npm test` the bundle bench's smoke run builds it and the end-to-end tests then drive that same build.
+ * Always the production build: Vite keeps a NODE_ENV it inherits, and under Vitest (NODE_ENV=test) it made
+ * React's development build, which the end-to-end tests then drove.
  */
 export function ensureConsoleBuild(): void {
   if (consoleBuildIsFresh()) return;
   console.log('Building the console (web/dist is missing or older than its sources)…');
-  runOrExit('npm', ['run', 'build', '-w', 'web']);
+  runOrExit('npm', ['run', 'build', '-w', 'web'], { NODE_ENV: 'production' });
 }
 
 if (process.argv[1] === import.meta.filename) ensureConsoleBuild();

@@ -23,7 +23,7 @@ export interface JobRunTable {
   failError: string;
 }
 
-const jobRunDb = (db: Kysely<Database>) => db.withTables<{ sys_job_run: JobRunTable }>();
+const jobRunDb = (db: Kysely<Database>) => db.$extendTables<{ sys_job_run: JobRunTable }>();
 
 export type JobRun = { job: JobName; startTime: number; durationMs: number; ok: boolean; counts: JobCounts; error: string; pid: number; failTime: number | null; failError: string };
 

@@ -23,12 +23,12 @@ describe('createQueryClient', () => {
   it('tells a failed load once, however many screens watch the query', async () => {
     const shown: string[] = [];
     const client = createQueryClient((text) => shown.push(text));
-    const queryFn = async () => {
+    const queryFn = async (): Promise<string[]> => {
       throw new ApiError('公司加载失败', 500);
     };
     await Promise.all([
-      client.fetchQuery({ queryKey: ['a'], queryFn }).catch(() => undefined),
-      client.fetchQuery({ queryKey: ['a'], queryFn }).catch(() => undefined),
+      client.query({ queryKey: ['a'], queryFn }).catch(() => undefined),
+      client.query({ queryKey: ['a'], queryFn }).catch(() => undefined),
     ]);
     expect(shown).toEqual(['公司加载失败']);
   });

@@ -38,7 +38,7 @@ export function SecretOnceDialog({ secret, title, notice, secretClass, closeText
       onCancel={onClose}
       closable={false}
       keyboard={false}
-      maskClosable={false}
+      mask={{ closable: false }}
       destroyOnHidden
       footer={[
         ...(copy ? [<Button key="copy" onClick={() => void copySecret()}>{copy.label}</Button>] : []),

@@ -2,7 +2,7 @@ import type { Generated, Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 // The tables of 对账 (migration 0027), typed here and added to the database's type with Kysely's
-// withTables: the module keeps its tables to itself (db/schema.ts holds the tables others share).
+// $extendTables: the module keeps its tables to itself (db/schema.ts holds the tables others share).
 
 export interface ReconcileRunTable {
   runId: Generated<number>;
@@ -46,4 +46,4 @@ export type ReconcileDatabase = Database & ReconcileTables;
 export type ReconcileDb = Kysely<ReconcileDatabase>;
 export type ReconcileQueryable = ReconcileDb | Transaction<ReconcileDatabase>;
 
-export const reconcileDb = (db: Kysely<Database>): ReconcileDb => db.withTables<ReconcileTables>();
+export const reconcileDb = (db: Kysely<Database>): ReconcileDb => db.$extendTables<ReconcileTables>();

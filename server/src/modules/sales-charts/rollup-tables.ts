@@ -30,7 +30,7 @@ export const rollupNames = Object.keys(rollupKeys) as RollupName[];
 export const periodColumnOf = (table: RollupName): 'day' | 'month' => (table.endsWith('_month') ? 'month' : 'day');
 export type ChartDatabase = Database & ChartTables;
 
-export const withChartTables = (db: Kysely<Database> | Queryable): Kysely<ChartDatabase> => (db as Kysely<Database>).withTables<ChartTables>();
+export const withChartTables = (db: Kysely<Database> | Queryable): Kysely<ChartDatabase> => (db as Kysely<Database>).$extendTables<ChartTables>();
 
 /** An Asia/Shanghai day number (days since 1970-01-01 there) of an instant: the day rollups' `day`. */
 export const shanghaiDayNumber = (epochMs: number): number => Math.floor((epochMs + 8 * 3_600_000) / 86_400_000);

@@ -50,7 +50,7 @@ export function MainLayout() {
 
   let content;
   if (user.isPending) {
-    content = <Spin size="large" tip={m.loadingUser} style={{ display: 'block', marginTop: 120 }}><div /></Spin>;
+    content = <Spin size="large" description={m.loadingUser} style={{ display: 'block', marginTop: 120 }}><div /></Spin>;
   } else if (user.isError) {
     content = (
       <Suspense fallback={null}>

@@ -70,7 +70,7 @@ export function FormDialog<Values extends object = Record<string, unknown>>(prop
       confirmLoading={submitting}
       onOk={() => form.submit()}
       onCancel={onClose}
-      maskClosable={false}
+      mask={{ closable: false }}
       forceRender={!destroyOnHidden}
       destroyOnHidden={destroyOnHidden}
       width={width}

@@ -14,7 +14,7 @@ export function NumberUploadModal({ open, title, onClose, children }: { open: bo
           {messages.task.close}
         </Button>
       }
-      maskClosable={false}
+      mask={{ closable: false }}
       width={600}
       // Never taller than the window: a long result scrolls inside the dialog, 关闭 stays in view.
       style={{ top: 24 }}

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { messages } from '@huiyun/contract';
 import type { LoginForm } from './useLogin.ts';
 
@@ -27,7 +27,7 @@ export function useLoginForm(initialValues: Partial<LoginForm>, onValid: (values
     if (field !== 'remember') setErrors((current) => ({ ...current, [field]: check(next)[field as keyof Errors] }));
   };
 
-  const submit = (event: FormEvent) => {
+  const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const found = check(values);
     setErrors(found);

@@ -78,7 +78,7 @@ export function SalesChartsPage() {
   const noShare = (data?.payShare ?? []).every((s) => s.count === 0 && s.amount === '0.00');
 
   return (
-    <Space direction="vertical" size={16} style={{ width: '100%' }} className="sales-charts">
+    <Space orientation="vertical" size={16} style={{ width: '100%' }} className="sales-charts">
       <Panel>
         <Form form={form} layout="inline" onFinish={(values) => setFilters(values)} className="sales-charts-filters">
           {manyCompanies && (

@@ -28,7 +28,7 @@ export function MachineAislePage() {
   const machineId = Number(params.get('machineId')) || undefined;
   const choose = (id: number | undefined) => setParams(id ? { machineId: String(id) } : {}, { replace: true });
   return (
-    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       <Panel>
         <Space wrap>
           <label htmlFor="aisle-machine">{a.machine}</label>

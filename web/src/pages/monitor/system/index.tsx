@@ -27,7 +27,7 @@ export function SystemMonitorPage() {
   });
   const s = data;
   return (
-    <Space direction="vertical" size={16} style={{ width: '100%' }} className="system-monitor">
+    <Space orientation="vertical" size={16} style={{ width: '100%' }} className="system-monitor">
       <Typography.Text type="secondary" className="system-monitor-updated">
         {fill(m.refreshEvery, { seconds: REFRESH_SECONDS })}{s ? `，${m.updatedAt} ${s.time}` : ''}
       </Typography.Text>
@@ -48,7 +48,7 @@ export function SystemMonitorPage() {
           </Panel>
         </Col>
         <Col span={12}>
-          <Space direction="vertical" size={16} style={{ width: '100%' }}>
+          <Space orientation="vertical" size={16} style={{ width: '100%' }}>
             <Panel title={m.business}>
               <Descriptions column={2} size="small" bordered className="system-monitor-business">
                 <Descriptions.Item label={m.devicesOnline}>{orDash(s?.business.devicesOnline)}</Descriptions.Item>

@@ -24,7 +24,7 @@ async function certificateText(file: File): Promise<string> {
  */
 export function ApiCertInput({ value, onChange, placeholder, id }: { value?: string; onChange?: (next: string) => void; placeholder?: string; id?: string }) {
   return (
-    <Space direction="vertical" style={{ width: '100%' }}>
+    <Space orientation="vertical" style={{ width: '100%' }}>
       <Input.TextArea id={id} rows={3} value={value} onChange={(e) => onChange?.(e.target.value)} placeholder={placeholder} autoComplete="off" spellCheck={false} />
       <Upload
         accept=".p12,.pfx,.pem"

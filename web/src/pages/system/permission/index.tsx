@@ -73,8 +73,7 @@ export function PermissionPage() {
                 className="role-select"
                 aria-label={m.role}
                 allowClear
-                showSearch
-                optionFilterProp="label"
+                showSearch={{ optionFilterProp: 'label' }}
                 placeholder={m.roleRequired}
                 loading={grants.rolesLoading}
                 style={{ minWidth: 180 }}

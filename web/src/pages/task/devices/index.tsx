@@ -56,7 +56,7 @@ export function DevicesPage() {
             <Link to={BACK_URL}>
               <ArrowLeftOutlined /> {m.backToAuthCodes}
             </Link>
-            <Divider type="vertical" />
+            <Divider orientation="vertical" />
             {m.title}
           </>
         }

@@ -17,7 +17,7 @@ type Props = {
 /** The image (showType 2, 3) or file (4) of a task: pick, upload with progress, preview. */
 export function MediaField({ isFile, fileName, imgUrl, percent, onPick, id }: Props) {
   return (
-    <Space direction="vertical" id={id}>
+    <Space orientation="vertical" id={id}>
       <Upload
         accept={isFile ? undefined : imageExtensions.join(',')}
         showUploadList={false}
