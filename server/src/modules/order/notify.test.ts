@@ -151,6 +151,12 @@ describe('paid notifications', () => {
         spy.mockRestore();
       }
     }
+    // a refund number of digits is only a refund number (the simulator takes no refund notification)
+    for (const refundNo of ['2147483648', '9999999999']) {
+      const answer = await t.app.inject({ method: 'POST', url: `/gateway/simulator/refund-notify/${refundNo}`, headers: { 'content-type': 'application/json' }, payload: '{}' });
+      expect(answer.statusCode, refundNo).toBe(400);
+      expect(answer.json()).toMatchObject({ code: 'FAIL' });
+    }
     // the largest id is an id: no such 支付配置, no such order
     const largest = await t.app.inject({ method: 'POST', url: `/gateway/simulator/config/2147483647/notify/${orderNo}`, headers: { 'content-type': 'application/json' }, payload: '{}' });
     expect(largest.statusCode).toBe(400);
