@@ -130,10 +130,10 @@ export async function settleRefund(ctx: AppContext, refund: Order, state: Refund
  *
  * A refund whose gateway cannot be built (its 支付配置 gone, or naming a gateway this server does not have)
  * was never sent, so failing it is safe: it waits PAY_RECOVER_SECONDS (a server that has the gateway may
- * take it meanwhile), then ends 14 and releases its amount. So does, at once, a refund the gateway failed to send
- * from here (GatewayNotSentError: the merchant certificate does not load), as the gateway never heard of it. A
- * gateway that throws otherwise may have taken the refund, so that one stays in 12 and is asked again. A refund ending 14 with no operator watching (an automatic one,
- * or one failed here) is an alarm.
+ * take it meanwhile), then ends 14 and releases its amount. So does, at once, a refund the gateway failed to
+ * send from here (GatewayNotSentError: the merchant certificate does not load): the gateway never heard of it.
+ * A gateway that throws otherwise may have taken the refund, so that one stays in 12 and is asked again. A
+ * refund ending 14 with no operator watching (an automatic one, or one failed here) is an alarm.
  */
 export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: Order, log?: Log): Promise<Order> {
   const db = ctx.db;
@@ -161,7 +161,7 @@ export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: O
       sending = state.state === 'unknown';
       if (sending) state = await gateway.refund(config, { orderNo: parent.orderNo, refundNo: refund.orderNo, amount: -refund.payAmount, ...(notifyUrl ? { notifyUrl } : {}) });
     } catch (error) {
-      // the query above answered (the gateway does not know this refund) and the refund failed before leaving
+      // failed before leaving (a refund already in 12 was asked about first: the gateway does not know it)
       unsent = sending && error instanceof GatewayNotSentError;
       if (unsent) {
         log?.warn({ refundNo: refund.orderNo, configId: config.id, reason: (error as Error).message }, 'refund not sent: it failed here, before the gateway (ends 退款失败)');
