@@ -38,4 +38,13 @@ describe('ids taken from a path', () => {
       expect([messages.common.badParameter, messages.permission.roleRequired]).toContain(answer.body.msg);
     }
   });
+
+  it('/api/UserDept/deptTree/:parentId (a level: 0 is the top) refuses a value out of range with 400', async () => {
+    expect((await t.call('GET', '/api/UserDept/deptTree/0', { token: admin })).status).toBe(200);
+    for (const id of ['2147483648', '4294967296', '9999999999', '-1']) {
+      const answer = await t.call('GET', `/api/UserDept/deptTree/${id}`, { token: admin });
+      expect(answer.status, id).toBe(400);
+      expect(answer.body.msg).toBe(messages.common.badParameter);
+    }
+  });
 });
