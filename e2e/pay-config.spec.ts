@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { maskSecret } from '@huiyun/contract';
+import { makeCertificates } from '../tools/fake-gateways/certificates.ts';
 import { expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { clickRowAction, deleteRowCancelThenConfirm, dialog, pickOption, rowOf, rows, searchList } from './list-page.ts';
 
@@ -147,7 +148,8 @@ test.describe('支付配置', () => {
 
   test('WeChat V2: the merchant API certificate is uploaded in the dialog and kept sealed, shown masked', async ({ adminPage: page }) => {
     const name = uniqueName('e2e_payv2');
-    const p12 = Buffer.from(`E2E-PKCS12-${Date.now()}-not-a-real-certificate`);
+    // a certificate that loads, issued to the 商户号 below (the save opens it: password = the 商户号)
+    const p12 = makeCertificates('1900000111').clientP12;
     const add = await addInNewCompany(page);
     await add.getByLabel('配置名称', { exact: true }).fill(name);
     await pickOption(page, add, '支付方式', '微信支付');

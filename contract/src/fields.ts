@@ -89,6 +89,22 @@ export function levelOf(message: string, outOfRange: string = message) {
   );
 }
 
+/**
+ * An id taken from a URL path (a notify URL's 支付配置, /api/Module/get/{id} …) as the number it names, or undefined
+ * when it is none: digits only, no leading zero, 1 … MAX_INT_COLUMN. Asked before any query (PostgreSQL refuses a
+ * larger value for an integer column with an error, where SQLite would just find no row).
+ */
+export function idInPath(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !/^[1-9]\d{0,15}$/.test(value)) return undefined;
+  const id = Number(value);
+  return idNumber(common.badParameter).safeParse(id).success ? id : undefined;
+}
+
+/** A database id from a URL path (idInPath), with the field's own message. */
+export function pathIdOf(message: string) {
+  return z.preprocess((v) => idInPath(v) ?? (typeof v === 'number' ? v : Number.NaN), idNumber(message));
+}
+
 /** A database id that may come as a number or a numeric string (form bodies); '' / null mean none. */
 export const optionalId = optionalIdOf(common.badParameter);
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { menu as m } from './messages.ts';
-import { levelOf, optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
+import { common, menu as m } from './messages.ts';
+import { levelOf, optionalId, optionalText, pageQuery, pathIdOf, requiredText } from './fields.ts';
 
 // Menus have two levels: top-level groups (parentId 0) and the screens under them, which is what the
 // side menu shows. A new menu under a group is a screen; one with parentId 0 is a group.
@@ -19,7 +19,8 @@ export type ModuleSave = z.infer<typeof moduleSave>;
 export const moduleNodesQuery = pageQuery.pick({ page: true, limit: true });
 export type ModuleNodesQuery = z.infer<typeof moduleNodesQuery>;
 
-export const moduleIdParams = z.object({ id: requiredId });
+/** GET /api/Module/get/{id}. */
+export const moduleIdParams = z.object({ id: pathIdOf(common.badParameter) });
 
 export type Module = {
   moduleId: number;

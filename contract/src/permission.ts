@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { permission as m } from './messages.ts';
-import { grantIdList, idOf, optionalId, optionalText, pageQuery, requiredText } from './fields.ts';
+import { grantIdList, idOf, optionalId, optionalText, pageQuery, pathIdOf, requiredText } from './fields.ts';
 
 /** A permission code is three segments like system:User:list (SPEC §3). */
 export const permissionCodePattern = /^[A-Za-z][A-Za-z0-9_]*:[A-Za-z][A-Za-z0-9_]*:[A-Za-z][A-Za-z0-9_]*$/;
@@ -42,4 +42,4 @@ export const rolePermissionSave = z.object({
 export type RolePermissionSave = z.infer<typeof rolePermissionSave>;
 
 /** GET /api/RolePermission/list/{roleId}. */
-export const rolePermissionListParams = z.object({ roleId: grantRoleId });
+export const rolePermissionListParams = z.object({ roleId: pathIdOf(m.roleRequired) });

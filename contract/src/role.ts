@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { common, role as m } from './messages.ts';
-import { grantIdList, idOf, optionalId, optionalText, pageQuery, requiredId, requiredText } from './fields.ts';
+import { grantIdList, idOf, optionalId, optionalText, pageQuery, pathIdOf, requiredText } from './fields.ts';
 
 /** Checkbox values as forms and JSON send them: true / 'true' / 1 / '1' / 'Y' mean yes. */
 const flag = z.preprocess(
@@ -71,4 +71,5 @@ export const roleRightSave = z.object({
 });
 export type RoleRightSave = z.infer<typeof roleRightSave>;
 
-export const roleIdParams = z.object({ roleId: requiredId });
+/** GET /api/RoleRight/tree/{roleId} and grants/{roleId}. */
+export const roleIdParams = z.object({ roleId: pathIdOf(common.badParameter) });

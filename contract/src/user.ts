@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { common, user as m } from './messages.ts';
 import { LockStatus, sexOptions } from './enums.ts';
-import { grantIdList, idListOf, idOf, levelOf, optionalId, optionalText, pageQuery, requiredId, requiredText, typedText } from './fields.ts';
+import { grantIdList, idListOf, idOf, levelOf, optionalId, optionalText, pageQuery, pathIdOf, requiredId, requiredText, typedText } from './fields.ts';
 
 /**
  * Mainland mobile numbers as the user form checks them (SPEC §5, this form only): 11 digits starting
@@ -38,6 +38,8 @@ export const userLockRequest = z.object({
 });
 
 export const userIdRequest = z.object({ userId: requiredId });
+/** GET /api/UserDept/tree/{userId}. */
+export const userIdParams = z.object({ userId: pathIdOf(common.badParameter) });
 
 export const userChangeDeptRequest = z.object({
   userIds: idListOf(m.usersRequired),

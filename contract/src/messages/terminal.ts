@@ -38,6 +38,7 @@ export const terminal = {
   notifyBadSignature: '支付通知签名错误',
   notifyMismatch: '支付通知与订单不符（{field}）',
   notifyUnknownOrder: '支付通知的订单不存在',
+  notifyBadConfigId: '支付通知地址中的支付配置序号无效',
   refundNotifyUnknown: '退款通知的退款单不存在',
   // 支付模拟 page
   simTitle: '支付模拟',

@@ -11,7 +11,7 @@ import {
   taskStatusChange, taskTestSave, taskUserIdRequest, taskUserSave, taskUserStatisticsQuery, terminalConfigChoicesQuery,
   terminalConfigListQuery, terminalConfigSave, terminalCreateOrderSchema, terminalDispenseSchema, terminalHeartbeatSchema,
   terminalMachineQuery, terminalOrderStatusSchema, uploadFilesFields, uploadTaskDataRequest, userChangeDeptRequest,
-  userCodeListQuery, userDeptSaveRequest, userDeptTreeParams, userIdRequest, userListQuery, userLockRequest, userNameParams,
+  userCodeListQuery, userDeptSaveRequest, userDeptTreeParams, userIdParams, userIdRequest, userListQuery, userLockRequest, userNameParams,
   userSave, variableListQuery, variableSave,
 } from '@huiyun/contract';
 import * as r from '@huiyun/contract/responses';
@@ -56,7 +56,7 @@ export const routeDocs: Record<string, RouteDoc> = {
   'POST /api/User/pwd': { tag: 'user', body: userIdRequest, answer: data(r.userPasswordReset) },
   'POST /api/User/change/dept': { tag: 'user', body: userChangeDeptRequest, answer: message },
   'GET /api/UserDept/deptTree/:parentId': { tag: 'user', params: userDeptTreeParams, answer: items(r.grantNode) },
-  'GET /api/UserDept/tree/:userId': { tag: 'user', params: userIdRequest, answer: items(r.grantNode) },
+  'GET /api/UserDept/tree/:userId': { tag: 'user', params: userIdParams, answer: items(r.grantNode) },
   'POST /api/UserDept/save': { tag: 'user', body: userDeptSaveRequest, answer: message },
   'GET /api/User/expireToken/:userName': { tag: 'user', params: userNameParams, answer: message },
   'GET /api/User/flashCache/:userName': { tag: 'user', params: userNameParams, answer: message },

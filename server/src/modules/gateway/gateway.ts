@@ -130,6 +130,12 @@ export interface PaymentGateway<C extends GatewayConfig = GatewayConfig> {
 
 export class GatewayVerifyError extends Error {}
 
+/**
+ * A call that never left this server: it failed here, before anything was sent (the merchant certificate does
+ * not load). Whatever it was for can be ended without asking the gateway: the gateway never heard of it.
+ */
+export class GatewayNotSentError extends Error {}
+
 /** The gateways by pay_config.gateway. */
 export class GatewayRegistry {
   private readonly gateways = new Map<string, PaymentGateway>();

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fill, messages } from '@huiyun/contract';
+import { fill, idInPath, messages } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { PaymentGateway } from '../gateway/gateway.ts';
 import { NOTIFY_BODY_ROUTE, NOTIFY_CONFIG_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateway/notify-paths.ts';
@@ -43,6 +43,9 @@ export function notifyRoutes(ctx: AppContext) {
       const access = { access: 'public' as const };
       const unknownGateway = (reply: FastifyReply, name: string) => reply.code(404).type('text/plain; charset=utf-8').send(fill(messages.terminal.gatewayUnknown, { gateway: name.slice(0, 32) }));
 
+      // a 支付配置 id in the path is checked for its range (idInPath) before any query: PostgreSQL refuses a larger
+      // value for its integer column with an error (a 500, and a stack logged per anonymous request)
+      const badConfigId = (reply: FastifyReply) => reply.code(400).type('text/plain; charset=utf-8').send(messages.terminal.notifyBadConfigId);
       // an order number is checked for its shape (isOrderNo) before any query, in the handlers; without one in
       // the path (NOTIFY_BODY_ROUTE: a gateway's URL from before the path named the order), the body's
       // (PaymentGateway.orderNoOf: none for a gateway whose body is encrypted)
@@ -50,7 +53,8 @@ export function notifyRoutes(ctx: AppContext) {
         const { gateway: name, orderNo, configId } = request.params as { gateway: string; orderNo?: string; configId?: string };
         const gateway = rt.gateways.get(name);
         if (!gateway) return unknownGateway(reply, name);
-        const configInPath = configId !== undefined && /^[1-9]\d{0,9}$/.test(configId) ? Number(configId) : undefined;
+        const configInPath = configId === undefined ? undefined : idInPath(configId);
+        if (configId !== undefined && configInPath === undefined) return badConfigId(reply);
         const answer = await handlePaidNotification(ctx, rt, name, request.rawBody ?? '', request.headers, request.log, orderNo, configInPath);
         if (answer.refundOrderNo) refundSoon(ctx, rt, answer.refundOrderNo, request.log);
         return acknowledge(reply, gateway, answer);

@@ -137,6 +137,31 @@ describe('paid notifications', () => {
     expect(elsewhere.json()).toMatchObject({ code: 'FAIL', message: tm.notifyBadSignature });
     expect((await order(b.orderNo)).orderStatus).toBe(OrderStatus.processing);
   });
+
+  it('answers 400 to a 支付配置 id out of the integer range in the notify URL, before any query (PostgreSQL answered 500)', async () => {
+    const orderNo = 'T2026112810000000ABCDEF12';
+    for (const configId of ['2147483648', '4294967296', '9999999999', '99999999999999999999', '0', '007', '-1', 'abc']) {
+      const spy = vi.spyOn(Kysely.prototype, 'executeQuery');
+      try {
+        const answer = await t.app.inject({ method: 'POST', url: `/gateway/simulator/config/${configId}/notify/${orderNo}`, headers: { 'content-type': 'application/json' }, payload: '{}' });
+        expect(answer.statusCode, configId).toBe(400);
+        expect(answer.body, configId).toBe(tm.notifyBadConfigId);
+        expect(spy, configId).not.toHaveBeenCalled();
+      } finally {
+        spy.mockRestore();
+      }
+    }
+    // a refund number of digits is only a refund number (the simulator takes no refund notification)
+    for (const refundNo of ['2147483648', '9999999999']) {
+      const answer = await t.app.inject({ method: 'POST', url: `/gateway/simulator/refund-notify/${refundNo}`, headers: { 'content-type': 'application/json' }, payload: '{}' });
+      expect(answer.statusCode, refundNo).toBe(400);
+      expect(answer.json()).toMatchObject({ code: 'FAIL' });
+    }
+    // the largest id is an id: no such 支付配置, no such order
+    const largest = await t.app.inject({ method: 'POST', url: `/gateway/simulator/config/2147483647/notify/${orderNo}`, headers: { 'content-type': 'application/json' }, payload: '{}' });
+    expect(largest.statusCode).toBe(400);
+    expect(largest.json()).toMatchObject({ code: 'FAIL', message: tm.notifyUnknownOrder });
+  });
 });
 
 /** `work`'s result and the statements on pay_order it ran (their SQL), through any Kysely instance or transaction. */

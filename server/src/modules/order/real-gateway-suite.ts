@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrderStatus, PayType, payConfigSecretFields } from '@huiyun/contract';
+import { messages, OrderStatus, PayType, payConfigSecretFields } from '@huiyun/contract';
 import type { FakeBooks } from '../../../../tools/fake-gateways/books.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import type { PayAccount } from '../gateway/gateway.ts';
@@ -241,6 +241,22 @@ export function realGatewaySuite(name: string, can: Capabilities, start: () => P
         expect(h.accepted({ status: answer.statusCode, text: answer.body }), c.url).toBe(false);
       }
       expect([await count(), await alarms()]).toEqual([orders, alarmCount]);
+    });
+
+    it('a 支付配置 id out of the integer range in the notify URL: 400 and a Chinese message, never a 500; refund numbers of digits likewise', async () => {
+      const g = h.gateway;
+      const orderNo = 'T2026112810000000ABCDEF12';
+      const types = ['application/json', 'text/xml', 'application/x-www-form-urlencoded'];
+      for (const configId of ['2147483648', '4294967296', '9999999999']) {
+        for (const type of types) {
+          const answer = await t.app.inject({ method: 'POST', url: `/gateway/${g}/config/${configId}/notify/${orderNo}`, headers: { 'content-type': type }, payload: type === 'text/xml' ? '<xml></xml>' : '{}' });
+          expect(answer.statusCode, `${configId} ${type}`).toBe(400);
+          expect(answer.body).toBe(messages.terminal.notifyBadConfigId);
+        }
+        const refund = await t.app.inject({ method: 'POST', url: `/gateway/${g}/refund-notify/${configId}`, headers: { 'content-type': 'application/json' }, payload: '{}' });
+        expect(refund.statusCode, `refund-notify ${configId}`).toBeLessThan(500);
+        expect(h.accepted({ status: refund.statusCode, text: refund.body })).toBe(false);
+      }
     });
   });
 }

@@ -6,7 +6,7 @@ import { AppError, isUniqueViolation } from '../../db/errors.ts';
 import { inDeptScope, type DeptScope } from '../../db/scope.ts';
 import type { Database, Queryable } from '../../db/schema.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
-import type { PayAccount, PaymentGateway, RefundState } from '../gateway/gateway.ts';
+import { GatewayNotSentError, type PayAccount, type PaymentGateway, type RefundState } from '../gateway/gateway.ts';
 import { refundNotifyUrlOf } from '../gateway/notify-paths.ts';
 import { accountOf } from './pay-account.ts';
 import { recordAlarm } from '../pay-alarm/record.ts';
@@ -130,9 +130,10 @@ export async function settleRefund(ctx: AppContext, refund: Order, state: Refund
  *
  * A refund whose gateway cannot be built (its 支付配置 gone, or naming a gateway this server does not have)
  * was never sent, so failing it is safe: it waits PAY_RECOVER_SECONDS (a server that has the gateway may
- * take it meanwhile), then ends 14 and releases its amount. A gateway that throws may have taken the refund,
- * so that one stays in 12 and is asked again. A refund ending 14 with no operator watching (an automatic one,
- * or one failed here) is an alarm.
+ * take it meanwhile), then ends 14 and releases its amount. So does, at once, a refund the gateway failed to
+ * send from here (GatewayNotSentError: the merchant certificate does not load): the gateway never heard of it.
+ * A gateway that throws otherwise may have taken the refund, so that one stays in 12 and is asked again. A
+ * refund ending 14 with no operator watching (an automatic one, or one failed here) is an alarm.
  */
 export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: Order, log?: Log): Promise<Order> {
   const db = ctx.db;
@@ -146,6 +147,8 @@ export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: O
     return refund;
   }
   const unbuildable = !config || !parent || !gateway;
+  let unsent = false;
+  let sending = false;
   if (unbuildable) {
     if (ctx.now() - Number(refund.createTime) >= ctx.config.pay.recoverMs) state = { state: 'failed', reason: m.gatewayUnavailable };
     else log?.warn({ refundNo: refund.orderNo, gateway: config?.gateway }, 'refund: no gateway for its 支付配置 (failed after PAY_RECOVER_SECONDS)');
@@ -155,13 +158,21 @@ export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: O
       // the outcome is notified when this server has a public address (else the refund sweeper asks)
       const base = ctx.config.publicBaseUrl;
       const notifyUrl = base ? refundNotifyUrlOf(base, config.gateway, refund.orderNo) : undefined;
-      if (state.state === 'unknown') state = await gateway.refund(config, { orderNo: parent.orderNo, refundNo: refund.orderNo, amount: -refund.payAmount, ...(notifyUrl ? { notifyUrl } : {}) });
+      sending = state.state === 'unknown';
+      if (sending) state = await gateway.refund(config, { orderNo: parent.orderNo, refundNo: refund.orderNo, amount: -refund.payAmount, ...(notifyUrl ? { notifyUrl } : {}) });
     } catch (error) {
-      log?.error({ err: error, refundNo: refund.orderNo }, 'gateway refund failed (the refund sweeper asks again)');
-      state = { state: 'unknown' };
+      // failed before leaving (a refund already in 12 was asked about first: the gateway does not know it)
+      unsent = sending && error instanceof GatewayNotSentError;
+      if (unsent) {
+        log?.warn({ refundNo: refund.orderNo, configId: config.id, reason: (error as Error).message }, 'refund not sent: it failed here, before the gateway (ends 退款失败)');
+        state = { state: 'failed', reason: m.refundNotSent };
+      } else {
+        log?.error({ err: error, refundNo: refund.orderNo }, 'gateway refund failed (the refund sweeper asks again)');
+        state = { state: 'unknown' };
+      }
     }
   }
-  return settleRefundWatched(ctx, refund, parent, state, log, unbuildable);
+  return settleRefundWatched(ctx, refund, parent, state, log, unbuildable || unsent);
 }
 
 /**

@@ -7,6 +7,7 @@ import { sealPurpose } from '../../infra/sealed-columns.ts';
 import { readXlsxExport } from '../../test/xlsx-export.ts';
 import { twoCompanies } from '../../test/companies.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { TEST_API_V3_KEY, testMerchantCertificate, testRsaKeys } from '../../test/pay-keys.ts';
 
 const m = messages.payConfig;
 let t: TestApp;
@@ -38,9 +39,9 @@ const count = async () => Number((await t.ctx.db.selectFrom('pay_config').select
 const wechatV3 = {
   name: '微信V3商户', payType: 3, gateway: 'wechat_v3', partner: '1900000109', subMchId: '', appid: 'wxd678efh567hg6787',
   notifyUrl: 'https://pay.example.com/notify', certSerialNo: '5157F09EFDC096DE15EBE81A47057A7232F1B8E1',
-  rsaKey: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----',
-  apiV3Key: 'APIv3Key-0123456789abcdefABCDEF', platformPubKeyId: 'PUB_KEY_ID_0114232134912410000000000000',
-  platformPubKey: '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A\n-----END PUBLIC KEY-----',
+  rsaKey: testRsaKeys('merchant').privatePem,
+  apiV3Key: TEST_API_V3_KEY, platformPubKeyId: 'PUB_KEY_ID_0114232134912410000000000000',
+  platformPubKey: testRsaKeys('platform').publicPem,
 };
 
 describe('支付配置', () => {
@@ -63,7 +64,7 @@ describe('支付配置', () => {
       id, deptId: companyA, deptName: '支付A公司', payType: 3, gateway: 'wechat_v3', partner: '1900000109',
       apiV3Key: maskSecret(wechatV3.apiV3Key), rsaKey: maskSecret(wechatV3.rsaKey), partnerKey: '', appPrivateKey: '', certPassword: '',
     });
-    expect(listed.data[0].apiV3Key).toBe(`APIv${SECRET_MASK}CDEF`);
+    expect(listed.data[0].apiV3Key).toBe(`APIv${SECRET_MASK}DEFG`);
 
     // The row as listed, saved back unchanged: every secret kept.
     const unchanged = await save(adminA, { ...listed.data[0], name: '微信V3商户-改' });
@@ -74,10 +75,11 @@ describe('支付配置', () => {
     expect(kept.name).toBe('微信V3商户-改');
 
     // Empty also keeps; a new value replaces.
-    await save(adminA, { ...listed.data[0], apiV3Key: '', rsaKey: 'NEW-PRIVATE-KEY-0000000000' });
+    const newKey = testRsaKeys('merchant-new').privateBase64; // bare base64, as the merchant platform shows it
+    expect((await save(adminA, { ...listed.data[0], apiV3Key: '', rsaKey: newKey })).body.success).toBe(true);
     const replaced = await stored(id);
     expect(open('apiV3Key', replaced.apiV3Key)).toBe(wechatV3.apiV3Key);
-    expect(open('rsaKey', replaced.rsaKey)).toBe('NEW-PRIVATE-KEY-0000000000');
+    expect(open('rsaKey', replaced.rsaKey)).toBe(newKey);
 
     // An outdated mask (of the secret before the replacement) is not taken for the stored one.
     const stale = await save(adminA, { ...listed.data[0] });
@@ -117,16 +119,17 @@ describe('支付配置', () => {
 
   it('needs the API certificate under WeChat V2 (its refunds): a masked save keeps it, clearing it is refused', async () => {
     const v2 = { name: '微信V2证书', payType: 3, gateway: 'wechat_v2', partner: '1900000111', appid: 'wx-v2', notifyUrl: 'https://pay.example.com/n', signType: 'MD5', partnerKey: 'v2-key-0123456789abcdef0123456789' };
+    const p12 = testMerchantCertificate('1900000111').p12Base64;
     expect((await save(adminA, v2)).body).toMatchObject({ success: false, msg: fill(m.fieldRequired, { label: m.apiCert }) });
-    const id = (await save(adminA, { ...v2, apiCert: 'MIIKbAIBAzCCCjIGCSqGSIb3DQEHAaCC' })).body.data.id;
+    const id = (await save(adminA, { ...v2, apiCert: p12 })).body.data.id;
     const shown = (await list(adminA, { name: '微信V2证书' })).body.data[0];
-    expect(shown.apiCert).toBe(maskSecret('MIIKbAIBAzCCCjIGCSqGSIb3DQEHAaCC'));
+    expect(shown.apiCert).toBe(maskSecret(p12));
     expect((await save(adminA, { ...shown, name: '微信V2证书-改' })).body.success).toBe(true); // masked: kept
-    expect(open('apiCert', (await stored(id)).apiCert)).toBe('MIIKbAIBAzCCCjIGCSqGSIb3DQEHAaCC');
+    expect(open('apiCert', (await stored(id)).apiCert)).toBe(p12);
     expect((await save(adminA, { ...shown, apiCert: '' })).body.success).toBe(true); // empty: kept as well
     const cleared = await save(adminA, { ...shown, clearSecrets: 'apiCert' });
     expect(cleared.body).toMatchObject({ success: false, msg: fill(m.fieldRequired, { label: m.apiCert }) });
-    expect(open('apiCert', (await stored(id)).apiCert)).toBe('MIIKbAIBAzCCCjIGCSqGSIb3DQEHAaCC');
+    expect(open('apiCert', (await stored(id)).apiCert)).toBe(p12);
     await remove(adminA, String(id));
   });
 
@@ -156,7 +159,7 @@ describe('支付配置', () => {
       [{ ...wechatV3, apiV3Key: '' }, fill(m.fieldRequired, { label: m.apiV3Key })],
       [{ ...wechatV3, platformPubKeyId: 'abc' }, m.platformPubKeyIdFormat],
       [{ ...wechatV3, platformPubKey: '' }, fill(m.fieldRequired, { label: m.platformPubKey })], // the id without its key
-      [{ name: '支付宝', payType: 2, gateway: 'alipay', appid: '2021', notifyUrl: 'https://a.b/n', signType: 'SHA1', appPrivateKey: 'k', alipayPublicKey: 'p' }, fill(messages.common.selectPlaceholder, { label: m.signType })],
+      [{ name: '支付宝', payType: 2, gateway: 'alipay', appid: '2021', notifyUrl: 'https://a.b/n', signType: 'SHA1', appPrivateKey: testRsaKeys('app').privatePem, alipayPublicKey: testRsaKeys('alipay').publicPem }, fill(messages.common.selectPlaceholder, { label: m.signType })],
       [{ ...base, deptId: companyB }, messages.common.outOfScope],
       [{ ...base, id: 999999 }, messages.common.notFoundRecord],
     ];
@@ -254,7 +257,7 @@ describe('支付配置', () => {
   });
 
   it('refuses to change the gateway of a config its orders use, with its name in the message (issue 30 D5)', async () => {
-    const wechatV2 = { gateway: 'wechat_v2', partner: '1900000109', appid: 'wx1', notifyUrl: 'https://pay.example.com/notify', signType: 'MD5', partnerKey: 'k'.repeat(32), apiCert: 'MIIC-p12-base64' };
+    const wechatV2 = { gateway: 'wechat_v2', partner: '1900000109', appid: 'wx1', notifyUrl: 'https://pay.example.com/notify', signType: 'MD5', partnerKey: 'k'.repeat(32), apiCert: testMerchantCertificate('1900000109').p12Base64 };
     const id = (await save(adminA, { name: '换网关配置', payType: 3 })).body.data.id;
     expect((await save(adminA, { id, name: '换网关配置', payType: 3, ...wechatV2 })).body.success).toBe(true); // no order yet
     expect((await save(adminA, { id, name: '换网关配置', payType: 3, gateway: 'simulator' })).body.success).toBe(true);
@@ -263,6 +266,63 @@ describe('支付配置', () => {
     expect(refused.body).toMatchObject({ success: false, msg: fill(m.gatewayChangeUsed, { name: '换网关配置' }) });
     expect(await stored(id)).toMatchObject({ gateway: 'simulator' });
     expect((await save(adminA, { id, name: '换网关配置-改名', payType: 3, gateway: 'simulator' })).body.success).toBe(true); // the rest may change
+  });
+
+  it('parses every key at save: a malformed one is refused naming its field and nothing is written; a kept one is not checked again', async () => {
+    const v2 = { name: '密钥检查V2', payType: 3, gateway: 'wechat_v2', partner: '1900000111', appid: 'wx-v2', notifyUrl: 'https://pay.example.com/n', signType: 'MD5', partnerKey: 'k'.repeat(32) };
+    const alipay = { name: '密钥检查支付宝', payType: 2, gateway: 'alipay', appid: '2021000000000001', notifyUrl: 'https://pay.example.com/n', signType: 'RSA2', appPrivateKey: testRsaKeys('app').privatePem, alipayPublicKey: testRsaKeys('alipay').publicPem };
+    const cert = testMerchantCertificate('1900000111');
+    const before = await count();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...v2, apiCert: 'MIIKbAIBAzCCCjIGCSqGSIb3DQEHAaCC' }, fill(m.apiCertMalformed, { label: m.apiCert })],
+      [{ ...v2, apiCert: cert.p12Base64, certPassword: 'wrong-password' }, fill(m.apiCertPassword, { label: m.apiCert })],
+      [{ ...v2, apiCert: testMerchantCertificate('1900000109').p12Base64, certPassword: '1900000109' }, fill(m.apiCertMerchant, { label: m.apiCert, partner: '1900000111', owner: '1900000109' })],
+      [{ ...v2, apiCert: cert.clientCertPem }, fill(m.apiCertNoKey, { label: m.apiCert })],
+      [{ ...wechatV3, rsaKey: testRsaKeys('merchant').publicPem }, fill(m.keyNotPrivate, { label: m.rsaKey })],
+      [{ ...wechatV3, apiV3Key: 'APIv3Key-0123456789abcdefABCDEF' }, fill(m.keyLength, { label: m.apiV3Key, length: 32 })],
+      [{ ...wechatV3, platformPubKey: 'PEM' }, fill(m.keyMalformed, { label: m.platformPubKey })],
+      [{ ...alipay, appPrivateKey: 'k' }, fill(m.keyMalformed, { label: m.appPrivateKey })],
+      [{ ...alipay, alipayPublicKey: testRsaKeys('alipay').privatePem }, fill(m.keyNotPublic, { label: m.alipayPublicKey })],
+    ];
+    for (const [body, message] of cases) expect((await save(adminA, body)).body, message).toMatchObject({ success: false, msg: message });
+    expect(await count()).toBe(before);
+
+    // saved with keys that load; sent back masked (unchanged): kept without a check, even one stored broken before the checks
+    const id = (await save(adminA, { ...v2, apiCert: cert.p12Base64 })).body.data.id as number;
+    await t.ctx.db.updateTable('pay_config').set({ apiCert: t.ctx.secrets.seal(sealPurpose('pay_config', 'apiCert'), 'stored-before-the-checks') }).where('id', '=', id).execute();
+    const shown = (await list(adminA, { name: '密钥检查V2' })).body.data[0];
+    expect((await save(adminA, { ...shown, name: '密钥检查V2-改' })).body).toMatchObject({ success: true, msg: m.saved });
+    // a new 证书密码 checks the stored certificate with it
+    await save(adminA, { ...shown, apiCert: cert.p12Base64 });
+    const again = (await list(adminA, { name: '密钥检查V2' })).body.data[0];
+    expect((await save(adminA, { ...again, certPassword: 'wrong-password' })).body).toMatchObject({ success: false, msg: fill(m.apiCertPassword, { label: m.apiCert }) });
+    expect((await save(adminA, { ...again, certPassword: '1900000111' })).body.success).toBe(true);
+    await remove(adminA, String(id));
+  });
+
+  it('never shows key material unmasked: a private key stored in a public-key field before the checks is listed masked, and the export has no key', async () => {
+    const now = Date.now();
+    const privatePem = testRsaKeys('pasted-by-mistake').privatePem;
+    const { id } = await t.ctx.db.insertInto('pay_config').values({
+      deptId: companyA, name: '公钥栏里的私钥', payType: 2, gateway: 'alipay', appid: '2021000000000002', notifyUrl: 'https://pay.example.com/n', signType: 'RSA2',
+      alipayPublicKey: privatePem, platformPubKey: testRsaKeys('pasted-by-mistake').privateBase64, addTime: now, editTime: now,
+    }).returning('id').executeTakeFirstOrThrow();
+    const shown = (await list(adminA, { name: '公钥栏里的私钥' })).body.data[0];
+    expect(shown).toMatchObject({ id, alipayPublicKey: SECRET_MASK, platformPubKey: SECRET_MASK });
+    const body = JSON.stringify((await list(admin, {})).body);
+    expect(body).not.toContain('PRIVATE KEY');
+    expect(body).not.toContain(testRsaKeys('pasted-by-mistake').privateBase64.slice(40, 80));
+    // a public key is shown as it is (no secret)
+    const publicPem = testRsaKeys('alipay').publicPem;
+    await t.ctx.db.updateTable('pay_config').set({ alipayPublicKey: publicPem, platformPubKey: '' }).where('id', '=', id).execute();
+    expect((await list(adminA, { name: '公钥栏里的私钥' })).body.data[0]).toMatchObject({ alipayPublicKey: publicPem, platformPubKey: '' });
+    await t.ctx.db.updateTable('pay_config').set({ alipayPublicKey: privatePem }).where('id', '=', id).execute();
+    const { raw } = await t.call('POST', '/api/Config/export', { token: adminA, body: { name: '公钥栏里的私钥' } });
+    const sheet = JSON.stringify(await readXlsxExport(raw, m.title));
+    expect(sheet).toContain('公钥栏里的私钥');
+    expect(sheet).not.toContain('PRIVATE KEY');
+    expect(sheet).not.toContain(privatePem.split('\n')[1]!);
+    await t.ctx.db.deleteFrom('pay_config').where('id', '=', id).execute();
   });
 
   it('logs every change in the operation log by name, never a secret', async () => {

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import {
-  formatDateTime, payConfigSecretFields, payConfigSortFields, type PayConfig, type PayConfigListQuery, type PayGateway,
+  formatDateTime, payConfigSecretFields, payConfigSortFields, SECRET_MASK, type PayConfig, type PayConfigListQuery, type PayGateway,
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
@@ -8,6 +8,7 @@ import { listPage, sortColumnsOf } from '../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../db/list/search.ts';
 import { inDeptScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
+import { holdsPrivateKey } from './key-checks.ts';
 import { maskStored } from './secrets.ts';
 
 const sortColumns = sortColumnsOf(payConfigSortFields, { table: 'c' });
@@ -36,6 +37,12 @@ export async function listPayConfigs(ctx: AppContext, caller: Access, query: Pay
 
 type PayConfigRow = Selectable<Database['pay_config']> & { deptName: string | null };
 
+/**
+ * A public key as stored (plain: no secret), unless it holds private key material — saved before the save refused
+ * that — which is shown as the bare mask, never in full.
+ */
+const publicKeyShown = (text: string | null) => (holdsPrivateKey(String(text ?? '')) ? SECRET_MASK : String(text ?? ''));
+
 function toPayConfig(ctx: AppContext, row: PayConfigRow): PayConfig {
   const masked = Object.fromEntries(payConfigSecretFields.map((field) => [field, maskStored(ctx, field, row[field])]));
   return {
@@ -53,8 +60,8 @@ function toPayConfig(ctx: AppContext, row: PayConfigRow): PayConfig {
     sellerUserId: String(row.sellerUserId),
     certSerialNo: String(row.certSerialNo),
     platformPubKeyId: String(row.platformPubKeyId),
-    platformPubKey: String(row.platformPubKey),
-    alipayPublicKey: String(row.alipayPublicKey),
+    platformPubKey: publicKeyShown(row.platformPubKey),
+    alipayPublicKey: publicKeyShown(row.alipayPublicKey),
     partnerKey: masked.partnerKey!,
     certPassword: masked.certPassword!,
     rsaKey: masked.rsaKey!,

@@ -9,6 +9,7 @@ import { buildApp, type App } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { sealPurpose } from '../../infra/sealed-columns.ts';
 import { ADMIN_PASSWORD } from '../../test/harness.ts';
+import { testMerchantCertificate, testRsaKeys } from '../../test/pay-keys.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../../test/test-database.ts';
 
 // Issue 15: a payment secret never appears in clear in an API answer, an export, the operation log,
@@ -18,11 +19,12 @@ import { createTestDatabase, testDbKind, type TestDatabase } from '../../test/te
 // bytes of its file, WAL included; on PostgreSQL every row of every table) are searched for it.
 
 const SECRETS = {
-  apiV3Key: 'S3cr3t-Known-ApiV3-Key-7f1e9b2c',
-  rsaKey: '-----BEGIN PRIVATE KEY-----\nKNOWNPRIVATEKEYBODYa8b7c6d5e4f3\n-----END PRIVATE KEY-----',
+  apiV3Key: 'S3cr3t-Known-ApiV3-Key-7f1e9b2cd',
+  // keys and certificates that load (the save parses them)
+  rsaKey: testRsaKeys('leak').privatePem,
   partnerKey: 'Partner-Known-Key-55aa66bb77cc',
-  apiCert: 'MIIKnownApiCertP12Base64Body0a1b2c3d4e5f',
-  replaced: 'Replaced-Known-ApiV3-Key-0d0e0f',
+  apiCert: testMerchantCertificate('1900000110').p12Base64,
+  replaced: 'Replaced-Known-ApiV3-Key-0d0e0f1',
   refused: 'Refused-Known-Secret-9x8y7z6w',
   malformed: 'Malformed-Known-Secret-1q2w3e4r',
 };
@@ -90,7 +92,7 @@ describe('a payment secret', () => {
 
     const v3 = {
       name: '泄漏测试V3', payType: 3, gateway: 'wechat_v3', partner: '1900000109', appid: 'wx0001', notifyUrl: 'https://pay.example.com/n',
-      certSerialNo: 'SERIAL01', rsaKey: SECRETS.rsaKey, apiV3Key: SECRETS.apiV3Key, platformPubKeyId: 'PUB_KEY_ID_01', platformPubKey: 'PEM',
+      certSerialNo: 'SERIAL01', rsaKey: SECRETS.rsaKey, apiV3Key: SECRETS.apiV3Key, platformPubKeyId: 'PUB_KEY_ID_01', platformPubKey: testRsaKeys('leak-platform').publicPem,
     };
     const created = await call('POST', '/api/Config/save', token, v3);
     expect(created.body!.success).toBe(true);

@@ -1,6 +1,6 @@
 import {
   fill, gatewayFields, messages, missingGatewayField, payConfigSecretFields, payConfigTextFields, payGatewayOptions, SECRET_MASK,
-  type PayConfigSave, type PayConfigSecretField, type PayConfigTextField,
+  type PayConfigField, type PayConfigSave, type PayConfigSecretField, type PayConfigTextField,
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { dialectOf } from '../../db/dialect.ts';
@@ -9,6 +9,7 @@ import { assertDeptInScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { payAccountsChanged } from '../gateway/pay-account-cache.ts';
+import { payConfigKeyProblem } from './key-checks.ts';
 import { maskStored, payConfigPurpose } from './secrets.ts';
 
 const m = messages.payConfig;
@@ -46,6 +47,8 @@ export async function savePayConfig(ctx: AppContext, caller: Access, input: PayC
     const shown = new Set<string>(gatewayFields[input.gateway].shown);
     const texts = Object.fromEntries(payConfigTextFields.map((f) => [f, shown.has(f) ? input[f] : ''])) as Record<PayConfigTextField, string>;
     const secrets = {} as Record<PayConfigSecretField, string>;
+    // the secrets sent anew, as typed (the key checks below read them; kept ones are opened only when a check needs one)
+    const fresh = new Map<PayConfigField, string>();
     for (const field of payConfigSecretFields) {
       const old = stored?.[field] ?? '';
       const sent = input[field];
@@ -53,10 +56,19 @@ export async function savePayConfig(ctx: AppContext, caller: Access, input: PayC
       if (!shown.has(field)) secrets[field] = '';
       else if (keeps) secrets[field] = input.clearSecrets.includes(field) ? '' : old;
       else if (sent.includes(SECRET_MASK)) throw new AppError(fill(m.secretMasked, { label: m[field] }));
-      else secrets[field] = ctx.secrets.seal(payConfigPurpose(field), sent);
+      else {
+        secrets[field] = ctx.secrets.seal(payConfigPurpose(field), sent);
+        fresh.set(field, sent);
+      }
     }
     const missing = missingGatewayField({ gateway: input.gateway, ...texts }, (field) => secrets[field] !== '');
     if (missing) throw new AppError(missing);
+    const keyProblem = payConfigKeyProblem(input.gateway, {
+      valueOf: (field) => (isSecretField(field) ? (fresh.get(field) ?? openedOr(ctx, field, secrets[field])) : texts[field]),
+      // a config new to this gateway has every key checked; else only what the save changes
+      changed: (field) => !stored || stored.gateway !== input.gateway || (isSecretField(field) ? fresh.has(field) || secrets[field] !== stored[field] : texts[field] !== String(stored[field] ?? '')),
+    });
+    if (keyProblem) throw new AppError(keyProblem);
 
     if (stored && stored.payType !== input.payType) {
       const bound = await trx.selectFrom('pay_terminal_config').select('tcId').where('configId', '=', stored.id).executeTakeFirst();
@@ -81,6 +93,18 @@ export async function savePayConfig(ctx: AppContext, caller: Access, input: PayC
   // committed: no instance uses the secrets it replaced (a new config has no entry yet; dropped all the same)
   await payAccountsChanged(ctx, [id]);
   return id;
+}
+
+const isSecretField = (field: PayConfigField): field is PayConfigSecretField => (payConfigSecretFields as readonly string[]).includes(field);
+
+/** A stored secret opened; '' when none is stored or it does not open under the key ring (nothing to check then). */
+function openedOr(ctx: AppContext, field: PayConfigSecretField, sealed: string): string {
+  if (!sealed) return '';
+  try {
+    return ctx.secrets.open(payConfigPurpose(field), sealed);
+  } catch {
+    return '';
+  }
 }
 
 /**

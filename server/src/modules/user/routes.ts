@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import {
   fill, idsRequest, labelOf, lockStatusOptions, messages, Perm, userChangeDeptRequest, userDeptSaveRequest,
-  userDeptTreeParams, userIdRequest, userListQuery, userLockRequest, userNameParams, userSave, type User,
+  userDeptTreeParams, userIdParams, userIdRequest, userListQuery, userLockRequest, userNameParams, userSave, type User,
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
@@ -86,7 +86,7 @@ export function userRoutes(ctx: AppContext) {
     });
 
     app.get('/api/UserDept/tree/:userId', { config: { access: { permission: Perm.userDataScope } } }, async (request) => {
-      const { userId } = parse(userIdRequest, request.params);
+      const { userId } = parse(userIdParams, request.params);
       return ok('', await userDeptTree(ctx, callerOf(request), userId));
     });
 

@@ -1,9 +1,11 @@
 // The server's time zone must not matter: Alipay reads every time as Beijing time.
 process.env.TZ = 'UTC';
 
+import { createSign, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayContract, startReceiver } from '../contract-suite.ts';
-import type { ClosedNotification, PaidNotification } from '../gateway.ts';
+import { GatewayVerifyError, type ClosedNotification, type PaidNotification, type PayAccount } from '../gateway.ts';
+import { AlipayGateway } from './gateway.ts';
 import { alipayHarness } from './harness.ts';
 
 gatewayContract('alipay', () => alipayHarness());
@@ -77,5 +79,35 @@ describe('Alipay specifics (TZ=UTC)', () => {
     expect(new URLSearchParams(r.body).get('subject')).toBe('100% 果汁');
     await expect(Promise.resolve(h.gateway.verifyNotification(h.account, r.body, {}))).resolves.toMatchObject({ orderNo: `${orderNo}P`, amount: 100 });
     expect(h.gateway.acknowledgement(true, '').body).toBe('success');
+  });
+});
+
+describe('Alipay notifications are verified with the 签名方式 of the 支付配置 only', () => {
+  const alipay = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const app = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const gateway = new AlipayGateway({ gatewayUrl: 'http://127.0.0.1:9/gateway.do' });
+  const accountOf = (signType: 'RSA2' | 'RSA'): PayAccount => ({
+    id: 7, gateway: 'alipay', partner: '2088000000000001', appid: '2021000000000001', partnerKey: '', subMchId: '', signType, sellerUserId: '',
+    certSerialNo: '', platformPubKeyId: '', platformPubKey: '', alipayPublicKey: String(alipay.publicKey.export({ format: 'pem', type: 'spki' })),
+    secrets: { partnerKey: '', certPassword: '', rsaKey: '', apiV3Key: '', appPrivateKey: String(app.privateKey.export({ format: 'pem', type: 'pkcs8' })), apiCert: '' },
+  });
+  /** A paid notification signed by Alipay's key (the one matching 支付宝公钥) with `algorithm`, naming `signType`. */
+  const notification = (algorithm: 'RSA-SHA1' | 'RSA-SHA256', signType: 'RSA' | 'RSA2') => {
+    const form: Record<string, string> = {
+      app_id: '2021000000000001', charset: 'utf-8', gmt_payment: '2026-11-28 10:00:00', notify_type: 'trade_status_sync', out_trade_no: 'T2026112810000000D3',
+      seller_id: '2088000000000001', total_amount: '2.50', trade_no: '2026112822001400000000000001', trade_status: 'TRADE_SUCCESS', version: '1.0',
+    };
+    const text = Object.keys(form).sort().map((k) => `${k}=${form[k]}`).join('&');
+    return new URLSearchParams({ ...form, sign: createSign(algorithm).update(text, 'utf8').sign(alipay.privateKey, 'base64'), sign_type: signType }).toString();
+  };
+
+  it('refuses sign_type=RSA (RSA-SHA1) on a config whose 签名方式 is RSA2, and RSA2 on an RSA config', () => {
+    expect(() => gateway.verifyNotification(accountOf('RSA2'), notification('RSA-SHA1', 'RSA'))).toThrow(GatewayVerifyError);
+    expect(() => gateway.verifyNotification(accountOf('RSA'), notification('RSA-SHA256', 'RSA2'))).toThrow(GatewayVerifyError);
+  });
+
+  it('accepts each algorithm on the config that names it (the notifications above are properly signed)', () => {
+    expect(gateway.verifyNotification(accountOf('RSA2'), notification('RSA-SHA256', 'RSA2'))).toMatchObject({ orderNo: 'T2026112810000000D3', amount: 250 });
+    expect(gateway.verifyNotification(accountOf('RSA'), notification('RSA-SHA1', 'RSA'))).toMatchObject({ orderNo: 'T2026112810000000D3', amount: 250 });
   });
 });

@@ -17,6 +17,9 @@ import { readAlipayBillZip } from './bill.ts';
 export const ALIPAY = 'alipay';
 
 type Result = AlipaySdkCommonResult & Record<string, unknown>;
+
+/** The 支付配置's 签名方式: RSA (RSA-SHA1) only when it says so, else RSA2 (RSA-SHA256). */
+const signTypeOf = (account: PayAccount): 'RSA' | 'RSA2' => (account.signType === 'RSA' ? 'RSA' : 'RSA2');
 const SUCCESS = '10000';
 
 export class AlipayGateway implements PaymentGateway<PayAccount> {
@@ -37,7 +40,7 @@ export class AlipayGateway implements PaymentGateway<PayAccount> {
     if (!sdk) {
       sdk = new AlipaySdk({
         appId: account.appid, privateKey: pemOf(privateKeyOf(account.secrets.appPrivateKey)), keyType: 'PKCS8',
-        alipayPublicKey: pemOf(publicKeyOf(account.alipayPublicKey)), signType: account.signType === 'RSA' ? 'RSA' : 'RSA2',
+        alipayPublicKey: pemOf(publicKeyOf(account.alipayPublicKey)), signType: signTypeOf(account),
         gateway: this.gatewayUrl, camelcase: false, timeout: 10_000,
       });
       if (this.sdks.size >= 200) this.sdks.clear();
@@ -105,6 +108,9 @@ export class AlipayGateway implements PaymentGateway<PayAccount> {
 
   verifyNotification(account: PayAccount, rawBody: string): PaidNotification | ClosedNotification {
     const form = Object.fromEntries(new URLSearchParams(rawBody));
+    // the SDK verifies with the algorithm the notification names (sign_type): only the 支付配置's own is taken, so
+    // an RSA2 config does not fall back to RSA-SHA1 because a sender asked for it
+    if (form.sign_type !== undefined && form.sign_type !== signTypeOf(account)) throw new GatewayVerifyError('sign_type is not the 支付配置\'s 签名方式');
     let valid = false;
     try {
       valid = this.sdkOf(account).checkNotifySignV2(form);
