@@ -2,7 +2,10 @@
 // failure names the field of the 支付配置 dialog to fix, by its label there (messages/payConfig.ts).
 export const payConfigCheck = {
   action: '检测',
-  resultTitle: '检测结果',
+  resultTitle: '检测结果：{name}',
+  checkPassed: '通过',
+  checkFailed: '未通过',
+  close: '关闭',
   failed: '检测失败，请稍后再试！',
   configRequired: '请选择要检测的支付配置',
   /** the whole answer: every check passed / one failed */
