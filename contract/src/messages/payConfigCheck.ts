@@ -11,7 +11,6 @@ export const payConfigCheck = {
   /** the whole answer: every check passed / one failed */
   valid: '支付配置可用：{proved}',
   invalid: '支付配置不可用：{reason}',
-  failedChecks: '未通过的检测项：',
   unsupported: '该支付网关不支持检测',
   secretsUnreadable: '支付配置的密钥无法在本服务器解密，请重新填写密钥后保存',
   unreachable: '无法连接支付网关，请检查网络或稍后再试',
