@@ -1,3 +1,4 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { maskSecret } from '@huiyun/contract';
 import { makeCertificates } from '../tools/fake-gateways/certificates.ts';
@@ -174,6 +175,32 @@ test.describe('支付配置', () => {
     expect(saved.apiCert).toBe(maskSecret(p12.toString('base64')));
     const removed = await page.request.delete(`/api/Config/delete?ids=${saved.id}`, { headers: { token: await tokenOf(page) } });
     expect((await removed.json()).success).toBe(true);
+  });
+
+  test('检测 of a config its gateway does not accept: a dialog lists what failed, naming the field to fix', async ({ adminPage: page }) => {
+    // keys that parse but are no merchant's: the WeChat Pay fake (if the real-gateway journey serves it now)
+    // refuses the signature, else nothing answers on the suite's WECHATPAY_BASE_URL — either way not valid
+    const name = uniqueName('e2e_paycheck');
+    const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const saved = await page.request.post('/api/Config/save', {
+      headers: { token: await tokenOf(page) },
+      data: {
+        name, payType: 3, gateway: 'wechat_v3', deptId: 1, partner: '1900000109', appid: 'wxd678efh567hg6787', notifyUrl: 'https://pay.example.com/notify',
+        certSerialNo: randomBytes(20).toString('hex').toUpperCase(), apiV3Key: randomBytes(16).toString('hex'),
+        rsaKey: keys.privateKey.export({ format: 'pem', type: 'pkcs8' }), platformPubKeyId: 'PUB_KEY_ID_0114232134912410000000000000',
+        platformPubKey: keys.publicKey.export({ format: 'pem', type: 'spki' }),
+      },
+    });
+    expect((await saved.json()).success).toBe(true);
+    await page.goto(URL);
+    await searchList(page, 'payConfig', '配置名称', name);
+    await clickRowAction(page, rowOf(page, name), '检测');
+    const result = dialog(page, `检测结果：${name}`);
+    await expect(result.getByText(/^支付配置不可用：/)).toBeVisible();
+    await expect(result.locator('li.check-failed')).toHaveCount(1);
+    await expect(result.locator('li.check-failed')).toContainText(/请检查商户私钥与商户证书序列号|无法连接支付网关/);
+    await result.locator('.ant-modal-footer').getByRole('button', { name: '关闭' }).click();
+    await expect(result).toBeHidden();
   });
 });
 

@@ -10,7 +10,7 @@ import { withSuiteDatabase } from './suite-database.ts';
 
 // Real money, end to end (issue 33): a 微信支付 V3 支付配置 filled in the console with the values of a local
 // WeChat Pay fake (tools/fake-gateways, on the port the suite's server has as WECHATPAY_BASE_URL — e2e/server.ts),
-// bound to a machine in 终端支付配置; the machine (the terminal simulator's client) sells once, the customer
+// 检测 valid, bound to a machine in 终端支付配置; the machine (the terminal simulator's client) sells once, the customer
 // pays on the fake's page, the fake notifies the server; a refund in 交易订单 reaches the fake; 对账 of the
 // day finds the two sides agree.
 
@@ -62,6 +62,11 @@ test('WeChat Pay V3 through its fake: configured and bound in the console, sold 
   await add.getByRole('button', { name: '保存' }).click();
   await expect(toast(page, '支付配置保存成功！')).toBeVisible();
   await expect(add).toBeHidden();
+
+  // 检测 first: one signed query of an order that cannot exist, the answer verified with the 平台公钥 pasted
+  await searchList(page, 'payConfig', '配置名称', configName);
+  await clickRowAction(page, rowOf(page, configName), '检测');
+  await expect(toast(page, '支付配置可用：商户号、商户私钥与商户证书序列号有效；应答签名已用平台公钥验证（微信支付公钥有效）')).toBeVisible();
 
   // a machine with its aisles (the terminal simulator's setup, through the console API), then bound in 终端支付配置
   const [machine] = await prepareMachines({ server: BASE_URL, admin: ADMIN.userName, password: ADMIN.password, count: 1, prefix: tag });

@@ -24,6 +24,7 @@ export * from './upload.ts';
 export * from './device.ts';
 export * from './secrets.ts';
 export * from './payConfig.ts';
+export * from './payConfigCheck.ts';
 export * from './terminalConfig.ts';
 export * from './money.ts';
 export * from './machine.ts';

@@ -21,6 +21,7 @@ export { task } from './messages/task.ts';
 export { upload } from './messages/upload.ts';
 export { device } from './messages/device.ts';
 export { payConfig } from './messages/payConfig.ts';
+export { payConfigCheck } from './messages/payConfigCheck.ts';
 export { terminalConfig } from './messages/terminalConfig.ts';
 export { machine } from './messages/machine.ts';
 export { aisle } from './messages/aisle.ts';

@@ -7,7 +7,8 @@ import { wechatBillCsv } from './wechat-bill.ts';
 
 // A local WeChat Pay APIv3 (Native) on loopback: it checks the merchant's request signatures with the
 // merchant key it made, signs every answer and notification with its own platform key (public key mode:
-// Wechatpay-Serial PUB_KEY_ID_…), encrypts notification resources with the APIv3 key (AEAD_AES_256_GCM),
+// Wechatpay-Serial PUB_KEY_ID_…) — refusals of an authenticated request too (404 ORDER_NOT_EXIST …), only a
+// request it cannot authenticate gets an unsigned 401 SIGN_ERROR — encrypts notification resources with the APIv3 key (AEAD_AES_256_GCM),
 // and serves a "customer pays" page at each code_url. startFakeWechatV3 serves it alone on its own port;
 // wechat.ts serves it with the APIv2 fake on one port, as api.mch.weixin.qq.com serves both.
 
@@ -45,6 +46,8 @@ export function createFakeWechatV3(options: FakeWechatV3Options = {}) {
     return json(status, data, signatureHeaders(body, key, platformSerial, now()));
   };
   const fail = (status: number, code: string, message: string) => json(status, { code, message });
+  /** A refusal of a request whose signature verified: signed like any answer (a merchant verifies it with the platform key). */
+  const refuse = (status: number, code: string, message: string) => signed(status, { code, message });
 
   function verifyMerchant(request: FakeRequest): string | undefined {
     const auth = String(request.headers.authorization ?? '');
@@ -143,20 +146,20 @@ export function createFakeWechatV3(options: FakeWechatV3Options = {}) {
       return signed(200, { data: [{ serial_no: platformSerial, effective_time: rfc3339(Date.parse(cert.validFrom)), expire_time: rfc3339(Date.parse(cert.validTo)), encrypt_certificate: encrypt(certificate.certPem, 'certificate') }] });
     }
     if (request.method === 'POST' && request.path === '/v3/pay/transactions/native') {
-      if (body.mchid !== account.mchid) return fail(400, 'MCH_NOT_EXISTS', '商户号不存在');
-      if (body.appid !== account.appid) return fail(400, 'APPID_MCHID_NOT_MATCH', 'appid和mch_id不匹配');
-      if (!Number.isSafeInteger(body.amount?.total) || body.amount.total <= 0) return fail(400, 'PARAM_ERROR', 'amount.total');
+      if (body.mchid !== account.mchid) return refuse(400, 'MCH_NOT_EXISTS', '商户号不存在');
+      if (body.appid !== account.appid) return refuse(400, 'APPID_MCHID_NOT_MATCH', 'appid和mch_id不匹配');
+      if (!Number.isSafeInteger(body.amount?.total) || body.amount.total <= 0) return refuse(400, 'PARAM_ERROR', 'amount.total');
       const known = books.payments.get(body.out_trade_no);
-      if (known && known.status !== 'open') return fail(400, 'ORDERPAID', '订单已支付或已关闭');
+      if (known && known.status !== 'open') return refuse(400, 'ORDERPAID', '订单已支付或已关闭');
       books.open({ orderNo: body.out_trade_no, amount: body.amount.total, subject: String(body.description ?? ''), notifyUrl: String(body.notify_url), appId: body.appid, mchId: body.mchid, createTime: now() });
       return signed(200, { code_url: `${pageUrl}/pay/${encodeURIComponent(body.out_trade_no)}` });
     }
     const tx = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)(\/close)?$/.exec(request.path);
     if (tx) {
       const p = books.payments.get(decodeURIComponent(tx[1]!));
-      if (!p) return fail(404, 'ORDER_NOT_EXIST', '订单不存在');
+      if (!p) return refuse(404, 'ORDER_NOT_EXIST', '订单不存在');
       if (tx[2]) {
-        if (p.status === 'paid') return fail(400, 'ORDERPAID', '订单已支付');
+        if (p.status === 'paid') return refuse(400, 'ORDERPAID', '订单已支付');
         p.status = 'closed';
         return signed(204, undefined);
       }
@@ -164,26 +167,26 @@ export function createFakeWechatV3(options: FakeWechatV3Options = {}) {
     }
     if (request.method === 'POST' && request.path === '/v3/refund/domestic/refunds') {
       const p = books.payments.get(body.out_trade_no);
-      if (p && body.amount?.total !== p.amount) return fail(400, 'PARAM_ERROR', '订单金额与退款金额不一致');
+      if (p && body.amount?.total !== p.amount) return refuse(400, 'PARAM_ERROR', '订单金额与退款金额不一致');
       const done = books.refund({ orderNo: body.out_trade_no, refundNo: body.out_refund_no, amount: body.amount?.refund, notifyUrl: body.notify_url }, now());
-      if (done.error) return fail(400, 'INVALID_REQUEST', done.error);
+      if (done.error) return refuse(400, 'INVALID_REQUEST', done.error);
       if (done.refund!.notifyUrl) setTimeout(() => void notifyUntilTaken(() => fake.notifyRefund(done.refund!.refundNo), taken), 10).unref();
       return signed(200, refundOf(done.refund!, p!));
     }
     const rq = /^\/v3\/refund\/domestic\/refunds\/([^/]+)$/.exec(request.path);
     if (rq) {
       const r = books.refunds.get(decodeURIComponent(rq[1]!));
-      return r ? signed(200, refundOf(r, books.payments.get(r.orderNo)!)) : fail(404, 'RESOURCE_NOT_EXISTS', '退款单不存在');
+      return r ? signed(200, refundOf(r, books.payments.get(r.orderNo)!)) : refuse(404, 'RESOURCE_NOT_EXISTS', '退款单不存在');
     }
     if (request.path === '/v3/bill/tradebill') {
       const csv = wechatBillCsv(books, request.query.get('bill_date') ?? '');
-      if (!csv) return fail(400, 'NO_STATEMENT_EXIST', '无对账单');
+      if (!csv) return refuse(400, 'NO_STATEMENT_EXIST', '无对账单');
       const gz = gzipSync(Buffer.from(csv));
       const token = randomBytes(12).toString('hex');
       bills.set(token, gz);
       return signed(200, { hash_type: 'SHA1', hash_value: createHash('sha1').update(gz).digest('hex'), download_url: `${baseUrl}/v3/billdownload/file?token=${token}` });
     }
-    return fail(404, 'NOT_FOUND', '接口不存在');
+    return refuse(404, 'NOT_FOUND', '接口不存在');
   }
 
   return fake;

@@ -10,6 +10,7 @@ import type { LoginLog, OnlineSession, OperLog } from '../monitor.ts';
 import type { Order, OrderDetail, OrderRefundResult } from '../order.ts';
 import type { PayAlarm } from '../payAlarm.ts';
 import type { PayConfig } from '../payConfig.ts';
+import type { PayConfigCheckResult } from '../payConfigCheck.ts';
 import type { Permission } from '../permission.ts';
 import type { ReconcileConfigChoice, ReconcileDiff, ReconcileRun, ReconcileRunAnswer } from '../reconcile.ts';
 import type { Role, RoleGrantTree, RoleOption, RoleRightNode } from '../role.ts';
@@ -80,6 +81,7 @@ export const answerChecks = [
   true satisfies SameShape<Out<typeof pay.terminalMachineChoice>, TerminalMachineChoice>,
   true satisfies SameShape<Out<typeof pay.terminalPayConfigChoice>, TerminalPayConfigChoice>,
   true satisfies SameShape<Out<typeof pay.payConfigRow>, PayConfig>,
+  true satisfies SameShape<Out<typeof pay.payConfigCheckAnswer>, PayConfigCheckResult>,
   true satisfies SameShape<Out<typeof pay.orderRow>, Order>,
   true satisfies SameShape<Out<typeof pay.orderDetail>, OrderDetail>,
   true satisfies SameShape<Out<typeof pay.orderRefundResult>, OrderRefundResult>,

@@ -93,6 +93,7 @@ export const answerSchemas: Record<string, z.ZodType> = {
   TerminalPayConfigChoice: pay.terminalPayConfigChoice,
   PayConfig: pay.payConfigRow,
   PayConfigSaved: pay.paySaved.payConfig,
+  PayConfigCheckResult: pay.payConfigCheckAnswer,
   Order: pay.orderRow,
   OrderDetail: pay.orderDetail,
   OrderRefundResult: pay.orderRefundResult,

@@ -45,6 +45,10 @@ export const payConfigRow = z.object({
   ...textColumns(payConfigTextFields), ...textColumns(payConfigSecretFields),
   addUser: z.string(), editUser: z.string(), addTime: time, editTime: time,
 });
+/** 检测: what one signed call with the saved keys proved; each failed check names the field to fix. */
+export const payConfigCheckAnswer = z.object({
+  ok: z.boolean(), message: z.string(), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), message: z.string() })),
+});
 
 // orders, alarms, reconciliation
 export const orderRow = z.object({

@@ -1,4 +1,4 @@
-import { messages, type Page, type PayConfig, type PayConfigSave } from '@huiyun/contract';
+import { messages, type Page, type PayConfig, type PayConfigCheckResult, type PayConfigSave } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
 import type { ListParams } from './types.ts';
 
@@ -24,4 +24,10 @@ export async function deletePayConfigs(ids: number[]): Promise<string> {
 
 export function exportPayConfigs(params: Omit<ListParams<PayConfigFilters>, 'page' | 'limit'>): Promise<void> {
   return download('/api/Config/export', { body: params, fileName: `${m.title}.xlsx`, failText: messages.common.exportFailed });
+}
+
+/** 检测: the saved config checked against its gateway; answers the result, valid or not (a refusal throws). */
+export async function checkPayConfig(id: number): Promise<PayConfigCheckResult> {
+  const answer = await request<PayConfigCheckResult>('/api/Config/check', { body: { id }, failText: messages.payConfigCheck.failed });
+  return answer.data;
 }

@@ -76,6 +76,8 @@ describe('answers against the api document', () => {
     await console_('POST', '/api/User/list', { page: 1, limit: 10 });
     await console_('POST', '/api/Machine/list', { page: 1, limit: 10 });
     await console_('POST', '/api/Config/list', { page: 1, limit: 10 });
+    const payConfig = await console_('POST', '/api/Config/save', { name: '文档检测', payType: 1, gateway: 'simulator', deptId: 1 });
+    await console_('POST', '/api/Config/check', { id: payConfig.data.id });
     await console_('POST', '/sync/queryStatisticsTotal', {});
     await console_('GET', '/api/SystemMonitor/snapshot');
     await console_('POST', '/api/Charts/statistics', { granularity: 'day' });

@@ -2,11 +2,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayVerifyError, type GatewayConfig, type PaidNotification, type PaymentGateway, type RefundNotification } from './gateway.ts';
+import { GatewayVerifyError, type GatewayConfig, type PaidNotification, type PayAccount, type PaymentGateway, type RefundNotification } from './gateway.ts';
 
 // The one contract every gateway passes at the gateway level, each against its local fake
 // (tools/fake-gateways): create, query, close, refund (partial, full, refused, retried), refund query,
-// the paid notification verified on its raw bytes, a forged or altered one refused, the day's bill.
+// the paid notification verified on its raw bytes, a forged or altered one refused, the day's bill, 检测
+// (probe) valid with the right keys.
 // Notifications reach a loopback receiver at /gateway/<gateway>/notify/<orderNo> (refunds:
 // /refund-notify/<refundNo>), which answers with the gateway's own acknowledgement.
 
@@ -94,6 +95,17 @@ export function gatewayContract<C extends GatewayConfig>(name: string, start: (n
     // a verifier may throw at once or reject: both are a refusal
     const verifying = (body: string, headers: Received['headers']) => Promise.resolve().then(() => h.gateway.verifyNotification(h.account, body, headers));
     const verify = async (r: Received) => (await verifying(r.body, r.headers)) as PaidNotification;
+
+    it('检测: one harmless signed call with the right keys answers valid, check by check, and no secret', async () => {
+      if (!h.gateway.probe) return;
+      const result = await h.gateway.probe(h.account);
+      expect(result.checks.length).toBeGreaterThan(0);
+      expect(result.checks.filter((c) => !c.ok)).toEqual([]);
+      expect(result.ok).toBe(true);
+      const said = JSON.stringify(result);
+      const secrets = Object.values((h.account as Partial<PayAccount>).secrets ?? {}).filter((v) => v.length >= 8);
+      expect(secrets.filter((v) => said.includes(v))).toEqual([]);
+    });
 
     it('creates a payment with a code url; not paid before the customer pays', async () => {
       const { orderNo, codeUrl } = await create(350);

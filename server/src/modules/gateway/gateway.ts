@@ -3,6 +3,7 @@
 // never sees a gateway's wire format.
 
 import type { FastifyInstance } from 'fastify';
+import type { PayConfigCheckResult } from '@huiyun/contract';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Queryable } from '../../db/schema.ts';
 import type { Bill } from './bill.ts';
@@ -110,6 +111,12 @@ export interface PaymentGateway<C extends GatewayConfig = GatewayConfig> {
   acknowledgement(ok: boolean, message: string): { contentType: string; body: string; status?: number };
   /** The gateway's bill of one Beijing day (YYYY-MM-DD); a day without trades is an empty bill. */
   downloadBill?(config: C, day: string): Promise<Bill>;
+  /**
+   * 支付配置 → 检测: one harmless signed call with the config's keys (a query for an order that cannot exist),
+   * answering what it proved and, for each failure, a sentence naming the field to fix. Never throws for a
+   * refusal or an unreachable gateway (that is a failed check); never puts a secret in its answer.
+   */
+  probe?(config: C): Promise<PayConfigCheckResult>;
 
   // ---- lifecycle: only a gateway with work of its own in this server (the simulator) has these ----
   /**

@@ -9,6 +9,7 @@ import { ok } from '../../http/envelope.ts';
 import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
 import type { XlsxColumn } from '../../http/xlsx.ts';
+import { registerPayConfigCheck } from './check.ts';
 import { listPayConfigs } from './queries.ts';
 import { deletePayConfigs, savePayConfig } from './service.ts';
 
@@ -72,5 +73,7 @@ export function payConfigRoutes(ctx: AppContext) {
       await deletePayConfigs(ctx, callerOf(request), ids);
       return ok(m.deleted);
     });
+
+    registerPayConfigCheck(app, ctx);
   };
 }

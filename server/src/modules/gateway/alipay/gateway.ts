@@ -7,6 +7,7 @@ import {
 } from '../gateway.ts';
 import { pemOf, privateKeyOf, publicKeyOf } from '../keys.ts';
 import { readAlipayBillZip } from './bill.ts';
+import { probeAlipay } from './probe.ts';
 
 // Alipay 当面付 (a precreate qr_code for the machine's QR) through the official alipay-sdk: every answer's
 // signature checked (validateSign), notifications verified with checkNotifySignV2 on the parsed form
@@ -140,6 +141,10 @@ export class AlipayGateway implements PaymentGateway<PayAccount> {
   acknowledgement(ok: boolean) {
     // exactly 'success' stops Alipay's retries; anything else is retried (8 times in about 25 h)
     return { status: ok ? 200 : 400, contentType: 'text/plain; charset=utf-8', body: ok ? 'success' : 'fail' };
+  }
+
+  probe(account: PayAccount) {
+    return probeAlipay(account, (method, bizContent) => this.exec(account, method, bizContent));
   }
 
   async downloadBill(account: PayAccount, day: string): Promise<Bill> {

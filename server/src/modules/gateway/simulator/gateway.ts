@@ -6,6 +6,7 @@ import { sharedWrite } from '../../../db/shared-commit.ts';
 import { payConfigPurpose } from '../../pay-config/secrets.ts';
 import { openBookedPayment } from '../booked-payment.ts';
 import { simulatorBill } from './bill.ts';
+import { probeSimulator } from './probe.ts';
 import { fetchDeliver, injectDeliver, type Deliver } from './deliver.ts';
 import { SimulatorNotifier, type PaidPayment, type SimBody, type SimulatorOptions } from './notifier.ts';
 import { SIM_PAGE_PATH, simulatorPageRoutes, type PageView, type PayOutcome } from './page.ts';
@@ -141,6 +142,10 @@ export class SimulatorGateway implements PaymentGateway {
 
   downloadBill(config: GatewayConfig, day: string) {
     return simulatorBill(this.options.db, config.id, day);
+  }
+
+  probe() {
+    return probeSimulator();
   }
 
   orderNoOf(rawBody: string): string | undefined {

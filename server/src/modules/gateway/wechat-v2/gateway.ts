@@ -6,6 +6,7 @@ import {
 import { parseWechatBill } from '../wechat-bill.ts';
 import { wechatTradeState } from '../wechat-trade-state.ts';
 import { WechatV2Client, WechatV2Error, signTypeOf } from './client.ts';
+import { probeWechatV2 } from './probe.ts';
 import { decryptReqInfo, parseXml, signatureValid, toXml, type Fields } from './sign.ts';
 
 // WeChat Pay APIv2, NATIVE payments: unifiedorder → code_url, orderquery, closeorder, refund (merchant
@@ -24,8 +25,12 @@ export class WechatV2Gateway implements PaymentGateway<PayAccount> {
   private readonly client: WechatV2Client;
   private readonly now: () => number;
 
+  /** Where 检测's TLS handshake with the API certificate goes. */
+  private readonly target: { baseUrl: string; tlsCa?: string };
+
   /** tlsCa: a CA to trust besides the system's for the certificate calls (the local fake). */
   constructor(options: { baseUrl: string; tlsCa?: string; now?: () => number }) {
+    this.target = { baseUrl: options.baseUrl.replace(/\/+$/, ''), ...(options.tlsCa ? { tlsCa: options.tlsCa } : {}) };
     this.client = new WechatV2Client({ baseUrl: options.baseUrl.replace(/\/+$/, ''), ...(options.tlsCa ? { tlsCa: options.tlsCa } : {}) });
     this.now = options.now ?? Date.now;
   }
@@ -126,6 +131,10 @@ export class WechatV2Gateway implements PaymentGateway<PayAccount> {
       throw new WechatV2Error(`downloadbill refused: ${fields.return_msg ?? fields.return_code}`);
     }
     return { day, rows: parseWechatBill(text) };
+  }
+
+  probe(account: PayAccount) {
+    return probeWechatV2(this.client, account, this.target);
   }
 
   private signedFields(account: PayAccount, rawBody: string): Fields {

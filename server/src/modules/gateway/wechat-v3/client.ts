@@ -22,6 +22,8 @@ export type WechatAnswer = { status: number; data: Record<string, unknown> | und
 
 type CertSet = { keys: Map<string, KeyObject>; at: number };
 const CERTS_TTL_MS = 12 * 3_600_000;
+/** An API call that has not answered by then has failed (the APIv2 client's timeout). */
+const CALL_TIMEOUT_MS = 15_000;
 
 export class WechatV3Client {
   private readonly certs = new Map<number, CertSet>();
@@ -71,10 +73,11 @@ export class WechatV3Client {
     return keys;
   }
 
-  private async send(account: PayAccount, method: string, pathAndQuery: string, body?: object) {
+  /** A signed call's raw answer, whatever its status, its signature not yet checked (call checks it; 检测 looks at both). */
+  async send(account: PayAccount, method: string, pathAndQuery: string, body?: object) {
     const text = body === undefined ? '' : JSON.stringify(body);
     const answer = await fetch(`${this.options.baseUrl}${pathAndQuery}`, {
-      method,
+      method, signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
       headers: { ...this.headers(account, method, pathAndQuery, text), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: text }),
     });

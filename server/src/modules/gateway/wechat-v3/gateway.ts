@@ -10,6 +10,7 @@ import { parseWechatBill } from '../wechat-bill.ts';
 import { wechatTradeState } from '../wechat-trade-state.ts';
 import { decryptResource, verifySigned, type EncryptedResource } from './crypto.ts';
 import { WechatApiError, WechatV3Client } from './client.ts';
+import { probeWechatV3 } from './probe.ts';
 
 // WeChat Pay APIv3, Native payments (a code_url for the machine's QR): create, query, close (204),
 // refunds and their query and notifications, the trade bill (gzip, SHA1 checked). Written on fetch and
@@ -141,6 +142,10 @@ export class WechatV3Gateway implements PaymentGateway<PayAccount> {
     const expected = String(info.hash_value ?? '').toLowerCase();
     if (String(info.hash_type ?? 'SHA1').toUpperCase() !== 'SHA1' || (sha1(gz) !== expected && sha1(plain) !== expected)) throw new Error('WeChat Pay bill: SHA1 does not match');
     return { day, rows: parseWechatBill(plain.toString('utf8')) };
+  }
+
+  probe(account: PayAccount) {
+    return probeWechatV3(this.client, account, this.now);
   }
 
   private async openNotification(account: PayAccount, rawBody: string, headers: Headers): Promise<{ event: string; resource: Record<string, unknown> }> {
