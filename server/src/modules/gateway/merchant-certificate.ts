@@ -81,3 +81,12 @@ export function merchantNoOf(certificate: X509Certificate): string {
   const cn = certificate.subject.split('\n').find((line) => line.startsWith('CN='));
   return cn ? cn.slice(3) : '';
 }
+
+/**
+ * The certificate as TLS options of a request: PEM certificate + key, or PKCS#12 opened with 证书密码, else the
+ * 商户号. The options, not a SecureContext, go to the request, as the https agent tells connections apart by them.
+ */
+export function merchantTlsOptions(cert: string, certPassword: string, partner: string): { cert: string; key: string } | { pfx: Buffer; passphrase: string } {
+  const text = cert.trim();
+  return text.includes('-----BEGIN') ? { cert: text, key: text } : { pfx: Buffer.from(text.replace(/\s+/g, ''), 'base64'), passphrase: certPassword || partner };
+}

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { randomBytes } from 'node:crypto';
 import { GatewayNotSentError, type PayAccount } from '../gateway.ts';
-import { loadMerchantCertificate, MerchantCertificateError } from '../merchant-certificate.ts';
+import { loadMerchantCertificate, MerchantCertificateError, merchantTlsOptions } from '../merchant-certificate.ts';
 import { parseXml, sign, signatureValid, toXml, type Fields, type SignType } from './sign.ts';
 
 // WeChat Pay APIv2 calls: signed XML posted, the answer's sign checked (when it carries one). Refunds
@@ -42,14 +42,13 @@ export class WechatV2Client {
       const cert = account.secrets.apiCert.trim();
       if (!cert) throw new GatewayNotSentError('no merchant API certificate in the 支付配置');
       // loaded here first: one that does not load means the call never leaves (the caller may end what it was for);
-      // the options below, not its SecureContext, go to the request, as the agent tells connections apart by them
       try {
         loadMerchantCertificate(cert, account.secrets.certPassword, account.partner);
       } catch (error) {
         if (error instanceof MerchantCertificateError) throw new GatewayNotSentError(error.message);
         throw error;
       }
-      tls = cert.includes('-----BEGIN') ? { cert, key: cert } : { pfx: Buffer.from(cert.replace(/\s+/g, ''), 'base64'), passphrase: account.secrets.certPassword || account.partner };
+      tls = merchantTlsOptions(cert, account.secrets.certPassword, account.partner);
     }
     const url = new URL(`${this.options.baseUrl}${path}`);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;

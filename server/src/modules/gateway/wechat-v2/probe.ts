@@ -3,6 +3,7 @@ import { connect, createSecureContext, type ConnectionOptions } from 'node:tls';
 import { fill, messages, type PayConfigCheckItem, type PayConfigCheckResult } from '@huiyun/contract';
 import type { PayAccount } from '../gateway.ts';
 import { failed, passed, PROBE_TIMEOUT_MS, probeOrderNo, probeResult, shownCode } from '../probe.ts';
+import { merchantTlsOptions } from '../merchant-certificate.ts';
 import { WechatV2Error, type WechatV2Client } from './client.ts';
 
 // 检测 of a WeChat Pay APIv2 config: orderquery for an order number that cannot exist. WeChat checks the
@@ -39,11 +40,8 @@ async function requestCheck(client: WechatV2Client, account: PayAccount): Promis
   return failed(m.checkRequest, fill(m.refused, { code: shownCode(fields.err_code) }));
 }
 
-/** The API certificate as the refund calls present it (WechatV2Client.postXml): PEM certificate + key, or PKCS#12 with certPassword, else the 商户号. */
-function tlsOptionsOf(account: PayAccount): { cert: string; key: string } | { pfx: Buffer; passphrase: string } {
-  const cert = account.secrets.apiCert.trim();
-  return cert.includes('-----BEGIN') ? { cert, key: cert } : { pfx: Buffer.from(cert.replace(/\s+/g, ''), 'base64'), passphrase: account.secrets.certPassword || account.partner };
-}
+/** The API certificate as the refund calls present it (WechatV2Client.postXml). */
+const tlsOptionsOf = (account: PayAccount) => merchantTlsOptions(account.secrets.apiCert, account.secrets.certPassword, account.partner);
 
 type LocalCertificate = { subject?: { CN?: string | string[] }; valid_to?: string };
 
