@@ -72,7 +72,14 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   }
   const [active] = aisle.activeId === null ? [] : await orderById(db, { orderId: aisle.activeId });
   if (active) {
-    const settled = await settleUnpaid(ctx, rt, active, log);
+    let settled: number;
+    try {
+      settled = await settleUnpaid(ctx, rt, active, log);
+    } catch (error) {
+      // its 支付配置 cannot ask the gateway about it: it stays as it is (it may be paid there), and the machine waits
+      if (error instanceof GatewayNotSentError) throw refuse(fill(t.payConfigKeyBroken, { label: messages.payConfig[error.field] }));
+      throw error;
+    }
     if (settled === OrderStatus.paid) throw refuse(t.dispenseInProgress, 409);
     if (settled !== OrderStatus.timedOut) throw refuse(t.orderInProgress, 409);
   }
