@@ -65,8 +65,8 @@ export const order = {
   autoRefundDispense: '出货失败自动退款',
   autoRefundLate: '订单关闭后到账自动退款',
   gatewayUnavailable: '支付网关暂不可用',
-  /** A refund that failed on this server before reaching the gateway (the 支付配置's API证书 does not load). */
-  refundNotSent: '退款未发出：支付配置的API证书无法使用，请在支付配置中重新上传API证书和证书密码',
+  /** A refund that failed on this server before reaching the gateway: a key or certificate of its 支付配置 ({label}) does not load. */
+  refundNotSent: '退款未发出：支付配置的{label}无法使用，请在支付配置中重新填写{label}后再退款',
   // errors (each names its field)
   machineNoInvalid: '终端号只能包含字母、数字和-，最多32位',
   orderNoInvalid: '订单号最多64位，且不能包含控制字符',

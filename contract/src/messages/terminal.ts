@@ -20,6 +20,8 @@ export const terminal = {
   payConfigMissing: '终端支付配置指向的支付配置不存在',
   gatewayUnknown: '支付配置的网关 {gateway} 暂不支持',
   gatewayFailed: '支付网关暂不可用，请稍后再试',
+  /** A key or certificate of the 支付配置 ({label}) does not load on the server: the order never reached the gateway. */
+  payConfigKeyBroken: '支付配置的{label}无法使用，本机暂不能用该支付方式，请联系运营方检查支付配置',
   dispenseInProgress: '本机有一笔订单正在出货，请等出货结果上报后再下单',
   orderInProgress: '本机有一笔订单正在进行，请稍后再试',
   // status / dispense

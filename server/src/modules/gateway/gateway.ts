@@ -3,7 +3,7 @@
 // never sees a gateway's wire format.
 
 import type { FastifyInstance } from 'fastify';
-import type { PayConfigCheckResult } from '@huiyun/contract';
+import type { PayConfigCheckResult, PayConfigField } from '@huiyun/contract';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Queryable } from '../../db/schema.ts';
 import type { Bill } from './bill.ts';
@@ -138,10 +138,32 @@ export interface PaymentGateway<C extends GatewayConfig = GatewayConfig> {
 export class GatewayVerifyError extends Error {}
 
 /**
- * A call that never left this server: it failed here, before anything was sent (the merchant certificate does
- * not load). Whatever it was for can be ended without asking the gateway: the gateway never heard of it.
+ * A call that never left this server: it failed here, before anything was sent (a key or certificate of its
+ * 支付配置 does not load: `field`). Whatever it was for can be ended without asking the gateway: the gateway never
+ * heard of it.
  */
-export class GatewayNotSentError extends Error {}
+export class GatewayNotSentError extends Error {
+  readonly field: PayConfigField;
+  constructor(field: PayConfigField, reason: string) {
+    // the field and what the parser said, never the value
+    super(`${field} does not load here: ${reason}`);
+    this.field = field;
+  }
+}
+
+/**
+ * A key or certificate a call needs, loaded before anything is sent: every gateway goes through here, so a value
+ * that does not load (a 支付配置 row written around the save's checks) is GatewayNotSentError, which its caller
+ * may act on (a refund ends 退款失败), and never an error after the request left, which it may not.
+ */
+export function loadBeforeSending<T>(field: PayConfigField, load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    if (error instanceof GatewayNotSentError) throw error;
+    throw new GatewayNotSentError(field, error instanceof Error ? error.message : 'unreadable');
+  }
+}
 
 /** The gateways by pay_config.gateway. */
 export class GatewayRegistry {

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { AppContext, KnownMachine } from '../../context.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { PayAccount, PaymentGateway } from '../gateway/gateway.ts';
+import { GatewayNotSentError, type PayAccount, type PaymentGateway } from '../gateway/gateway.ts';
 import { notifyUrlOf } from '../gateway/notify-paths.ts';
 import { insertSaleOrder, type Sale } from './insert-sale.ts';
 import { accountOf } from './pay-account.ts';
@@ -72,7 +72,14 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   }
   const [active] = aisle.activeId === null ? [] : await orderById(db, { orderId: aisle.activeId });
   if (active) {
-    const settled = await settleUnpaid(ctx, rt, active, log);
+    let settled: number;
+    try {
+      settled = await settleUnpaid(ctx, rt, active, log);
+    } catch (error) {
+      // its 支付配置 cannot ask the gateway about it: it stays as it is (it may be paid there), and the machine waits
+      if (error instanceof GatewayNotSentError) throw refuse(fill(t.payConfigKeyBroken, { label: messages.payConfig[error.field] }));
+      throw error;
+    }
     if (settled === OrderStatus.paid) throw refuse(t.dispenseInProgress, 409);
     if (settled !== OrderStatus.timedOut) throw refuse(t.orderInProgress, 409);
   }
@@ -115,8 +122,13 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   try {
     ({ codeUrl } = await gateway.createPayment(config, payment));
   } catch (error) {
-    log?.error({ err: error, orderNo }, 'gateway createPayment failed');
     await transition(db, orderId, 'close', ctx.now(), { closeTime: ctx.now() });
+    // a key of the 支付配置 that does not load here: the operator's to fix, not the gateway's fault (nor a retry's)
+    if (error instanceof GatewayNotSentError) {
+      log?.warn({ orderNo, configId: config.id, reason: error.message }, 'createPayment not sent: a key of its 支付配置 does not load');
+      throw refuse(fill(t.payConfigKeyBroken, { label: messages.payConfig[error.field] }));
+    }
+    log?.error({ err: error, orderNo }, 'gateway createPayment failed');
     throw refuse(t.gatewayFailed, 502);
   }
   await transition(db, orderId, 'issueQr', ctx.now());

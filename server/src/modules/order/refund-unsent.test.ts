@@ -64,6 +64,7 @@ async function paidOrder(configId: number, amount = 50) {
 const row = (orderId: number) => t.ctx.db.selectFrom('pay_order').selectAll().where('orderId', '=', orderId).executeTakeFirstOrThrow();
 const refundsOf = (orderId: number) => t.ctx.db.selectFrom('pay_order').selectAll().where('parentId', '=', orderId).execute();
 const alarmsOf = async (orderNo: string) => (await t.ctx.db.selectFrom('pay_alarm').select('kind').where('orderNo', '=', orderNo).execute()).map((a) => a.kind);
+const notSent = fill(m.refundNotSent, { label: messages.payConfig.apiCert });
 const silentLog = () => ({ warn: vi.fn(), error: vi.fn() }) satisfies Log;
 
 /** A sweep once every refund's lease (PAY_RECOVER_SECONDS) has run out. */
@@ -88,9 +89,9 @@ describe('a WeChat Pay V2 refund whose API certificate does not load here', () =
     const { orderId, orderNo } = await paidOrder(configId);
     const answer = await t.call('POST', '/api/Order/refund', { token, body: { orderId, amount: '0.30', reason: '测试', requestKey: randomBytes(8).toString('hex') } });
     expect(answer.status).toBe(409);
-    expect(answer.body.msg).toBe(fill(m.refundFailed, { reason: m.refundNotSent }));
+    expect(answer.body.msg).toBe(fill(m.refundFailed, { reason: notSent }));
     const [refund] = await refundsOf(orderId);
-    expect(refund).toMatchObject({ orderStatus: OrderStatus.refundFailed, failReason: m.refundNotSent, payAmount: -30, claimBy: '' });
+    expect(refund).toMatchObject({ orderStatus: OrderStatus.refundFailed, failReason: notSent, payAmount: -30, claimBy: '' });
     expect(await row(orderId)).toMatchObject({ reservedAmount: 0, refundedAmount: 0 });
     expect(await alarmsOf(orderNo)).toEqual(['refundFailed']);
     expect([...fake.books.refunds.values()].filter((r) => r.orderNo === orderNo)).toEqual([]);
@@ -113,7 +114,7 @@ describe('a WeChat Pay V2 refund whose API certificate does not load here', () =
     const log = silentLog();
     expect(await sweepLater(log)).toMatchObject({ refundsClaimed: 1, refundsSettled: 1, refundsFailed: 0 });
     expect(log.error).not.toHaveBeenCalled();
-    expect((await refundsOf(orderId))[0]).toMatchObject({ orderStatus: OrderStatus.refundFailed, failReason: m.refundNotSent });
+    expect((await refundsOf(orderId))[0]).toMatchObject({ orderStatus: OrderStatus.refundFailed, failReason: notSent });
     expect(await row(orderId)).toMatchObject({ reservedAmount: 0, refundedAmount: 0 });
     expect(await alarmsOf(orderNo)).toEqual(['refundFailed']);
     expect(await sweepLater(log)).toMatchObject({ refundsClaimed: 0 });

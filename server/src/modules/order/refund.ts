@@ -164,8 +164,14 @@ export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: O
       // failed before leaving (a refund already in 12 was asked about first: the gateway does not know it)
       unsent = sending && error instanceof GatewayNotSentError;
       if (unsent) {
-        log?.warn({ refundNo: refund.orderNo, configId: config.id, reason: (error as Error).message }, 'refund not sent: it failed here, before the gateway (ends 退款失败)');
-        state = { state: 'failed', reason: m.refundNotSent };
+        const { field, message } = error as GatewayNotSentError;
+        log?.warn({ refundNo: refund.orderNo, configId: config.id, reason: message }, 'refund not sent: it failed here, before the gateway (ends 退款失败)');
+        state = { state: 'failed', reason: fill(m.refundNotSent, { label: messages.payConfig[field] }) };
+      } else if (error instanceof GatewayNotSentError) {
+        // a refund in 12 that cannot be asked about: it may have left under the 支付配置's keys of then, so it stays
+        // 退款中 until the key loads again; a fault of the config, not of the gateway
+        log?.warn({ refundNo: refund.orderNo, configId: config.id, reason: error.message }, 'refund: its 支付配置 cannot sign the query (stays 退款中)');
+        state = { state: 'unknown' };
       } else {
         log?.error({ err: error, refundNo: refund.orderNo }, 'gateway refund failed (the refund sweeper asks again)');
         state = { state: 'unknown' };

@@ -3,7 +3,7 @@ import { fenToYuan } from '@huiyun/contract';
 import type { Bill } from '../bill.ts';
 import { beijingDateTime, parseBeijingDateTime, yuanTextToFen } from '../beijing-time.ts';
 import {
-  GatewayVerifyError, type ClosedNotification, type CreatePayment, type PaidNotification, type PayAccount, type PaymentGateway, type PaymentState, type RefundState,
+  GatewayVerifyError, loadBeforeSending, type ClosedNotification, type CreatePayment, type PaidNotification, type PayAccount, type PaymentGateway, type PaymentState, type RefundState,
 } from '../gateway.ts';
 import { pemOf, privateKeyOf, publicKeyOf } from '../keys.ts';
 import { readAlipayBillZip } from './bill.ts';
@@ -39,9 +39,11 @@ export class AlipayGateway implements PaymentGateway<PayAccount> {
     const id = [account.id, account.appid, account.signType, account.alipayPublicKey, account.secrets.appPrivateKey].join('\n');
     let sdk = this.sdks.get(id);
     if (!sdk) {
+      // both keys loaded before any call leaves: one that does not load is GatewayNotSentError
+      const privateKey = loadBeforeSending('appPrivateKey', () => pemOf(privateKeyOf(account.secrets.appPrivateKey)));
+      const alipayPublicKey = loadBeforeSending('alipayPublicKey', () => pemOf(publicKeyOf(account.alipayPublicKey)));
       sdk = new AlipaySdk({
-        appId: account.appid, privateKey: pemOf(privateKeyOf(account.secrets.appPrivateKey)), keyType: 'PKCS8',
-        alipayPublicKey: pemOf(publicKeyOf(account.alipayPublicKey)), signType: signTypeOf(account),
+        appId: account.appid, privateKey, keyType: 'PKCS8', alipayPublicKey, signType: signTypeOf(account),
         gateway: this.gatewayUrl, camelcase: false, timeout: 10_000,
       });
       if (this.sdks.size >= 200) this.sdks.clear();

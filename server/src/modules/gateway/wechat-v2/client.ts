@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { randomBytes } from 'node:crypto';
-import { GatewayNotSentError, type PayAccount } from '../gateway.ts';
-import { loadMerchantCertificate, MerchantCertificateError, merchantTlsOptions } from '../merchant-certificate.ts';
+import { GatewayNotSentError, loadBeforeSending, type PayAccount } from '../gateway.ts';
+import { loadMerchantCertificate, merchantTlsOptions } from '../merchant-certificate.ts';
 import { parseXml, sign, signatureValid, toXml, type Fields, type SignType } from './sign.ts';
 
 // WeChat Pay APIv2 calls: signed XML posted, the answer's sign checked (when it carries one). Refunds
@@ -40,14 +40,9 @@ export class WechatV2Client {
     let tls = {};
     if (withCertificate) {
       const cert = account.secrets.apiCert.trim();
-      if (!cert) throw new GatewayNotSentError('no merchant API certificate in the 支付配置');
-      // loaded here first: one that does not load means the call never leaves (the caller may end what it was for);
-      try {
-        loadMerchantCertificate(cert, account.secrets.certPassword, account.partner);
-      } catch (error) {
-        if (error instanceof MerchantCertificateError) throw new GatewayNotSentError(error.message);
-        throw error;
-      }
+      if (!cert) throw new GatewayNotSentError('apiCert', 'no merchant API certificate in the 支付配置');
+      // loaded here first: one that does not load means the call never leaves (the caller may end what it was for)
+      loadBeforeSending('apiCert', () => loadMerchantCertificate(cert, account.secrets.certPassword, account.partner));
       tls = merchantTlsOptions(cert, account.secrets.certPassword, account.partner);
     }
     const url = new URL(`${this.options.baseUrl}${path}`);

@@ -1,5 +1,5 @@
 import { X509Certificate, type KeyObject } from 'node:crypto';
-import type { PayAccount } from '../gateway.ts';
+import { loadBeforeSending, type PayAccount } from '../gateway.ts';
 import { privateKeyOf, publicKeyOf } from '../keys.ts';
 import { authorization, decryptResource, verifySigned, type EncryptedResource } from './crypto.ts';
 
@@ -35,12 +35,16 @@ export class WechatV3Client {
 
   /** A signed call; throws WechatApiError on a 4xx/5xx, and GatewayVerifyError when a 2xx answer's signature fails. */
   async call(account: PayAccount, method: 'GET' | 'POST', pathAndQuery: string, body?: object): Promise<WechatAnswer> {
+    const certificates = pathAndQuery.startsWith('/v3/certificates');
+    // the key the answer will be verified with, loaded before the call leaves: a call whose answer could not be
+    // read would be sent for nothing (a refund made at WeChat, never known here)
+    if (!certificates && account.platformPubKeyId && account.platformPubKey) loadBeforeSending('platformPubKey', () => publicKeyOf(account.platformPubKey));
     const raw = await this.send(account, method, pathAndQuery, body);
     if (raw.status >= 300) {
       const error = safeJson(raw.text) ?? {};
       throw new WechatApiError(raw.status, String(error.code ?? 'HTTP_' + raw.status), String(error.message ?? raw.text.slice(0, 200)));
     }
-    const keys = pathAndQuery.startsWith('/v3/certificates') ? undefined : await this.keysFor(account);
+    const keys = certificates ? undefined : await this.keysFor(account);
     const lookup = keys ?? this.keysFromCertificateAnswer(account, raw.text);
     verifySigned(raw.headers, raw.text, (serial) => lookup.get(serial), this.options.now());
     return { status: raw.status, data: raw.text ? safeJson(raw.text) : undefined };
@@ -85,7 +89,8 @@ export class WechatV3Client {
   }
 
   private headers(account: PayAccount, method: string, url: string, body: string) {
-    const auth = authorization({ mchid: account.partner, serialNo: account.certSerialNo, key: privateKeyOf(account.secrets.rsaKey), method, url, body, now: this.options.now() });
+    const key = loadBeforeSending('rsaKey', () => privateKeyOf(account.secrets.rsaKey));
+    const auth = authorization({ mchid: account.partner, serialNo: account.certSerialNo, key, method, url, body, now: this.options.now() });
     return { authorization: auth, accept: 'application/json', 'user-agent': 'huiyun-console' };
   }
 
