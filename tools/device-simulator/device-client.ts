@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import {
   DEVICE_API_PREFIX,
-  type DeviceActivateRequest, type DeviceActivation, type DeviceHeartbeatRequest, type DevicePull, type DeviceReportResult, type Envelope,
+  type DeviceActivateBody, type DeviceActivation, type DeviceHeartbeatRequest, type DevicePull, type DeviceReportResult, type Envelope,
 } from '@huiyun/contract';
 
 // A typed client of the device protocol (docs/device-protocol.md) over node:http. Node's global agent
@@ -60,7 +60,7 @@ export class DeviceClient {
   // `giveUp` ends the backoff of a call that has nothing to deliver (a device stopping need not wait
   // for a server that is down); a call in flight is never cut by it, so no answer is thrown away.
 
-  async activate(request: DeviceActivateRequest, giveUp?: AbortSignal): Promise<DeviceActivation> {
+  async activate(request: DeviceActivateBody, giveUp?: AbortSignal): Promise<DeviceActivation> {
     const activation = await this.call<DeviceActivation>('activate', request, { withToken: false, giveUp });
     this.token = activation.deviceToken;
     return activation;
