@@ -8,6 +8,8 @@ export const USAGE = `usage: npm run device -- --server URL (--code CODE[,CODEâ€
 
   --count N              devices to simulate (default: one per code; 1 with --admin)
   --fail-rate R          each number fails with probability R, 0â€“1 (default 0)
+  --undelivered-rate R   each number sent gets an undelivered receipt with probability R, a delivered
+                         one otherwise (default ${DEFAULT_BEHAVIOUR.undeliveredRate})
   --speed X              intervals divided by X (default 1); 0 or max: no waiting between messages
   --duplicate-rate R     each report is sent twice with probability R (default ${DEFAULT_BEHAVIOUR.duplicateRate})
   --late-rate R          a batch's last report is held past its lease with probability R (default ${DEFAULT_BEHAVIOUR.lateRate})
@@ -34,6 +36,7 @@ export type CliOptions = {
   codes: CodeSource;
   count: number | undefined;
   failRate: number;
+  undeliveredRate: number;
   duplicateRate: number;
   lateRate: number;
   reportEvery: number;
@@ -58,6 +61,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         code: { type: 'string' },
         count: { type: 'string' },
         'fail-rate': { type: 'string' },
+        'undelivered-rate': { type: 'string' },
         'duplicate-rate': { type: 'string' },
         'late-rate': { type: 'string' },
         'report-every': { type: 'string' },
@@ -114,6 +118,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     codes,
     count,
     failRate: values['fail-rate'] === undefined ? 0 : probability('--fail-rate', values['fail-rate']),
+    undeliveredRate: values['undelivered-rate'] === undefined ? DEFAULT_BEHAVIOUR.undeliveredRate : probability('--undelivered-rate', values['undelivered-rate']),
     duplicateRate: values['duplicate-rate'] === undefined ? DEFAULT_BEHAVIOUR.duplicateRate : probability('--duplicate-rate', values['duplicate-rate']),
     lateRate: values['late-rate'] === undefined ? DEFAULT_BEHAVIOUR.lateRate : probability('--late-rate', values['late-rate']),
     reportEvery: values['report-every'] === undefined ? DEFAULT_BEHAVIOUR.reportEvery : wholeNumber('--report-every', values['report-every'], 0),
@@ -126,7 +131,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
 }
 
 const defaults = (): CliOptions => ({
-  server: '', codes: { kind: 'list', codes: [] }, count: undefined, failRate: 0, duplicateRate: DEFAULT_BEHAVIOUR.duplicateRate,
+  server: '', codes: { kind: 'list', codes: [] }, count: undefined, failRate: 0, undeliveredRate: DEFAULT_BEHAVIOUR.undeliveredRate, duplicateRate: DEFAULT_BEHAVIOUR.duplicateRate,
   lateRate: DEFAULT_BEHAVIOUR.lateRate, reportEvery: DEFAULT_BEHAVIOUR.reportEvery, speed: 1, untilIdle: false, idleMs: 5000,
   durationMs: undefined, machinePrefix: undefined, help: false,
 });
