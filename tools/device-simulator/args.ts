@@ -15,7 +15,8 @@ export const USAGE = `usage: npm run device -- --server URL (--code CODE[,CODEâ€
   --late-rate R          a batch's last report is held past its lease with probability R (default ${DEFAULT_BEHAVIOUR.lateRate})
   --report-every N       results per report while a batch is sent (default ${DEFAULT_BEHAVIOUR.reportEvery}; 0: once, at its end)
   --until-idle           stop when every device has had nothing to do (task completed, no task, paused,
-                         daily cap, quota used up, code expired) for --idle seconds (default 5)
+                         daily cap, quota used up, code expired, type it cannot send, outside
+                         the sending window) for --idle seconds (default 5)
   --duration S           stop after S seconds
   --prefix P             machine codes P-1 â€¦ P-N (default sim-<hostname>), the same on every run
   --admin USER:PASSWORD  with --owner USERNAME: first make the N codes through the console API

@@ -35,6 +35,7 @@ export type DeviceSeat = { index: number; authCode: string; machineCode: string;
 export const IDLE_REASONS: ReadonlySet<WaitReason> = new Set([
   DeviceWaitReason.taskCompleted, DeviceWaitReason.noTask, DeviceWaitReason.taskPaused,
   DeviceWaitReason.quotaUsedUp, DeviceWaitReason.codeExpired, DeviceWaitReason.dailyCap,
+  DeviceWaitReason.unsupportedType, DeviceWaitReason.outsideWindow,
 ]);
 
 const HEARTBEAT_MS = DEVICE_HEARTBEAT_SECONDS * 1000;
