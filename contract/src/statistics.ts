@@ -33,6 +33,8 @@ export type StatisticsTotals = {
   totalCount: number;
   todayCount: number;
   yesterdayCount: number;
+  /** 今日送达: delivery reports counted today (Asia/Shanghai), whenever the messages were sent. */
+  todayDeliveredCount: number;
 };
 
 export type TaskUserStatistics = {
@@ -46,6 +48,8 @@ export type TaskUserStatistics = {
   socount: number;
   /** 单次发送: sent since the last 清除单次. */
   sendNum: number;
+  /** 送达: delivered (delivery reports) since the last 清除总数. */
+  deliveredNum: number;
 };
 
 export const isAdministratorAccount = (user: { code: number } | undefined) => user?.code === AccountCode.administrator;

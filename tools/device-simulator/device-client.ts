@@ -2,7 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import {
   DEVICE_API_PREFIX,
-  type DeviceActivateRequest, type DeviceActivation, type DeviceHeartbeatRequest, type DevicePull, type DeviceReportResult, type Envelope,
+  type DeviceActivateBody, type DeviceActivation, type DeviceDeliveryResult, type DeviceHeartbeatRequest, type DevicePull, type DeviceReportResult,
+  type Envelope,
 } from '@huiyun/contract';
 
 // A typed client of the device protocol (docs/device-protocol.md) over node:http. Node's global agent
@@ -12,7 +13,9 @@ import {
 
 /** What a device sends in a report; the result reason is optional on the wire. */
 export type ReportBody = { batchId: string; results: { id: number; status: 'sent' | 'failed'; reason?: string }[] };
-export type HeartbeatBody = Partial<Pick<DeviceHeartbeatRequest, 'battery' | 'signal' | 'appVersion'>>;
+export type HeartbeatBody = Partial<Pick<DeviceHeartbeatRequest, 'battery' | 'signal' | 'appVersion' | 'state'>>;
+/** A delivery report: outcomes of numbers reported sent before. */
+export type DeliveryBody = { results: { id: number; status: 'delivered' | 'undelivered'; reason?: string }[] };
 
 /** A refusal the device must not retry as is (4xx): 400 fix the request, 401 activate again, 403 give up. */
 export class DeviceApiError extends Error {
@@ -34,7 +37,7 @@ export type RetryPolicy = { firstDelayMs: number; maxDelayMs: number };
 /** The protocol's backoff: 1 s, 2 s, 4 s … at most 60 s, for as long as the server is unreachable or failing. */
 export const PROTOCOL_RETRY: RetryPolicy = { firstDelayMs: 1000, maxDelayMs: 60_000 };
 
-export type CallName = 'activate' | 'pull' | 'report' | 'heartbeat';
+export type CallName = 'activate' | 'pull' | 'report' | 'heartbeat' | 'delivery';
 
 export type DeviceClientOptions = {
   retry?: RetryPolicy;
@@ -60,7 +63,7 @@ export class DeviceClient {
   // `giveUp` ends the backoff of a call that has nothing to deliver (a device stopping need not wait
   // for a server that is down); a call in flight is never cut by it, so no answer is thrown away.
 
-  async activate(request: DeviceActivateRequest, giveUp?: AbortSignal): Promise<DeviceActivation> {
+  async activate(request: DeviceActivateBody, giveUp?: AbortSignal): Promise<DeviceActivation> {
     const activation = await this.call<DeviceActivation>('activate', request, { withToken: false, giveUp });
     this.token = activation.deviceToken;
     return activation;
@@ -73,6 +76,11 @@ export class DeviceClient {
   /** Reports are idempotent on the server, so a report is retried until it gets an answer. */
   report(body: ReportBody): Promise<DeviceReportResult> {
     return this.call('report', body);
+  }
+
+  /** Delivery reports are idempotent on the server too (a number's outcome counts once), so retried like reports. */
+  delivery(body: DeliveryBody): Promise<DeviceDeliveryResult> {
+    return this.call('delivery', body);
   }
 
   heartbeat(body: HeartbeatBody = {}, giveUp?: AbortSignal): Promise<{ serverTime: number }> {
