@@ -77,6 +77,8 @@ export const answerSchemas: Record<string, z.ZodType> = {
   DeviceReportResult: sync.deviceReportResult,
   DeviceHeartbeatAnswer: sync.deviceHeartbeatAnswer,
   DeviceRow: sync.deviceRow,
+  DeviceRepliesResult: sync.deviceRepliesResult,
+  ReplyRow: sync.replyRow,
   // 售货机 / 支付, terminal protocol
   Machine: pay.machineRow,
   MachineOption: pay.machineOption,
