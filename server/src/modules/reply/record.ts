@@ -9,8 +9,9 @@ import { unsubscribeKeywords } from './keywords.ts';
 // kept once per (device, the phone's message id), each linked to the last task of the device's owner
 // that this device sent its number to (lastTaskSentToQuery). A reply that is a 退订 keyword puts a
 // mainland mobile number on the owner's company 黑名单 (source 回复退订, at the reply's time), in the same
-// transaction as the reply: later uploads skip it, and the pull makes the company's still-queued numbers final (blocked) instead of handing them out.
-// A number that is no mainland mobile (a service number) or an owner of no company lists nothing.
+// transaction as the reply: later uploads skip it, and the pull makes the company's still-queued numbers
+// final (blocked) instead of handing them out. A number that is no mainland mobile (a service number) or
+// an owner of no company lists nothing.
 
 export async function recordReplies(ctx: AppContext, device: DeviceIdentity, input: DeviceRepliesRequest): Promise<DeviceRepliesResult> {
   const keywords = await unsubscribeKeywords(ctx.db);
