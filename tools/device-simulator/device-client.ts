@@ -12,7 +12,17 @@ import {
 
 /** What a device sends in a report; the result reason is optional on the wire. */
 export type ReportBody = { batchId: string; results: { id: number; status: 'sent' | 'failed'; reason?: string }[] };
-export type HeartbeatBody = Partial<Pick<DeviceHeartbeatRequest, 'battery' | 'signal' | 'appVersion'>>;
+/** `state`: a short note shown in 设备列表 (the phone bridge's 限额已满, 手机无响应). */
+export type HeartbeatBody = Partial<Pick<DeviceHeartbeatRequest, 'battery' | 'signal' | 'appVersion'>> & { state?: string };
+/** What a device can send (`capabilities` at activation); none given: everything. */
+export type Capability = 'text' | 'image' | 'file' | 'contact' | 'schedule';
+export type ActivateBody = DeviceActivateRequest & { capabilities?: Capability[] };
+/** Delivery outcomes of numbers this device reported sent (POST /device/v1/delivery). */
+export type DeliveryBody = { results: { id: number; status: 'delivered' | 'undelivered'; reason?: string }[] };
+export type DeliveryAnswer = { delivered: number; undelivered: number; ignored: number };
+/** SMS the device's phone received (POST /device/v1/replies); receivedAt epoch ms. */
+export type RepliesBody = { replies: { messageId: string; phone: string; content: string; receivedAt: number }[] };
+export type RepliesAnswer = { accepted: number; duplicates: number; unsubscribed: number };
 
 /** A refusal the device must not retry as is (4xx): 400 fix the request, 401 activate again, 403 give up. */
 export class DeviceApiError extends Error {
@@ -34,7 +44,7 @@ export type RetryPolicy = { firstDelayMs: number; maxDelayMs: number };
 /** The protocol's backoff: 1 s, 2 s, 4 s … at most 60 s, for as long as the server is unreachable or failing. */
 export const PROTOCOL_RETRY: RetryPolicy = { firstDelayMs: 1000, maxDelayMs: 60_000 };
 
-export type CallName = 'activate' | 'pull' | 'report' | 'heartbeat';
+export type CallName = 'activate' | 'pull' | 'report' | 'heartbeat' | 'delivery' | 'replies';
 
 export type DeviceClientOptions = {
   retry?: RetryPolicy;
@@ -60,7 +70,7 @@ export class DeviceClient {
   // `giveUp` ends the backoff of a call that has nothing to deliver (a device stopping need not wait
   // for a server that is down); a call in flight is never cut by it, so no answer is thrown away.
 
-  async activate(request: DeviceActivateRequest, giveUp?: AbortSignal): Promise<DeviceActivation> {
+  async activate(request: ActivateBody, giveUp?: AbortSignal): Promise<DeviceActivation> {
     const activation = await this.call<DeviceActivation>('activate', request, { withToken: false, giveUp });
     this.token = activation.deviceToken;
     return activation;
@@ -77,6 +87,16 @@ export class DeviceClient {
 
   heartbeat(body: HeartbeatBody = {}, giveUp?: AbortSignal): Promise<{ serverTime: number }> {
     return this.call('heartbeat', body, { giveUp });
+  }
+
+  /** Idempotent like reports (a repeat is ignored), so retried until answered. */
+  delivery(body: DeliveryBody): Promise<DeliveryAnswer> {
+    return this.call('delivery', body);
+  }
+
+  /** Idempotent per (device, messageId), so retried until answered. */
+  replies(body: RepliesBody): Promise<RepliesAnswer> {
+    return this.call('replies', body);
   }
 
   private async call<T>(name: CallName, body: unknown, how: { withToken?: boolean; giveUp?: AbortSignal } = {}): Promise<T> {
