@@ -77,7 +77,7 @@ const loginLogs = (label: string, body: Record<string, unknown>): Case => ({
 });
 const tasks = (label: string, body: Record<string, unknown>, caller: Access = superAdmin, account?: string): Case => ({
   list: 'tasks', label: `任务列表 ${label}`, url: '/sync/queryTaskInfoList', body: { pageSize: 10, ...body }, account,
-  run: (d, b) => listTasks(d, caller, taskListQuery.parse(b)),
+  run: (d, b) => listTasks(d, caller, taskListQuery.parse(b), Date.now()),
 });
 // A company administrator whose scope is SCOPED_COMPANIES companies (its own and the ones granted it): 10,000 tasks.
 const scopedCompanies = (await db.selectFrom('sys_dept').select('deptId').where('deptNo', 'like', 'BENCH%').orderBy('deptId').limit(SCOPED_COMPANIES).execute()).map((d) => d.deptId);

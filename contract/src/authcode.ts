@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authcode as m, common } from './messages.ts';
 import { idOf, optionalIdOf, optionalText, pageCursor, pageNumber, pageSizeOf, requiredId, typedText } from './fields.ts';
+import type { DeviceCapability } from './enums.ts';
 
 // 授权码 (SPEC §2.15, §3; PRODUCT §4 "Devices"): an administrator makes a code for an owner; a device
 // activating it binds itself to the code (useStatus used) and to the owner.
@@ -102,4 +103,5 @@ export type AuthCode = {
 export type TaskUserChoice = { userId: number; userName: string };
 
 /** A device activated by one of the account's codes (queryUserCodeList). */
-export type UserDevice = { machineCode: string; machineName: string };
+/** A device in the task dialog's choice, with what it can send (the dialog warns when none can send the task's type). */
+export type UserDevice = { machineCode: string; machineName: string; capabilities: DeviceCapability[] };

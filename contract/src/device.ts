@@ -2,13 +2,19 @@ import { z } from 'zod';
 import { common, device as m } from './messages.ts';
 import { pageNumQuery } from './authcode.ts';
 import { cleanDeviceText, deviceText, idOf, optionalText, typedText } from './fields.ts';
+import { DeliveryState, DeviceCapability, ShowType } from './enums.ts';
 
 // The device protocol (docs/device-protocol.md): what a sending device sends to /device/v1/* and
 // what it gets back, inside the product's one envelope ({ success, msg, errorInfo, data }).
 
 export const DEVICE_API_PREFIX = '/device/v1';
-/** A device seen within this many seconds counts as online in the device list. */
-export const DEVICE_ONLINE_SECONDS = 120;
+/**
+ * A device seen within this many seconds counts as online in the device list: devices heartbeat every
+ * DEVICE_HEARTBEAT_SECONDS while idle, so a phone gone quiet shows 离线 within a minute.
+ */
+export const DEVICE_ONLINE_SECONDS = 60;
+/** How often an idle device heartbeats (the simulator, the phone bridge). */
+export const DEVICE_HEARTBEAT_SECONDS = 20;
 /** The most results one report may carry (a batch is at most this large too). */
 export const DEVICE_REPORT_MAX = 1000;
 
@@ -27,8 +33,45 @@ export const deviceActivateRequest = z.object({
     .string({ error: m.machineNameRequired })
     .transform((v) => cleanDeviceText(v, Infinity))
     .pipe(z.string().min(1, m.machineNameRequired).max(100, m.machineNameTooLong)),
+  /** What the device can send; absent or empty: everything (older clients). Duplicates merged. */
+  capabilities: z
+    .array(z.enum(Object.values(DeviceCapability) as [DeviceCapability, ...DeviceCapability[]], { error: m.capabilitiesInvalid }), { error: m.capabilitiesInvalid })
+    .max(20, m.capabilitiesInvalid)
+    .optional()
+    .transform((list) => ALL_CAPABILITIES.filter((c) => list?.includes(c))),
 });
 export type DeviceActivateRequest = z.infer<typeof deviceActivateRequest>;
+/** What a device sends to activate (capabilities optional). */
+export type DeviceActivateBody = z.input<typeof deviceActivateRequest>;
+
+// ---- Capabilities (docs/device-protocol.md §1): what a device can send, what a task needs.
+
+/** Every capability, in the order they are stored and shown. */
+export const ALL_CAPABILITIES: DeviceCapability[] = Object.values(DeviceCapability);
+
+/** What a device must be able to send for a task of this showType. */
+export function capabilitiesNeeded(showType: number): DeviceCapability[] {
+  switch (showType) {
+    case ShowType.text: return [DeviceCapability.text];
+    case ShowType.image: return [DeviceCapability.image];
+    case ShowType.textImage: return [DeviceCapability.text, DeviceCapability.image];
+    case ShowType.file: return [DeviceCapability.file];
+    case ShowType.contact: return [DeviceCapability.contact];
+    case ShowType.schedule: return [DeviceCapability.schedule];
+    default: return [];
+  }
+}
+
+/** A device's capabilities as stored (comma list; null or '' = everything) → the list. */
+export function capabilitiesOf(stored: string | null | undefined): DeviceCapability[] {
+  if (!stored) return [...ALL_CAPABILITIES];
+  const listed = stored.split(',');
+  return ALL_CAPABILITIES.filter((c) => listed.includes(c));
+}
+
+/** Whether a device with these capabilities can send a task of this showType. */
+export const canSendShowType = (capabilities: readonly string[], showType: number) =>
+  capabilitiesNeeded(showType).every((c) => capabilities.includes(c));
 
 export type DeviceActivation = {
   /** Send as `Authorization: Bearer <deviceToken>` on every other call. */
@@ -49,6 +92,10 @@ export const DeviceWaitReason = {
   dailyCap: 'dailyCap',
   quotaUsedUp: 'quotaUsedUp',
   codeExpired: 'codeExpired',
+  /** Every running task of the device needs something it cannot send (capabilities). */
+  unsupportedType: 'unsupportedType',
+  /** Every task it could send is outside its sending window now. */
+  outsideWindow: 'outsideWindow',
 } as const;
 export type DeviceWaitReason = (typeof DeviceWaitReason)[keyof typeof DeviceWaitReason];
 
@@ -59,6 +106,8 @@ export type DeviceBatchItem = {
   /** The text to send to this number, the random-number rule already applied. */
   content: string;
   test: boolean;
+  /** How many times this number failed before (0 on its first try): `hy<id>a<attempt>` is a stable id per send. */
+  attempt: number;
 };
 
 export type DeviceBatch = {
@@ -110,6 +159,8 @@ export const deviceHeartbeatRequest = z.object({
   battery: z.coerce.number().int().min(0).max(100).optional().catch(undefined),
   signal: z.coerce.number().int().min(0).max(5).optional().catch(undefined),
   appVersion: deviceText(32),
+  /** What the device says of itself now (限额已满, 手机无响应); absent or empty: nothing to say. */
+  state: deviceText(32),
 });
 export type DeviceHeartbeatRequest = z.infer<typeof deviceHeartbeatRequest>;
 
@@ -135,4 +186,35 @@ export type DeviceRow = {
   appVersion: string;
   dueNum: number;
   dueDateStr: string;
+  /** What it declared it can send (all five when it declared nothing). */
+  capabilities: DeviceCapability[];
+  /** The last heartbeat's state text ('' when none). */
+  state: string;
 };
+
+// ---- Delivery reports (docs/device-protocol.md §5): after a number was reported sent.
+
+export const DeviceDeliveryStatus = { delivered: 'delivered', undelivered: 'undelivered' } as const;
+
+export const deviceDeliveryRequest = z.object({
+  results: z
+    .array(
+      z.object({
+        id: idOf(m.deliveryResultsRequired),
+        status: z.enum([DeviceDeliveryStatus.delivered, DeviceDeliveryStatus.undelivered], { error: m.deliveryStatusInvalid }),
+        /** sync_task_number.deliveryReason is varchar(200). */
+        reason: deviceText(200),
+      }),
+      { error: m.deliveryResultsRequired },
+    )
+    .min(1, m.deliveryResultsRequired)
+    .max(DEVICE_REPORT_MAX, m.deliveryResultsTooMany.replace('{max}', String(DEVICE_REPORT_MAX))),
+});
+export type DeviceDeliveryRequest = z.infer<typeof deviceDeliveryRequest>;
+
+/** What a delivery report changed; ignored: repeats, later events of a number already settled, numbers not sent by this device. */
+export type DeviceDeliveryResult = { delivered: number; undelivered: number; ignored: number };
+
+/** The stored DeliveryState of a delivery status. */
+export const deliveryStateOf = (status: keyof typeof DeviceDeliveryStatus) =>
+  status === DeviceDeliveryStatus.delivered ? DeliveryState.delivered : DeliveryState.undelivered;

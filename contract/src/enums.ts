@@ -119,6 +119,20 @@ export const randomPositionOptions: Option<number>[] = [
  */
 export const TaskNumberState = { pending: 0, leased: 1, sent: 2, failed: 3, blocked: 4 } as const;
 
+/** A sent number's delivery outcome, from its device's delivery report (none reported: null). */
+export const DeliveryState = { delivered: 1, undelivered: 2 } as const;
+
+/** What a device can send (declared at activation); what each showType needs of it is in device.ts. */
+export const DeviceCapability = { text: 'text', image: 'image', file: 'file', contact: 'contact', schedule: 'schedule' } as const;
+export type DeviceCapability = (typeof DeviceCapability)[keyof typeof DeviceCapability];
+export const deviceCapabilityOptions: Option<DeviceCapability>[] = [
+  { value: DeviceCapability.text, label: '文字' },
+  { value: DeviceCapability.image, label: '图片' },
+  { value: DeviceCapability.file, label: '文件' },
+  { value: DeviceCapability.contact, label: '名片' },
+  { value: DeviceCapability.schedule, label: '日程' },
+];
+
 /** Authorization code useStatus (SPEC §3): 1 used (a device is bound), anything else unused. */
 export const AuthCodeUseStatus = { unused: 0, used: 1 } as const;
 export const isAuthCodeUsed = (useStatus: number) => useStatus === AuthCodeUseStatus.used;

@@ -20,6 +20,7 @@ export * from './authcode.ts';
 export * from './blacklist.ts';
 export * from './statistics.ts';
 export * from './task.ts';
+export * from './sendWindow.ts';
 export * from './upload.ts';
 export * from './device.ts';
 export * from './secrets.ts';

@@ -46,6 +46,8 @@ export type TaskUserStatistics = {
   socount: number;
   /** 单次发送: sent since the last 清除单次. */
   sendNum: number;
+  /** 送达: delivered (delivery reports) since the last 清除总数. */
+  deliveredNum: number;
 };
 
 export const isAdministratorAccount = (user: { code: number } | undefined) => user?.code === AccountCode.administrator;

@@ -3,6 +3,7 @@ import { isSendableNumber } from './carriers.ts';
 import { RandomNum, RandomPosition, ShowType, TaskStatus } from './enums.ts';
 import { idOf, optionalId, optionalText, pageCursor, pageNumber, pageSizeOf, typedText } from './fields.ts';
 import { common, task as m } from './messages.ts';
+import { SEND_TIME_PATTERN } from './sendWindow.ts';
 
 // 任务列表 (SPEC §2.14, §3 Task, §4, §7.8): requests of /sync/queryTaskInfoList, saveTaskInfo,
 // pauseStartTaskInfo, deleteTaskInfo, saveTest and generateQRCodeImage. Bodies may be JSON or forms,
@@ -62,6 +63,12 @@ const machineCodeList = z.preprocess(
     .transform((codes) => [...new Set(codes.filter(Boolean))]),
 );
 
+/** "HH:mm" or empty (absent, null, '' all mean no time). */
+const sendTime = z.preprocess(
+  (v) => (v == null ? '' : v),
+  z.string({ error: m.sendTimeInvalid }).trim().refine((v) => v === '' || SEND_TIME_PATTERN.test(v), m.sendTimeInvalid),
+);
+
 export const taskListQuery = z.object({
   pageNum: pageNumber,
   pageSize: pageSizeOf(TASK_PAGE_SIZE),
@@ -90,8 +97,13 @@ export const taskSave = z
     clearNum: intField(m.clearNumInvalid, 0, 1_000_000, 0),
     isRandomNum: intField(m.isRandomNumInvalid, RandomNum.no, RandomNum.yes, RandomNum.no),
     randomPosition: intField(m.randomPositionInvalid, RandomPosition.prefix, RandomPosition.suffix, RandomPosition.prefix),
+    /** 发送时段 (sendWindow.ts); absent: no window, so machine-made tasks and older clients send at any hour. */
+    sendStartTime: sendTime,
+    sendEndTime: sendTime,
   })
-  .refine((v) => v.batchSendNum <= v.batchSendMaxNum, { message: m.batchMinAboveMax, path: ['batchSendMaxNum'] });
+  .refine((v) => v.batchSendNum <= v.batchSendMaxNum, { message: m.batchMinAboveMax, path: ['batchSendMaxNum'] })
+  .refine((v) => (v.sendStartTime === '') === (v.sendEndTime === ''), { message: m.sendWindowIncomplete, path: ['sendEndTime'] })
+  .refine((v) => v.sendStartTime === '' || v.sendStartTime !== v.sendEndTime, { message: m.sendWindowEmpty, path: ['sendEndTime'] });
 export type TaskSave = z.infer<typeof taskSave>;
 
 export const taskIdRequest = z.object({
@@ -148,6 +160,13 @@ export type Task = {
   duplicateNum: number;
   invalidNum: number;
   blockedNum: number;
+  /** 发送时段 "HH:mm" (both '' = any time), and whether the task is running with its window closed now (不在发送时段). */
+  sendStartTime: string;
+  sendEndTime: string;
+  outsideWindow: boolean;
+  /** Delivery reports of its sent numbers: 送达 / 未送达. */
+  deliveredNum: number;
+  undeliveredNum: number;
   userId: number;
   userName: string;
   deptId: number | null;

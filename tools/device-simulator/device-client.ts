@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import {
   DEVICE_API_PREFIX,
-  type DeviceActivateRequest, type DeviceActivation, type DeviceHeartbeatRequest, type DevicePull, type DeviceReportResult, type Envelope,
+  type DeviceActivateBody, type DeviceActivation, type DeviceDeliveryResult, type DeviceHeartbeatRequest, type DevicePull, type DeviceReportResult, type Envelope,
 } from '@huiyun/contract';
 
 // A typed client of the device protocol (docs/device-protocol.md) over node:http. Node's global agent
@@ -13,13 +13,9 @@ import {
 /** What a device sends in a report; the result reason is optional on the wire. */
 export type ReportBody = { batchId: string; results: { id: number; status: 'sent' | 'failed'; reason?: string }[] };
 /** `state`: a short note shown in 设备列表 (the phone bridge's 限额已满, 手机无响应). */
-export type HeartbeatBody = Partial<Pick<DeviceHeartbeatRequest, 'battery' | 'signal' | 'appVersion'>> & { state?: string };
-/** What a device can send (`capabilities` at activation); none given: everything. */
-export type Capability = 'text' | 'image' | 'file' | 'contact' | 'schedule';
-export type ActivateBody = DeviceActivateRequest & { capabilities?: Capability[] };
-/** Delivery outcomes of numbers this device reported sent (POST /device/v1/delivery). */
+export type HeartbeatBody = Partial<Pick<DeviceHeartbeatRequest, 'battery' | 'signal' | 'appVersion' | 'state'>>;
+/** Delivery outcomes of numbers this device reported sent (POST /device/v1/delivery); the reason is optional on the wire. */
 export type DeliveryBody = { results: { id: number; status: 'delivered' | 'undelivered'; reason?: string }[] };
-export type DeliveryAnswer = { delivered: number; undelivered: number; ignored: number };
 /** SMS the device's phone received (POST /device/v1/replies); receivedAt epoch ms. */
 export type RepliesBody = { replies: { messageId: string; phone: string; content: string; receivedAt: number }[] };
 export type RepliesAnswer = { accepted: number; duplicates: number; unsubscribed: number };
@@ -70,7 +66,7 @@ export class DeviceClient {
   // `giveUp` ends the backoff of a call that has nothing to deliver (a device stopping need not wait
   // for a server that is down); a call in flight is never cut by it, so no answer is thrown away.
 
-  async activate(request: ActivateBody, giveUp?: AbortSignal): Promise<DeviceActivation> {
+  async activate(request: DeviceActivateBody, giveUp?: AbortSignal): Promise<DeviceActivation> {
     const activation = await this.call<DeviceActivation>('activate', request, { withToken: false, giveUp });
     this.token = activation.deviceToken;
     return activation;
@@ -90,7 +86,7 @@ export class DeviceClient {
   }
 
   /** Idempotent like reports (a repeat is ignored), so retried until answered. */
-  delivery(body: DeliveryBody): Promise<DeliveryAnswer> {
+  delivery(body: DeliveryBody): Promise<DeviceDeliveryResult> {
     return this.call('delivery', body);
   }
 

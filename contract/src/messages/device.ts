@@ -66,4 +66,15 @@ export const device = {
 
   heartbeatOk: '在线',
   fileNotAssigned: '文件不属于本设备的任务',
+
+  // capabilities, sending window, delivery reports, heartbeat state (real phones)
+  capabilities: '发送能力',
+  capabilitiesAll: '全部',
+  capabilitiesInvalid: '发送能力只能是 text、image、file、contact、schedule',
+  waitUnsupportedType: '本设备不支持该任务的发送类型',
+  waitOutsideWindow: '不在发送时段（{start}-{end}）',
+  deliveryResultsRequired: '请上报送达结果',
+  deliveryResultsTooMany: '一次最多上报{max}条送达结果',
+  deliveryStatusInvalid: '送达结果只能是 delivered 或 undelivered',
+  deliveryReported: '上报成功',
 } as const;

@@ -12,6 +12,7 @@ export const statistics = {
   totalSendNumSplit: '发送总数（移动 | 联通 | 电信 | 其他）',
   totalSplit: '{total} ({mobile} | {unicom} | {telecom} | {other})',
   sendNum: '单次发送',
+  deliveredNum: '送达',
   clearTotal: '清除总数',
   clearSingle: '清除单次',
   deleteAccount: '删除账号',

@@ -112,4 +112,17 @@ export const task = {
   actionPauseStart: '暂停/启动',
   actionInsertTest: '插入测试号码',
   actionGenerateQr: '生成二维码',
+
+  // 发送时段 and delivery reports (real phones)
+  sendWindow: '发送时段',
+  sendWindowStart: '开始时间',
+  sendWindowEnd: '结束时间',
+  sendWindowHelp: '北京时间；不在时段内不发送。开始晚于结束表示跨午夜（如 22:00-06:00）；都不填表示任何时间。',
+  sendTimeInvalid: '发送时段的时间格式应为 HH:mm',
+  sendWindowIncomplete: '发送时段的开始时间和结束时间要同时填写或同时留空',
+  sendWindowEmpty: '发送时段的开始时间和结束时间不能相同',
+  outsideSendWindow: '不在发送时段',
+  delivered: '送达',
+  undelivered: '未送达',
+  devicesCannotSend: '所选设备都不能发送此类型的消息（短信手机只能发送文字）',
 } as const;

@@ -3,7 +3,7 @@ import type { CurrentUser, LoginAnswer, MenuNode, UserProfile } from '../auth.ts
 import type { AuthCode, TaskUserChoice, UserDevice } from '../authcode.ts';
 import type { BlacklistAddResult, BlacklistEntry } from '../blacklist.ts';
 import type { Dept, DeptChoice } from '../dept.ts';
-import type { DeviceActivation, DeviceBatch, DevicePull, DeviceReportResult, DeviceRow } from '../device.ts';
+import type { DeviceActivation, DeviceBatch, DeviceDeliveryResult, DevicePull, DeviceReportResult, DeviceRow } from '../device.ts';
 import type { Aisle, AisleGrid, Machine, MachineKeyAnswer, MachineOption } from '../machine.ts';
 import type { Module, ModuleTreeNode } from '../menu.ts';
 import type { LoginLog, OnlineSession, OperLog } from '../monitor.ts';
@@ -71,6 +71,7 @@ export const answerChecks = [
   true satisfies SameShape<Out<typeof sync.devicePull>, DevicePull>,
   true satisfies SameShape<Out<typeof sync.deviceReportResult>, DeviceReportResult>,
   true satisfies SameShape<Out<typeof sync.deviceRow>, DeviceRow>,
+  true satisfies SameShape<Out<typeof sync.deviceDeliveryResult>, DeviceDeliveryResult>,
   true satisfies SameShape<Out<typeof pay.machineRow>, Machine>,
   true satisfies SameShape<Out<typeof pay.machineOption>, MachineOption>,
   true satisfies SameShape<Out<typeof pay.machineKeyAnswer>, MachineKeyAnswer>,

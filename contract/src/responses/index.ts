@@ -76,6 +76,7 @@ export const answerSchemas: Record<string, z.ZodType> = {
   DevicePull: sync.devicePull,
   DeviceReportResult: sync.deviceReportResult,
   DeviceHeartbeatAnswer: sync.deviceHeartbeatAnswer,
+  DeviceDeliveryResult: sync.deviceDeliveryResult,
   DeviceRow: sync.deviceRow,
   // 售货机 / 支付, terminal protocol
   Machine: pay.machineRow,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DeviceWaitReason } from '../device.ts';
+import { DeviceCapability } from '../enums.ts';
 import { epochMs, id, savedId, time } from './envelope.ts';
 
 // The answers of the 短信任务 area (授权码, 任务, 统计, 黑名单, files) and of the device protocol
@@ -13,7 +14,8 @@ export const authCodeRow = z.object({
   dueNum: count, dueDateStr: time, dueDateNum: count, authUserId: id,
 });
 export const taskUserChoice = z.object({ userId: id, userName: z.string() });
-export const userDevice = z.object({ machineCode: z.string(), machineName: z.string() });
+const capabilityList = z.array(z.enum(Object.values(DeviceCapability) as [DeviceCapability, ...DeviceCapability[]]));
+export const userDevice = z.object({ machineCode: z.string(), machineName: z.string(), capabilities: capabilityList.describe('设备能发送的类型') });
 
 // task
 export const taskRow = z.object({
@@ -24,6 +26,7 @@ export const taskRow = z.object({
   totalNum: count, mcount: count, ucount: count, tcount: count, ocount: count,
   totalSendNum: count, smcount: count, sucount: count, stcount: count, socount: count,
   failNum: count, duplicateNum: count, invalidNum: count, blockedNum: count,
+  sendStartTime: z.string(), sendEndTime: z.string(), outsideWindow: z.boolean(), deliveredNum: count, undeliveredNum: count,
   userId: id, userName: z.string(), deptId: id.nullable(), addTime: time, editTime: time,
 });
 /** /sync/generateQRCodeImage: the stored image's path, for /download/file. */
@@ -33,6 +36,7 @@ export const qrImagePath = z.string();
 export const statisticsTotals = z.object({ hisTotalCount: count, totalCount: count, todayCount: count, yesterdayCount: count });
 export const taskUserStatisticsRow = z.object({
   userId: id, userName: z.string(), totalSendNum: count, smcount: count, sucount: count, stcount: count, socount: count, sendNum: count,
+  deliveredNum: count,
 });
 
 // files and number lists
@@ -60,6 +64,7 @@ export const deviceBatchItem = z.object({
   phone: z.string(),
   content: z.string().describe('发给该号码的文本（已按随机数规则处理）'),
   test: z.boolean(),
+  attempt: count.describe('该号码此前失败的次数（首次发送为 0）'),
 });
 export const deviceBatch = z.object({
   batchId: z.string(), taskId: id, taskName: z.string(), showType: z.number().int(), imgUrl: z.string(), fileName: z.string(),
@@ -90,6 +95,11 @@ export const deviceRow = z.object({
   authCodeId: id, authCode: z.string(), machineCode: z.string(), machineName: z.string(), userName: z.string(), online: z.boolean(),
   lastSeenStr: time, activatedAtStr: time, sentToday: count, leased: count, battery: z.number().nullable(), signal: z.number().nullable(),
   appVersion: z.string(), dueNum: count, dueDateStr: time,
+  capabilities: capabilityList, state: z.string().describe('最近一次心跳的状态说明'),
+});
+export const deviceDeliveryResult = z.object({
+  delivered: count.describe('本次记为送达'), undelivered: count.describe('本次记为未送达'),
+  ignored: count.describe('重复、已有结果、未发送或非本设备发送的号码，忽略'),
 });
 
 export const syncSaved = { authCode: savedId('id'), task: savedId('taskId'), taskUser: savedId('userId') };

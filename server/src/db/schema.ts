@@ -48,6 +48,8 @@ export interface UserTable {
   socount: Generated<number>;
   sendNum: Generated<number>;
   hisTotalSendNum: Generated<number>;
+  /** Delivered messages (delivery reports) since the last 清除总数, beside totalSendNum. */
+  deliveredNum: Generated<number>;
 }
 
 export interface ModuleTable {
@@ -179,6 +181,12 @@ export interface TaskTable {
   dispatchedNum: Generated<number>;
   /** Rows of the task in a final state (sent, failed, blocked); the task completes when it reaches totalNum. */
   doneNum: Generated<number>;
+  /** The sending window, "HH:mm" Beijing time; both '' = any time (migration 0035). */
+  sendStartTime: Generated<string>;
+  sendEndTime: Generated<string>;
+  /** Delivery reports counted once per number (docs/device-protocol.md, delivery reports). */
+  deliveredNum: Generated<number>;
+  undeliveredNum: Generated<number>;
   userId: number;
   deptId: number | null;
   addTime: number;
@@ -202,6 +210,10 @@ export interface TaskNumberTable {
   machineCode: string | null;
   doneAt: number | null;
   failReason: string | null;
+  /** DeliveryState of a sent number: null until its device reports one (migration 0035). */
+  deliveryState: number | null;
+  deliveredAt: number | null;
+  deliveryReason: string | null;
 }
 
 /** Where a task's fresh claims go on (migration 0007): its numbers with id ≤ claimedTo have been handed out at least once. */
@@ -256,6 +268,10 @@ export interface AuthCodeTable {
   battery: number | null;
   signalLevel: number | null;
   appVersion: string | null;
+  /** Comma list of DeviceCapability declared at activation; null = everything (migration 0035). */
+  capabilities: string | null;
+  /** The last heartbeat's state text (限额已满 …); '' or null when none. */
+  deviceState: string | null;
   addUserId: number | null;
   deptId: number | null;
   addTime: number;
@@ -266,6 +282,8 @@ export interface SendDailyTable {
   userId: number;
   day: string;
   sendCount: number;
+  deliveredCount: Generated<number>;
+  undeliveredCount: Generated<number>;
 }
 
 export interface DeviceDailyTable {

@@ -24,6 +24,7 @@ import * as m0030 from './0030_pay_config_drop_cert_path.ts';
 import * as m0031 from './0031_sales_month_rollups.ts';
 import * as m0033 from './0033_job_runs.ts';
 import * as m0034 from './0034_sales_pending.ts';
+import * as m0035 from './0035_device_capabilities_window_delivery.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
 export const migrations = {
@@ -53,4 +54,5 @@ export const migrations = {
   '0031_sales_month_rollups': m0031,
   '0033_job_runs': m0033,
   '0034_sales_pending': m0034,
+  '0035_device_capabilities_window_delivery': m0035,
 };

@@ -1,7 +1,7 @@
 import {
   DEVICE_API_PREFIX, TERMINAL_PREFIX, aisleGridCreate, aisleGridQuery, aisleRestock, aisleSave, aisleStatusRequest,
   authCodeIdRequest, authCodeListQuery, authCodeRecharge, authCodeSave, blacklistAdd, blacklistDelete, blacklistListQuery,
-  blacklistUpload, deptListQuery, deptSave, deviceActivateRequest, deviceFileQuery, deviceHeartbeatRequest, deviceListQuery,
+  blacklistUpload, deptListQuery, deptSave, deviceActivateRequest, deviceDeliveryRequest, deviceFileQuery, deviceHeartbeatRequest, deviceListQuery,
   deviceReportRequest, downloadFileQuery, exportTaskQuery, forceLogoutRequest, idsRequest, loginLogListQuery, loginRequest,
   machineIdRequest, machineListQuery, machineOptionsQuery, machineSave, machineStatusRequest, moduleIdParams, moduleNodesQuery,
   moduleSave, onlineListQuery, operLogListQuery, orderDetailRequest, orderListQuery, orderRefundRequest, passwordChangeRequest,
@@ -179,6 +179,7 @@ export const routeDocs: Record<string, RouteDoc> = {
   [`POST ${DEVICE_API_PREFIX}/pull`]: { tag: 'device', answer: data(r.devicePull) },
   [`POST ${DEVICE_API_PREFIX}/report`]: { tag: 'device', body: deviceReportRequest, answer: data(r.deviceReportResult) },
   [`POST ${DEVICE_API_PREFIX}/heartbeat`]: { tag: 'device', body: deviceHeartbeatRequest, answer: data(r.deviceHeartbeatAnswer) },
+  [`POST ${DEVICE_API_PREFIX}/delivery`]: { tag: 'device', body: deviceDeliveryRequest, answer: data(r.deviceDeliveryResult) },
   [`GET ${DEVICE_API_PREFIX}/file`]: { tag: 'device', query: deviceFileQuery, answer: storedFile, refuses: [403, 404] },
   'POST /sync/queryDeviceList': { tag: 'device', body: deviceListQuery, answer: list(r.deviceRow) },
   'POST /api/Reconcile/list': { tag: 'reconcile', body: reconcileRunListQuery, answer: list(r.reconcileRunRow) },

@@ -1,5 +1,5 @@
 import type { InferResult, Kysely } from 'kysely';
-import { AuthCodeUseStatus, formatDateTime, type AuthCode, type AuthCodeListQuery, type TaskUserChoice, type UserDevice } from '@huiyun/contract';
+import { AuthCodeUseStatus, capabilitiesOf, formatDateTime, type AuthCode, type AuthCodeListQuery, type TaskUserChoice, type UserDevice } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { listPage } from '../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../db/list/search.ts';
@@ -74,11 +74,11 @@ export async function taskUserChoices(db: Kysely<Database>, caller: Access): Pro
 export async function devicesOf(db: Kysely<Database>, userId: number): Promise<UserDevice[]> {
   const rows = await db
     .selectFrom('sync_auth_code')
-    .select(['machineCode', 'machineName'])
+    .select(['machineCode', 'machineName', 'capabilities'])
     .where('authUserId', '=', userId)
     .where('useStatus', '=', AuthCodeUseStatus.used)
     .where('machineCode', 'is not', null)
     .orderBy('id', 'asc')
     .execute();
-  return rows.map((r) => ({ machineCode: r.machineCode ?? '', machineName: r.machineName ?? '' }));
+  return rows.map((r) => ({ machineCode: r.machineCode ?? '', machineName: r.machineName ?? '', capabilities: capabilitiesOf(r.capabilities) }));
 }

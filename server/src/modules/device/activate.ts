@@ -56,6 +56,8 @@ async function bind(ctx: AppContext, input: DeviceActivateRequest, attempt: Acti
           useStatus: AuthCodeUseStatus.used,
           machineCode: input.machineCode,
           machineName: input.machineName,
+          // Re-activation replaces what the device declared; nothing declared: everything (older clients).
+          capabilities: input.capabilities.length > 0 ? input.capabilities.join(',') : null,
           tokenHash: hashToken(token),
           activatedAt: eb.fn.coalesce('activatedAt', eb.val(now)),
           lastSeenAt: now,

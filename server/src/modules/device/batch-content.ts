@@ -20,16 +20,16 @@ export type TestPhoneRule = { testNum: number; testPhone: string };
  * testNum-th number of the task. `handedOutBefore` is how many numbers the task gave out before these.
  */
 export function batchItems(
-  numbers: { id: number; phone: number | string }[],
+  numbers: { id: number; phone: number | string; attempts: number }[],
   rule: ContentRule & TestPhoneRule,
   handedOutBefore: number,
 ): DeviceBatchItem[] {
   const items: DeviceBatchItem[] = [];
   const withTest = rule.testNum > 0 && rule.testPhone.length > 0;
   numbers.forEach((n, i) => {
-    items.push({ id: n.id, phone: String(n.phone), content: messageText(rule), test: false });
+    items.push({ id: n.id, phone: String(n.phone), content: messageText(rule), test: false, attempt: n.attempts });
     if (withTest && (handedOutBefore + i + 1) % rule.testNum === 0) {
-      items.push({ id: null, phone: rule.testPhone, content: messageText(rule), test: true });
+      items.push({ id: null, phone: rule.testPhone, content: messageText(rule), test: true, attempt: 0 });
     }
   });
   return items;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@huiyun/contract';
+import { ALL_CAPABILITIES, messages } from '@huiyun/contract';
 import type { TestApp } from '../../test/harness.ts';
 import { activate, bearer, insertAuthCode, insertSendingTask, phoneNumbers, pull, report, startDeviceTestApp, type DeviceTestApp } from './test-support.ts';
 
@@ -33,7 +33,7 @@ describe('activation', () => {
 
     // The owner now sees the device in its device choice.
     const devices = await t.call('POST', '/sync/queryUserCodeList', { token: ownerToken, body: {} });
-    expect(devices.body.data).toContainEqual({ machineCode: 'act-1', machineName: '一号机' });
+    expect(devices.body.data).toContainEqual({ machineCode: 'act-1', machineName: '一号机', capabilities: ALL_CAPABILITIES });
   });
 
   it('is idempotent for the same device: a new token, the old one stops working', async () => {

@@ -63,7 +63,7 @@ export function heldByDevice<DB extends Database, TB extends keyof DB>(
 }
 
 /** A number a claim leased; `fresh` when it came from the batch's range (not leased on its row). */
-export type ClaimedNumber = { id: number; phone: number; carrier: number; fresh: boolean };
+export type ClaimedNumber = { id: number; phone: number; carrier: number; fresh: boolean; attempts: number };
 export type Claim = {
   taskId: number; size: number; batchId: string; machineCode: string; leaseUntil: number; now: number;
   /** The device's code and its `pulls` as read when the claim was sized (see claimStatement). */
@@ -161,8 +161,8 @@ async function lapseEndedBatches(db: Queryable, taskId: number, now: number): Pr
   await (db.isTransaction ? lapseAndGiveBack(db) : db.transaction().execute(lapseAndGiveBack));
 }
 
-const toClaimed = (rows: { id: number; phone: number; carrier: number }[], fresh: boolean): ClaimedNumber[] =>
-  rows.map((r) => ({ id: Number(r.id), phone: Number(r.phone), carrier: Number(r.carrier), fresh })).sort((a, b) => a.id - b.id);
+const toClaimed = (rows: ClaimedRow[], fresh: boolean): ClaimedNumber[] =>
+  rows.map((r) => ({ id: Number(r.id), phone: Number(r.phone), carrier: Number(r.carrier), fresh, attempts: Number(r.attempts) })).sort((a, b) => a.id - b.id);
 
 /** The task's numbers given back (leased, lease ended), in id order. */
 function givenBackNumbers(db: QueryCreator<Database>, claim: Claim) {
@@ -184,7 +184,7 @@ async function claimGivenBack(db: Queryable, claim: Claim): Promise<ClaimedNumbe
     .updateTable('sync_task_number')
     .set({ batchId: claim.batchId, machineCode: claim.machineCode, leaseUntil: claim.leaseUntil })
     .where('sync_task_number.id', 'in', (eb) => eb.selectFrom('chosen').select('chosen.id'))
-    .returning(['sync_task_number.id', 'sync_task_number.phone', 'sync_task_number.carrier'])
+    .returning(['sync_task_number.id', 'sync_task_number.phone', 'sync_task_number.carrier', 'sync_task_number.attempts'])
     .execute();
   return toClaimed(rows, false);
 }
@@ -193,7 +193,7 @@ async function claimGivenBack(db: Queryable, claim: Claim): Promise<ClaimedNumbe
 function freshNumbers(db: QueryCreator<Database>, claim: Claim, size: number | Expression<number>, above: number | Expression<number>) {
   return db
     .selectFrom('sync_task_number as n')
-    .select(['n.id', 'n.phone', 'n.carrier'])
+    .select(['n.id', 'n.phone', 'n.carrier', 'n.attempts'])
     .where('n.taskId', '=', claim.taskId)
     .where('n.state', '=', PENDING)
     .where('n.id', '>', above)
@@ -216,7 +216,7 @@ async function claimFreshStatementByStatement(db: Queryable, claim: Claim, size:
 }
 
 type ClaimRow = { guarded: boolean; givenBack: ClaimedRow[]; fresh: ClaimedRow[] };
-type ClaimedRow = { id: number; phone: number; carrier: number };
+type ClaimedRow = { id: number; phone: number; carrier: number; attempts: number };
 
 /** Within the claim statement, where its CTE `guard` is a table: whether the guard's update took a row. */
 function guardTook() {
@@ -253,7 +253,7 @@ const claimStatement = compiledOnce<Claim, ClaimRow>((db, claim) => {
       .from('chosen')
       .set({ batchId: claim.batchId, machineCode: claim.machineCode, leaseUntil: claim.leaseUntil })
       .whereRef('n.id', '=', 'chosen.id')
-      .returning(['n.id', 'n.phone', 'n.carrier']))
+      .returning(['n.id', 'n.phone', 'n.carrier', 'n.attempts']))
     .with('cursor', (qc) => qc.selectFrom('sync_task_cursor').select('claimedTo').where('taskId', '=', claim.taskId).where(guarded).forUpdate())
     .with('fresh', (qc) => freshNumbers(qc as never, claim, sql<number>`(${claim.size} - (select count(*) from taken))`, sql<number>`(select ${sql.ref('claimedTo')} from cursor)`))
     .with('span', (qc) => qc
@@ -284,8 +284,8 @@ const claimStatement = compiledOnce<Claim, ClaimRow>((db, claim) => {
       .returning('sync_batch.batchId'))
     .selectNoFrom((eb) => [
       guarded.as('guarded'),
-      jsonArrayFrom(eb.selectFrom('taken').select(['taken.id', 'taken.phone', 'taken.carrier'])).as('givenBack'),
-      jsonArrayFrom(eb.selectFrom('fresh').select(['fresh.id', 'fresh.phone', 'fresh.carrier'])).as('fresh'),
+      jsonArrayFrom(eb.selectFrom('taken').select(['taken.id', 'taken.phone', 'taken.carrier', 'taken.attempts'])).as('givenBack'),
+      jsonArrayFrom(eb.selectFrom('fresh').select(['fresh.id', 'fresh.phone', 'fresh.carrier', 'fresh.attempts'])).as('fresh'),
     ]);
 });
 

@@ -12,6 +12,7 @@ import { unauthorized } from '../../http/errors.ts';
 import { batchItems } from './batch-content.ts';
 import { forgetDevice, type DeviceIdentity } from './device-auth.ts';
 import { claimPending, completeTask, heldByDevice, settleBatch, type ClaimedNumber } from './number-leases.ts';
+import { sendableTasks } from './sendable-tasks.ts';
 
 const m = messages.device;
 /** Claims of one pull that may come back all blocked before the pull gives up on a task. */
@@ -36,7 +37,7 @@ const randomBetween = (min: number, max: number) => min + Math.floor(Math.random
 const deviceStateStatement = compiledOnce((db, v: { codeId: number; tokenHash: string; machineCode: string; now: number; day: string }) => db
   .selectFrom('sync_auth_code as c')
   .innerJoin('sys_user as u', 'u.userId', 'c.authUserId')
-  .select(['c.id', 'c.machineCode', 'c.authUserId', 'c.dueNum', 'c.dueDate', 'c.pulls', 'u.isLock'])
+  .select(['c.id', 'c.machineCode', 'c.authUserId', 'c.dueNum', 'c.dueDate', 'c.pulls', 'c.capabilities', 'u.isLock'])
   .select((eb) => [
     heldByDevice(eb, v.machineCode, v.now).as('held'),
     eb.selectFrom('sync_device_daily as d').select('d.sendCount').where('d.machineCode', '=', v.machineCode).where('d.day', '=', v.day).as('sentToday'),
@@ -55,7 +56,7 @@ const assignedTasksStatement = compiledOnce((db, v: { machineCode: string; owner
   .select([
     't.taskId', 't.taskName', 't.taskStatus', 't.showType', 't.content', 't.imgUrl', 't.fileNo', 't.fileName', 't.qrUrl',
     't.singleSendNumDay', 't.batchSendNum', 't.batchSendMaxNum', 't.intervalSeconds', 't.clearNum', 't.testNum', 't.testPhone',
-    't.isRandomNum', 't.randomPosition', 't.deptId',
+    't.isRandomNum', 't.randomPosition', 't.deptId', 't.sendStartTime', 't.sendEndTime',
   ])
   .select((eb) => eb.exists(eb.selectFrom('sync_blacklist as b').select('b.phone').whereRef('b.deptId', '=', 't.deptId')).as('hasBlacklist'))
   .where('d.machineCode', '=', v.machineCode)
@@ -158,9 +159,12 @@ async function pullOnce(ctx: AppContext, db: Queryable, device: DeviceIdentity):
       : wait(DeviceWaitReason.taskCompleted, m.waitTaskCompleted, 30);
   }
 
+  const sendable = sendableTasks(running, code.capabilities, now);
+  if (sendable.wait) return { batch: null, wait: sendable.wait };
+
   let capHit: number | undefined;
   let pulls = code.pulls;
-  for (const task of running) {
+  for (const task of sendable.tasks) {
     const capLeft = task.singleSendNumDay - sentToday - held;
     if (capLeft <= 0) {
       capHit ??= task.singleSendNumDay;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { DEVICE_ONLINE_SECONDS, formatDateTime, shanghaiDay, type DeviceListQuery, type DeviceRow } from '@huiyun/contract';
+import { capabilitiesOf, DEVICE_ONLINE_SECONDS, formatDateTime, shanghaiDay, type DeviceListQuery, type DeviceRow } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { listPage } from '../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../db/list/search.ts';
@@ -29,7 +29,7 @@ export async function listDevices(db: Kysely<Database>, caller: Access, query: D
       .leftJoin('sync_device_daily as dd', (join) => join.onRef('dd.machineCode', '=', 'c.machineCode').on('dd.day', '=', today))
       .select((eb) => [
         'c.id', 'c.authCode', 'c.machineCode', 'c.machineName', 'u.userName', 'c.lastSeenAt', 'c.activatedAt', 'c.battery', 'c.signalLevel',
-        'c.appVersion', 'c.dueNum', 'c.dueDate', 'dd.sendCount',
+        'c.appVersion', 'c.dueNum', 'c.dueDate', 'dd.sendCount', 'c.capabilities', 'c.deviceState',
         heldByDevice(eb, eb.ref('c.machineCode'), now).as('leased'),
       ]).$castTo<DeviceListRow>(),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
@@ -51,6 +51,8 @@ export async function listDevices(db: Kysely<Database>, caller: Access, query: D
     appVersion: r.appVersion ?? '',
     dueNum: Number(r.dueNum),
     dueDateStr: formatDateTime(Number(r.dueDate)),
+    capabilities: capabilitiesOf(r.capabilities),
+    state: r.deviceState ?? '',
   })), ...paged };
 }
 
@@ -69,4 +71,6 @@ type DeviceListRow = {
   dueDate: number;
   sendCount: number | null;
   leased: number | string | null;
+  capabilities: string | null;
+  deviceState: string | null;
 };

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  DEVICE_API_PREFIX, deviceActivateRequest, deviceFileQuery, deviceHeartbeatRequest, deviceListQuery, deviceReportRequest, messages, Perm,
+  DEVICE_API_PREFIX, deviceActivateRequest, deviceDeliveryRequest, deviceFileQuery, deviceHeartbeatRequest, deviceListQuery, deviceReportRequest, messages, Perm,
 } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
@@ -10,6 +10,7 @@ import { registerList } from '../../http/list-routes.ts';
 import { parse } from '../../http/validate.ts';
 import { sendStoredFile } from '../files/send-file.ts';
 import { activateDevice } from './activate.ts';
+import { recordDeliveries } from './delivery-report.ts';
 import { deviceOf } from './device-auth.ts';
 import { loadDeviceFile } from './device-file.ts';
 import { recordHeartbeat } from './heartbeat.ts';
@@ -38,6 +39,11 @@ export function deviceRoutes(ctx: AppContext) {
 
     app.post(`${DEVICE_API_PREFIX}/heartbeat`, { config: { access: 'device' } }, async (request) =>
       ok(m.heartbeatOk, await recordHeartbeat(ctx, deviceOf(request), parse(deviceHeartbeatRequest, request.body ?? {}))),
+    );
+
+    // Delivery reports (送达 / 未送达) of numbers already reported sent.
+    app.post(`${DEVICE_API_PREFIX}/delivery`, { config: { access: 'device' } }, async (request) =>
+      ok(m.deliveryReported, await recordDeliveries(ctx, deviceOf(request), parse(deviceDeliveryRequest, request.body ?? {}))),
     );
 
     app.get(`${DEVICE_API_PREFIX}/file`, { config: { access: 'device' } }, async (request, reply) => {

@@ -33,7 +33,7 @@ export async function activate(t: TestApp, authCode: string, machineCode: string
   return body.data.deviceToken as string;
 }
 
-export type TaskValues = Partial<typeof TASK_DEFAULTS> & { taskStatus?: number; deptId?: number | null };
+export type TaskValues = Partial<typeof TASK_DEFAULTS> & { taskStatus?: number; deptId?: number | null; sendStartTime?: string; sendEndTime?: string };
 
 /** A task of the owner, assigned to the devices, holding the numbers (through the real import). */
 export async function insertSendingTask(
@@ -96,6 +96,19 @@ export async function expectCountersMatchRows(db: Kysely<Database>, taskId: numb
     const deviceDaily = await db.selectFrom('sync_device_daily').select((eb) => eb.fn.sum<number | string>('sendCount').as('n')).where('machineCode', '=', code.machineCode ?? '').executeTakeFirst();
     expect(Number(deviceDaily?.n ?? 0), authCode).toBe(Number(sentBy.n));
   }
+}
+
+/**
+ * Moves the test app's clock to the next instant at Beijing time `hhmm` (seconds `:ss` optional), so
+ * tests of the sending window never depend on the real hour; answers the move, to undo with advance(-it).
+ */
+export function setBeijingTime(t: TestApp, hhmm: string): number {
+  const [h, m, s = 0] = hhmm.split(':').map(Number);
+  const target = (h * 3600 + m * 60 + s) * 1000;
+  const sinceMidnight = (t.ctx.now() + 8 * 3_600_000) % DAY_MS;
+  const move = (target - sinceMidnight + DAY_MS) % DAY_MS;
+  t.clock.advance(move);
+  return move;
 }
 
 /** A device's lease in the device tests (DEVICE_LEASE_SECONDS). */

@@ -41,7 +41,7 @@ export async function statisticsTotals(db: Kysely<Database>, caller: Access, now
 }
 
 function withColumns(qb: ReturnType<typeof visibleAccounts>) {
-  return qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum']).$castTo<TaskUserStatistics>();
+  return qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum', 'u.deliveredNum']).$castTo<TaskUserStatistics>();
 }
 
 export async function listTaskUserStatistics(db: Kysely<Database>, caller: Access, query: TaskUserStatisticsQuery) {
@@ -59,7 +59,7 @@ export async function listTaskUserStatistics(db: Kysely<Database>, caller: Acces
     ...paged,
     rows: rows.map((r) => ({
       userId: r.userId, userName: r.userName, totalSendNum: Number(r.totalSendNum), smcount: Number(r.smcount), sucount: Number(r.sucount),
-      stcount: Number(r.stcount), socount: Number(r.socount), sendNum: Number(r.sendNum),
+      stcount: Number(r.stcount), socount: Number(r.socount), sendNum: Number(r.sendNum), deliveredNum: Number(r.deliveredNum),
     })),
   };
 }

@@ -22,6 +22,7 @@ const exportColumns: XlsxColumn<TaskUserStatistics>[] = [
   { header: carrierLabel(Carrier.telecom), key: 'stcount', width: 10 },
   { header: carrierLabel(Carrier.other), key: 'socount', width: 10 },
   { header: m.sendNum, key: 'sendNum', width: 12 },
+  { header: m.deliveredNum, key: 'deliveredNum', width: 10 },
 ];
 
 // 用户发送统计 (SPEC §2.16, §7.8; the "chear" spelling is the public API's). POST, JSON or form bodies.

@@ -29,12 +29,12 @@ export async function saveTaskUser(ctx: AppContext, caller: Access, input: TaskU
   });
 }
 
-/** 清除总数: the all-time sent count and its carrier split. */
+/** 清除总数: the all-time sent count, its carrier split and the delivered count beside it. */
 export async function clearTotalSendNum(ctx: AppContext, caller: Access, userId: number): Promise<string> {
   const account = await manageableAccount(ctx, caller, userId);
   await ctx.db
     .updateTable('sys_user')
-    .set({ totalSendNum: 0, smcount: 0, sucount: 0, stcount: 0, socount: 0 })
+    .set({ totalSendNum: 0, smcount: 0, sucount: 0, stcount: 0, socount: 0, deliveredNum: 0 })
     .where('userId', '=', account.userId)
     .execute();
   return account.userName;

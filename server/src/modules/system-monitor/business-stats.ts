@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { DEVICE_ONLINE_SECONDS, OrderStatus, shanghaiDay, type SystemSnapshot } from '@huiyun/contract';
+import { DEVICE_ONLINE_SECONDS, MACHINE_ONLINE_WINDOW_MS, OrderStatus, shanghaiDay, type SystemSnapshot } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { foldSalesRollups } from '../sales-charts/rollup-fold.ts';
 import { shanghaiDayNumber, withChartTables } from '../sales-charts/rollup-tables.ts';
@@ -60,7 +60,7 @@ export class BusinessStats {
     const count = sql<string | number>`count(*)`.as('n');
     const [devices, machines, refunds, alarms] = await Promise.all([
       this.db.selectFrom('sync_auth_code').select(count).where('lastSeenAt', '>=', now - DEVICE_ONLINE_SECONDS * 1000).executeTakeFirst(),
-      this.db.selectFrom('pay_machine').select(count).where('lastSeenAt', '>=', now - DEVICE_ONLINE_SECONDS * 1000).executeTakeFirst(),
+      this.db.selectFrom('pay_machine').select(count).where('lastSeenAt', '>=', now - MACHINE_ONLINE_WINDOW_MS).executeTakeFirst(),
       this.db.selectFrom('pay_order').select(count).where('orderStatus', 'in', [sql.lit(OrderStatus.refundCreated), sql.lit(OrderStatus.refunding)]).executeTakeFirst(),
       this.db.selectFrom('pay_alarm').select(count).where('createTime', '>=', (shanghaiDayNumber(now) * 86_400_000) - 8 * 3_600_000).executeTakeFirst(),
     ]);

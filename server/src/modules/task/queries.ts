@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
-import { AuthCodeUseStatus, formatDateTime, type Task, type TaskListQuery } from '@huiyun/contract';
+import { AuthCodeUseStatus, formatDateTime, isInSendWindow, TaskStatus, type Task, type TaskListQuery } from '@huiyun/contract';
 import type { Database } from '../../db/schema.ts';
 import { dialectOf, type DialectName } from '../../db/dialect.ts';
 import { listPage } from '../../db/list/paging.ts';
@@ -9,8 +9,8 @@ import { visibleTasks } from './task-access.ts';
 
 type TaskRow = Selectable<Database['sync_task']> & { userName: string | null; machineCodes: string };
 
-/** One page of the tasks the caller may see, newest first, with their devices and creator. */
-export async function listTasks(db: Kysely<Database>, caller: Access, query: TaskListQuery) {
+/** One page of the tasks the caller may see, newest first, with their devices and creator; `now` for 不在发送时段. */
+export async function listTasks(db: Kysely<Database>, caller: Access, query: TaskListQuery, now: number) {
   // Filters on sync_task alone, so the count reads one table; the creator's name and the devices are read
   // with the page's rows, in the page's one statement (rule 1 of docs/performance.md "How a list is made fast").
   const filtered = db.selectFrom('sync_task').where(visibleTasks(caller));
@@ -23,7 +23,7 @@ export async function listTasks(db: Kysely<Database>, caller: Access, query: Tas
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
     { sortColumns: {}, defaultSort: ['sync_task.taskId', 'desc'], tieBreaker: 'sync_task.taskId', searches },
   );
-  return { rows: rows.map(toTask), ...paged };
+  return { rows: rows.map((row) => toTask(row, now)), ...paged };
 }
 
 /** A page's columns with the creator's name and the task's devices, one function per database kind (module constants: listPage templates by them). */
@@ -67,7 +67,7 @@ export async function activatedDevicesOf(db: Kysely<Database>, ownerId: number, 
   return new Set(rows.map((r) => r.machineCode).filter((c): c is string => c !== null));
 }
 
-function toTask(row: TaskRow): Task {
+function toTask(row: TaskRow, now: number): Task {
   return {
     taskId: row.taskId,
     taskName: row.taskName,
@@ -102,6 +102,11 @@ function toTask(row: TaskRow): Task {
     duplicateNum: Number(row.duplicateNum),
     invalidNum: Number(row.invalidNum),
     blockedNum: Number(row.blockedNum),
+    sendStartTime: row.sendStartTime,
+    sendEndTime: row.sendEndTime,
+    outsideWindow: row.taskStatus === TaskStatus.running && !isInSendWindow(row, now),
+    deliveredNum: Number(row.deliveredNum),
+    undeliveredNum: Number(row.undeliveredNum),
     userId: row.userId,
     userName: row.userName ?? '',
     deptId: row.deptId,

@@ -30,7 +30,7 @@ export function taskRoutes(ctx: AppContext) {
       query: taskListQuery,
       list: '/sync/queryTaskInfoList',
       methods: ['GET', 'POST'],
-      load: (request, query) => listTasks(ctx.db, callerOf(request), query),
+      load: (request, query) => listTasks(ctx.db, callerOf(request), query, ctx.now()),
     });
 
     app.post('/sync/saveTaskInfo', { config: { access: { permission: Perm.taskSave }, audit: audit(messages.common.actionSave) } }, async (request) => {

@@ -48,6 +48,8 @@ export async function saveTask(ctx: AppContext, caller: Access, input: TaskSave)
     clearNum: input.clearNum,
     isRandomNum: input.isRandomNum,
     randomPosition: input.randomPosition,
+    sendStartTime: input.sendStartTime,
+    sendEndTime: input.sendEndTime,
     editTime: now,
   };
 

@@ -61,7 +61,7 @@ describe('任务列表: one statement a page, the right devices on each row', ()
   const list = async (caller: Access, body: Record<string, unknown>) => {
     recording = true;
     try {
-      return await listTasks(t().db, caller, taskListQuery.parse(body));
+      return await listTasks(t().db, caller, taskListQuery.parse(body), Date.now());
     } finally {
       recording = false;
     }
