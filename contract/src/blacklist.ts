@@ -15,6 +15,21 @@ export const BLACKLIST_PHONES_MAX_CHARS = 200_000;
 /** The most rows one delete takes. */
 export const BLACKLIST_DELETE_MAX = 1000;
 
+/** How a number came onto the list (sync_blacklist.source). */
+export const BlacklistSource = { manual: 'manual', upload: 'upload', reply: 'reply' } as const;
+export type BlacklistSource = (typeof BlacklistSource)[keyof typeof BlacklistSource];
+
+const sourceLabels: Record<string, string> = {
+  [BlacklistSource.manual]: m.sourceManual,
+  [BlacklistSource.upload]: m.sourceUpload,
+  [BlacklistSource.reply]: m.sourceReply,
+};
+
+/** 手动添加 / 上传号码 / 回复退订; an unknown code as it is. */
+export function blacklistSourceLabel(source: string): string {
+  return sourceLabels[source] ?? source;
+}
+
 /** An entry's key: its company and number, 'deptId:phone' (the table has no id of its own). */
 export function blacklistKey(deptId: number, phone: string | number): string {
   return `${deptId}:${phone}`;
@@ -81,7 +96,10 @@ export type BlacklistEntry = {
   deptName: string;
   phone: string;
   addUser: string;
+  /** For a number a reply unsubscribed: when the phone received the reply. */
   addTime: string;
+  /** BlacklistSource. */
+  source: string;
 };
 
 /** What an add or an upload did. */

@@ -18,6 +18,7 @@ export * from './user.ts';
 export * from './carriers.ts';
 export * from './authcode.ts';
 export * from './blacklist.ts';
+export * from './reply.ts';
 export * from './statistics.ts';
 export * from './task.ts';
 export * from './sendWindow.ts';

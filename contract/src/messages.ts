@@ -15,6 +15,7 @@ export { role } from './messages/role.ts';
 export { menu } from './messages/menu.ts';
 export { authcode } from './messages/authcode.ts';
 export { blacklist } from './messages/blacklist.ts';
+export { reply } from './messages/reply.ts';
 export { statistics } from './messages/statistics.ts';
 export { fill } from './messages/fill.ts';
 export { task } from './messages/task.ts';

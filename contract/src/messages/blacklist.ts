@@ -8,6 +8,10 @@ export const blacklist = {
   dept: '所属公司',
   addUser: '添加人',
   addTime: '添加时间',
+  source: '来源',
+  sourceManual: '手动添加',
+  sourceUpload: '上传号码',
+  sourceReply: '回复退订',
   phones: '号码',
   phonesPlaceholder: '每行一个号码，也可用逗号、空格或分号分隔；+86/86 前缀会自动去掉',
   // buttons and dialogs

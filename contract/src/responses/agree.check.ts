@@ -4,6 +4,7 @@ import type { AuthCode, TaskUserChoice, UserDevice } from '../authcode.ts';
 import type { BlacklistAddResult, BlacklistEntry } from '../blacklist.ts';
 import type { Dept, DeptChoice } from '../dept.ts';
 import type { DeviceActivation, DeviceBatch, DeviceDeliveryResult, DevicePull, DeviceReportResult, DeviceRow } from '../device.ts';
+import type { DeviceRepliesResult, ReplyRow } from '../reply.ts';
 import type { Aisle, AisleGrid, Machine, MachineKeyAnswer, MachineOption } from '../machine.ts';
 import type { Module, ModuleTreeNode } from '../menu.ts';
 import type { LoginLog, OnlineSession, OperLog } from '../monitor.ts';
@@ -72,6 +73,8 @@ export const answerChecks = [
   true satisfies SameShape<Out<typeof sync.deviceReportResult>, DeviceReportResult>,
   true satisfies SameShape<Out<typeof sync.deviceRow>, DeviceRow>,
   true satisfies SameShape<Out<typeof sync.deviceDeliveryResult>, DeviceDeliveryResult>,
+  true satisfies SameShape<Out<typeof sync.deviceRepliesResult>, DeviceRepliesResult>,
+  true satisfies SameShape<Out<typeof sync.replyRow>, ReplyRow>,
   true satisfies SameShape<Out<typeof pay.machineRow>, Machine>,
   true satisfies SameShape<Out<typeof pay.machineOption>, MachineOption>,
   true satisfies SameShape<Out<typeof pay.machineKeyAnswer>, MachineKeyAnswer>,

@@ -78,6 +78,8 @@ export const answerSchemas: Record<string, z.ZodType> = {
   DeviceHeartbeatAnswer: sync.deviceHeartbeatAnswer,
   DeviceDeliveryResult: sync.deviceDeliveryResult,
   DeviceRow: sync.deviceRow,
+  DeviceRepliesResult: sync.deviceRepliesResult,
+  ReplyRow: sync.replyRow,
   // 售货机 / 支付, terminal protocol
   Machine: pay.machineRow,
   MachineOption: pay.machineOption,

@@ -49,7 +49,8 @@ export const uploadTaskDataResult = z.object({
 });
 
 // blacklist
-export const blacklistRow = z.object({ id: z.string(), deptId: id, deptName: z.string(), phone: z.string(), addUser: z.string(), addTime: time });
+export const blacklistRow = z.object({ id: z.string(), deptId: id, deptName: z.string(), phone: z.string(), addUser: z.string(), addTime: time,
+  source: z.string().describe('来源：manual 手动添加、upload 上传号码、reply 回复退订') });
 export const blacklistAddResult = z.object({ added: count, duplicates: count, invalid: count, invalidSamples: z.array(invalidLine) });
 export const blacklistDeleted = z.object({ count });
 
@@ -103,3 +104,13 @@ export const deviceDeliveryResult = z.object({
 });
 
 export const syncSaved = { authCode: savedId('id'), task: savedId('taskId'), taskUser: savedId('userId') };
+
+// replies (回复记录, POST /device/v1/replies)
+export const deviceRepliesResult = z.object({
+  accepted: count.describe('本次新记录的回复'), duplicates: count.describe('已记录过（同一设备、同一 messageId），忽略'),
+  unsubscribed: count.describe('本次新记录的回复中退订的（号码已在公司黑名单中）'),
+});
+export const replyRow = z.object({
+  id, receivedAt: time, phone: z.string(), content: z.string(), machineCode: z.string(), machineName: z.string(), userName: z.string(),
+  taskId: id.nullable().describe('该账号最后一个发送过此号码的任务；没有时为 null'), taskName: z.string(), unsubscribed: z.boolean(),
+});

@@ -297,6 +297,25 @@ export interface BlacklistTable {
   phone: number;
   addUser: string;
   addTime: number;
+  /** How the number came onto the list: BlacklistSource (migration 0036). */
+  source: Generated<string>;
+}
+
+/** A reply a device received (migration 0036): the device owner's company and account, the task linked. */
+export interface ReplyTable {
+  id: Generated<number>;
+  deptId: number | null;
+  userId: number;
+  authCodeId: number;
+  machineCode: string;
+  machineName: string;
+  messageId: string;
+  phone: string;
+  content: string;
+  receivedAt: number;
+  createdAt: number;
+  taskId: number | null;
+  unsubscribed: number;
 }
 
 /** 支付配置. Sealed columns hold `s1.…` values (infra/secret-box.ts) or '' when not set. */
@@ -458,6 +477,7 @@ export interface Database {
   sync_device_daily: DeviceDailyTable;
   sync_send_daily: SendDailyTable;
   sync_blacklist: BlacklistTable;
+  sync_reply: ReplyTable;
   pay_config: PayConfigTable;
   pay_machine: MachineTable;
   pay_aisle: AisleTable;

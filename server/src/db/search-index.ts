@@ -32,6 +32,7 @@ export const searchIndexes = {
   sys_oper_log: { key: 'operId', columns: ['userName'] }, // module: an equality filter since 0014; userName: a value list (0020)
   sys_login_log: { key: 'infoId', columns: ['userName', 'ip'] }, // userName: a value list (0020)
   sync_task: { key: 'taskId', columns: ['taskName'] },
+  sync_reply: { key: 'id', columns: ['content'] },
   sync_auth_code: { key: 'id', columns: ['authCode', 'machineName'] },
   pay_config: { key: 'id', columns: ['name', 'partner'] },
   pay_machine: { key: 'machineId', columns: ['machineNo', 'machineName'] },

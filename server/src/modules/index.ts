@@ -28,13 +28,14 @@ import { orderListRoutes } from './order-list/routes.ts';
 import { notifyRoutes } from './order/notify-routes.ts';
 import { payAlarmRoutes } from './pay-alarm/routes.ts';
 import { reconcileRoutes } from './reconcile/routes.ts';
+import { replyRoutes } from './reply/routes.ts';
 import { salesChartsRoutes } from './sales-charts/routes.ts';
 import { apiDocsRoutes } from './api-docs/routes.ts';
 
 /** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
 const areas = [
   healthRoutes, authRoutes, userRoutes, deptRoutes, roleRoutes, menuRoutes, permissionRoutes, variableRoutes, monitorRoutes,
-  taskRoutes, (ctx: AppContext) => fileRoutes(ctx, [taskFileVisible]), authCodeRoutes, statisticsRoutes, blacklistRoutes, deviceRoutes,
+  taskRoutes, (ctx: AppContext) => fileRoutes(ctx, [taskFileVisible]), authCodeRoutes, statisticsRoutes, blacklistRoutes, deviceRoutes, replyRoutes,
   payConfigRoutes, terminalConfigRoutes,
   machineRoutes,
   terminalRoutes, notifyRoutes,

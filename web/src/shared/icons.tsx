@@ -26,6 +26,7 @@ import {
   MenuFoldOutlined as AntMenuFoldOutlined,
   MenuOutlined as AntMenuOutlined,
   MenuUnfoldOutlined as AntMenuUnfoldOutlined,
+  MessageOutlined as AntMessageOutlined,
   MobileOutlined as AntMobileOutlined,
   MonitorOutlined as AntMonitorOutlined,
   PayCircleOutlined as AntPayCircleOutlined,
@@ -88,6 +89,7 @@ export const LogoutOutlined = /*#__PURE__*/ decorative(AntLogoutOutlined);
 export const MenuFoldOutlined = /*#__PURE__*/ decorative(AntMenuFoldOutlined);
 export const MenuOutlined = /*#__PURE__*/ decorative(AntMenuOutlined);
 export const MenuUnfoldOutlined = /*#__PURE__*/ decorative(AntMenuUnfoldOutlined);
+export const MessageOutlined = /*#__PURE__*/ decorative(AntMessageOutlined);
 export const MobileOutlined = /*#__PURE__*/ decorative(AntMobileOutlined);
 export const MonitorOutlined = /*#__PURE__*/ decorative(AntMonitorOutlined);
 export const PayCircleOutlined = /*#__PURE__*/ decorative(AntPayCircleOutlined);
@@ -127,6 +129,7 @@ const icons: Record<string, Icon> = {
   LockOutlined,
   LoginOutlined,
   MenuOutlined,
+  MessageOutlined,
   MonitorOutlined,
   PayCircleOutlined,
   PieChartOutlined,

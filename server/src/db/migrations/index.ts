@@ -25,6 +25,7 @@ import * as m0031 from './0031_sales_month_rollups.ts';
 import * as m0033 from './0033_job_runs.ts';
 import * as m0034 from './0034_sales_pending.ts';
 import * as m0035 from './0035_device_capabilities_window_delivery.ts';
+import * as m0036 from './0036_sms_replies.ts';
 
 // Explicit list, in order: a new migration is one new file and one line here.
 export const migrations = {
@@ -55,4 +56,5 @@ export const migrations = {
   '0033_job_runs': m0033,
   '0034_sales_pending': m0034,
   '0035_device_capabilities_window_delivery': m0035,
+  '0036_sms_replies': m0036,
 };

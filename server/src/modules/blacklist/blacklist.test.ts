@@ -189,7 +189,7 @@ describe('uploading a number file', () => {
 
   it('leaves the list as it was when the input fails half-way', async () => {
     const before = await phonesOf(companyC);
-    const failing = writeBlacklist(t.ctx, { deptId: companyC, addUser: 'test' }, async (write) => {
+    const failing = writeBlacklist(t.ctx, { deptId: companyC, addUser: 'test', source: 'manual' }, async (write) => {
       await write(Array.from({ length: 60_000 }, (_, i) => 17_700_000_000 + i)); // more than one slice on either database
       throw new Error('read error');
     });

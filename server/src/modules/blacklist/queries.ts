@@ -13,7 +13,7 @@ function entriesInScope(db: Kysely<Database>, caller: Access) {
 }
 
 function withColumns(qb: ReturnType<typeof entriesInScope>) {
-  return qb.select(['b.deptId', 'd.deptName', 'b.phone', 'b.addUser', 'b.addTime']);
+  return qb.select(['b.deptId', 'd.deptName', 'b.phone', 'b.addUser', 'b.addTime', 'b.source']);
 }
 
 export async function listBlacklist(db: Kysely<Database>, caller: Access, query: BlacklistListQuery) {
@@ -46,6 +46,7 @@ function toEntry(row: EntryRow): BlacklistEntry {
     phone,
     addUser: row.addUser,
     addTime: formatDateTime(Number(row.addTime)),
+    source: row.source,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { blacklistAdd, blacklistDelete, blacklistListQuery, blacklistUpload, fill, messages, Perm, type BlacklistEntry } from '@huiyun/contract';
+import { blacklistAdd, blacklistDelete, blacklistListQuery, blacklistSourceLabel, blacklistUpload, fill, messages, Perm, type BlacklistEntry } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../http/access-check.ts';
 import { describeTarget } from '../../http/audit.ts';
@@ -18,6 +18,7 @@ const exportColumns: XlsxColumn<BlacklistEntry>[] = [
   { header: m.dept, key: 'deptName', width: 24 },
   { header: m.addUser, key: 'addUser' },
   { header: m.addTime, key: 'addTime', width: 20 },
+  { header: m.source, key: 'source', width: 12 },
 ];
 
 // 黑名单 (PRODUCT §4 退订/黑名单): a company's do-not-contact numbers, skipped by /sync/uploadTaskData.
@@ -29,7 +30,7 @@ export function blacklistRoutes(ctx: AppContext) {
       query: blacklistListQuery,
       list: '/sync/queryBlacklist',
       load: (request, query) => listBlacklist(ctx.db, callerOf(request), query),
-      export: { url: '/sync/exportBlacklist', fileName: m.title, columns: exportColumns },
+      export: { url: '/sync/exportBlacklist', fileName: m.title, columns: exportColumns, row: (row) => ({ ...row, source: blacklistSourceLabel(row.source) }) },
     });
 
     app.post('/sync/saveBlacklist', { config: { access: { permission: Perm.blacklistSave }, audit: audit(m.actionAdd) } }, async (request) => {

@@ -1,4 +1,4 @@
-import { fill, messages, type BlacklistAdd, type BlacklistAddResult, type BlacklistDelete, type BlacklistUpload } from '@huiyun/contract';
+import { BlacklistSource, fill, messages, type BlacklistAdd, type BlacklistAddResult, type BlacklistDelete, type BlacklistUpload } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { assertDeptInScope } from '../../db/scope.ts';
 import type { Access } from '../../http/caller.ts';
@@ -43,7 +43,7 @@ export async function addToBlacklist(ctx: AppContext, caller: Access, input: Bla
     throw new AppError(fill(m.phonesInvalid, { numbers: listed }));
   }
   if (summary.valid === 0) throw new AppError(m.phonesRequired);
-  const added = await writeBlacklist(ctx, { deptId: dept.deptId, addUser: caller.userName }, (write) => write(numbers));
+  const added = await writeBlacklist(ctx, { deptId: dept.deptId, addUser: caller.userName, source: BlacklistSource.manual }, (write) => write(numbers));
   const result: BlacklistAddResult = { added, duplicates: duplicatesOf(summary, added), invalid: 0, invalidSamples: [] };
   return { dept, result };
 }
@@ -53,7 +53,7 @@ export async function uploadToBlacklist(ctx: AppContext, caller: Access, input: 
   const dept = await targetDept(ctx, caller, input.deptId);
   const file = await openOwnNumberFile(ctx, caller, input.fileNo);
   let summary: NumberFileSummary | undefined;
-  const added = await writeBlacklist(ctx, { deptId: dept.deptId, addUser: caller.userName }, async (write) => {
+  const added = await writeBlacklist(ctx, { deptId: dept.deptId, addUser: caller.userName, source: BlacklistSource.upload }, async (write) => {
     summary = await parseNumberFile(file, (batch) => write(batch.numbers));
   });
   const { invalid, invalidSamples } = summary!;

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { BlacklistSource } from '@huiyun/contract';
 import type { AppContext } from '../../context.ts';
 import { dialectOf, type DialectName } from '../../db/dialect.ts';
 import { numberListParameter } from '../../db/number-list.ts';
@@ -14,7 +15,7 @@ import type { Database } from '../../db/schema.ts';
 /** Numbers per insert statement. */
 const SLICE: Record<DialectName, number> = { sqlite: 20_000, postgres: 50_000 };
 
-export type BlacklistTarget = { deptId: number; addUser: string };
+export type BlacklistTarget = { deptId: number; addUser: string; source: BlacklistSource };
 
 /**
  * Runs `feed` inside one transaction; every `write(numbers)` it awaits goes into the company's list.
@@ -53,13 +54,13 @@ async function insertSlice(db: Kysely<Database>, dialect: DialectName, target: B
   const list = numberListParameter(phones, dialect);
   const result = dialect === 'postgres'
     ? await sql`
-        insert into sync_blacklist ("deptId", "phone", "addUser", "addTime")
-        select ${target.deptId}, v, ${target.addUser}, ${addTime} from unnest(${list}::bigint[]) as v
+        insert into sync_blacklist ("deptId", "phone", "addUser", "addTime", "source")
+        select ${target.deptId}, v, ${target.addUser}, ${addTime}, ${target.source} from unnest(${list}::bigint[]) as v
         on conflict do nothing`.execute(db)
     // `where true` keeps SQLite from reading `on conflict` as a join constraint of the select.
     : await sql`
-        insert into sync_blacklist ("deptId", "phone", "addUser", "addTime")
-        select ${target.deptId}, value, ${target.addUser}, ${addTime} from json_each(${list}) where true
+        insert into sync_blacklist ("deptId", "phone", "addUser", "addTime", "source")
+        select ${target.deptId}, value, ${target.addUser}, ${addTime}, ${target.source} from json_each(${list}) where true
         on conflict do nothing`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
