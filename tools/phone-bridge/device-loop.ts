@@ -31,14 +31,15 @@ export type Timing = FollowTiming & {
   tickMs: number;
   /** intervalSeconds is multiplied by this (1 real pace; 0 no waiting, for tests and the bench). */
   intervalScale: number;
-  /** The shortest pause after a wait answer. */
+  /** The shortest and the longest pause after a wait answer (the server's retryAfterSeconds in between). */
   waitFloorMs: number;
+  maxWaitMs: number;
   retry?: RetryPolicy;
 };
 
 export const DEFAULT_TIMING: Timing = {
   pollMs: 2000, deliveryPollMs: 15_000, deliveryFollowMs: 30 * 60_000, healthMs: 15_000, heartbeatMs: 20_000,
-  limitPauseMs: 10 * 60_000, inboxMs: 30_000, tickMs: 500, intervalScale: 1, waitFloorMs: 1000,
+  limitPauseMs: 10 * 60_000, inboxMs: 30_000, tickMs: 500, intervalScale: 1, waitFloorMs: 1000, maxWaitMs: Infinity,
 };
 /** With webhooks, polling only settles what they missed. */
 const WEBHOOK_POLL_FACTOR = 10;
@@ -129,7 +130,7 @@ export class PhoneDevice {
         }
         this.stats.phase = 'waiting';
         this.stats.note = pulled.wait.message;
-        await pause(Math.max(this.timing.waitFloorMs, pulled.wait.retryAfterSeconds * 1000), stop);
+        await pause(Math.min(this.timing.maxWaitMs, Math.max(this.timing.waitFloorMs, pulled.wait.retryAfterSeconds * 1000)), stop);
       }
     } catch (error) {
       if (!(error instanceof StoppedError)) {
@@ -293,6 +294,7 @@ export class PhoneDevice {
         }
         if ('refused' in answer) {
           this.stats.refused += 1;
+          this.stats.lastError = `the phone refused ${item.phone}: ${answer.refused}`;
           follower.track(message, { kind: 'failed', reason: answer.refused });
           return true;
         }
