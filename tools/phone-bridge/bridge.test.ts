@@ -136,7 +136,11 @@ it('two phones send a task: every number leaves a phone once, the server counts 
   const taskId = await insertSendingTask(t, ownerId, machineCodes, numbers, {
     batchSendNum: 5, batchSendMaxNum: 12, singleSendNumDay: 10_000, intervalSeconds: 3, content: CONTENT,
   });
+  // Both phones hold what they are given until each has a batch, so neither can take the whole task alone.
+  for (const phone of phones) phone.hold();
   const running = await bridge({ phones: seats, stateDir: stateDir(), timing: FAST });
+  await until(() => phones.every((p) => p.store.list({}).length > 0));
+  for (const phone of phones) phone.release();
 
   await untilSettled(taskId);
   await expectServerEqualsBooks(taskId, phones, numbers);
@@ -192,11 +196,14 @@ it('a phone that stops answering goes silent; its lease ends and the other phone
   const { seats, machineCodes } = await seatsFor(phones);
   const numbers = phoneNumbers(40, 3000);
   const taskId = await insertSendingTask(t, ownerId, machineCodes, numbers, { batchSendNum: 10, batchSendMaxNum: 10, singleSendNumDay: 10_000, intervalSeconds: 0, content: CONTENT });
-  // The quiet phone takes its messages but sends none, then stops answering.
+  // The quiet phone takes its messages but sends none, then stops answering. The busy one holds its first
+  // batch until then, so it cannot take the whole task before the quiet one has a batch.
   quiet.hold();
+  busy.hold();
   await bridge({ phones: seats, stateDir: stateDir(), timing: FAST });
-  await until(() => quiet.store.list({}).length > 0);
+  await until(() => quiet.store.list({}).length > 0 && busy.store.list({}).length > 0);
   await quiet.goOffline('refuse');
+  busy.release();
   const held = quiet.store.list({}).map((m) => m.id);
 
   await until(async () => (await taskRow(taskId)).taskStatus === TaskStatus.completed);
@@ -259,6 +266,28 @@ it('webhooks: a forged signature, a stale timestamp and a replay change nothing;
 
   phone.receive(`+86${numbers[0]}`, '退订');
   await until(async () => (await t.ctx.db.selectFrom('sync_reply').select('id').where('phone', '=', numbers[0]).execute()).length === 1);
+});
+
+it('Android\'s sending limit: the numbers fail with its reason, the device stops pulling and says 限额已满, the log says how to raise it', { timeout: 30_000 }, async () => {
+  const { phones } = await fakes({ phones: 1 });
+  const [phone] = phones;
+  phone.setLimitExceeded(true);
+  const { seats, machineCodes } = await seatsFor(phones);
+  const taskId = await insertSendingTask(t, ownerId, machineCodes, phoneNumbers(20, 5000), { batchSendNum: 5, batchSendMaxNum: 5, singleSendNumDay: 10_000, intervalSeconds: 0, content: CONTENT });
+  const lines: string[] = [];
+  const running = await startBridge({ server, phones: seats, stateDir: stateDir(), timing: FAST, log: (line) => lines.push(line) });
+  cleanup.push(async () => {
+    running.stop();
+    await running.done;
+  });
+
+  await until(async () => (await t.ctx.db.selectFrom('sync_auth_code').select('deviceState').where('machineCode', '=', machineCodes[0]).executeTakeFirst())?.deviceState === '限额已满');
+  await until(() => running.stats[0].inPhone === 0 && running.stats[0].failed > 0);
+  expect(running.stats[0]).toMatchObject({ phase: 'limited', batches: 1 });
+  const failed = await t.ctx.db.selectFrom('sync_task_number').select(['failReason', 'attempts']).where('taskId', '=', taskId).where('attempts', '>', 0).execute();
+  expect(failed.length).toBeGreaterThan(0);
+  expect(failed.every((r) => r.failReason?.includes('RESULT_ERROR_LIMIT_EXCEEDED'))).toBe(true);
+  expect(lines.some((line) => line.includes('sms_outgoing_check_max_count'))).toBe(true);
 });
 
 function startChild(args: string[]): ChildProcess {
