@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { DeviceBatch, DeviceBatchItem } from '@huiyun/contract';
+import { DEVICE_HEARTBEAT_SECONDS, type DeviceBatch, type DeviceBatchItem } from '@huiyun/contract';
 import { DeviceApiError, DeviceClient, pause, StoppedError, type RetryPolicy } from '../device-simulator/device-client.ts';
 import { Journal, type JournalMessage } from './journal.ts';
 import { MessageFollower, type DeliveryEntry, type FollowTiming, type ReportEntry } from './message-follower.ts';
-import { LIMIT_EXCEEDED, outcomeOfMessage } from './message-state.ts';
+import { LIMIT_EXCEEDED, outcomeOfEvent, outcomeOfMessage } from './message-state.ts';
 import type { PhoneSeat } from './phones-file.ts';
 import { ReplyRelay, type Reply } from './reply-relay.ts';
 import { PhoneError, PhoneUnreachable, SmsGateClient, type WebhookEvent } from './smsgate-client.ts';
 import { newPhoneStats, type PhoneStats } from './status.ts';
 import type { WebhookBody, WebhookReceiver } from './webhook-receiver.ts';
-import { outcomeOfEvent } from './message-state.ts';
 
 // One phone SIM as one device of the protocol (docs/device-protocol.md, docs/phones.md). It activates
 // with its own code under a machineCode derived from the phone's id and the SIM, settles what its
@@ -38,7 +37,7 @@ export type Timing = FollowTiming & {
 };
 
 export const DEFAULT_TIMING: Timing = {
-  pollMs: 2000, deliveryPollMs: 15_000, deliveryFollowMs: 30 * 60_000, healthMs: 15_000, heartbeatMs: 20_000,
+  pollMs: 2000, deliveryPollMs: 15_000, deliveryFollowMs: 30 * 60_000, healthMs: 15_000, heartbeatMs: DEVICE_HEARTBEAT_SECONDS * 1000,
   limitPauseMs: 10 * 60_000, inboxMs: 30_000, tickMs: 500, intervalScale: 1, waitFloorMs: 1000, maxWaitMs: Infinity,
 };
 /** With webhooks, polling only settles what they missed. */
@@ -67,7 +66,7 @@ export function machineCodeOf(phoneId: string, sim: number): string {
 }
 
 /** SMSGate's id of one batch item: our number's id and how often it failed before; test-phone items by batch and place. */
-export function messageIdOf(batch: Pick<DeviceBatch, 'batchId'>, item: DeviceBatchItem & { attempt?: number }, index: number): string {
+export function messageIdOf(batch: Pick<DeviceBatch, 'batchId'>, item: Pick<DeviceBatchItem, 'id' | 'test' | 'attempt'>, index: number): string {
   if (item.test || item.id === null) return `hyt${batch.batchId.replace(/^b_/, '').slice(-24)}${index}`;
   return `hy${item.id}a${item.attempt ?? 0}`;
 }
@@ -337,9 +336,12 @@ export class PhoneDevice {
   }
 
   private nextInboxAt = 0;
+  /** The phone's battery level from its last health answer, when it names one. */
+  private battery: number | undefined;
 
   private async checkHealth(): Promise<void> {
-    const up = await this.phone.healthy();
+    const { up, battery } = await this.phone.health();
+    if (battery !== undefined) this.battery = battery;
     if (up === this.phoneUp) return;
     this.phoneUp = up;
     if (up) {
@@ -357,7 +359,7 @@ export class PhoneDevice {
   private async heartbeat(): Promise<void> {
     if (!this.phoneUp) return;
     const state = Date.now() < this.limitedUntil ? '限额已满' : '';
-    await this.withSession(() => this.client.heartbeat({ state, appVersion: 'phone-bridge' }, this.options.stop));
+    await this.withSession(() => this.client.heartbeat({ state, battery: this.battery, appVersion: 'phone-bridge' }, this.options.stop));
   }
 
   private limitExceeded(): void {
