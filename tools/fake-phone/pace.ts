@@ -10,6 +10,8 @@ export class Pace {
   private busy = 0;
   private waiters: (() => void)[] = [];
   stopped = false;
+  /** called when the last work in flight ends (it may start more) */
+  onIdle: (() => void) | undefined;
 
   readonly speed: number;
   readonly random: Random;
@@ -58,6 +60,7 @@ export class Pace {
     this.busy++;
     return work.finally(() => {
       this.busy--;
+      if (this.busy === 0) this.onIdle?.();
       if (this.busy === 0) for (const wake of this.waiters.splice(0)) setImmediate(wake);
     });
   }
