@@ -24,6 +24,15 @@ const json = (status: number, data: unknown, headers: Record<string, string> = {
 });
 const error = (status: number, message: string) => json(status, { message });
 
+/** A path's id, decoded (a malformed escape is taken as written: it names no message). */
+const pathId = (raw: string) => {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+};
+
 export const newId = () => randomBytes(16).toString('base64url').slice(0, 21);
 
 export function phoneRoutes(p: RouteParts): Handler {
@@ -60,11 +69,11 @@ export function phoneRoutes(p: RouteParts): Handler {
       case 'GET /messages':
         return listMessages(p, r.query);
       case 'GET /messages/:id': {
-        const m = p.store.get(decodeURIComponent(id![2]!));
+        const m = p.store.get(pathId(id![2]!));
         return m ? json(200, messageJson(m)) : error(404, 'Message not found');
       }
       case 'DELETE /messages/:id': {
-        const m = p.store.get(decodeURIComponent(id![2]!));
+        const m = p.store.get(pathId(id![2]!));
         if (!m) return error(404, 'Message not found');
         if (messageState(m.recipients) !== 'Pending') return error(409, 'Only a Pending message can be cancelled');
         p.store.setState(m, null, 'Cancelled');
@@ -77,7 +86,7 @@ export function phoneRoutes(p: RouteParts): Handler {
       case 'POST /webhooks':
         return postWebhook(p, body());
       case 'DELETE /webhooks/:id':
-        p.webhooks.registrations.delete(decodeURIComponent(id![2]!));
+        p.webhooks.registrations.delete(pathId(id![2]!));
         return { status: 204 };
       default:
         return error(404, 'Not found');
