@@ -10,7 +10,8 @@ describe('npm run fake-phone arguments', () => {
 
   it('reads every option', () => {
     expect(parseFakePhoneArgs(['--phones', '5', '--fail', '0', '--undelivered', '0.1', '--reply-rate', '0.5', '--port-base', '18600', '--speed', '0', '--password', 'pw']))
-      .toMatchObject({ phones: 5, failRate: 0, undeliveredRate: 0.1, replyRate: 0.5, portBase: 18600, speed: 0, password: 'pw' });
+      .toMatchObject({ phones: 5, failRate: 0, undeliveredRate: 0.1, replyRate: 0.5, portBase: 18600, speed: 0, password: 'pw', json: false });
+    expect(parseFakePhoneArgs(['--json', '--phones', '2'])).toMatchObject({ json: true, phones: 2 });
   });
 
   it('refuses a rate above 1, a fractional phone count, an unknown or valueless option', () => {

@@ -59,6 +59,25 @@ describe('offline', () => {
   });
 });
 
+describe('/__fake/ controls (for a fake in another process)', () => {
+  it('read the books, inject a reply, switch Android\'s limit; behind the same auth', async () => {
+    fleet = await startFakePhones();
+    const phone = fleet.phones[0]!;
+    const call = phoneClient(phone);
+    expect((await phoneClient(phone, 'wrong')('GET', '/__fake/books')).status).toBe(401);
+    expect((await call('POST', '/__fake/limit', { exceeded: true })).status).toBe(200);
+    await call('POST', '/messages', send('m1', ['13800138000']));
+    await phone.whenIdle();
+    const reply = await call('POST', '/__fake/receive', { sender: '13800138000', text: 'TD' });
+    expect(reply.status).toBe(201);
+    expect((await call('POST', '/__fake/receive', { text: 'TD' })).status).toBe(400);
+    const books = await call('GET', '/__fake/books');
+    expect(books.body.summary).toMatchObject({ sends: 1, sendFailed: 1, replies: 1, unsubscribes: 1 });
+    expect(books.body.sends[0]).toMatchObject({ messageId: 'm1', recipient: '13800138000', error: 'Send result: RESULT_ERROR_LIMIT_EXCEEDED' });
+    expect((await call('GET', '/inbox')).body[0]).toMatchObject({ id: reply.body.id, sender: '13800138000', contentPreview: 'TD' });
+  });
+});
+
 describe('books', () => {
   it('count each number handed to Android per phone and across phones; a number sent by two phones is repeated', async () => {
     fleet = await startFakePhones({ phones: 2 });

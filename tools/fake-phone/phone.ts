@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PhoneBooks, UNSUBSCRIBE_KEYWORDS } from './books.ts';
+import { fakeControls } from './controls.ts';
 import { SendingLoop, type Outcomes } from './engine.ts';
 import { MessageStore } from './messages.ts';
 import { Pace, type Random } from './pace.ts';
@@ -64,6 +65,7 @@ export class FakePhone {
     this.server = new PhoneServer(phoneRoutes({
       user: this.user, password: this.password, deviceId: this.deviceId, name: this.name, version: '1.68.0-fake', sims: this.sims,
       store: this.store, books: this.books, settings: this.settings, loop: this.loop, webhooks: this.webhooks, inbox: this.inbox,
+      controls: fakeControls(this),
     }));
   }
 

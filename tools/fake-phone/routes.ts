@@ -9,7 +9,8 @@ import { isRefusal, parseSendRequest } from './validate.ts';
 import { allowedWebhookUrl, EVENTS, type Webhooks, type WebhookEvent } from './webhooks.ts';
 
 // The Local Server API's routes the fake answers (fact sheet §1, §8): Basic auth on everything but /health;
-// errors as {message}; `/message` and `/webhook` are aliases of the plural paths.
+// errors as {message}; `/message` and `/webhook` are aliases of the plural paths. /__fake/… is not the app's:
+// the fake's controls for a test or bench that runs the fakes in another process (controls.ts).
 
 export type InboxEntry = { id: string; type: 'SMS'; sender: string; contentPreview: string; createdAt: string };
 
@@ -17,6 +18,8 @@ export type RouteParts = {
   user: string; password: string; deviceId: string; name: string; version: string;
   sims: { simNumber: number; phoneNumber: string; carrierName: string }[];
   store: MessageStore; books: PhoneBooks; settings: PhoneSettings; loop: SendingLoop; webhooks: Webhooks; inbox: InboxEntry[];
+  /** the fake's own controls under /__fake/ (controls.ts), behind the same auth */
+  controls: Handler;
 };
 
 const json = (status: number, data: unknown, headers: Record<string, string> = {}): Answer => ({
@@ -46,6 +49,7 @@ export function phoneRoutes(p: RouteParts): Handler {
     const path = r.path.replace(/\/+$/, '').replace(/^\/message(?=\/|$)/, '/messages').replace(/^\/webhook(?=\/|$)/, '/webhooks') || '/';
     if (path === '/health' && r.method === 'GET') return health(p);
     if (!authorized(r)) return { ...error(401, 'Unauthorized'), headers: { 'content-type': 'application/json', 'www-authenticate': 'Basic realm="SMSGate"' } };
+    if (path.startsWith('/__fake/')) return p.controls({ ...r, path });
     const body = () => {
       try {
         return JSON.parse(r.text) as unknown;
