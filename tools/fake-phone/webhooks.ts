@@ -108,7 +108,7 @@ export class Webhooks {
     const timestamp = String(Math.floor(Date.now() / 1000));
     try {
       const answer = await fetch(url, {
-        method: 'POST', body, signal: AbortSignal.timeout(30_000),
+        method: 'POST', body, signal: AbortSignal.any([AbortSignal.timeout(30_000), this.pace.stopSignal]),
         headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': signBody(this.phone.signingKey(), body, timestamp) },
       });
       await answer.arrayBuffer();
