@@ -70,6 +70,16 @@ describe('webhooks', () => {
     expect(never.phone.books.webhooks).toMatchObject({ events: 1, posts: 4, retries: 3, gaveUp: 1 });
   });
 
+  it('retry_count set by PATCH /settings bounds the retries', async () => {
+    const { phone, call, receiver } = await setUp({ retryBaseMs: 1 }, () => 500);
+    expect((await call('PATCH', '/settings', { webhooks: { retry_count: 1 } })).status).toBe(200);
+    expect((await call('PATCH', '/settings', { webhooks: { retry_count: -1 } })).status).toBe(400);
+    await call('POST', '/messages', { ...send('m1', ['13800138000']), withDeliveryReport: false });
+    await phone.whenIdle();
+    expect(receiver.posts()).toBe(2);
+    expect(phone.books.webhooks).toMatchObject({ retries: 1, gaveUp: 1 });
+  });
+
   it('a multipart message: one sms:sent with partsCount, sms:delivered once per part; sms:failed once per part too', async () => {
     const { phone, call, receiver } = await setUp();
     await call('POST', '/messages', send('m1', ['13800138000', '13900139000'], '您'.repeat(140))); // 3 parts
