@@ -80,13 +80,13 @@ export class DeviceClient {
     return this.call('report', body);
   }
 
-  heartbeat(body: HeartbeatBody = {}, giveUp?: AbortSignal): Promise<{ serverTime: number }> {
-    return this.call('heartbeat', body, { giveUp });
-  }
-
-  /** Idempotent like reports (a repeat is ignored), so retried until answered. */
+  /** Delivery reports are idempotent on the server too (a number's outcome counts once), so retried like reports. */
   delivery(body: DeliveryBody): Promise<DeviceDeliveryResult> {
     return this.call('delivery', body);
+  }
+
+  heartbeat(body: HeartbeatBody = {}, giveUp?: AbortSignal): Promise<{ serverTime: number }> {
+    return this.call('heartbeat', body, { giveUp });
   }
 
   /** Idempotent per (device, messageId), so retried until answered. */
