@@ -36,7 +36,7 @@ test.describe('用户发送统计', () => {
     for (const action of ['清除总数', '清除单次', '删除账号']) await expect(page.getByRole('button', { name: action })).toHaveCount(0);
   });
 
-  test('creates a sub-account that logs in and sees exactly the five task links', async ({ adminPage: page, page: fresh }) => {
+  test('creates a sub-account that logs in and sees exactly the six task links', async ({ adminPage: page, page: fresh }) => {
     const userName = uniqueName('sub');
     await page.goto(URL);
     await page.getByRole('button', { name: '新增' }).click();
@@ -56,7 +56,7 @@ test.describe('用户发送统计', () => {
 
     await loginThroughUi(fresh, { userName, password: 'Sub@12345' });
     const menu = fresh.locator('.ant-layout-sider .ant-menu');
-    await expect(menu.getByRole('link')).toHaveText(['任务列表', '授权码列表', '用户发送统计', '修改密码', '黑名单']);
+    await expect(menu.getByRole('link')).toHaveText(['任务列表', '授权码列表', '用户发送统计', '修改密码', '黑名单', '回复记录']);
     await fresh.goto(URL);
     await expect(rows(fresh)).toHaveCount(1);
     await expect(rows(fresh).first()).toContainText(userName);

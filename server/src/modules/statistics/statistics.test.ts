@@ -109,7 +109,7 @@ describe('send statistics', () => {
     const me = await t.call('GET', '/sync/currentUser', { token });
     expect(me.body.data.code).toBe(0);
     const links = (me.body.data.menus as { moduleUrl: string; children: { moduleUrl: string }[] }[]).flatMap((g) => g.children.map((c) => c.moduleUrl));
-    expect(links).toEqual(['/task/index', '/task/authcode', '/task/userStatistics', '/task/updatePasswd', '/task/blacklist']);
+    expect(links).toEqual(['/task/index', '/task/authcode', '/task/userStatistics', '/task/updatePasswd', '/task/blacklist', '/task/reply']);
     expect((await list(token)).body.data.map((r: { userName: string }) => r.userName)).toEqual(['sub.one']);
     expect((await list(otherAdmin)).body.data.map((r: { userName: string }) => r.userName)).toContain('sub.one');
   });
@@ -203,6 +203,10 @@ describe('send statistics', () => {
       .values({ authCode: 'DOOMED-CODE', authUserId: subId, useStatus: 1, machineCode: 'DOOMED-M', machineName: 'x', dueNum: 1, dueDateNum: 1, dueDate: now, addTime: now, editTime: now })
       .execute();
     await setDaily(subId, shanghaiDay(now), 5);
+    await t.ctx.db.insertInto('sync_reply').values({
+      deptId: demoDeptId, userId: subId, authCodeId: 0, machineCode: 'DOOMED-M', machineName: 'x', messageId: 'in-1', phone: '13800138000',
+      content: 'TD', receivedAt: now, createdAt: now, taskId: task.taskId, unsubscribed: 1,
+    }).execute();
 
     expect((await call('/sync/deleteTaskUser', admin, { taskUserId: 1 })).body.msg).toBe(m.cannotDeleteAdmin);
     expect((await call('/sync/deleteTaskUser', demoAdmin, { taskUserId: demoAdminId })).body.msg).toBe(m.cannotDeleteSelf);
@@ -214,6 +218,7 @@ describe('send statistics', () => {
     expect(await db.selectFrom('sync_task').select('taskId').where('userId', '=', subId).execute()).toEqual([]);
     expect(await db.selectFrom('sync_task_number').select('id').where('taskId', '=', task.taskId).execute()).toEqual([]);
     expect(await db.selectFrom('sync_task_device').select('taskId').where('machineCode', '=', 'DOOMED-M').execute()).toEqual([]);
+    expect(await db.selectFrom('sync_reply').select('id').where('userId', '=', subId).execute()).toEqual([]);
     expect(await db.selectFrom('sync_auth_code').select('id').where('authUserId', '=', subId).execute()).toEqual([]);
     expect(await db.selectFrom('sync_send_daily').select('day').where('userId', '=', subId).execute()).toEqual([]);
     expect((await totals(subToken)).status).toBe(401);
