@@ -149,12 +149,14 @@ it('two phones send a task: every number leaves a phone once, the server counts 
   const devices = await t.ctx.db.selectFrom('sync_auth_code').select(['machineCode', 'capabilities']).where('machineCode', 'in', machineCodes).execute();
   expect(devices.map((d) => d.capabilities)).toEqual(['text', 'text']);
 
-  // A reply read from the phone's inbox (no webhooks): kept, and 退订 puts the number on the company's list.
-  const replier = numbers[3];
-  phones[1].receive(`+86${replier}`, 'TD');
+  // A reply read from the phone's inbox (no webhooks), on the phone that sent to the number (a reply comes
+  // back to the SIM that sent): kept, linked to the task, and 退订 puts the number on the company's list.
+  const replier = String((await numberRows(taskId)).find((r) => r.state === TaskNumberState.sent)!.phone);
+  const sender = phones.findIndex((p) => p.books.sends.some((s) => s.recipient.endsWith(replier)));
+  phones[sender].receive(`+86${replier}`, 'TD');
   await until(async () => (await t.ctx.db.selectFrom('sync_reply').select('id').where('phone', '=', replier).execute()).length === 1);
   const reply = await t.ctx.db.selectFrom('sync_reply').select(['content', 'unsubscribed', 'taskId', 'machineCode']).where('phone', '=', replier).executeTakeFirstOrThrow();
-  expect(reply).toEqual({ content: 'TD', unsubscribed: 1, taskId, machineCode: machineCodes[1] });
+  expect(reply).toEqual({ content: 'TD', unsubscribed: 1, taskId, machineCode: machineCodes[sender] });
   expect(await t.ctx.db.selectFrom('sync_blacklist').select('phone').where('phone', '=', Number(replier)).execute()).toHaveLength(1);
   expect(running.stats.reduce((a, s) => a + s.replies, 0)).toBe(1);
 });

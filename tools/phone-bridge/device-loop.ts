@@ -326,8 +326,9 @@ export class PhoneDevice {
     this.stats.inPhone = this.follower.waiting();
     await this.follower.flush();
     const now = Date.now();
-    if (!this.webhooksOn && now >= this.nextInboxAt) {
-      this.nextInboxAt = now + this.timing.inboxMs;
+    // With webhooks the inbox is still read, less often, for replies whose sms:received never came.
+    if (now >= this.nextInboxAt) {
+      this.nextInboxAt = now + this.timing.inboxMs * (this.webhooksOn ? WEBHOOK_POLL_FACTOR : 1);
       await this.relay!.readInbox(now).catch((error: unknown) => {
         if (!(error instanceof PhoneUnreachable)) this.stats.lastError = (error as Error).message;
       });
