@@ -168,13 +168,6 @@ export class PhoneDevice {
     const machineCode = machineCodeOf(phoneId, seat.sim);
     this.stats.machineCode = machineCode;
     this.journal = Journal.open(stateDir, machineCode);
-    const polling = webhook ? WEBHOOK_POLL_FACTOR : 1;
-    this.follower = new MessageFollower({
-      phone: this.phone, journal: this.journal, stats: this.stats,
-      timing: { pollMs: this.timing.pollMs * polling, deliveryPollMs: this.timing.deliveryPollMs * polling, deliveryFollowMs: this.timing.deliveryFollowMs },
-      sink: { report: (batchId, results) => this.report(batchId, results), delivery: (results) => this.delivery(results) },
-      onLimitExceeded: () => this.limitExceeded(),
-    });
     this.relay = new ReplyRelay({ phone: this.phone, sink: (replies) => this.replies(replies), stats: this.stats, sim: seat.sim });
     // SMSGate takes the newest message first by default (LIFO): a batch would go out backwards.
     try {
@@ -183,6 +176,14 @@ export class PhoneDevice {
       log(`${this.stats.name}: could not set SMSGate's processing order to FIFO (${(error as Error).message}); set it in the app's settings`);
     }
     if (webhook) this.webhooksOn = await this.registerWebhooks(machineCode, webhook.url, webhook.receiver);
+    // With webhooks on, polling only settles what they missed.
+    const polling = this.webhooksOn ? WEBHOOK_POLL_FACTOR : 1;
+    this.follower = new MessageFollower({
+      phone: this.phone, journal: this.journal, stats: this.stats,
+      timing: { pollMs: this.timing.pollMs * polling, deliveryPollMs: this.timing.deliveryPollMs * polling, deliveryFollowMs: this.timing.deliveryFollowMs },
+      sink: { report: (batchId, results) => this.report(batchId, results), delivery: (results) => this.delivery(results) },
+      onLimitExceeded: () => this.limitExceeded(),
+    });
   }
 
   private async registerWebhooks(machineCode: string, url: string, receiver: WebhookReceiver): Promise<boolean> {
