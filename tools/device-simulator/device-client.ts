@@ -2,8 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import {
   DEVICE_API_PREFIX,
-  type DeviceActivateBody, type DeviceActivation, type DeviceDeliveryResult, type DeviceHeartbeatRequest, type DevicePull, type DeviceReportResult,
-  type Envelope,
+  type DeviceActivateBody, type DeviceActivation, type DeviceDeliveryResult, type DeviceRepliesResult, type DeviceHeartbeatRequest, type DevicePull, type DeviceReportResult, type Envelope,
 } from '@huiyun/contract';
 
 // A typed client of the device protocol (docs/device-protocol.md) over node:http. Node's global agent
@@ -13,9 +12,12 @@ import {
 
 /** What a device sends in a report; the result reason is optional on the wire. */
 export type ReportBody = { batchId: string; results: { id: number; status: 'sent' | 'failed'; reason?: string }[] };
+/** `state`: a short note shown in 设备列表 (the phone bridge's 限额已满, 手机无响应). */
 export type HeartbeatBody = Partial<Pick<DeviceHeartbeatRequest, 'battery' | 'signal' | 'appVersion' | 'state'>>;
-/** A delivery report: outcomes of numbers reported sent before. */
+/** Delivery outcomes of numbers this device reported sent (POST /device/v1/delivery); the reason is optional on the wire. */
 export type DeliveryBody = { results: { id: number; status: 'delivered' | 'undelivered'; reason?: string }[] };
+/** SMS the device's phone received (POST /device/v1/replies); receivedAt epoch ms. */
+export type RepliesBody = { replies: { messageId: string; phone: string; content: string; receivedAt: number }[] };
 
 /** A refusal the device must not retry as is (4xx): 400 fix the request, 401 activate again, 403 give up. */
 export class DeviceApiError extends Error {
@@ -37,7 +39,7 @@ export type RetryPolicy = { firstDelayMs: number; maxDelayMs: number };
 /** The protocol's backoff: 1 s, 2 s, 4 s … at most 60 s, for as long as the server is unreachable or failing. */
 export const PROTOCOL_RETRY: RetryPolicy = { firstDelayMs: 1000, maxDelayMs: 60_000 };
 
-export type CallName = 'activate' | 'pull' | 'report' | 'heartbeat' | 'delivery';
+export type CallName = 'activate' | 'pull' | 'report' | 'heartbeat' | 'delivery' | 'replies';
 
 export type DeviceClientOptions = {
   retry?: RetryPolicy;
@@ -85,6 +87,11 @@ export class DeviceClient {
 
   heartbeat(body: HeartbeatBody = {}, giveUp?: AbortSignal): Promise<{ serverTime: number }> {
     return this.call('heartbeat', body, { giveUp });
+  }
+
+  /** Idempotent per (device, messageId), so retried until answered. */
+  replies(body: RepliesBody): Promise<DeviceRepliesResult> {
+    return this.call('replies', body);
   }
 
   private async call<T>(name: CallName, body: unknown, how: { withToken?: boolean; giveUp?: AbortSignal } = {}): Promise<T> {
