@@ -28,4 +28,14 @@ describe('npm run fake-phone arguments', () => {
     books.sends.push(entry, { ...entry, messageId: 'b' });
     expect(formatBooks(books.summary())).toMatch(/sent 2 · delivered 2 .* NUMBERS SENT TWICE 1$/);
   });
+
+  it('a number sent again after its send failed is a retry, not a number sent twice', () => {
+    const books = new PhoneBooks();
+    const entry = { messageId: 'a', recipient: '13800138000', text: 'x', parts: 1, simNumber: 1, at: 0 };
+    books.sends.push({ ...entry, state: 'Failed', error: 'Send result: RESULT_ERROR_GENERIC_FAILURE' }, { ...entry, messageId: 'b', state: 'Delivered' });
+    expect(books.summary()).toMatchObject({ repeated: ['13800138000'], sentTwice: [] });
+    expect(formatBooks(books.summary())).toMatch(/retried after a failure 1$/);
+    books.sends.push({ ...entry, messageId: 'c', state: 'Failed', error: 'Delivery result from SC +8613800100500: 64' });
+    expect(books.summary().sentTwice).toEqual(['13800138000']);
+  });
 });

@@ -38,8 +38,10 @@ export class PhoneBooks {
 
 export type BooksSummary = {
   accepted: number; conflicts: number; sends: number; numbers: number;
-  /** numbers handed to Android more than once (across phones when summed) */
+  /** numbers handed to Android more than once (across phones when summed): a retry after a failed send included */
   repeated: string[];
+  /** numbers the radio took more than once (sent, delivered or undelivered twice): what must never happen */
+  sentTwice: string[];
   sent: number; delivered: number; failed: number; sendFailed: number; undelivered: number; pending: number;
   replies: number; unsubscribes: number; webhooks: WebhookCounts;
 };
@@ -51,6 +53,7 @@ export function sumBooks(books: PhoneBooks[]): BooksSummary {
 
 function summarize(books: PhoneBooks[]): BooksSummary {
   const counts = new Map<string, number>();
+  const taken = new Map<string, number>();
   const webhooks: WebhookCounts = { events: 0, posts: 0, retries: 0, duplicates: 0, reordered: 0, gaveUp: 0 };
   const s = { accepted: 0, conflicts: 0, sends: 0, sent: 0, delivered: 0, failed: 0, sendFailed: 0, undelivered: 0, pending: 0, replies: 0, unsubscribes: 0 };
   for (const b of books) {
@@ -62,20 +65,23 @@ function summarize(books: PhoneBooks[]): BooksSummary {
     for (const e of b.sends) {
       s.sends++;
       counts.set(e.recipient, (counts.get(e.recipient) ?? 0) + 1);
+      const undelivered = e.state === 'Failed' && e.error?.startsWith('Delivery result') === true;
       if (e.state === 'Processed') s.pending++;
       else if (e.state === 'Failed') {
         s.failed++;
-        if (e.error?.startsWith('Delivery result')) s.undelivered++;
+        if (undelivered) s.undelivered++;
         else s.sendFailed++;
       } else {
         // Sent and Delivered: the radio took it
         s.sent++;
         if (e.state === 'Delivered') s.delivered++;
       }
+      if (e.state === 'Sent' || e.state === 'Delivered' || undelivered) taken.set(e.recipient, (taken.get(e.recipient) ?? 0) + 1);
     }
   }
   // an undelivered number was sent first
   s.sent += s.undelivered;
   const repeated = [...counts].filter(([, n]) => n > 1).map(([number]) => number);
-  return { ...s, numbers: counts.size, repeated, webhooks };
+  const sentTwice = [...taken].filter(([, n]) => n > 1).map(([number]) => number);
+  return { ...s, numbers: counts.size, repeated, sentTwice, webhooks };
 }

@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
   }
   for (const [i, p] of fleet.phones.entries()) {
     console.log(`\n== ${p.name} ==\nURL: ${p.url}\nuser: ${p.user}\npassword: ${p.password}\nsigning key: ${p.signingKey}\ndevice id: ${p.deviceId}`);
-    console.log(`bridge: npm run phone -- --server http://127.0.0.1:3000 --code AUTHCODE${i + 1} --phone ${p.url} --user ${p.user} --password ${p.password}`);
+    console.log(`bridge: npm run phone -- --server http://127.0.0.1:8080 --code AUTHCODE${i + 1} --phone ${p.url} --user ${p.user} --password ${p.password}`);
   }
   console.log(`\n${cli.phones} fake phone(s) running (speed ${cli.speed}); Ctrl+C stops.`);
   let last = '';

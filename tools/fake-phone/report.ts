@@ -11,6 +11,8 @@ export function formatBooks(s: BooksSummary): string {
   if (s.conflicts > 0) parts.push(`409s ${s.conflicts}`);
   if (s.webhooks.retries > 0) parts.push(`webhook retries ${s.webhooks.retries}`);
   if (s.webhooks.gaveUp > 0) parts.push(`webhooks given up ${s.webhooks.gaveUp}`);
-  if (s.repeated.length > 0) parts.push(`NUMBERS SENT TWICE ${s.repeated.length}`);
+  const retried = s.repeated.length - s.sentTwice.length;
+  if (retried > 0) parts.push(`retried after a failure ${retried}`);
+  if (s.sentTwice.length > 0) parts.push(`NUMBERS SENT TWICE ${s.sentTwice.length}`);
   return parts.join(' · ');
 }
