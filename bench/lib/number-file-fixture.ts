@@ -2,6 +2,7 @@
 // one number a line, with a share of junk lines and of repeats of earlier numbers. The same seed gives
 // the same bytes, so runs compare.
 import { carrierPrefixes, expandPrefixes } from '@huiyun/contract';
+import { seededRandom as mulberry32 } from '../../tools/lib/seeded-random.ts';
 
 export type NumberFileFixtureOptions = { junkRate: number; duplicateRate: number; seed?: number };
 
@@ -49,15 +50,4 @@ export function generateNumberFileWithCounts(lines: number, options: NumberFileF
     at += out.write(`${n}\n`, at, 'latin1');
   }
   return { file: out.subarray(0, at), counts };
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -3,6 +3,7 @@ import { TaskNumberState, TaskStatus } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../server/src/test/harness.ts';
 import { expectCountersMatchRows, insertAuthCode, insertSendingTask, phoneNumbers } from '../../server/src/modules/device/test-support.ts';
 import { runDevices } from './run-devices.ts';
+import { seededRandom as seeded } from '../lib/seeded-random.ts';
 
 // The simulator against the real server over loopback HTTP (SQLite, or PostgreSQL in the
 // server-postgres project): a task sent to the end by 5 devices that fail, repeat and hold back
@@ -64,14 +65,3 @@ it('sends every number of a task exactly once: final once, counters equal a reco
   await expectCountersMatchRows(t.ctx.db, taskId, { quota: new Map(codes.map((c) => [c, QUOTA])) });
 });
 
-/** A seeded generator (mulberry32), so the failures and repeats drawn are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}

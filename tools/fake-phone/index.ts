@@ -40,4 +40,4 @@ export { PhoneBooks, sumBooks, UNSUBSCRIBE_KEYWORDS, type BooksSummary, type Sen
 export { signBody } from './webhooks.ts';
 export { smsParts } from './sms-parts.ts';
 export { SEND_FAILED, LIMIT_EXCEEDED, UNDELIVERED } from './engine.ts';
-export { seededRandom } from './pace.ts';
+export { seededRandom } from '../lib/seeded-random.ts';

@@ -10,6 +10,7 @@ import { signBody, startFakePhones, type FakePhone, type FakePhones } from '../f
 import { startBridge, type Bridge } from './bridge.ts';
 import { machineCodeOf, type Timing } from './device-loop.ts';
 import type { PhoneSeat } from './phones-file.ts';
+import { seededRandom as seeded } from '../lib/seeded-random.ts';
 
 // The bridge between the fake SMSGate phones and the real server (SQLite, or PostgreSQL in the
 // server-postgres project), over loopback HTTP. The fakes' books say what each phone handed to Android;
@@ -311,14 +312,3 @@ async function leaseOver(taskId: number): Promise<boolean> {
   return batches.length > 0 && batches.every((b) => b.leaseUntil <= t.ctx.now());
 }
 
-/** A seeded generator (mulberry32), so the fakes' failures are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
