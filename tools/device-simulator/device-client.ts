@@ -28,6 +28,17 @@ export class DeviceApiError extends Error {
   }
 }
 
+/** A call with the device token; after a 401 (token replaced, code deleted) the device activates again once and calls again. */
+export async function withSession<T>(call: () => Promise<T>, activate: () => Promise<boolean>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof DeviceApiError) || error.status !== 401) throw error;
+    if (!(await activate())) throw error;
+    return call();
+  }
+}
+
 /** Thrown when the caller's signal ends a call (or its backoff) before an answer. */
 export class StoppedError extends Error {
   constructor() {

@@ -1,7 +1,7 @@
 import {
   ALL_CAPABILITIES, DEVICE_HEARTBEAT_SECONDS, DEVICE_REPORT_MAX, DeviceWaitReason, type DeviceBatch, type DeviceWaitReason as WaitReason,
 } from '@huiyun/contract';
-import { DeviceApiError, pause, StoppedError, type DeliveryBody, type DeviceClient, type ReportBody } from './device-client.ts';
+import { DeviceApiError, pause, StoppedError, withSession, type DeliveryBody, type DeviceClient, type ReportBody } from './device-client.ts';
 import { countReport, type FleetStats } from './stats.ts';
 
 // One simulated sending device following the loop of docs/device-protocol.md: activate, pull, send
@@ -116,15 +116,8 @@ export class SimulatedDevice {
     }
   }
 
-  /** A call with the device token; after a 401 (token replaced, code deleted) the device activates again once. */
-  private async withSession<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      if (!(error instanceof DeviceApiError) || error.status !== 401) throw error;
-      if (!(await this.activate())) throw error;
-      return call();
-    }
+  private withSession<T>(call: () => Promise<T>): Promise<T> {
+    return withSession(call, () => this.activate());
   }
 
   private heartbeatDue(): boolean {

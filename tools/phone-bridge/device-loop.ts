@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DEVICE_HEARTBEAT_SECONDS, type DeviceBatch, type DeviceBatchItem } from '@huiyun/contract';
-import { DeviceApiError, DeviceClient, pause, StoppedError, type RetryPolicy } from '../device-simulator/device-client.ts';
+import { DeviceApiError, DeviceClient, pause, StoppedError, withSession, type RetryPolicy } from '../device-simulator/device-client.ts';
 import { Journal, type JournalMessage } from './journal.ts';
 import { MessageFollower, type DeliveryEntry, type FollowTiming, type ReportEntry } from './message-follower.ts';
 import { LIMIT_EXCEEDED, outcomeOfEvent, outcomeOfMessage } from './message-state.ts';
@@ -235,15 +235,8 @@ export class PhoneDevice {
     }
   }
 
-  /** A call with the device token; after a 401 (token replaced, code deleted) the device activates again once. */
-  private async withSession<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      if (!(error instanceof DeviceApiError) || error.status !== 401) throw error;
-      if (!(await this.activate())) throw error;
-      return call();
-    }
+  private withSession<T>(call: () => Promise<T>): Promise<T> {
+    return withSession(call, () => this.activate());
   }
 
   /** Before the first pull: every message a previous run handed to the phone and did not report is reported now. */
