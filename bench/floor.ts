@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startChildServer } from './lib/child-server.ts';
-import { measureServedHttp, printTable, reportLoadRecount, type Figures } from './lib/measure.ts';
+import { listPageProblems, measureServedHttp, printTable, reportLoadRecount, requestOk, type Figures, type ListAnswer } from './lib/measure.ts';
 import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer } from './lib/server.ts';
 import { benchNumber } from './lib/smoke.ts';
 
@@ -34,10 +34,20 @@ const cases = [
   { label: 'cheapest list: 交易订单 by an order number no order has', pid: serving.pid, options: { url: `${serving.url}/api/Order/list`, body: { page: 1, limit: 10, orderNo: 'NO-SUCH-ORDER' }, token } },
 ].filter((c) => !caseNamed || c.label.includes(caseNamed));
 const results: Figures[] = [];
+const content: string[] = [];
+/** What each case must answer: the constant, the admin's own account, an empty first page. */
+const contentProblems = (label: string, text: string): string[] => {
+  const answer = JSON.parse(text) as ListAnswer & { data?: { userName?: string } };
+  if (label.startsWith('constant')) return answer.success && (answer.data as unknown) === 1 ? [] : [`${label}: not the constant: ${text.slice(0, 200)}`];
+  if (label.startsWith('authenticated')) return answer.success && (answer.data as { userName?: string } | undefined)?.userName === 'admin' ? [] : [`${label}: not the admin's account: ${text.slice(0, 200)}`];
+  return listPageProblems(label, answer, 1, 10, 0);
+};
 for (const c of cases) {
+  const expectBody = await requestOk(c.options);
+  content.push(...contentProblems(c.label, expectBody));
   // a first pass warms the route (its statements prepared, its code compiled), then the measured one
   await measureServedHttp(c.label, { ...c.options, connections: CONNECTIONS, seconds: Math.min(SECONDS, 1) }, c.pid);
-  results.push(await measureServedHttp(c.label, { ...c.options, connections: CONNECTIONS, seconds: SECONDS }, c.pid));
+  results.push(await measureServedHttp(c.label, { ...c.options, connections: CONNECTIONS, seconds: SECONDS, expectBody }, c.pid));
   console.log(`  ${c.label}: ${results.at(-1)!.cpuPerRequestUs?.toFixed(0)} µs a request; load ${load()}`);
 }
 const logged = fs.readFileSync(path.join(logDir, 'server.log'), 'utf8').split('\n').filter(Boolean).length;
@@ -46,7 +56,7 @@ await constant.stop();
 await server.close();
 fs.rmSync(logDir, { recursive: true, force: true });
 
-reportLoadRecount(results);
+reportLoadRecount(results, content);
 printTable(`Fixed cost of a request, ${server.dbKind}, ${CONNECTIONS} connections, ${SECONDS} s a case, LOG_LEVEL=${process.env.LOG_LEVEL}; load after ${load()}`, results);
 // the ratios need every case
 if (!caseNamed) {

@@ -14,7 +14,7 @@ import { listTasks } from '../server/src/modules/task/queries.ts';
 import { listUsers } from '../server/src/modules/user/queries.ts';
 import { bulkInsert } from './lib/bulk-insert.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
-import { measureServedHttp, printTable, reportLoadRecount, type Figures } from './lib/measure.ts';
+import { listPageProblems, measureServedHttp, printTable, reportLoadRecount, type Figures, type ListAnswer } from './lib/measure.ts';
 import { benchNumber } from './lib/smoke.ts';
 import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer, withCursorOfPageBefore, type BenchServer } from './lib/server.ts';
 
@@ -112,25 +112,39 @@ const cases: Case[] = [
   tasks(`page 1, a company administrator of ${SCOPED_COMPANIES} companies`, { pageNum: 1 }, scopedAdmin, SCOPED_ADMIN),
 ].filter((c) => (!only || only.includes(c.list)) && (!caseNamed || c.label.includes(caseNamed)));
 
+// An unfiltered list's total, counted in the database apart from the list's code: every row of its table (the
+// super administrator sees them all; a filtered case's rows are checked against its total only).
+const TABLES = { '/api/User/list': 'sys_user', '/api/OperLog/list': 'sys_oper_log', '/api/LoginLog/list': 'sys_login_log', '/sync/queryTaskInfoList': 'sync_task' } as const;
+const PAGING = new Set(['page', 'limit', 'pageNum', 'pageSize', 'cursor']);
+async function countedTotal(c: Case): Promise<number | undefined> {
+  if (c.account || Object.keys(c.body).some((k) => !PAGING.has(k))) return undefined;
+  const table = TABLES[c.url as keyof typeof TABLES];
+  return Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+}
+
 const serving = await servingProcess(server);
 const adminToken = await loginAs(serving, 'admin', ADMIN_PASSWORD);
 const results: Figures[] = [];
+const content: string[] = [];
 for (const c of cases) {
   const token = c.account ? await loginAs(serving, c.account, ADMIN_PASSWORD) : adminToken;
   if (c.keyset) c.body = await withCursorOfPageBefore(`${serving.url}${c.url}`, token, c.body);
   const probe = await fetch(`${serving.url}${c.url}`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(c.body) });
-  const answer = (await probe.json()) as { success: boolean; total?: number; totalBounded?: boolean; data?: unknown[] };
+  const expectBody = await probe.text();
+  const answer = JSON.parse(expectBody) as ListAnswer;
   if (!answer.success || !answer.data?.length) throw new Error(`unexpected answer for ${c.label}: ${JSON.stringify(answer).slice(0, 300)}`);
+  const page = Number(c.body.page ?? c.body.pageNum);
+  content.push(...listPageProblems(c.label, answer, page, Number(c.body.limit ?? c.body.pageSize), answer.totalBounded ? undefined : await countedTotal(c)));
   const total = `${answer.total}${answer.totalBounded ? ' (bounded)' : ''}`;
   console.log(`${c.label}: total ${total}, ${answer.data.length} rows`);
-  results.push(await measureServedHttp(`HTTP ${c.label} — total ${total}`, { url: `${serving.url}${c.url}`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS }, serving.pid));
+  results.push(await measureServedHttp(`HTTP ${c.label} — total ${total}`, { url: `${serving.url}${c.url}`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS, expectBody }, serving.pid));
   results.push(await measureRaw(server, c));
   for (const r of results.slice(-2)) {
     const cpu = r.cpuPerRequestUs === undefined ? '' : `, server CPU ${r.cpuPerRequestUs.toFixed(0)} µs a request`;
     console.log(`  ${r.label}: ${r.requestsPerSecond.toFixed(0)}/s, p50 ${r.p50Ms.toFixed(1)} ms, p95 ${r.p95Ms.toFixed(1)} ms, ${r.errors} errors${cpu}`);
   }
 }
-reportLoadRecount(results);
+reportLoadRecount(results, content);
 printTable(`Lists at scale, ${LOGS} operation / ${LOGS} login log rows, ${USERS} users / ${COMPANIES} companies, ${TASKS} tasks, ${CONNECTIONS} connections, ${SECONDS} s a case, ${server.dbKind}`, results);
 await serving.stop();
 await server.close();

@@ -11,7 +11,7 @@ import { listPage } from '../server/src/db/list/paging.ts';
 import { listOrders } from '../server/src/modules/order-list/queries.ts';
 import { COMPANIES, MACHINES, machineNo, ORDERS, orderNo, seedOrders, transId } from './lib/order-fixture.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
-import { measureServedHttp, printTable, reportLoadRecount, type Figures } from './lib/measure.ts';
+import { listPageProblems, measureServedHttp, printTable, reportLoadRecount, type Figures, type ListAnswer } from './lib/measure.ts';
 import { benchNumber } from './lib/smoke.ts';
 import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer, withCursorOfPageBefore, type BenchServer } from './lib/server.ts';
 
@@ -47,19 +47,31 @@ const cases: Case[] = [
   { label: 'floor: an orderNo no order has', body: { page: 1, orderNo: 'NO-SUCH-ORDER' }, empty: true },
 ].map((c) => ({ ...c, body: { limit: 10, ...c.body } })).filter((c) => !process.env.BENCH_CASE || c.label.includes(process.env.BENCH_CASE));
 
+/** A case's total counted in the database apart from the list's code (its equality filters; a day range is not counted). */
+const EQUALITIES = ['orderStatus', 'payType', 'machineNo', 'orderNo', 'transId', 'deptId'] as const;
+async function countedTotal(body: Record<string, unknown>): Promise<number | undefined> {
+  if (body.start !== undefined) return undefined;
+  let q = db.selectFrom('pay_order').select((eb) => eb.fn.countAll().as('n'));
+  for (const column of EQUALITIES) if (body[column] !== undefined) q = q.where(column, '=', body[column] as never);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
 const serving = await servingProcess(server);
 const token = await loginAs(serving, 'admin', ADMIN_PASSWORD);
 const results: Figures[] = [];
 const loads: string[] = [];
+const content: string[] = [];
 for (const c of cases) {
   if (c.keyset) c.body = await withCursorOfPageBefore(`${serving.url}/api/Order/list`, token, c.body);
   const probe = await fetch(`${serving.url}/api/Order/list`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(c.body) });
-  const answer = (await probe.json()) as { success: boolean; total?: number; totalBounded?: boolean; data?: unknown[] };
+  const expectBody = await probe.text();
+  const answer = JSON.parse(expectBody) as ListAnswer;
   if (!answer.success || (c.empty ? answer.data?.length !== 0 : !answer.data?.length)) throw new Error(`unexpected answer for ${c.label}: ${JSON.stringify(answer).slice(0, 300)}`);
+  content.push(...listPageProblems(c.label, answer, Number(c.body.page), Number(c.body.limit), answer.totalBounded ? undefined : await countedTotal(c.body)));
   const total = `${answer.total}${answer.totalBounded ? ' (bounded)' : ''}`;
   loads.push(os.loadavg()[0]!.toFixed(2));
   console.log(`${c.label}: total ${total}, ${answer.data?.length} rows, load ${loads.at(-1)}`);
-  results.push(await measureServedHttp(`HTTP ${c.label} — total ${total}`, { url: `${serving.url}/api/Order/list`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS }, serving.pid));
+  results.push(await measureServedHttp(`HTTP ${c.label} — total ${total}`, { url: `${serving.url}/api/Order/list`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS, expectBody }, serving.pid));
   const statements = await captureQueries(server, (d) => listOrders(d, 'all', orderListQuery.parse(c.body)));
   results.push(await replayThroughDriver(server, statements, `  raw driver, same ${statements.length} statement${statements.length > 1 ? 's' : ''}`, { concurrency: CONNECTIONS, seconds: SECONDS }));
   for (const r of results.slice(-2)) console.log(`  ${r.label}: ${r.requestsPerSecond.toFixed(0)}/s, p50 ${r.p50Ms.toFixed(1)} ms, p95 ${r.p95Ms.toFixed(1)} ms, ${r.errors} errors`);
@@ -73,7 +85,7 @@ const prefix = (d: typeof db) => listPage(d, d.selectFrom('pay_order as o').wher
 const prefixStatements = await captureQueries(server, prefix);
 results.push(await replayThroughDriver(server, prefixStatements, `raw only: machineNo prefix M042 (10 machines, not offered), ${prefixStatements.length} statements`, { concurrency: CONNECTIONS, seconds: SECONDS }));
 console.log(`  ${results.at(-1)!.label}: ${results.at(-1)!.requestsPerSecond.toFixed(0)}/s, p95 ${results.at(-1)!.p95Ms.toFixed(1)} ms`);
-reportLoadRecount(results);
+reportLoadRecount(results, content);
 printTable(
   `交易订单 at scale: ${COUNT} orders, ${COMPANIES} companies, ${MACHINES} machines, one year; ${CONNECTIONS} connections, ${SECONDS} s a case, ${server.dbKind}; `
     + `${os.cpus().length} cores, 1-min load average during the cases ${loads.join(' / ')}`,

@@ -11,7 +11,7 @@ import { listPayAlarms } from '../server/src/modules/pay-alarm/queries.ts';
 import { bulkInsert } from './lib/bulk-insert.ts';
 import { big, COMPANIES, int, MACHINES, machineNo, orderNo, seedCompanies, text, YEAR_MS } from './lib/order-fixture.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
-import { measureHttp, printTable, reportLoadRecount, type Figures } from './lib/measure.ts';
+import { listPageProblems, measureHttp, printTable, reportLoadRecount, type Figures, type ListAnswer } from './lib/measure.ts';
 import { benchNumber } from './lib/smoke.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer } from './lib/server.ts';
 
@@ -55,17 +55,29 @@ const cases: Case[] = [
   { label: 'page 500', body: { page: 500 } },
 ].map((c) => ({ ...c, body: { limit: 10, ...c.body } }));
 
+/** A case's total counted in the database apart from the list's code (its equality filters; a day range is not counted). */
+const EQUALITIES = ['kind', 'orderNo', 'machineNo', 'deptId'] as const;
+async function countedTotal(body: Record<string, unknown>): Promise<number | undefined> {
+  if (body.start !== undefined) return undefined;
+  let q = db.selectFrom('pay_alarm').select((eb) => eb.fn.countAll().as('n'));
+  for (const column of EQUALITIES) if (body[column] !== undefined) q = q.where(column, '=', body[column] as never);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
 const token = await loginAs(server, 'admin', ADMIN_PASSWORD);
 const results: Figures[] = [];
 const loads: string[] = [];
+const content: string[] = [];
 for (const c of cases) {
   const probe = await fetch(`${server.url}/api/PayAlarm/list`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(c.body) });
-  const answer = (await probe.json()) as { success: boolean; total?: number; totalBounded?: boolean; data?: unknown[] };
+  const expectBody = await probe.text();
+  const answer = JSON.parse(expectBody) as ListAnswer;
   if (!answer.success || !answer.data?.length) throw new Error(`unexpected answer for ${c.label}: ${JSON.stringify(answer).slice(0, 300)}`);
+  content.push(...listPageProblems(c.label, answer, Number(c.body.page), Number(c.body.limit), answer.totalBounded ? undefined : await countedTotal(c.body)));
   const total = `${answer.total}${answer.totalBounded ? ' (bounded)' : ''}`;
   loads.push(os.loadavg()[0]!.toFixed(2));
   console.log(`${c.label}: total ${total}, ${answer.data.length} rows, load ${loads.at(-1)}`);
-  results.push(await measureHttp(`HTTP ${c.label} — total ${total}`, { url: `${server.url}/api/PayAlarm/list`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS }));
+  results.push(await measureHttp(`HTTP ${c.label} — total ${total}`, { url: `${server.url}/api/PayAlarm/list`, body: c.body, token, connections: CONNECTIONS, seconds: SECONDS, expectBody }));
   const statements = await captureQueries(server, (d) => listPayAlarms(d, 'all', payAlarmListQuery.parse(c.body)));
   results.push(await replayThroughDriver(server, statements, `  raw driver, same ${statements.length} statement${statements.length > 1 ? 's' : ''}`, { concurrency: CONNECTIONS, seconds: SECONDS }));
   for (const r of results.slice(-2)) console.log(`  ${r.label}: ${r.requestsPerSecond.toFixed(0)}/s, p50 ${r.p50Ms.toFixed(1)} ms, p95 ${r.p95Ms.toFixed(1)} ms, ${r.errors} errors`);
@@ -74,7 +86,7 @@ for (const c of cases) {
 const scoped = await captureQueries(server, (d) => listPayAlarms(d, [depts[3]!], payAlarmListQuery.parse({ page: 1, limit: 10, kind: PayAlarmKind.autoRefundFailed })));
 results.push(await replayThroughDriver(server, scoped, `raw only: a company administrator's scope + kind 自动退款失败, ${scoped.length} statements`, { concurrency: CONNECTIONS, seconds: SECONDS }));
 console.log(`  ${results.at(-1)!.label}: ${results.at(-1)!.requestsPerSecond.toFixed(0)}/s, p95 ${results.at(-1)!.p95Ms.toFixed(1)} ms`);
-reportLoadRecount(results);
+reportLoadRecount(results, content);
 printTable(
   `支付告警 at scale: ${ALARMS} alarms, ${COMPANIES} companies, ${MACHINES} terminals, one year; ${CONNECTIONS} connections, ${SECONDS} s a case, ${server.dbKind}; `
     + `${os.cpus().length} cores, 1-min load average during the cases ${loads.join(' / ')}`,

@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { listUsers } from '../server/src/modules/user/queries.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
-import { measureServedHttp, printTable, reportLoadRecount, type Figures } from './lib/measure.ts';
+import { listPageProblems, measureServedHttp, printTable, reportLoadRecount, type Figures, type ListAnswer } from './lib/measure.ts';
 import { benchNumber } from './lib/smoke.ts';
 import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer } from './lib/server.ts';
 
@@ -50,16 +50,21 @@ console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`
 const serving = await servingProcess(server);
 const token = await loginAs(serving, 'admin', ADMIN_PASSWORD);
 const results: Figures[] = [];
+const content: string[] = [];
+// the users the name filter finds, counted here apart from the list's code (a part of the name, any case)
+const counted = (await db.selectFrom('sys_user').select('userName').execute()).filter((u) => u.userName.toLowerCase().includes(FILTER)).length;
 for (const pageNo of [1, FAR_PAGE]) {
   const body = { page: pageNo, limit: 10, userName: FILTER };
   const probe = await fetch(`${serving.url}/api/User/list`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(body) });
-  const answer = (await probe.json()) as { success: boolean; total?: number; data?: unknown[] };
+  const expectBody = await probe.text();
+  const answer = JSON.parse(expectBody) as ListAnswer;
   if (!answer.success || !answer.data?.length) throw new Error(`unexpected answer for page ${pageNo}: ${JSON.stringify(answer).slice(0, 200)}`);
   console.log(`page ${pageNo}: total ${answer.total}, ${answer.data.length} rows`);
-  results.push(await measureServedHttp(`HTTP /api/User/list page ${pageNo}`, { url: `${serving.url}/api/User/list`, body, token, connections: CONNECTIONS, seconds: SECONDS }, serving.pid));
+  content.push(...listPageProblems(`page ${pageNo}`, answer, pageNo, 10, answer.totalBounded ? undefined : counted));
+  results.push(await measureServedHttp(`HTTP /api/User/list page ${pageNo}`, { url: `${serving.url}/api/User/list`, body, token, connections: CONNECTIONS, seconds: SECONDS, expectBody }, serving.pid));
   results.push(await measureRaw(pageNo));
 }
-reportLoadRecount(results);
+reportLoadRecount(results, content);
 printTable(`/api/User/list, ${USERS} users / ${COMPANIES} companies, name filter '${FILTER}', ${CONNECTIONS} connections, ${server.dbKind}`, results);
 await serving.stop();
 await server.close();

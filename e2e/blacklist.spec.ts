@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
+import { columnOf, readDownloadedXlsx } from './xlsx.ts';
 
 const URL = '/task/blacklist';
 
@@ -84,11 +85,18 @@ test.describe('黑名单', () => {
   });
 
   test('export downloads the filtered list', async ({ adminPage: page }) => {
+    const phones = uniquePhones(2);
+    await addThroughApi(page, phones);
     await page.goto(URL);
-    await searchByPhone(page, '166');
+    await searchByPhone(page, phones[0]!.slice(0, 9));
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: '导出' }).click();
-    expect((await downloading).suggestedFilename()).toBe('黑名单.xlsx');
+    const file = await downloading;
+    expect(file.suggestedFilename()).toBe('黑名单.xlsx');
+    // the file holds the list as filtered: the number added here, and only numbers the filter finds
+    const exported = columnOf(await readDownloadedXlsx(file), '号码');
+    expect(exported).toContain(phones[0]);
+    expect(exported.filter((phone) => !phone.includes(phones[0]!.slice(0, 9)))).toEqual([]);
   });
 
   test('a listed number is skipped when numbers are uploaded into a task', async ({ user1Page: page }) => {

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { answerConfirm, confirmDialog, expect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { clickRowAction, rowOf, rows, searchList } from './list-page.ts';
+import { withSuiteDatabase } from './suite-database.ts';
 
 const URL = '/task/userStatistics';
 
@@ -62,23 +63,40 @@ test.describe('用户发送统计', () => {
     await expect(rows(fresh).first()).toContainText(userName);
   });
 
-  test('clear total and clear single: cancel, then confirm', async ({ adminPage: page }) => {
+  test('clear total and clear single: cancel keeps the counts, confirm clears that count only', async ({ adminPage: page }) => {
     const userName = uniqueName('clr');
     await createSubAccount(page, userName);
+    // counts no screen makes (a device's sends): written straight into the account, so a clear has something to clear
+    withSuiteDatabase((db) => db.prepare('update sys_user set totalSendNum = 7, smcount = 4, sucount = 2, stcount = 1, socount = 0, sendNum = 3 where userName = ?').run(userName));
     await page.goto(URL);
     await searchByAccount(page, userName);
     const row = rowOf(page, userName);
-    for (const [action, question] of [['清除总数', '发送总数'], ['清除单次', '单次发送数']] as const) {
+    const total = row.locator('td').nth(2);
+    const single = row.locator('td').nth(3);
+    await expect(total).toHaveText('7 (4 | 2 | 1 | 0)');
+    await expect(single).toHaveText('3');
+    const steps = [
+      { action: '清除总数', question: '发送总数', after: ['0 (0 | 0 | 0 | 0)', '3'] },
+      { action: '清除单次', question: '单次发送数', after: ['0 (0 | 0 | 0 | 0)', '0'] },
+    ] as const;
+    for (const { action, question, after } of steps) {
+      const before = [await total.innerText(), await single.innerText()];
       await row.getByRole('button', { name: action }).click();
       await expect(confirmDialog(page)).toContainText(question);
       await expect(confirmDialog(page)).toContainText(userName);
       await answerConfirm(page, '取消');
       await expect(toast(page, '已取消清除')).toBeVisible();
+      await expect(total).toHaveText(before[0]!);
+      await expect(single).toHaveText(before[1]!);
       await row.getByRole('button', { name: action }).click();
       await answerConfirm(page, '确定');
       await expect(toast(page, '操作成功!')).toBeVisible();
       await expect(confirmDialog(page)).toBeHidden();
+      await expect(total).toHaveText(after[0]);
+      await expect(single).toHaveText(after[1]);
     }
+    const stored = withSuiteDatabase((db) => db.prepare('select totalSendNum, smcount, sucount, stcount, socount, sendNum from sys_user where userName = ?').get(userName));
+    expect(stored).toEqual({ totalSendNum: 0, smcount: 0, sucount: 0, stcount: 0, socount: 0, sendNum: 0 });
   });
 
   test('delete account: cancel keeps it, confirm removes it', async ({ adminPage: page }) => {
@@ -98,14 +116,25 @@ test.describe('用户发送统计', () => {
     await expect(rows(page)).toHaveCount(0);
   });
 
-  test('clear history total: cancel, then confirm', async ({ adminPage: page }) => {
+  test('clear history total: cancel keeps it, confirm clears every account\'s', async ({ adminPage: page }) => {
+    const userName = uniqueName('his');
+    await createSubAccount(page, userName);
+    // a history total far above anything the other journeys send, so the card shows it was there and is gone
+    const seeded = 9_000_000;
+    withSuiteDatabase((db) => db.prepare('update sys_user set hisTotalSendNum = ? where userName = ?').run(seeded, userName));
     await page.goto(URL);
+    const history = page.locator('.statistics-totals .ant-statistic').filter({ hasText: '历史发送总数' }).locator('.ant-statistic-content');
+    const shown = async () => Number((await history.innerText()).replace(/\D/g, ''));
+    await expect.poll(shown).toBeGreaterThanOrEqual(seeded);
     await page.getByRole('button', { name: '清除历史总数' }).click();
     await expect(confirmDialog(page)).toContainText('确定清除所有账号的历史发送总数吗？');
     await answerConfirm(page, '取消');
     await expect(toast(page, '已取消清除')).toBeVisible();
+    expect(withSuiteDatabase((db) => db.prepare('select hisTotalSendNum as n from sys_user where userName = ?').get(userName))).toEqual({ n: seeded });
     await page.getByRole('button', { name: '清除历史总数' }).click();
     await answerConfirm(page, '确定');
     await expect(toast(page, '操作成功!')).toBeVisible();
+    expect(withSuiteDatabase((db) => db.prepare('select hisTotalSendNum as n from sys_user where userName = ?').get(userName))).toEqual({ n: 0 });
+    await expect.poll(shown).toBeLessThan(seeded);
   });
 });

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { answerConfirm, confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { clickRowAction, deleteRowCancelThenConfirm, dialog, listScreenScenario, pickOption, rowOf, rows, searchList } from './list-page.ts';
+import { readDownloadedXlsx } from './xlsx.ts';
 
 const URL = '/system/user';
 const VALID = { userRealName: '测试用户', roleId: 2, userSex: '男', userMobile: '13800138000', userEmail: 'e2e@example.com' };
@@ -275,5 +276,8 @@ test.describe('用户管理', () => {
     await page.getByRole('button', { name: '导出' }).click();
     const file = await downloading;
     expect(file.suggestedFilename()).toBe('用户管理.xlsx');
+    // the file holds the list as filtered: the one account found, by its name
+    const sheet = await readDownloadedXlsx(file);
+    expect(sheet.slice(1).map((row) => row.filter((cell) => cell.includes(tag)))).toEqual([[tag]]);
   });
 });

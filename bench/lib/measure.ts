@@ -6,12 +6,22 @@ export type Figures = {
   label: string; requestsPerSecond: number; p50Ms: number; p95Ms: number; errors: number; samples: number;
   /** The serving process's CPU a request (µs), where the bench reads it: the server's own cost, apart from the load generator's. */
   cpuPerRequestUs?: number;
+  /** Answers (2xx) whose body was not the expected one, where the case names one (`expectBody`). */
+  wrong?: number;
 };
+/** A case's request; `expectBody`: the body every answer must be (a list page read again gives the same rows and total). */
+type HttpCase = { url: string; body: unknown; token: string; connections: number; seconds: number; method?: 'GET' | 'POST'; expectBody?: string };
 
 /** HTTP load with autocannon (the Fastify team's load generator) for a fixed time; p95 from every response. */
-export async function measureHttp(label: string, options: { url: string; body: unknown; token: string; connections: number; seconds: number; method?: 'GET' | 'POST' }): Promise<Figures> {
+export async function measureHttp(label: string, options: HttpCase): Promise<Figures> {
   // a smoke run's fraction of a second: autocannon takes a whole second at least
-  if (smoke) return measureLoop(label, () => requestOk(options), { concurrency: options.connections, seconds: options.seconds });
+  if (smoke) {
+    let wrong = 0;
+    const figures = await measureLoop(label, async () => {
+      if ((await requestOk(options)) !== options.expectBody && options.expectBody !== undefined) wrong += 1;
+    }, { concurrency: options.connections, seconds: options.seconds });
+    return { ...figures, wrong };
+  }
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -22,6 +32,7 @@ export async function measureHttp(label: string, options: { url: string; body: u
         duration: options.seconds,
         headers: { 'content-type': 'application/json', token: options.token },
         body: options.method === 'GET' ? undefined : JSON.stringify(options.body),
+        ...(options.expectBody === undefined ? {} : { expectBody: options.expectBody }),
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );
@@ -33,15 +44,34 @@ export async function measureHttp(label: string, options: { url: string; body: u
     ...percentiles(latencies),
     errors: result.errors + result.non2xx,
     samples: result.requests.total,
+    wrong: result.mismatches ?? 0,
   };
 }
 
-async function requestOk(options: Parameters<typeof measureHttp>[1]): Promise<void> {
+/** One request of the case; answers its body (a non-2xx answer throws). */
+export async function requestOk(options: Pick<HttpCase, 'url' | 'body' | 'token' | 'method'>): Promise<string> {
   const response = options.method === 'GET'
     ? await fetch(options.url, { headers: { token: options.token } })
     : await fetch(options.url, { method: 'POST', headers: { 'content-type': 'application/json', token: options.token }, body: JSON.stringify(options.body) });
-  await response.arrayBuffer();
+  const text = await response.text();
   if (!response.ok) throw new Error(`${options.url}: ${response.status}`);
+  return text;
+}
+
+/** A list page's answer. */
+export type ListAnswer = { success: boolean; total?: number; totalBounded?: boolean; data?: unknown[] };
+
+/**
+ * What is wrong with a list page's content: its rows are not the page of its total (a full page before the last,
+ * the rest on the last, none past it), or its total is not `expectedTotal` (counted apart, in the database).
+ */
+export function listPageProblems(label: string, answer: ListAnswer, page: number, limit: number, expectedTotal?: number): string[] {
+  const problems: string[] = [];
+  if (!answer.success || !Array.isArray(answer.data) || typeof answer.total !== 'number') return [`${label}: not a list page: ${JSON.stringify(answer).slice(0, 200)}`];
+  if (expectedTotal !== undefined && answer.total !== expectedTotal) problems.push(`${label}: total ${answer.total}, counted ${expectedTotal}`);
+  const rows = answer.totalBounded ? limit : Math.max(0, Math.min(limit, answer.total - (page - 1) * limit));
+  if (answer.data.length !== rows) problems.push(`${label}: ${answer.data.length} rows on page ${page} of a total of ${answer.total}${answer.totalBounded ? ' (bounded)' : ''}, expected ${rows}`);
+  return problems;
 }
 
 /** `measureHttp` against the server in process `pid`, with the CPU that process used a request. */
@@ -50,7 +80,7 @@ async function requestOk(options: Parameters<typeof measureHttp>[1]): Promise<vo
 // measured 1,193 µs a request first in a run, ~700 µs after the others).
 const WARMUP_REQUESTS = benchNumber('BENCH_WARMUP_REQUESTS', 300, 2);
 
-export async function measureServedHttp(label: string, options: Parameters<typeof measureHttp>[1], pid: number): Promise<Figures> {
+export async function measureServedHttp(label: string, options: HttpCase, pid: number): Promise<Figures> {
   await warmUp(options);
   if (!canReadProcessCpu) return measureHttp(label, options);
   const before = cpuSeconds(pid);
@@ -59,7 +89,7 @@ export async function measureServedHttp(label: string, options: Parameters<typeo
 }
 
 /** WARMUP_REQUESTS of the case's requests, a few at a time; a failed one fails the case later, counted. */
-async function warmUp(options: Parameters<typeof measureHttp>[1]): Promise<void> {
+async function warmUp(options: HttpCase): Promise<void> {
   let left = WARMUP_REQUESTS;
   const worker = async () => {
     while (left-- > 0) await requestOk(options).catch(() => {});
@@ -95,9 +125,15 @@ export async function measureLoop(label: string, run: () => Promise<unknown> | u
   return { label, requestsPerSecond: latencies.length / elapsed, ...percentiles(latencies), errors, samples: latencies.length };
 }
 
-/** The recount of a load bench: every request of every case answered (2xx), and each case measured at least once. */
-export function reportLoadRecount(results: Figures[]): void {
-  reportRecount(results.filter((r) => r.errors || !r.samples).map((r) => `${r.label}: ${r.errors} errors in ${r.samples} requests`));
+/**
+ * The recount of a load bench: every request of every case answered (2xx) with the body the case expects (where it
+ * names one), each case measured at least once, and `content`: what the bench found wrong in the answers' rows and totals.
+ */
+export function reportLoadRecount(results: Figures[], content: string[] = []): void {
+  reportRecount([
+    ...results.filter((r) => r.errors || r.wrong || !r.samples).map((r) => `${r.label}: ${r.errors} errors, ${r.wrong ?? 0} wrong answers in ${r.samples} requests`),
+    ...content,
+  ]);
 }
 
 export function printTable(title: string, rows: Figures[]): void {

@@ -39,14 +39,25 @@ describe('carrier prefix table', () => {
     expect(Object.fromEntries(Object.entries(carrierPrefixes).map(([k, v]) => [k, v.join(', ').replaceAll('-', '–')]))).toEqual(documentRows);
   });
 
+  // The table's own file: a copy of ../shared/data/cn-mobile-prefixes.md kept in the repository (its header says so),
+  // so that this check runs from any clone; the copy is compared with the shared file wherever that is beside the clone.
+  const fixture = path.resolve(import.meta.dirname, 'fixtures/cn-mobile-prefixes.md');
   const sharedFile = path.resolve(import.meta.dirname, '../../../shared/data/cn-mobile-prefixes.md');
-  it.skipIf(!fs.existsSync(sharedFile))('matches cn-mobile-prefixes.md as it is now', () => {
-    const text = fs.readFileSync(sharedFile, 'utf8');
+  const tableOf = (text: string) => text.slice(text.indexOf('# Mainland China mobile number prefixes'));
+
+  it('matches cn-mobile-prefixes.md (the copy in contract/src/fixtures)', () => {
+    const text = fs.readFileSync(fixture, 'utf8');
     const rows = { mobile: '中国移动', unicom: '中国联通', telecom: '中国电信' } as const;
     for (const [carrier, name] of Object.entries(rows)) {
       const line = text.split('\n').find((l) => l.startsWith(`| ${name}`));
-      expect(line?.split('|')[2].trim()).toBe(documentRows[carrier as CarrierKey]);
+      expect(line, `the ${name} row of ${fixture}`).toBeDefined();
+      expect(line!.split('|')[2]!.trim()).toBe(documentRows[carrier as CarrierKey]);
     }
+  });
+
+  const sharedAbsent = !fs.existsSync(sharedFile);
+  it.skipIf(sharedAbsent)(`keeps the copy equal to the shared file${sharedAbsent ? ' (skipped: ../shared/data/cn-mobile-prefixes.md is not beside this clone)' : ''}`, () => {
+    expect(tableOf(fs.readFileSync(fixture, 'utf8')), 'contract/src/fixtures/cn-mobile-prefixes.md differs from the shared file: copy it again').toBe(tableOf(fs.readFileSync(sharedFile, 'utf8')));
   });
 
   it('reads 170 by its 4th digit', () => {

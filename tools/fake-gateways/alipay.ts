@@ -97,10 +97,16 @@ export async function startFakeAlipay(options: FakeAlipayOptions = {}) {
     const exists = p?.scanned;
     switch (method) {
       case 'alipay.trade.precreate': {
+        // the required fields (notify_url is optional at Alipay: a trade without one is only never notified)
+        for (const field of ['out_trade_no', 'total_amount', 'subject']) {
+          if (typeof biz[field] !== 'string' || biz[field] === '') return bizError(method, 'ACQ.INVALID_PARAMETER', `参数无效: ${field}`);
+        }
         if (p && p.status !== 'open') return bizError(method, 'ACQ.TRADE_HAS_SUCCESS', '交易已被支付');
         const amount = /^\d+\.\d{2}$/.test(biz.total_amount ?? '') ? Number(biz.total_amount!.replace('.', '')) : NaN;
         if (!Number.isSafeInteger(amount) || amount <= 0) return bizError(method, 'ACQ.INVALID_PARAMETER', 'total_amount');
-        books.open({ orderNo: biz.out_trade_no!, amount, subject: biz.subject ?? '', notifyUrl: params.notify_url ?? '', appId: account.appId, mchId: account.sellerId, createTime: now() });
+        if (!books.open({ orderNo: biz.out_trade_no!, amount, subject: biz.subject!, notifyUrl: params.notify_url ?? '', appId: account.appId, mchId: account.sellerId, createTime: now() })) {
+          return bizError(method, 'ACQ.CONTEXT_INCONSISTENT', '交易信息被篡改');
+        }
         return ok(method, { out_trade_no: biz.out_trade_no, qr_code: `${baseUrl}/pay/${encodeURIComponent(biz.out_trade_no!)}` });
       }
       case 'alipay.trade.query': {

@@ -17,9 +17,11 @@ export class FakeBooks {
   /** Tests: the next refunds are refused. */
   refuseRefunds = false;
 
-  open(p: Omit<FakePayment, 'status' | 'transId' | 'refunded' | 'scanned'>): FakePayment {
+  /** The same create retried answers the payment it made; the same order number with another amount, subject
+   * or notify URL is refused (undefined), as the real services refuse it (they never answer the first one). */
+  open(p: Omit<FakePayment, 'status' | 'transId' | 'refunded' | 'scanned'>): FakePayment | undefined {
     const known = this.payments.get(p.orderNo);
-    if (known) return known;
+    if (known) return known.amount === p.amount && known.subject === p.subject && known.notifyUrl === p.notifyUrl ? known : undefined;
     const payment: FakePayment = { ...p, status: 'open', transId: '', refunded: 0, scanned: false };
     this.payments.set(p.orderNo, payment);
     return payment;

@@ -109,10 +109,16 @@ export function createFakeWechatV2(options: FakeWechatV2Options = {}) {
     const p = books.payments.get(f.out_trade_no ?? '');
     switch (request.path) {
       case '/pay/unifiedorder': {
+        // the required fields, as WeChat checks them: result_code FAIL, err_code LACK_PARAMS naming the field
+        for (const field of ['body', 'out_trade_no', 'total_fee', 'notify_url', 'trade_type']) {
+          if (!f[field]) return bizFail('LACK_PARAMS', `缺少参数${field}`, type);
+        }
         if (p && p.status !== 'open') return bizFail('ORDERPAID', '该订单已支付', type);
         if (!/^[1-9]\d*$/.test(f.total_fee ?? '')) return refuse('total_fee');
+        if (!books.open({ orderNo: f.out_trade_no!, amount: Number(f.total_fee), subject: f.body!, notifyUrl: f.notify_url!, appId: f.appid!, mchId: f.mch_id!, createTime: now() })) {
+          return bizFail('OUT_TRADE_NO_USED', '商户订单号重复', type);
+        }
         fake.signType = type;
-        books.open({ orderNo: f.out_trade_no!, amount: Number(f.total_fee), subject: f.body ?? '', notifyUrl: f.notify_url ?? '', appId: f.appid!, mchId: f.mch_id!, createTime: now() });
         return reply({ result_code: 'SUCCESS', trade_type: 'NATIVE', prepay_id: `wx${randomDigits(20)}`, code_url: `${pageUrl}/pay/${encodeURIComponent(f.out_trade_no!)}` }, type);
       }
       case '/pay/orderquery': {

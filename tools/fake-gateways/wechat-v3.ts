@@ -132,13 +132,14 @@ export function createFakeWechatV3(options: FakeWechatV3Options = {}) {
       if (request.method === 'POST') await fake.pay(orderNo);
       return payPage('微信支付（本地模拟）', books.payments.get(orderNo), orderNo, '订单已关闭');
     }
+    if (!request.path.startsWith('/v3/')) return undefined;
+    const refused = verifyMerchant(request);
+    if (refused) return fail(401, 'SIGN_ERROR', `签名错误 (${refused})`);
+    // the bill file: a request signed like any other, its answer the bytes alone (unsigned: the merchant checks their hash)
     if (request.path === '/v3/billdownload/file') {
       const file = bills.get(request.query.get('token') ?? '');
       return file ? { headers: { 'content-type': 'application/octet-stream' }, body: file } : fail(404, 'RESOURCE_NOT_EXISTS', '账单不存在');
     }
-    if (!request.path.startsWith('/v3/')) return undefined;
-    const refused = verifyMerchant(request);
-    if (refused) return fail(401, 'SIGN_ERROR', `签名错误 (${refused})`);
     const body = request.text ? (JSON.parse(request.text) as Record<string, any>) : {};
     if (request.method === 'GET' && request.path === '/v3/certificates') {
       if (!certificate) return signed(200, { data: [] });
@@ -148,10 +149,18 @@ export function createFakeWechatV3(options: FakeWechatV3Options = {}) {
     if (request.method === 'POST' && request.path === '/v3/pay/transactions/native') {
       if (body.mchid !== account.mchid) return refuse(400, 'MCH_NOT_EXISTS', '商户号不存在');
       if (body.appid !== account.appid) return refuse(400, 'APPID_MCHID_NOT_MATCH', 'appid和mch_id不匹配');
+      // the required fields, as WeChat checks them: 400 PARAM_ERROR naming the field
+      for (const field of ['description', 'out_trade_no', 'notify_url'] as const) {
+        if (typeof body[field] !== 'string' || body[field] === '') return refuse(400, 'PARAM_ERROR', `输入源"/body/${field}"映射到值字段必填性规则校验失败，此字段为必填项`);
+      }
+      if (!/^[0-9A-Za-z_\-|*]{6,32}$/.test(body.out_trade_no)) return refuse(400, 'PARAM_ERROR', '输入源"/body/out_trade_no"映射到值字段格式校验失败');
+      if (!/^https?:\/\//.test(body.notify_url)) return refuse(400, 'PARAM_ERROR', '输入源"/body/notify_url"映射到值字段格式校验失败');
       if (!Number.isSafeInteger(body.amount?.total) || body.amount.total <= 0) return refuse(400, 'PARAM_ERROR', 'amount.total');
       const known = books.payments.get(body.out_trade_no);
       if (known && known.status !== 'open') return refuse(400, 'ORDERPAID', '订单已支付或已关闭');
-      books.open({ orderNo: body.out_trade_no, amount: body.amount.total, subject: String(body.description ?? ''), notifyUrl: String(body.notify_url), appId: body.appid, mchId: body.mchid, createTime: now() });
+      if (!books.open({ orderNo: body.out_trade_no, amount: body.amount.total, subject: body.description, notifyUrl: body.notify_url, appId: body.appid, mchId: body.mchid, createTime: now() })) {
+        return refuse(400, 'INVALID_REQUEST', '订单号重复');
+      }
       return signed(200, { code_url: `${pageUrl}/pay/${encodeURIComponent(body.out_trade_no)}` });
     }
     const tx = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)(\/close)?$/.exec(request.path);

@@ -4,6 +4,7 @@ import { fill, messages, OrderStatus, PayType, TransType } from '@huiyun/contrac
 import { handlePaidNotification } from './notify.ts';
 import { sweepOrders } from './sweeper.ts';
 import { SIM_NOTIFY_PATH } from '../gateway/simulator/gateway.ts';
+import { ThrottledWarnings } from '../pay-alarm/throttled-warnings.ts';
 import { call, fixtureConfigId, makeMachine, order, refundsOf, rt, sim, signedNotification, t, useTerminalApp } from '../terminal/terminal-fixture.ts';
 
 // Paid notifications through the simulator's notify route: cross-checks, alarms, a payment after close.
@@ -77,16 +78,35 @@ describe('paid notifications', () => {
     const numbers = [await orderOn(otherGateway), await orderOn(999_999), 'D3-NO-SUCH-ORDER'];
     const alarms = async () => Number((await t.ctx.db.selectFrom('pay_alarm').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     const before = await alarms();
-    const warnings: object[] = [];
+    const warnings: { alarm?: string; heldBack?: number }[] = [];
     const log = { warn: (fields: object) => void warnings.push(fields), error: () => undefined };
-    for (const orderNo of numbers) {
-      for (let i = 0; i < 25; i++) {
-        const answer = await handlePaidNotification(t.ctx, rt, 'simulator', JSON.stringify({ orderNo }), {}, log);
-        expect(answer.ok).toBe(false);
+    // a throttle of its own on a clock the test moves: what earlier tests logged holds nothing back here
+    const shared = rt.strangers;
+    let clock = now;
+    rt.strangers = new ThrottledWarnings(() => clock);
+    const sendAll = async () => {
+      for (const orderNo of numbers) {
+        for (let i = 0; i < 25; i++) {
+          const answer = await handlePaidNotification(t.ctx, rt, 'simulator', JSON.stringify({ orderNo }), {}, log);
+          expect(answer.ok).toBe(false);
+        }
       }
+    };
+    try {
+      await sendAll();
+      // one line per kind of refusal, not one per request
+      expect(warnings.map((w) => [w.alarm, w.heldBack]).sort()).toEqual([['badSignature', 0], ['configMissing', 0], ['unknownOrder', 0]]);
+      clock += 59_999;
+      await sendAll();
+      expect(warnings).toHaveLength(3); // within the minute: only counted
+      clock += 1;
+      await sendAll();
+      // a minute on: each kind once more, with the count held back since (24 + 25 per kind)
+      expect(warnings.slice(3).map((w) => [w.alarm, w.heldBack]).sort()).toEqual([['badSignature', 49], ['configMissing', 49], ['unknownOrder', 49]]);
+    } finally {
+      rt.strangers = shared;
     }
     expect(await alarms()).toBe(before);
-    expect(warnings.length).toBeLessThanOrEqual(numbers.length); // one per kind of refusal, not one per request
     // the route, too: 25 unsigned posts, no alarm
     for (let i = 0; i < 25; i++) {
       const answer = await t.app.inject({ method: 'POST', url: SIM_NOTIFY_PATH, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ orderNo: numbers[0] }) });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { moveClock, orderMoved, orderMovedSince, orderMoveOrTimeout } from './status-waiters.ts';
 
 describe('order status waiters', () => {
@@ -14,9 +14,27 @@ describe('order status waiters', () => {
     expect(other).toBe(true);
   });
 
-  it('ends a wait on its own when nothing moves', async () => {
-    await orderMoveOrTimeout(903, 1);
-    orderMoved(903); // nobody waits any more: nothing to wake
+  it('ends a wait on its own when nothing moves, at its time and not before; a wake clears its timer', async () => {
+    vi.useFakeTimers();
+    try {
+      let ended = false;
+      const wait = orderMoveOrTimeout(903, 60_000).then(() => void (ended = true));
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(ended).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(ended).toBe(true);
+      await wait;
+      expect(vi.getTimerCount()).toBe(0);
+      orderMoved(903); // nobody waits any more: nothing to wake, nothing thrown
+      // woken before its time: its timer goes with it
+      const woken = orderMoveOrTimeout(903, 60_000);
+      expect(vi.getTimerCount()).toBe(1);
+      orderMoved(903);
+      await woken;
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('tells a poll that its order moved between its read and its wait (the wake it would have missed)', () => {

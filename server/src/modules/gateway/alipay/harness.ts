@@ -17,6 +17,6 @@ export async function alipayHarness(): Promise<ContractHarness<PayAccount> & { f
   const fake = await startFakeAlipay();
   return {
     fake, gateway: new AlipayGateway({ gatewayUrl: fake.gatewayUrl }), account: alipayAccountOf(fake),
-    pay: (orderNo) => fake.pay(orderNo), notifyPaid: (orderNo, o) => fake.notifyPaid(orderNo, o as never), refundNotifications: false, stop: () => fake.close(),
+    pay: (orderNo) => fake.pay(orderNo), notifyPaid: (orderNo, o) => fake.notifyPaid(orderNo, o as never), stop: () => fake.close(),
   };
 }

@@ -14,7 +14,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-gatewayContract('simulator', async () => {
+gatewayContract('simulator', { refundNotifications: false }, async () => {
   t = await startTestApp();
   const ctx = t.ctx;
   const now = Date.now();
@@ -46,7 +46,7 @@ gatewayContract('simulator', async () => {
     return post(row.notifyUrl, raw, { 'content-type': 'application/json', 'x-sim-timestamp': timestamp, 'x-sim-signature': signature });
   };
   return {
-    gateway: simulator, account, refundNotifications: false,
+    gateway: simulator, account,
     pay: async (orderNo) => {
       await simulator.payOnPage(orderNo, tokens.get(orderNo) ?? '');
       await simulator.settled();

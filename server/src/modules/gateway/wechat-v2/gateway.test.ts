@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayContract } from '../contract-suite.ts';
 import { wechatV2Harness } from './harness.ts';
 
-gatewayContract('wechat_v2 (MD5)', () => wechatV2Harness('MD5'));
-gatewayContract('wechat_v2 (HMAC-SHA256)', () => wechatV2Harness('HMAC-SHA256'));
+gatewayContract('wechat_v2 (MD5)', { refundNotifications: true }, () => wechatV2Harness('MD5'));
+gatewayContract('wechat_v2 (HMAC-SHA256)', { refundNotifications: true }, () => wechatV2Harness('HMAC-SHA256'));
 
 describe('WeChat Pay APIv2 specifics', () => {
   let h: Awaited<ReturnType<typeof wechatV2Harness>>;

@@ -17,6 +17,6 @@ export async function wechatV2Harness(signType: 'MD5' | 'HMAC-SHA256' = 'MD5'): 
   const fake = await startFakeWechatV2();
   return {
     fake, gateway: new WechatV2Gateway({ baseUrl: fake.baseUrl, tlsCa: fake.certs.caPem }), account: wechatV2AccountOf(fake, signType),
-    pay: (orderNo) => fake.pay(orderNo), notifyPaid: (orderNo, o) => fake.notifyPaid(orderNo, o as never), refundNotifications: true, stop: () => fake.close(),
+    pay: (orderNo) => fake.pay(orderNo), notifyPaid: (orderNo, o) => fake.notifyPaid(orderNo, o as never), stop: () => fake.close(),
   };
 }

@@ -15,9 +15,10 @@ const header = (headers: Headers, name: string) => {
   return (Array.isArray(v) ? v[0] : v) ?? '';
 };
 
-export function authorization(input: { mchid: string; serialNo: string; key: KeyObject; method: string; url: string; body: string; now: number }): string {
+/** `nonce`: a fixed one for the signing vectors only; a request gets a fresh one. */
+export function authorization(input: { mchid: string; serialNo: string; key: KeyObject; method: string; url: string; body: string; now: number; nonce?: string }): string {
   const timestamp = String(Math.floor(input.now / 1000));
-  const nonce = randomBytes(16).toString('hex').toUpperCase();
+  const nonce = input.nonce ?? randomBytes(16).toString('hex').toUpperCase();
   const signature = createSign('RSA-SHA256').update(`${input.method}\n${input.url}\n${timestamp}\n${nonce}\n${input.body}\n`).sign(input.key, 'base64');
   return `WECHATPAY2-SHA256-RSA2048 mchid="${input.mchid}",nonce_str="${nonce}",signature="${signature}",timestamp="${timestamp}",serial_no="${input.serialNo}"`;
 }

@@ -6,8 +6,8 @@ import { gatewayContract, startReceiver } from '../contract-suite.ts';
 import { GatewayVerifyError } from '../gateway.ts';
 import { wechatV3Harness } from './harness.ts';
 
-gatewayContract('wechat_v3 (public key mode, PUB_KEY_ID_)', () => wechatV3Harness());
-gatewayContract('wechat_v3 (platform certificates from /v3/certificates)', () => wechatV3Harness({ platformCertificate: true }));
+gatewayContract('wechat_v3 (public key mode, PUB_KEY_ID_)', { refundNotifications: true }, () => wechatV3Harness());
+gatewayContract('wechat_v3 (platform certificates from /v3/certificates)', { refundNotifications: true }, () => wechatV3Harness({ platformCertificate: true }));
 
 describe('WeChat Pay APIv3 notifications', () => {
   let h: Awaited<ReturnType<typeof wechatV3Harness>>;

@@ -18,6 +18,6 @@ export async function wechatV3Harness(options: { platformCertificate?: boolean }
   const fake = await startFakeWechatV3(options);
   return {
     fake, gateway: new WechatV3Gateway({ baseUrl: fake.baseUrl }), account: wechatV3AccountOf(fake),
-    pay: (orderNo) => fake.pay(orderNo), notifyPaid: (orderNo, o) => fake.notifyPaid(orderNo, o), refundNotifications: true, stop: () => fake.close(),
+    pay: (orderNo) => fake.pay(orderNo), notifyPaid: (orderNo, o) => fake.notifyPaid(orderNo, o), stop: () => fake.close(),
   };
 }

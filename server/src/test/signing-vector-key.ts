@@ -1,0 +1,33 @@
+// An RSA key made for the request-signing vectors only (openssl genpkey -algorithm RSA -pkeyopt
+// rsa_keygen_bits:2048): the expected signatures in the vector tests were computed from it with openssl, apart
+// from the product's signers. It signs nothing else and is no merchant's.
+
+export const VECTOR_PRIVATE_KEY = `-----BEGIN PRIVATE KEY-----
+MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQDK6rBKQ42BpViu
+G+ubvmK66g4uzQtHgyO0fKiuAr6HOUFUy3FBPMqjMv9mPXjA1NUOtjahx8RsJB2Y
+MT+QLD3senFmX1dq3zf1k8CiFc2hf4k2COGvDorwjRDqYd3ALf5swqNVybVWfml0
+tk4ikca5ix6M1P8lInymC+BbKSN7h9UAZG+N//JjW66p/Zovj07EhBCvXEOj3Dmn
+QDL41gz4btLTPtJ7mFmlsWZNc+dK2dKN34qbBFqhqmKtt2goV2L3mhYRvgykZ8GD
+12P/G0XH/RHpJCx2gJZluFIoqr45MioRF8ZD1u0ksHir1ZQMqQnrJAh5fgp8nUgz
+kpIh/vwpAgMBAAECggEACTV78S7eJ+1XWDV7rJqIFAgFw0F6etEciHck15rXxz7F
+tIG0HtwRrTTmCt+M0KGIFs4VriNpCmhcMHlBs3sSh14qMdVvW/IL8dj2A9Ud+y+U
+zE88YMu16gNY6m4tGGjt9EUkEQNht65ufkW8x4xamraR2R3cg3SseAOvd6unCNbV
+OCspBzdOt3pYP/FxIlWgtHhvdC3Hz7KMC9by2+BcLcVtza4Da6b+BM4zwlbxNqop
+k8tkLYfXDc4dPaWSZUD+LBM7hetWW0TJgeoiwo9ISPr0YWc3IAMpbiCckSG0T9HC
+Fjg/4WwFwUTa36ifaIlbT2UXPUMQaHK1K1KOSXXSNQKBgQD+JivmUO2fsqLd0Nzf
+Y4r0eWUYdP4Qururdv3QJRStYIpW6sgcjQFFg0DhILqmbp9LgwclYF3rVFdqKcch
+6XDGUVREKgOtWhVeY4oUUx7dN3QZmGlSRIGa7SFrjbySbIIkTVzuSwHMaJ2nQ4Sb
+X5laenaNLwYWGOeV4fcgeJrDhQKBgQDMZQA/32rwprByfQOhckkp+h1yyO0fWkf6
+HHaSWqIPV19H7sNDYJQjMWsoGwo+HkczyvYBsYOiAe6Vz604d7fRCkDyyw52ZD0a
+h0vlw8gA/0oKrrZfx/k4baIYT/sxwg05pX1WI5NgA/+ynS+4Y1FUGJHiSfKSPqVP
+rXLD934dVQKBgQDURme2aHQBRkB4iyJgx5DhX5/MDLPEn2Nu9OVMfBxIL/F8ZX+d
+MT0VpWqEX0TnDFCqzpciZdosW/bjal+z+HpEetuqT3lgynQ8sWE8VqzZ0p57Xmzh
+1Ox3zYZzgiA2IMGWtrNfKXEoHV1IvsE80V2ST+VDSTqJLGYKL4GtMm75zQKBgQCt
+WOOzSCqMWvK+xqPzotfGUCf1l87zjkAJMWamjVNwq2tVuHvGgvxgNKNq6jPvpwJA
+PNwTZ5f6KKVOTUnd4Dr3gTjAMdLcOftQqnqGLVtM7TbAhJiL9y+42dJlyD+EXc2V
+nHMGQTnWbs3HkGROf30UU5o2Tvz5Z0QQpUv2Q8qj2QKBgBrde7PtWq6MuUv8/zjZ
+QCL2zcaPLouyrMXD41Xp3KSM4u82hnE8F7B0/1RyDwSsYuX3l0TAvKxEw06xN0YC
+Dfd2MAIAyO36nMlHdPo2ACG6iIfg3fb8zAPC4jZBlG6nwEzB+eMlJeC5YFvUuwZI
+NsKtw9MtM+7lj/BsAt2MQISr
+-----END PRIVATE KEY-----
+`;
