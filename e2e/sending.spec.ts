@@ -148,6 +148,7 @@ test('a device sends a task: 设备列表, live counters, statistics, exports, �
   const totals = page.locator('.statistics-totals');
   await expect(totals.locator('[data-total="totalCount"] .ant-statistic-content-value')).toHaveText('3');
   await expect(totals.locator('[data-total="todayCount"] .ant-statistic-content-value')).toHaveText('3');
+  await expect(totals.locator('[data-total="todayDeliveredCount"] .ant-statistic-content-value')).toHaveText('1');
   await expect(rowOf(page, owner.userName)).toContainText('3 (3 | 0 | 0 | 0)');
   await expect(await cellOf(page, rowOf(page, owner.userName), '送达')).toHaveText('1');
 

@@ -16,7 +16,7 @@ test.describe('用户发送统计', () => {
   test('administrator account 1 sees the four totals, add and clear-history', async ({ adminPage: page }) => {
     await page.goto(URL);
     const totals = page.locator('.statistics-totals');
-    for (const title of ['历史发送总数', '发送总数', '今日发送', '昨日发送']) await expect(totals.getByText(title, { exact: true })).toBeVisible();
+    for (const title of ['历史发送总数', '发送总数', '今日发送', '昨日发送', '今日送达']) await expect(totals.getByText(title, { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: '新增' })).toBeVisible();
     await expect(page.getByRole('button', { name: '清除历史总数' })).toBeVisible();
     await expect(page.locator('.ant-table-thead')).toContainText('发送总数（移动 | 联通 | 电信 | 其他）');

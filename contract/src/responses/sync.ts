@@ -33,7 +33,7 @@ export const taskRow = z.object({
 export const qrImagePath = z.string();
 
 // statistics
-export const statisticsTotals = z.object({ hisTotalCount: count, totalCount: count, todayCount: count, yesterdayCount: count });
+export const statisticsTotals = z.object({ hisTotalCount: count, totalCount: count, todayCount: count, yesterdayCount: count, todayDeliveredCount: count });
 export const taskUserStatisticsRow = z.object({
   userId: id, userName: z.string(), totalSendNum: count, smcount: count, sucount: count, stcount: count, socount: count, sendNum: count,
   deliveredNum: count,
