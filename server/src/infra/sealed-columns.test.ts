@@ -14,6 +14,8 @@ it('re-seals values of an old key under the current one, leaves current ones alo
   const purpose = sealPurpose('sys_variable', 'varValue');
   const before = new SecretBox(oldKey);
   const after = new SecretBox(newKey, [oldKey]);
+  // the stand-in table holds only this test's rows (the seeded variables are plain text, not sealed values)
+  await t.ctx.db.deleteFrom('sys_variable').execute();
   const now = Date.now();
   const row = (varName: string, varValue: string) => ({ varLable: varName, varName, varValue, addUser: 't', editUser: 't', addTime: now, editTime: now });
   await t.ctx.db.insertInto('sys_variable').values([row('sealed_old', before.seal(purpose, 'old-secret')), row('sealed_new', after.seal(purpose, 'new-secret'))]).execute();

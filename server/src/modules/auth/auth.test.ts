@@ -189,14 +189,14 @@ describe('GET /sync/currentUser', () => {
     expect(body.data.permissions).toContain('system:Variable:list');
   });
 
-  it('gives an ordinary user exactly the five task links', async () => {
+  it('gives an ordinary user exactly the six task links', async () => {
     await t.createUser({ userName: 'fourlinks', roleId: RoleId.ordinaryUser });
     const token = await t.login('fourlinks', 'User@12345');
     const { body } = await t.call('GET', '/sync/currentUser', { token });
     expect(body.data.code).toBe(0);
     expect(body.data.menus).toHaveLength(1);
     expect(body.data.menus[0].moduleName).toBe('任务管理');
-    expect(body.data.menus[0].children.map((c: { moduleName: string }) => c.moduleName)).toEqual(['任务列表', '授权码列表', '用户发送统计', '修改密码', '黑名单']);
+    expect(body.data.menus[0].children.map((c: { moduleName: string }) => c.moduleName)).toEqual(['任务列表', '授权码列表', '用户发送统计', '修改密码', '黑名单', '回复记录']);
     expect(body.data.permissions).not.toContain('system:Variable:list');
   });
 
