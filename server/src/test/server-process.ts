@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { connectDatabase } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { createTestDatabase, testDbKind } from './test-database.ts';
@@ -26,8 +26,10 @@ export type ServerProcess = {
   readonly url: string;
   /** Starts the server (again) and waits until /healthz answers. */
   start: () => Promise<void>;
-  /** SIGKILL, and waits for the exit. */
+  /** SIGKILL, and waits for the exit (on PostgreSQL, serverOnTestDatabase's also for the dead server's backends to end). */
   kill: () => Promise<void>;
+  /** The application_name its PostgreSQL connections carry (PGAPPNAME), to find its backends. */
+  readonly applicationName: string;
   /** Times the process ended by itself, not by kill (a fault test: it must never). */
   readonly exitedByItself: () => number;
   /** What the processes started so far wrote to stdout (the JSON log) and to stderr. */
@@ -41,10 +43,11 @@ export async function serverProcess(options: { dataDir: string; databaseUrl?: st
   let exitedByItself = 0;
   let killing = false;
   const output = { stdout: '', stderr: '' };
+  const applicationName = `huiyun-test-server-${port}`;
   const start = async () => {
     const started = spawn(process.execPath, [SERVER_MAIN], {
       env: {
-        ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir, LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'Admin@12345', REDIS_URL: '',
+        ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir, LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'Admin@12345', REDIS_URL: '', PGAPPNAME: applicationName,
         ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}), ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,7 +79,7 @@ export async function serverProcess(options: { dataDir: string; databaseUrl?: st
     });
     killing = false;
   };
-  return { url: `http://127.0.0.1:${port}`, start, kill, exitedByItself: () => exitedByItself, output: () => output };
+  return { url: `http://127.0.0.1:${port}`, start, kill, applicationName, exitedByItself: () => exitedByItself, output: () => output };
 }
 
 export type ServerOnTestDatabase = { server: ServerProcess; db: Kysely<Database>; dataDir: string; close: () => Promise<void> };
@@ -91,7 +94,12 @@ export async function serverOnTestDatabase(env: Record<string, string> = {}, opt
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-process-'));
   const testDb = testDbKind() === 'postgres' ? await createTestDatabase() : undefined;
   const databaseUrl = testDb?.url && options.via ? options.via(testDb.url) : testDb?.url;
-  const server = await serverProcess({ dataDir, databaseUrl, env, startWithinMs: options.startWithinMs });
+  const started = await serverProcess({ dataDir, databaseUrl, env, startWithinMs: options.startWithinMs });
+  // A SIGKILLed server's PostgreSQL backends outlive it for a moment: one running a statement (a COMMIT among
+  // them) finishes it before it sees the connection gone. "Nothing writes after a kill" holds once they are gone.
+  const server: ServerProcess = testDb
+    ? { ...started, kill: async () => { await started.kill(); await backendsGone(testDb.db, started.applicationName); } }
+    : started;
   try {
     await server.start();
   } catch (error) {
@@ -113,4 +121,13 @@ export async function serverOnTestDatabase(env: Record<string, string> = {}, opt
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+async function backendsGone(db: Kysely<Database>, applicationName: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = ${applicationName}`.execute(db);
+    if (rows[0]!.n === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the killed server's PostgreSQL backends (${applicationName}) did not end within 10 s`);
 }
