@@ -8,8 +8,9 @@ describe('parseCliArgs', () => {
     const cli = parseCliArgs([...base, '--code', 'AAA1, bbb2,CCC3', '--count', '2', '--fail-rate', '0.2', '--speed', '10', '--until-idle', '--duration', '30']);
     expect(cli).toMatchObject({
       server: 'http://127.0.0.1:8080', codes: { kind: 'list', codes: ['AAA1', 'bbb2', 'CCC3'] }, count: 2, failRate: 0.2, speed: 10,
-      untilIdle: true, durationMs: 30_000, duplicateRate: 0.02, lateRate: 0.01, reportEvery: 10,
+      untilIdle: true, durationMs: 30_000, duplicateRate: 0.02, lateRate: 0.01, reportEvery: 10, undeliveredRate: 0.05,
     });
+    expect(parseCliArgs([...base, '--code', 'A', '--undelivered-rate', '0.5']).undeliveredRate).toBe(0.5);
   });
 
   it('takes speed 0 and max as no waiting', () => {
@@ -28,6 +29,7 @@ describe('parseCliArgs', () => {
     [['--code', 'A'], /--server/],
     [[...base], /authorization codes/],
     [[...base, '--code', 'A', '--fail-rate', '1.5'], /--fail-rate takes a probability/],
+    [[...base, '--code', 'A', '--undelivered-rate', '2'], /--undelivered-rate takes a probability/],
     [[...base, '--code', 'A', '--speed', 'fast'], /--speed/],
     [[...base, '--code', 'A', '--count', '0'], /--count takes a whole number/],
     [[...base, '--admin', 'admin:x'], /--owner/],

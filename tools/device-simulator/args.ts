@@ -8,12 +8,15 @@ export const USAGE = `usage: npm run device -- --server URL (--code CODE[,CODE�
 
   --count N              devices to simulate (default: one per code; 1 with --admin)
   --fail-rate R          each number fails with probability R, 0–1 (default 0)
+  --undelivered-rate R   each number sent gets an undelivered receipt with probability R, a delivered
+                         one otherwise (default ${DEFAULT_BEHAVIOUR.undeliveredRate})
   --speed X              intervals divided by X (default 1); 0 or max: no waiting between messages
   --duplicate-rate R     each report is sent twice with probability R (default ${DEFAULT_BEHAVIOUR.duplicateRate})
   --late-rate R          a batch's last report is held past its lease with probability R (default ${DEFAULT_BEHAVIOUR.lateRate})
   --report-every N       results per report while a batch is sent (default ${DEFAULT_BEHAVIOUR.reportEvery}; 0: once, at its end)
   --until-idle           stop when every device has had nothing to do (task completed, no task, paused,
-                         daily cap, quota used up, code expired) for --idle seconds (default 5)
+                         daily cap, quota used up, code expired, type it cannot send, outside
+                         the sending window) for --idle seconds (default 5)
   --duration S           stop after S seconds
   --prefix P             machine codes P-1 … P-N (default sim-<hostname>), the same on every run
   --admin USER:PASSWORD  with --owner USERNAME: first make the N codes through the console API
@@ -34,6 +37,7 @@ export type CliOptions = {
   codes: CodeSource;
   count: number | undefined;
   failRate: number;
+  undeliveredRate: number;
   duplicateRate: number;
   lateRate: number;
   reportEvery: number;
@@ -58,6 +62,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         code: { type: 'string' },
         count: { type: 'string' },
         'fail-rate': { type: 'string' },
+        'undelivered-rate': { type: 'string' },
         'duplicate-rate': { type: 'string' },
         'late-rate': { type: 'string' },
         'report-every': { type: 'string' },
@@ -114,6 +119,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     codes,
     count,
     failRate: values['fail-rate'] === undefined ? 0 : probability('--fail-rate', values['fail-rate']),
+    undeliveredRate: values['undelivered-rate'] === undefined ? DEFAULT_BEHAVIOUR.undeliveredRate : probability('--undelivered-rate', values['undelivered-rate']),
     duplicateRate: values['duplicate-rate'] === undefined ? DEFAULT_BEHAVIOUR.duplicateRate : probability('--duplicate-rate', values['duplicate-rate']),
     lateRate: values['late-rate'] === undefined ? DEFAULT_BEHAVIOUR.lateRate : probability('--late-rate', values['late-rate']),
     reportEvery: values['report-every'] === undefined ? DEFAULT_BEHAVIOUR.reportEvery : wholeNumber('--report-every', values['report-every'], 0),
@@ -126,7 +132,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
 }
 
 const defaults = (): CliOptions => ({
-  server: '', codes: { kind: 'list', codes: [] }, count: undefined, failRate: 0, duplicateRate: DEFAULT_BEHAVIOUR.duplicateRate,
+  server: '', codes: { kind: 'list', codes: [] }, count: undefined, failRate: 0, undeliveredRate: DEFAULT_BEHAVIOUR.undeliveredRate, duplicateRate: DEFAULT_BEHAVIOUR.duplicateRate,
   lateRate: DEFAULT_BEHAVIOUR.lateRate, reportEvery: DEFAULT_BEHAVIOUR.reportEvery, speed: 1, untilIdle: false, idleMs: 5000,
   durationMs: undefined, machinePrefix: undefined, help: false,
 });

@@ -32,11 +32,11 @@ async function main(argv: string[]): Promise<number> {
   const count = deviceCount(cli.count, codes.length);
 
   const fleet = startDevices({
-    server: cli.server, codes, count, machinePrefix: prefix, speed: cli.speed, failRate: cli.failRate, duplicateRate: cli.duplicateRate,
+    server: cli.server, codes, count, machinePrefix: prefix, speed: cli.speed, failRate: cli.failRate, undeliveredRate: cli.undeliveredRate, duplicateRate: cli.duplicateRate,
     lateRate: cli.lateRate, reportEvery: cli.reportEvery, untilIdle: cli.untilIdle, idleMs: cli.idleMs, durationMs: cli.durationMs,
   });
   const speed = Number.isFinite(cli.speed) ? `×${cli.speed}` : 'max (no waiting)';
-  console.log(`${count} devices ${prefix}-1 … ${prefix}-${count} → ${cli.server}; speed ${speed}, fail rate ${cli.failRate}, `
+  console.log(`${count} devices ${prefix}-1 … ${prefix}-${count} → ${cli.server}; speed ${speed}, fail rate ${cli.failRate}, undelivered rate ${cli.undeliveredRate}, `
     + `duplicate reports ${cli.duplicateRate}, late reports ${cli.lateRate}${cli.untilIdle ? ', until idle' : ''}${cli.durationMs ? `, for ${cli.durationMs / 1000} s` : ''}`);
 
   const tty = process.stdout.isTTY === true;

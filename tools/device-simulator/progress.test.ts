@@ -5,8 +5,8 @@ import { newStats, percentile } from './stats.ts';
 
 describe('progress', () => {
   it('shows devices, what the server applied, batches and throughput; trouble only when there is some', () => {
-    const stats = { ...newStats(5), active: 4, sent: 12345, failed: 6, ignored: 7, batches: 89 };
-    expect(formatProgress(stats, 1234.4)).toBe('devices 4/5 active · sent 12,345 · failed 6 · ignored 7 · batches 89 · 1,234 numbers/s');
+    const stats = { ...newStats(5), active: 4, sent: 12345, failed: 6, ignored: 7, batches: 89, delivered: 12000 };
+    expect(formatProgress(stats, 1234.4)).toBe('devices 4/5 active · sent 12,345 · failed 6 · delivered 12,000 · ignored 7 · batches 89 · 1,234 numbers/s');
     expect(formatProgress({ ...stats, refused: 1, retries: 2, errors: 3 }, 0)).toMatch(/· refused 1 · retries 2 · errors 3$/);
   });
 

@@ -34,7 +34,7 @@ it('sends every number of a task exactly once: final once, counters equal a reco
   });
 
   const stats = await runDevices({
-    server: url, codes, machinePrefix: prefix, speed: Infinity, failRate: 0.2, duplicateRate: 0.2, lateRate: 0.15, reportEvery: 4,
+    server: url, codes, machinePrefix: prefix, speed: Infinity, failRate: 0.2, undeliveredRate: 0.1, duplicateRate: 0.2, lateRate: 0.15, reportEvery: 4,
     untilIdle: true, idleMs: 300, waitFloorMs: 100, retry: { firstDelayMs: 50, maxDelayMs: 500 }, random: seeded(7),
   });
 
@@ -53,8 +53,14 @@ it('sends every number of a task exactly once: final once, counters equal a reco
   // (no call was retried, so no answer was lost on the way).
   expect([stats.sent, stats.failed]).toEqual([sent, failed.length]);
 
-  const task = await t.ctx.db.selectFrom('sync_task').select(['taskStatus', 'totalSendNum', 'failNum']).where('taskId', '=', taskId).executeTakeFirstOrThrow();
-  expect(task).toEqual({ taskStatus: TaskStatus.completed, totalSendNum: sent, failNum: failed.length });
+  const task = await t.ctx.db.selectFrom('sync_task').select(['taskStatus', 'totalSendNum', 'failNum', 'deliveredNum', 'undeliveredNum']).where('taskId', '=', taskId).executeTakeFirstOrThrow();
+  expect(task).toMatchObject({ taskStatus: TaskStatus.completed, totalSendNum: sent, failNum: failed.length });
+  // Every sent number got one counted receipt, whatever was repeated; undelivered ones among them.
+  const outcomes = await t.ctx.db.selectFrom('sync_task_number').select('deliveryState').where('taskId', '=', taskId).where('state', '=', TaskNumberState.sent).execute();
+  expect(outcomes.every((r) => r.deliveryState !== null)).toBe(true);
+  expect([stats.delivered, stats.undelivered]).toEqual([task.deliveredNum, task.undeliveredNum]);
+  expect(task.deliveredNum + task.undeliveredNum).toBe(sent);
+  expect(task.undeliveredNum).toBeGreaterThan(0);
   await expectCountersMatchRows(t.ctx.db, taskId, { quota: new Map(codes.map((c) => [c, QUOTA])) });
 });
 

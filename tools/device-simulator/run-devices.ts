@@ -33,7 +33,7 @@ export type Fleet = {
 };
 
 export const DEFAULT_BEHAVIOUR: Omit<DeviceBehaviour, 'random'> = {
-  speed: 1, failRate: 0, duplicateRate: 0.02, lateRate: 0.01, reportEvery: 10, waitFloorMs: 1000,
+  speed: 1, failRate: 0, undeliveredRate: 0.05, duplicateRate: 0.02, lateRate: 0.01, reportEvery: 10, waitFloorMs: 1000,
 };
 const DEFAULT_IDLE_MS = 5000;
 const WATCH_EVERY_MS = 100;
@@ -112,6 +112,6 @@ export function runDevices(options: FleetOptions): Promise<FleetStats> {
 }
 
 function definedOnly(options: FleetOptions): Partial<DeviceBehaviour> {
-  const keys = ['speed', 'failRate', 'duplicateRate', 'lateRate', 'reportEvery', 'waitFloorMs', 'random'] as const;
+  const keys = ['speed', 'failRate', 'undeliveredRate', 'duplicateRate', 'lateRate', 'reportEvery', 'waitFloorMs', 'random'] as const;
   return Object.fromEntries(keys.filter((k) => options[k] !== undefined).map((k) => [k, options[k]]));
 }

@@ -1,18 +1,24 @@
-import { DEVICE_REPORT_MAX, DeviceWaitReason, type DeviceBatch, type DeviceWaitReason as WaitReason } from '@huiyun/contract';
-import { DeviceApiError, pause, StoppedError, type DeviceClient, type ReportBody } from './device-client.ts';
+import {
+  ALL_CAPABILITIES, DEVICE_HEARTBEAT_SECONDS, DEVICE_REPORT_MAX, DeviceWaitReason, type DeviceBatch, type DeviceWaitReason as WaitReason,
+} from '@huiyun/contract';
+import { DeviceApiError, pause, StoppedError, type DeliveryBody, type DeviceClient, type ReportBody } from './device-client.ts';
 import { countReport, type FleetStats } from './stats.ts';
 
 // One simulated sending device following the loop of docs/device-protocol.md: activate, pull, send
 // the batch's items one interval apart, report as it goes, heartbeat, wait when told to. On purpose,
 // now and then, it repeats a report or holds one back until its lease has ended, so the server's
-// idempotency and late-report rules get exercised.
+// idempotency and late-report rules get exercised. It declares every capability at activation (it
+// simulates every message type), and after each report sends the delivery receipts of what it reported
+// sent (a share undelivered), now and then twice, as a phone's delivery events come.
 
 export type DeviceBehaviour = {
   /** 1 real time, 10 ten times faster, Infinity no waiting between messages. */
   speed: number;
   /** Each number fails with this probability (the server retries it up to DEVICE_MAX_ATTEMPTS). */
   failRate: number;
-  /** Each report is sent a second time with this probability. */
+  /** Each number reported sent gets an undelivered receipt with this probability, a delivered one otherwise. */
+  undeliveredRate: number;
+  /** Each report (and each delivery report) is sent a second time with this probability. */
   duplicateRate: number;
   /** The last report of a batch is held until its lease has ended, with this probability. */
   lateRate: number;
@@ -29,12 +35,14 @@ export type DeviceSeat = { index: number; authCode: string; machineCode: string;
 export const IDLE_REASONS: ReadonlySet<WaitReason> = new Set([
   DeviceWaitReason.taskCompleted, DeviceWaitReason.noTask, DeviceWaitReason.taskPaused,
   DeviceWaitReason.quotaUsedUp, DeviceWaitReason.codeExpired, DeviceWaitReason.dailyCap,
+  DeviceWaitReason.unsupportedType, DeviceWaitReason.outsideWindow,
 ]);
 
-const HEARTBEAT_MS = 60_000;
+const HEARTBEAT_MS = DEVICE_HEARTBEAT_SECONDS * 1000;
 /** A late report goes this long after the lease's end, so the server surely sees the lease as over. */
 const LATE_MARGIN_MS = 1000;
 const FAIL_REASONS = ['RESULT_ERROR_GENERIC_FAILURE', 'RESULT_ERROR_NO_SERVICE', 'RESULT_ERROR_RADIO_OFF'];
+const UNDELIVERED_REASONS = ['Delivery result: 用户关机', 'Delivery result: 空号', 'Delivery result: 停机'];
 
 export class SimulatedDevice {
   readonly seat: DeviceSeat;
@@ -95,7 +103,10 @@ export class SimulatedDevice {
 
   private async activate(): Promise<boolean> {
     try {
-      await this.client.activate({ authCode: this.seat.authCode, machineCode: this.seat.machineCode, machineName: this.seat.machineName }, this.stop);
+      await this.client.activate(
+        { authCode: this.seat.authCode, machineCode: this.seat.machineCode, machineName: this.seat.machineName, capabilities: ALL_CAPABILITIES },
+        this.stop,
+      );
       return true;
     } catch (error) {
       if (error instanceof StoppedError) return false;
@@ -185,6 +196,33 @@ export class SimulatedDevice {
       this.stats.duplicateReports += 1;
       this.stats.ignored += again.ignored;
       this.stats.duplicatesApplied += again.sent + again.failed + again.retrying;
+    }
+    await this.sendReceipts(body);
+  }
+
+  /**
+   * The delivery receipts of the numbers a report said were sent (the server ignores those it did not
+   * take as sent by this device), sometimes twice, as a phone sends one event per part of a long message.
+   */
+  private async sendReceipts(report: ReportBody): Promise<void> {
+    const { random, undeliveredRate, duplicateRate } = this.behaviour;
+    const results: DeliveryBody['results'] = report.results.filter((r) => r.status === 'sent').map((r) => (random() < undeliveredRate
+      ? { id: r.id, status: 'undelivered', reason: UNDELIVERED_REASONS[Math.floor(random() * UNDELIVERED_REASONS.length)] }
+      : { id: r.id, status: 'delivered' }));
+    if (results.length === 0) return;
+    for (let times = random() < duplicateRate ? 2 : 1; times > 0; times--) {
+      let answer;
+      try {
+        answer = await this.withSession(() => this.client.delivery({ results }));
+      } catch (error) {
+        if (!(error instanceof DeviceApiError) || error.status === 401) throw error;
+        this.fail(error);
+        return;
+      }
+      this.stats.deliveryReports += 1;
+      this.stats.delivered += answer.delivered;
+      this.stats.undelivered += answer.undelivered;
+      this.stats.deliveryIgnored += answer.ignored;
     }
   }
 

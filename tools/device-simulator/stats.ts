@@ -23,6 +23,11 @@ export type FleetStats = {
   lateReports: number;
   /** Entries of a deliberate repeat the server applied again: must stay 0 (reports are idempotent). */
   duplicatesApplied: number;
+  /** Delivery reports sent (duplicates included) and what their answers counted. */
+  deliveryReports: number;
+  delivered: number;
+  undelivered: number;
+  deliveryIgnored: number;
   /** The last wait answer of each reason, counted. */
   waits: Partial<Record<DeviceWaitReason, number>>;
   heartbeats: number;
@@ -40,6 +45,7 @@ export function newStats(devices: number): FleetStats {
   return {
     startedAt: Date.now(), endedAt: undefined, devices, active: 0, refused: 0, batches: 0, handedOut: 0, reports: 0,
     sent: 0, failed: 0, retrying: 0, ignored: 0, duplicateReports: 0, lateReports: 0, duplicatesApplied: 0,
+    deliveryReports: 0, delivered: 0, undelivered: 0, deliveryIgnored: 0,
     waits: {}, heartbeats: 0, retries: 0, errors: 0, lastError: '', pullMs: [], reportMs: [],
   };
 }

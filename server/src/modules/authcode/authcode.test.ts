@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthCodeUseStatus, fill, formatDateTime, messages, randomAuthCode, RoleId } from '@huiyun/contract';
+import { ALL_CAPABILITIES, AuthCodeUseStatus, fill, formatDateTime, messages, randomAuthCode, RoleId } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 
 const m = messages.authcode;
@@ -281,7 +281,7 @@ describe('authorization codes', () => {
     await addCode(owner); // not activated: no device
     await activate(a.id, 'M-A', '甲机');
     await activate(b.id, 'M-B', '乙机');
-    const devices = [{ machineCode: 'M-A', machineName: '甲机' }, { machineCode: 'M-B', machineName: '乙机' }];
+    const devices = [{ machineCode: 'M-A', machineName: '甲机', capabilities: ALL_CAPABILITIES }, { machineCode: 'M-B', machineName: '乙机', capabilities: ALL_CAPABILITIES }];
     expect((await call('/sync/queryUserCodeList', ownerToken)).body).toMatchObject({ success: true, data: devices });
     expect((await t.call('GET', '/sync/queryUserCodeList', { token: ownerToken })).body.data).toEqual(devices);
     expect((await call('/sync/queryUserCodeList', admin)).body.data).toEqual([]);

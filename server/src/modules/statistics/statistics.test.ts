@@ -83,7 +83,7 @@ describe('send statistics', () => {
   it('lists the counters of the visible accounts, filtered and paged', async () => {
     const mine = await list(user1);
     expect(mine.body.total).toBe(1);
-    expect(mine.body.data[0]).toEqual({ userId: user1Id, userName: 'user1', totalSendNum: 100, smcount: 50, sucount: 30, stcount: 15, socount: 5, sendNum: 7 });
+    expect(mine.body.data[0]).toEqual({ userId: user1Id, userName: 'user1', totalSendNum: 100, smcount: 50, sucount: 30, stcount: 15, socount: 5, sendNum: 7, deliveredNum: 0 });
     const demo = (await list(demoAdmin)).body.data as { userName: string }[];
     expect(demo.map((r) => r.userName)).toEqual(expect.arrayContaining(['demoadmin', 'user1']));
     expect(demo.map((r) => r.userName)).not.toContain('otheruser');

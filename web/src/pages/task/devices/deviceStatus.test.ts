@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batteryText, deviceStatusBadges, deviceStatusOf, signalText } from './deviceStatus.ts';
+import { batteryText, capabilitiesText, deviceStatusBadges, deviceStatusOf, signalText } from './deviceStatus.ts';
 
 describe('deviceStatusOf', () => {
   it('is online when the server says so', () => {
@@ -27,5 +27,13 @@ describe('battery and signal', () => {
     expect(batteryText(0)).toBe('0%');
     expect(batteryText(87)).toBe('87%');
     expect(signalText(4)).toBe('4/5');
+  });
+});
+
+describe('发送能力', () => {
+  it('is 全部 for a device that sends every type, else the types it sends', () => {
+    expect(capabilitiesText(['text', 'image', 'file', 'contact', 'schedule'])).toBe('全部');
+    expect(capabilitiesText(['text'])).toBe('文字');
+    expect(capabilitiesText(['text', 'image'])).toBe('文字 / 图片');
   });
 });

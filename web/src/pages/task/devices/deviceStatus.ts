@@ -1,4 +1,4 @@
-import { messages, type DeviceRow } from '@huiyun/contract';
+import { ALL_CAPABILITIES, deviceCapabilityOptions, labelOf, messages, type DeviceRow } from '@huiyun/contract';
 
 const m = messages.device;
 
@@ -16,6 +16,10 @@ export const deviceStatusBadges: Record<DeviceStatus, { status: 'success' | 'def
   offline: { status: 'default', text: m.offline },
   neverSeen: { status: 'default', text: m.neverSeen },
 };
+
+/** 发送能力: 全部 when it can send every type, else the types (文字 / 图片). */
+export const capabilitiesText = (capabilities: DeviceRow['capabilities']) =>
+  ALL_CAPABILITIES.every((c) => capabilities.includes(c)) ? m.capabilitiesAll : capabilities.map((c) => labelOf(deviceCapabilityOptions, c)).join(' / ');
 
 /** '87%' — or '-' for a device that never reported it. */
 export const batteryText = (battery: number | null) => (battery == null ? '-' : `${battery}%`);

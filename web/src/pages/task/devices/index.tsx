@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Divider } from 'antd';
+import { Badge, Divider, Typography } from 'antd';
 import { ArrowLeftOutlined } from '../../../shared/icons.tsx';
 import { Link } from 'react-router';
 import { DEVICE_LIST_URL, menuUrlOf, messages, Perm, type DeviceRow } from '@huiyun/contract';
@@ -8,7 +8,7 @@ import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts
 import { useAccess } from '../../../shared/useCurrentUser.ts';
 import { AddAuthCodeDialog } from '../../../components/AddAuthCodeDialog.tsx';
 import { DeviceActivationHelp } from './DeviceActivationHelp.tsx';
-import { batteryText, deviceStatusBadges, deviceStatusOf, signalText } from './deviceStatus.ts';
+import { batteryText, capabilitiesText, deviceStatusBadges, deviceStatusOf, signalText } from './deviceStatus.ts';
 
 const m = messages.device;
 const BACK_URL = menuUrlOf(DEVICE_LIST_URL);
@@ -23,9 +23,16 @@ const columns: ListColumn<DeviceRow>[] = [
   { key: 'userName', title: m.userName, width: 110 },
   { key: 'authCode', title: m.authCode, width: 150, secondary: true },
   {
-    key: 'online', title: m.status, width: 80,
-    render: (_value, row) => <Badge {...deviceStatusBadges[deviceStatusOf(row)]} />,
+    key: 'online', title: m.status, width: 90,
+    // The device's own word on itself (限额已满, 手机无响应) under the badge.
+    render: (_value, row) => (
+      <>
+        <Badge {...deviceStatusBadges[deviceStatusOf(row)]} />
+        {row.state && <Typography.Text type="warning" style={{ display: 'block', fontSize: 12 }}>{row.state}</Typography.Text>}
+      </>
+    ),
   },
+  { key: 'capabilities', title: m.capabilities, width: 90, render: capabilitiesText },
   { key: 'lastSeenStr', title: m.lastSeen, width: 170, render: (value: string) => value || '-' },
   { key: 'sentToday', title: m.sentToday, width: 90 },
   { key: 'leased', title: m.leased, width: 90, secondary: true },

@@ -1,7 +1,7 @@
 import { taskSave, type Task } from '@huiyun/contract';
 import { FormDialog } from '../../../components/FormDialog/index.ts';
 import { QrDialog } from './QrDialog.tsx';
-import { TaskBasicsFields, TaskDeviceFields, TaskMediaFields, TaskNumberFields, TaskQrField } from './TaskFieldGroups.tsx';
+import { TaskBasicsFields, TaskDeviceFields, TaskMediaFields, TaskNumberFields, TaskQrField, TaskSendWindowFields } from './TaskFieldGroups.tsx';
 import type { TaskFormValues } from './taskForm.ts';
 import { useTaskDialog } from './useTaskDialog.ts';
 import type { Entity } from '../../../api/queryKeys.ts';
@@ -34,7 +34,8 @@ export function TaskDialog({ open, editing, currentUserId, queryKey, onClose }: 
       <TaskMediaFields shown={task.shows.image} isFile={task.isFile} percent={task.media.percent} onPick={(file) => void task.media.upload(file)} />
       <TaskQrField pending={task.qr.pending} onGenerate={() => void task.qr.generate()} />
       <TaskNumberFields />
-      <TaskDeviceFields options={task.devices.options} loading={task.devices.loading} />
+      <TaskSendWindowFields />
+      <TaskDeviceFields options={task.devices.options} loading={task.devices.loading} cannotSend={task.devices.cannotSend} />
       <QrDialog url={task.qr.url} onClose={task.qr.close} />
     </FormDialog>
   );

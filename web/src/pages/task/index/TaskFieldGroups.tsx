@@ -1,12 +1,12 @@
 // The field groups of 新增任务 / 编辑任务, each a few inputs of one concern; rules from the contract's
 // taskSave (the schema of the surrounding FormDialog) plus the screen's own texts.
-import { Button, Col, Form, Input, InputNumber, Row, Select, Space, Typography } from 'antd';
+import { Alert, Button, Col, Form, Input, InputNumber, Row, Select, Space, TimePicker, Typography } from 'antd';
 import { QrcodeOutlined } from '../../../shared/icons.tsx';
 import { fill, messages, randomNumOptions, randomPositionOptions, ShowType, showTypeOptions } from '@huiyun/contract';
 import { SchemaField } from '../../../components/FormDialog/index.ts';
 import { RadioGroup } from '../../../components/RadioGroup.tsx';
 import { MediaField } from './MediaField.tsx';
-import { batchRule, numberFields } from './taskForm.ts';
+import { batchRule, numberFields, pickerToTime, sendWindowRule, timeToPicker } from './taskForm.ts';
 
 const m = messages.task;
 const inputPlaceholder = (label: string) => fill(messages.common.inputPlaceholder, { label });
@@ -103,11 +103,43 @@ export function TaskNumberFields() {
   );
 }
 
-/** The devices that send, and the random-number options. */
-export function TaskDeviceFields({ options, loading }: { options: { value: string; label: string }[]; loading: boolean }) {
+/** 发送时段: start and end (Beijing time); outside it no device gets a batch of the task. */
+export function TaskSendWindowFields() {
+  const picker = (name: 'sendStartTime' | 'sendEndTime', label: string) => (
+    <SchemaField
+      name={name}
+      label={label}
+      required={false}
+      dependencies={name === 'sendEndTime' ? ['sendStartTime'] : undefined}
+      rulesAfter={name === 'sendEndTime' ? [sendWindowRule] : undefined}
+      getValueProps={(value: unknown) => ({ value: timeToPicker(value) })}
+      normalize={pickerToTime}
+    >
+      <TimePicker format="HH:mm" needConfirm={false} aria-label={`${m.sendWindow}${label}`} style={{ width: '100%' }} />
+    </SchemaField>
+  );
+  return (
+    <Form.Item label={m.sendWindow} tooltip={m.sendWindowHelp} style={{ marginBottom: 0 }}>
+      <Row gutter={16}>
+        <Col span={12}>{picker('sendStartTime', m.sendWindowStart)}</Col>
+        <Col span={12}>{picker('sendEndTime', m.sendWindowEnd)}</Col>
+      </Row>
+    </Form.Item>
+  );
+}
+
+type DeviceFieldsProps = {
+  options: { value: string; label: string }[];
+  loading: boolean;
+  /** None of the chosen devices can send the task's type (an SMS phone sends text only). */
+  cannotSend: boolean;
+};
+
+/** The devices that send (with a warning when none of them can send the task's type), and the random-number options. */
+export function TaskDeviceFields({ options, loading, cannotSend }: DeviceFieldsProps) {
   return (
     <>
-      <Form.Item name="machineCodeList" label={m.machineCodeList}>
+      <Form.Item name="machineCodeList" label={m.machineCodeList} extra={cannotSend ? <Alert type="warning" showIcon title={m.devicesCannotSend} /> : undefined}>
         <Select
           mode="multiple"
           allowClear

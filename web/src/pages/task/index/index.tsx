@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Button, Tag, Tooltip } from 'antd';
+import { Button, Tag, Tooltip, Typography } from 'antd';
 import { DownloadOutlined, PlusOutlined } from '../../../shared/icons.tsx';
 import { fill, labelOf, messages, Perm, showTypeOptions, TaskStatus, taskStatusOptions, TASK_PAGE_SIZE, type Task } from '@huiyun/contract';
 import { deleteTask, listTasks, pauseStartTask, type TaskFilters } from '../../../api/task.ts';
@@ -39,10 +39,21 @@ const columns: ListColumn<Task>[] = [
     key: 'taskStatus',
     title: m.taskStatus,
     width: 90,
-    render: (value: number) => <Tag color={statusColors[value]}>{labelOf(taskStatusOptions, value)}</Tag>,
+    render: (value: number, row) => (
+      <>
+        <Tag color={statusColors[value]}>{labelOf(taskStatusOptions, value)}</Tag>
+        {row.outsideWindow && (
+          <Tooltip title={`${m.sendWindow} ${row.sendStartTime}-${row.sendEndTime}`}>
+            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12, whiteSpace: 'nowrap' }}>{m.outsideSendWindow}</Typography.Text>
+          </Tooltip>
+        )}
+      </>
+    ),
   },
   { key: 'totalNum', title: m.totalNum, width: 170, render: (_v, r) => split(r.totalNum, r.mcount, r.ucount, r.tcount, r.ocount) },
   { key: 'totalSendNum', title: m.totalSendNum, width: 170, render: (_v, r) => split(r.totalSendNum, r.smcount, r.sucount, r.stcount, r.socount) },
+  { key: 'deliveredNum', title: m.delivered, width: 70 },
+  { key: 'undeliveredNum', title: m.undelivered, width: 80, secondary: true },
   { key: 'batchSendNum', title: m.batchCount, width: 100, secondary: true, render: (_v, r) => `${r.batchSendNum}-${r.batchSendMaxNum}` },
   { key: 'userName', title: m.userName, width: 100 },
 ];

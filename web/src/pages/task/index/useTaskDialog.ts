@@ -7,7 +7,7 @@ import { queryKeys, type Entity } from '../../../api/queryKeys.ts';
 import { generateQrImage, listUserDevices, saveTask } from '../../../api/task.ts';
 import { firstIssue } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../shared/useServerAction.ts';
-import { taskDefaults, toFormValues, toSaveInput, type TaskFormValues } from './taskForm.ts';
+import { noChosenDeviceCanSend, taskDefaults, toFormValues, toSaveInput, type TaskFormValues } from './taskForm.ts';
 import { useToast } from '../../../shared/toast.tsx';
 
 const m = messages.task;
@@ -25,7 +25,8 @@ export function useTaskDialog({ open, editing, currentUserId, queryKey }: TaskDi
   const [form] = Form.useForm<TaskFormValues>();
   const showType = (Form.useWatch('showType', form) as number | undefined) ?? ShowType.text;
   const saver = useServerAction(queryKey, saveTask);
-  const devices = useTaskDevices(open, editing, currentUserId);
+  const chosen = Form.useWatch('machineCodeList', form) as string[] | undefined;
+  const devices = useTaskDevices(open, editing, currentUserId, chosen, showType);
   const media = useMediaUpload(open, showType === ShowType.file, form);
   const qr = useQrPreview(() => String(form.getFieldValue('qrUrl') ?? '').trim());
 
@@ -46,7 +47,7 @@ export function useTaskDialog({ open, editing, currentUserId, queryKey }: TaskDi
 }
 
 /** The devices the task may use: the caller's, or (editing another owner's task) that owner's. */
-function useTaskDevices(open: boolean, editing: Task | null, currentUserId: number | undefined) {
+function useTaskDevices(open: boolean, editing: Task | null, currentUserId: number | undefined, chosen: string[] | undefined, showType: number) {
   const ownerId = editing && editing.userId !== currentUserId ? editing.userId : undefined;
   const devices = useQuery({
     queryKey: queryKeys.options('device', ownerId ?? 'me'),
@@ -56,7 +57,7 @@ function useTaskDevices(open: boolean, editing: Task | null, currentUserId: numb
     meta: { errorText: m.deviceLoadFailed },
   });
   const options = (devices.data ?? []).map((d) => ({ value: d.machineCode, label: d.machineName ? `${d.machineName} (${d.machineCode})` : d.machineCode }));
-  return { options, loading: devices.isFetching };
+  return { options, loading: devices.isFetching, cannotSend: noChosenDeviceCanSend(devices.data ?? [], chosen, showType) };
 }
 
 type FormLike = {

@@ -25,6 +25,7 @@ const columns: ListColumn<TaskUserStatistics>[] = [
     render: (_value, row) =>
       fill(m.totalSplit, { total: row.totalSendNum, mobile: row.smcount, unicom: row.sucount, telecom: row.stcount, other: row.socount }),
   },
+  { key: 'deliveredNum', title: m.deliveredNum, width: 100 },
   { key: 'sendNum', title: m.sendNum, width: 110 },
 ];
 
