@@ -114,6 +114,8 @@ test.describe('1366×768', () => {
     await expectListFits(page);
     await openFromMenu(page, '任务管理', '黑名单');
     await expectListFits(page);
+    await openFromMenu(page, '任务管理', '回复记录');
+    await expectListFits(page);
   });
 
   test('the system and monitor lists fit without a sideways scroll', async ({ adminPage: page }) => {

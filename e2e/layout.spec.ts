@@ -69,10 +69,10 @@ test.describe('主布局', () => {
     await expect(sider).not.toHaveClass(/ant-layout-sider-collapsed/);
   });
 
-  test('an ordinary user sees exactly the five task links', async ({ user1Page: page }) => {
+  test('an ordinary user sees exactly the six task links', async ({ user1Page: page }) => {
     await page.goto('/task/index');
     const menu = page.locator('.ant-layout-sider .ant-menu');
-    await expect(menu.getByRole('link')).toHaveText(['任务列表', '授权码列表', '用户发送统计', '修改密码', '黑名单']);
+    await expect(menu.getByRole('link')).toHaveText(['任务列表', '授权码列表', '用户发送统计', '修改密码', '黑名单', '回复记录']);
     await expect(menu.getByText('系统管理')).toHaveCount(0);
   });
 

@@ -56,7 +56,7 @@ test.describe('用户发送统计', () => {
 
     await loginThroughUi(fresh, { userName, password: 'Sub@12345' });
     const menu = fresh.locator('.ant-layout-sider .ant-menu');
-    await expect(menu.getByRole('link')).toHaveText(['任务列表', '授权码列表', '用户发送统计', '修改密码', '黑名单']);
+    await expect(menu.getByRole('link')).toHaveText(['任务列表', '授权码列表', '用户发送统计', '修改密码', '黑名单', '回复记录']);
     await fresh.goto(URL);
     await expect(rows(fresh)).toHaveCount(1);
     await expect(rows(fresh).first()).toContainText(userName);

@@ -11,6 +11,8 @@ export const reply = {
   unsubscribed: '退订',
   userName: '所属账号',
   dateRange: '时间范围',
+  beginDate: '开始日期',
+  endDate: '结束日期',
   unsubscribedOnly: '仅退订',
   yes: '是',
   no: '否',

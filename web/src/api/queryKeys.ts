@@ -7,7 +7,7 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 
 export const entities = [
   'role', 'user', 'dept', 'permission', 'variable', 'menu',
-  'task', 'authcode', 'device', 'statistics', 'blacklist',
+  'task', 'authcode', 'device', 'statistics', 'blacklist', 'reply',
   'online', 'operLog', 'loginLog',
   'payConfig', 'terminalConfig',
   'machine', 'aisle',

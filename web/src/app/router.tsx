@@ -17,6 +17,7 @@ const screens: Record<string, () => Promise<Screen>> = {
   '/task/updatePasswd': () => import('../pages/task/updatePasswd/index.tsx').then((m) => ({ Component: m.UpdatePasswordPage })),
   '/task/profile': () => import('../pages/task/profile/index.tsx').then((m) => ({ Component: m.ProfilePage })),
   '/task/blacklist': () => import('../pages/task/blacklist/index.tsx').then((m) => ({ Component: m.BlacklistPage })),
+  '/task/reply': () => import('../pages/task/reply/index.tsx').then((m) => ({ Component: m.ReplyPage })),
   '/system/user': () => import('../pages/system/user/index.tsx').then((m) => ({ Component: m.UserPage })),
   '/system/Dept': () => import('../pages/system/dept/index.tsx').then((m) => ({ Component: m.DeptPage })),
   '/system/Role': () => import('../pages/system/role/index.tsx').then((m) => ({ Component: m.RolePage })),

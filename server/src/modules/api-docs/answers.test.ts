@@ -62,7 +62,7 @@ const console_ = async (method: string, url: string, body?: unknown, route = url
 describe('answers against the api document', () => {
   it('console routes answer what the document says: saves, lists, choices, trees, one record', async () => {
     const saved = await console_('POST', '/api/Variable/save', { varLable: '文档', varName: 'docs.check', varValue: '1' });
-    const rows = await console_('POST', '/api/Variable/list', { page: 1, limit: 10 });
+    const rows = await console_('POST', '/api/Variable/list', { page: 1, limit: 10, varName: 'docs.check' });
     expect(rows.data).toEqual([expect.objectContaining({ varId: saved.data.varId, varName: 'docs.check' })]);
     await console_('DELETE', `/api/Variable/delete?ids=${saved.data.varId}`, undefined, '/api/Variable/delete');
     const me = await console_('GET', '/sync/currentUser');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blacklistKey, fill, messages, Perm, RoleId } from '@huiyun/contract';
+import { BlacklistSource, blacklistKey, fill, messages, Perm, RoleId } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { readXlsxExport } from '../../test/xlsx-export.ts';
 import { uploadNumbers, uploadVia } from '../../test/uploads.ts';
@@ -71,7 +71,7 @@ describe('adding numbers', () => {
     expect(listed.body.total).toBe(1);
     expect(listed.body.data[0]).toEqual({
       id: blacklistKey(companyA, '13800138000'), deptId: companyA, deptName: expect.any(String), phone: '13800138000',
-      addUser: 'bl_userA', addTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+      addUser: 'bl_userA', addTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), source: BlacklistSource.manual,
     });
     expect(await lastLog()).toMatchObject({ userName: 'bl_userA', action: m.actionAdd, success: 1, target: expect.stringContaining('+4 (1)') });
   });
@@ -174,6 +174,7 @@ describe('uploading a number file', () => {
     };
     expect(answer.body).toMatchObject({ success: true, msg: fill(m.uploaded, { added: 3, duplicates: 2, invalid: 3 }), data });
     expect(await phonesOf(companyA)).toEqual(expect.arrayContaining([15700157000, 15800158000, 15900159000]));
+    expect((await list(userA, { phone: '15800158000' })).body.data[0].source).toBe(BlacklistSource.upload);
     expect(await lastLog()).toMatchObject({ action: m.actionUpload, success: 1, target: expect.stringContaining(`fileNo ${fileNo} +3 (2 / 3)`) });
   });
 
@@ -254,7 +255,8 @@ describe('the list and the number upload of a task', () => {
   it('exports the filtered list as an .xlsx', async () => {
     const { raw } = await t.call('POST', '/sync/exportBlacklist', { token: userA, body: { phone: '1880018800' } });
     const rows = await readXlsxExport(raw, m.title);
-    expect(rows[0]).toEqual([m.phone, m.dept, m.addUser, m.addTime]);
+    expect(rows[0]).toEqual([m.phone, m.dept, m.addUser, m.addTime, m.source]);
+    expect(rows[1][4]).toBe(m.sourceManual);
     expect(rows).toHaveLength(2);
     expect(String(rows[1][0])).toBe('18800188000');
   });

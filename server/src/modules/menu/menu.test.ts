@@ -48,7 +48,7 @@ describe('menu tree and parent choices', () => {
     expect(tree.map((g) => g.moduleName)).toEqual(['任务管理', '系统管理', '支付管理', '设备管理', '统计分析', '系统监控']);
     const task = tree[0];
     expect(task).toMatchObject({ parentId: 0, moduleLevel: 1, isLeaf: 0, moduleUrl: '/task' });
-    expect(task.children.map((c) => c.moduleUrl)).toEqual(['/task/index', '/task/authcode', '/task/userStatistics', '/task/updatePasswd', '/task/blacklist']);
+    expect(task.children.map((c) => c.moduleUrl)).toEqual(['/task/index', '/task/authcode', '/task/userStatistics', '/task/updatePasswd', '/task/blacklist', '/task/reply']);
     expect(task.children[0]).toMatchObject({ parentId: task.moduleId, moduleLevel: 2, isLeaf: 1, fullIndex: `${task.moduleId},${task.children[0].moduleId}`, children: [] });
   });
 

@@ -109,7 +109,7 @@ describe('send statistics', () => {
     const me = await t.call('GET', '/sync/currentUser', { token });
     expect(me.body.data.code).toBe(0);
     const links = (me.body.data.menus as { moduleUrl: string; children: { moduleUrl: string }[] }[]).flatMap((g) => g.children.map((c) => c.moduleUrl));
-    expect(links).toEqual(['/task/index', '/task/authcode', '/task/userStatistics', '/task/updatePasswd', '/task/blacklist']);
+    expect(links).toEqual(['/task/index', '/task/authcode', '/task/userStatistics', '/task/updatePasswd', '/task/blacklist', '/task/reply']);
     expect((await list(token)).body.data.map((r: { userName: string }) => r.userName)).toEqual(['sub.one']);
     expect((await list(otherAdmin)).body.data.map((r: { userName: string }) => r.userName)).toContain('sub.one');
   });

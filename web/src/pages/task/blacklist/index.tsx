@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button } from 'antd';
 import { UploadOutlined } from '../../../shared/icons.tsx';
-import { messages, Perm, type BlacklistEntry } from '@huiyun/contract';
+import { blacklistSourceLabel, messages, Perm, type BlacklistEntry } from '@huiyun/contract';
 import { deleteBlacklist, exportBlacklist, listBlacklist, saveBlacklist, type BlacklistFilters } from '../../../api/blacklist.ts';
 import { ListPage, type FieldConfig, type ListColumn } from '../../../components/ListPage/index.ts';
 import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
@@ -35,6 +35,7 @@ export function BlacklistPage() {
     ...(companies.many ? [{ key: 'deptName', title: m.dept }] : []),
     { key: 'addUser', title: m.addUser },
     { key: 'addTime', title: m.addTime, width: 180 },
+    { key: 'source', title: m.source, width: 110, render: (_v, row) => blacklistSourceLabel(row.source) },
   ];
 
   return (
