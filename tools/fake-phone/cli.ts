@@ -16,6 +16,13 @@ async function main(argv: string[]): Promise<number> {
     failRate: cli.failRate, undeliveredRate: cli.undeliveredRate, replyRate: cli.replyRate,
     duplicateRate: cli.duplicateRate, reorderRate: cli.reorderRate, ...(cli.password ? { password: cli.password } : {}),
   });
+  if (cli.json) {
+    const phones = fleet.phones.map((p) => ({ name: p.name, url: p.url, user: p.user, password: p.password, signingKey: p.signingKey, deviceId: p.deviceId }));
+    console.log(JSON.stringify({ phones }));
+    await stopped();
+    await fleet.stop();
+    return 0;
+  }
   for (const [i, p] of fleet.phones.entries()) {
     console.log(`\n== ${p.name} ==\nURL: ${p.url}\nuser: ${p.user}\npassword: ${p.password}\nsigning key: ${p.signingKey}\ndevice id: ${p.deviceId}`);
     console.log(`bridge: npm run phone -- --server http://127.0.0.1:3000 --code AUTHCODE${i + 1} --phone ${p.url} --user ${p.user} --password ${p.password}`);
@@ -27,15 +34,17 @@ async function main(argv: string[]): Promise<number> {
     if (line !== last) console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
     last = line;
   }, 2000);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
+  await stopped();
   clearInterval(live);
   await fleet.stop();
   console.log(`\nStopped. Books: ${formatBooks(fleet.summary())}`);
   return 0;
 }
+
+const stopped = () => new Promise<void>((resolve) => {
+  process.once('SIGINT', () => resolve());
+  process.once('SIGTERM', () => resolve());
+});
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   main(process.argv.slice(2)).then((code) => process.exit(code), (error: unknown) => {

@@ -23,6 +23,8 @@ export function messageState(recipients: Recipient[]): State {
 
 export class MessageStore {
   private readonly byId = new Map<string, StoredMessage>();
+  /** the messages still Pending, oldest first: the sending loop looks here, not through every message kept */
+  private readonly pending = new Set<StoredMessage>();
   private seq = 0;
 
   has(id: string) {
@@ -35,6 +37,7 @@ export class MessageStore {
   add(m: Omit<StoredMessage, 'seq' | 'states'>): StoredMessage {
     const stored: StoredMessage = { ...m, seq: ++this.seq, states: { Pending: new Date(m.createdAt).toISOString() } };
     this.byId.set(m.id, stored);
+    this.pending.add(stored);
     return stored;
   }
 
@@ -45,14 +48,16 @@ export class MessageStore {
     }
     const now = messageState(m.recipients);
     m.states[now] ??= new Date().toISOString();
+    if (now !== 'Pending') this.pending.delete(m);
   }
 
   /** The next message to send: its processing order decides between the oldest and the newest (§3: LIFO by default). */
   nextPending(order: 'FIFO' | 'LIFO', now: number): StoredMessage | undefined {
     let pick: StoredMessage | undefined;
-    for (const m of this.byId.values()) {
-      if (messageState(m.recipients) !== 'Pending' || (m.scheduleAt !== null && m.scheduleAt > now)) continue;
-      if (!pick || (order === 'FIFO' ? m.seq < pick.seq : m.seq > pick.seq)) pick = m;
+    for (const m of this.pending) {
+      if (m.scheduleAt !== null && m.scheduleAt > now) continue;
+      if (order === 'FIFO') return m;
+      pick = m;
     }
     return pick;
   }

@@ -10,6 +10,11 @@ export class Pace {
   private busy = 0;
   private waiters: (() => void)[] = [];
   stopped = false;
+  private readonly stopping = new AbortController();
+  /** aborted by stop(): requests still in flight (a webhook post) end with it */
+  readonly stopSignal = this.stopping.signal;
+  /** called when the last work in flight ends (it may start more) */
+  onIdle: (() => void) | undefined;
 
   readonly speed: number;
   readonly random: Random;
@@ -58,6 +63,7 @@ export class Pace {
     this.busy++;
     return work.finally(() => {
       this.busy--;
+      if (this.busy === 0) this.onIdle?.();
       if (this.busy === 0) for (const wake of this.waiters.splice(0)) setImmediate(wake);
     });
   }
@@ -76,6 +82,7 @@ export class Pace {
 
   stop(): void {
     this.stopped = true;
+    this.stopping.abort();
     for (const timer of this.timers) {
       clearTimeout(timer as NodeJS.Timeout);
       clearImmediate(timer as NodeJS.Immediate);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PhoneBooks, UNSUBSCRIBE_KEYWORDS } from './books.ts';
+import { fakeControls } from './controls.ts';
 import { SendingLoop, type Outcomes } from './engine.ts';
 import { MessageStore } from './messages.ts';
 import { Pace, type Random } from './pace.ts';
@@ -47,7 +48,8 @@ export class FakePhone {
     this.pace = new Pace(options.speed ?? 0, options.random ?? Math.random);
     const retryCount = options.retryCount ?? 15;
     // §2: the app makes a random 8-character key when none is set
-    this.settings = defaultSettings(options.signingKey ?? alnum(8), retryCount);
+    const settings = defaultSettings(options.signingKey ?? alnum(8), retryCount);
+    this.settings = settings;
     this.outcomes = {
       failRate: options.failRate ?? 0, undeliveredRate: options.undeliveredRate ?? 0, replyRate: options.replyRate ?? 0,
       unsubscribeShare: options.unsubscribeShare ?? 0.3, withSender: options.withSender ?? false,
@@ -55,7 +57,13 @@ export class FakePhone {
     this.webhooks = new Webhooks(
       { deviceId: this.deviceId, signingKey: () => this.signingKey, online: () => this.server.whenOnline() },
       this.pace, this.books,
-      { retryBaseMs: options.retryBaseMs ?? 5000, retryCount, duplicateRate: options.duplicateRate ?? 0, reorderRate: options.reorderRate ?? 0 },
+      {
+        retryBaseMs: options.retryBaseMs ?? 5000, duplicateRate: options.duplicateRate ?? 0, reorderRate: options.reorderRate ?? 0,
+        // PATCH /settings {"webhooks":{"retry_count":n}} applies to the next retries, as in the app
+        get retryCount() {
+          return settings.webhooks.retry_count;
+        },
+      },
     );
     this.loop = new SendingLoop({
       store: this.store, books: this.books, pace: this.pace, settings: this.settings, outcomes: this.outcomes, sims: this.sims,
@@ -64,6 +72,7 @@ export class FakePhone {
     this.server = new PhoneServer(phoneRoutes({
       user: this.user, password: this.password, deviceId: this.deviceId, name: this.name, version: '1.68.0-fake', sims: this.sims,
       store: this.store, books: this.books, settings: this.settings, loop: this.loop, webhooks: this.webhooks, inbox: this.inbox,
+      controls: fakeControls(this),
     }));
   }
 
@@ -114,7 +123,8 @@ export class FakePhone {
     return entry;
   }
 
-  /** Resolves when nothing is queued or in flight: every message settled, every webhook posted (or given up). */
+  /** Resolves when nothing is queued or in flight: every message settled, every webhook posted (or given up).
+   *  Messages kept Pending by hold() do not count; webhooks waiting for the phone to come back online do. */
   async whenIdle(): Promise<void> {
     for (;;) {
       await this.pace.whenIdle();

@@ -9,7 +9,8 @@ import { isRefusal, parseSendRequest } from './validate.ts';
 import { allowedWebhookUrl, EVENTS, type Webhooks, type WebhookEvent } from './webhooks.ts';
 
 // The Local Server API's routes the fake answers (fact sheet §1, §8): Basic auth on everything but /health;
-// errors as {message}; `/message` and `/webhook` are aliases of the plural paths.
+// errors as {message}; `/message` and `/webhook` are aliases of the plural paths. /__fake/… is not the app's:
+// the fake's controls for a test or bench that runs the fakes in another process (controls.ts).
 
 export type InboxEntry = { id: string; type: 'SMS'; sender: string; contentPreview: string; createdAt: string };
 
@@ -17,12 +18,23 @@ export type RouteParts = {
   user: string; password: string; deviceId: string; name: string; version: string;
   sims: { simNumber: number; phoneNumber: string; carrierName: string }[];
   store: MessageStore; books: PhoneBooks; settings: PhoneSettings; loop: SendingLoop; webhooks: Webhooks; inbox: InboxEntry[];
+  /** the fake's own controls under /__fake/ (controls.ts), behind the same auth */
+  controls: Handler;
 };
 
 const json = (status: number, data: unknown, headers: Record<string, string> = {}): Answer => ({
   status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(data),
 });
 const error = (status: number, message: string) => json(status, { message });
+
+/** A path's id, decoded (a malformed escape is taken as written: it names no message). */
+const pathId = (raw: string) => {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+};
 
 export const newId = () => randomBytes(16).toString('base64url').slice(0, 21);
 
@@ -37,6 +49,7 @@ export function phoneRoutes(p: RouteParts): Handler {
     const path = r.path.replace(/\/+$/, '').replace(/^\/message(?=\/|$)/, '/messages').replace(/^\/webhook(?=\/|$)/, '/webhooks') || '/';
     if (path === '/health' && r.method === 'GET') return health(p);
     if (!authorized(r)) return { ...error(401, 'Unauthorized'), headers: { 'content-type': 'application/json', 'www-authenticate': 'Basic realm="SMSGate"' } };
+    if (path.startsWith('/__fake/')) return p.controls({ ...r, path });
     const body = () => {
       try {
         return JSON.parse(r.text) as unknown;
@@ -60,11 +73,11 @@ export function phoneRoutes(p: RouteParts): Handler {
       case 'GET /messages':
         return listMessages(p, r.query);
       case 'GET /messages/:id': {
-        const m = p.store.get(decodeURIComponent(id![2]!));
+        const m = p.store.get(pathId(id![2]!));
         return m ? json(200, messageJson(m)) : error(404, 'Message not found');
       }
       case 'DELETE /messages/:id': {
-        const m = p.store.get(decodeURIComponent(id![2]!));
+        const m = p.store.get(pathId(id![2]!));
         if (!m) return error(404, 'Message not found');
         if (messageState(m.recipients) !== 'Pending') return error(409, 'Only a Pending message can be cancelled');
         p.store.setState(m, null, 'Cancelled');
@@ -77,7 +90,7 @@ export function phoneRoutes(p: RouteParts): Handler {
       case 'POST /webhooks':
         return postWebhook(p, body());
       case 'DELETE /webhooks/:id':
-        p.webhooks.registrations.delete(decodeURIComponent(id![2]!));
+        p.webhooks.registrations.delete(pathId(id![2]!));
         return { status: 204 };
       default:
         return error(404, 'Not found');

@@ -52,6 +52,10 @@ export class PhoneServer {
   get offline(): OfflineMode | undefined {
     return this.mode;
   }
+  /** requests taken while 'hang' and never answered */
+  get hungRequests(): number {
+    return this.hung.size;
+  }
 
   async listen(port: number): Promise<void> {
     await new Promise<void>((resolve, reject) => {

@@ -36,6 +36,7 @@ export function patchSettings(settings: PhoneSettings, body: unknown): string | 
     if (!optionalCount(m[key])) return `messages.${key} must be a whole number ≥ 0`;
   }
   const w = (body.webhooks ?? {}) as Record<string, unknown>;
+  if (w.retry_count !== undefined && !(Number.isInteger(w.retry_count) && (w.retry_count as number) >= 0)) return 'webhooks.retry_count must be a whole number ≥ 0';
   if (w.signing_key !== undefined && (typeof w.signing_key !== 'string' || w.signing_key === '')) return 'webhooks.signing_key must be a non-empty string';
   for (const [section, values] of Object.entries(body)) settings[section] = { ...(settings[section] ?? {}), ...(values as Record<string, unknown>) };
   return undefined;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LIMIT_EXCEEDED, SEND_FAILED, startFakePhones, UNDELIVERED, type FakePhones } from './index.ts';
 import { messageState } from './messages.ts';
 import { smsParts } from './sms-parts.ts';
-import { phoneClient } from './test-support.ts';
+import { phoneClient, until } from './test-support.ts';
 
 // What happens to a message once accepted: per-recipient states, the message's derived state, the processing
 // order, the failures' error strings and the health check (fact sheet §1, §3, §9).
@@ -81,6 +81,16 @@ describe('state progression', () => {
     await phone.whenIdle();
     expect((await call('GET', '/messages/m2')).body.state).toBe('Delivered');
     expect(phone.books.timesSent('13800138000')).toBe(2);
+  });
+
+  it('the app\'s own limit (limit_period/limit_value): past it, the next message stays Pending', async () => {
+    const { phone, call } = await start();
+    await call('PATCH', '/settings', { messages: { processing_order: 'FIFO', limit_period: 'PerHour', limit_value: 1 } });
+    await call('POST', '/messages', send('m1', ['13800138000']));
+    await call('POST', '/messages', send('m2', ['13900139000']));
+    await until(() => phone.books.sends[0]?.state === 'Delivered');
+    expect((await call('GET', '/messages/m2')).body.state).toBe('Pending');
+    expect(phone.books.sends).toHaveLength(1);
   });
 
   it('messages wait in the processing order: LIFO by default, FIFO once set', async () => {

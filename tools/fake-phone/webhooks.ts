@@ -35,7 +35,7 @@ type WebhookPhone = { deviceId: string; signingKey: () => string; online: () => 
 
 export class Webhooks {
   readonly registrations = new Map<string, Registration>();
-  private heldBack: (() => void) | undefined;
+  private held: (() => Promise<void>)[] = [];
 
   private readonly phone: WebhookPhone;
   private readonly pace: Pace;
@@ -47,6 +47,7 @@ export class Webhooks {
     this.pace = pace;
     this.books = books;
     this.options = options;
+    pace.onIdle = () => this.releaseHeld();
   }
 
   register(r: Registration): Registration {
@@ -60,19 +61,23 @@ export class Webhooks {
       if (r.event !== event) continue;
       this.books.webhooks.events++;
       const body = JSON.stringify({ id: randomUUID(), webhookId: r.id, event, deviceId: this.phone.deviceId, payload });
-      const release = this.heldBack;
-      this.heldBack = undefined;
       if (this.pace.chance(this.options.reorderRate)) {
-        // held until the next event has been posted (or a while passed), so it arrives after a later one
+        // held back until a later event has been posted (or the phone has nothing else to do), so it arrives late
         this.books.webhooks.reordered++;
-        release?.();
-        let go!: () => void;
-        const gate = new Promise<void>((resolve) => (go = resolve));
-        this.heldBack = go;
-        void this.pace.track(Promise.race([gate, this.pace.wait(2000)]).then(() => this.deliver(r.url, body)));
+        this.held.push(() => this.deliver(r.url, body));
       } else {
-        void this.pace.track(this.deliver(r.url, body).finally(() => release?.()));
+        void this.pace.track(this.deliver(r.url, body).finally(() => this.releaseHeld()));
       }
+    }
+  }
+
+  /** Posts the held events one after the other, the latest first. */
+  private releaseHeld(): void {
+    const held = this.held.splice(0).reverse();
+    if (held.length > 0) {
+      void this.pace.track((async () => {
+        for (const deliver of held) await deliver();
+      })());
     }
   }
 
@@ -103,7 +108,7 @@ export class Webhooks {
     const timestamp = String(Math.floor(Date.now() / 1000));
     try {
       const answer = await fetch(url, {
-        method: 'POST', body, signal: AbortSignal.timeout(30_000),
+        method: 'POST', body, signal: AbortSignal.any([AbortSignal.timeout(30_000), this.pace.stopSignal]),
         headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': signBody(this.phone.signingKey(), body, timestamp) },
       });
       await answer.arrayBuffer();
