@@ -12,7 +12,8 @@
 // and undelivered numbers equal to the books; the task's counters equal to its number rows.
 //   npm run bench -- phones            (BENCH_DB=postgres with TEST_DATABASE_URL for PostgreSQL)
 // Knobs: BENCH_NUMBERS (20,000), BENCH_PHONES (100), BENCH_FAIL_RATE (0.02), BENCH_UNDELIVERED_RATE (0.05),
-// BENCH_WEBHOOKS=1 (the phones post webhooks to the bridge; default: the bridge polls, its default mode).
+// BENCH_WEBHOOKS=1 (the phones post webhooks to the bridge; default: the bridge polls, its default mode),
+// BENCH_CPU_PROF=dir (a CPU profile of the bridge process).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
   const bridgeCpuBefore = cpuSeconds(bridge.pid);
   const serverCpuBefore = cpuSeconds(server.pid);
   const databaseCpuBefore = (await backends?.cpu()) ?? 0;
+  const phonesCpuBefore = process.cpuUsage();
   const started = performance.now();
 
   // The end: every number final (sent or failed) and every sent one's delivery outcome counted on the task.
@@ -97,6 +99,8 @@ async function main(): Promise<void> {
   const serverCpu = cpuSeconds(server.pid) - serverCpuBefore;
   const bridgeCpu = cpuSeconds(bridge.pid) - bridgeCpuBefore;
   const databaseCpu = ((await backends?.cpu()) ?? 0) - databaseCpuBefore;
+  const phonesCpuUsage = process.cpuUsage(phonesCpuBefore);
+  const phonesCpu = (phonesCpuUsage.user + phonesCpuUsage.system) / 1e6;
   const loadAfter = os.loadavg();
   const stats = await bridge.stop();
   await fleet.whenIdle();
@@ -130,7 +134,8 @@ async function main(): Promise<void> {
     + `${(baseline.numbers / baseline.seconds).toFixed(0)} | ${ms(baselineCpu, baseline.numbers)} (per number sent) | |${postgres ? ` ${ms(baselineDatabaseCpu, baseline.numbers)} |` : ''}`);
   console.log(`\nCPU over the phones' run (${allSeconds.toFixed(1)} s): server ${serverCpu.toFixed(1)} s (${((serverCpu / allSeconds) * 100).toFixed(0)}% of one core; `
     + `${ms(serverCpu, NUMBERS)} ms per number of the task), bridge ${bridgeCpu.toFixed(1)} s (${((bridgeCpu / allSeconds) * 100).toFixed(0)}%)`
-    + `${postgres ? `, PostgreSQL backends ${databaseCpu.toFixed(1)} s` : ''}; the fake phones ran in this process.`);
+    + `${postgres ? `, PostgreSQL backends ${databaseCpu.toFixed(1)} s` : ''}, the fake phones (this process, with the watch for the end) ${phonesCpu.toFixed(1)} s `
+    + `(${((phonesCpu / allSeconds) * 100).toFixed(0)}%, ${ms(phonesCpu, NUMBERS)} ms per number): numbers/s is bounded by whichever of them the machine starves, not by the server.`);
   console.log(`machine load (1/5/15 min) before ${loadBefore.map((l) => l.toFixed(2)).join(', ')}, after the phones' run ${loadAfter.map((l) => l.toFixed(2)).join(', ')} on ${os.cpus().length} CPUs`);
   console.log(`\nrecount: ${check.text}`);
   reportRecount(check.problems);
@@ -190,7 +195,9 @@ async function recount(kdb: Kysely<Database>, taskId: number, fleet: FakePhones,
 
 /** The bridge in a process of its own (this file with BENCH_CHILD=bridge), so its CPU is its own. */
 function startBridgeChild(setup: BridgeSetup) {
-  const child = spawn(process.execPath, [import.meta.filename], {
+  // BENCH_CPU_PROF=dir: the bridge's --cpu-prof, written there when it exits
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, import.meta.filename], {
     env: { ...process.env, BENCH_CHILD: 'bridge', BENCH_BRIDGE: JSON.stringify(setup) }, stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
