@@ -7,7 +7,9 @@ import { defineConfig } from 'vitest/config';
 // The device simulator's run against a real server belongs to the server suite; its other tests do not.
 const simulatorRun = 'tools/device-simulator/run-devices.test.ts';
 const terminalRun = 'tools/terminal-simulator/run-terminals.test.ts';
-const serverTests = ['server/src/**/*.test.ts', simulatorRun, terminalRun];
+// The phone bridge between the fake phones and a real server, likewise.
+const phoneBridgeRun = 'tools/phone-bridge/bridge.test.ts';
+const serverTests = ['server/src/**/*.test.ts', simulatorRun, terminalRun, phoneBridgeRun];
 const postgres = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
@@ -18,7 +20,7 @@ export default defineConfig({
     projects: [
       { test: { name: 'contract', include: ['contract/src/**/*.test.ts'] } },
       { test: { name: 'web', include: ['web/src/**/*.test.ts', 'web/build/**/*.test.ts'] } },
-      { test: { name: 'tools', include: ['tools/**/*.test.ts'], exclude: [simulatorRun, terminalRun] } },
+      { test: { name: 'tools', include: ['tools/**/*.test.ts'], exclude: [simulatorRun, terminalRun, phoneBridgeRun] } },
       { test: { name: 'server-sqlite', include: serverTests, env: { TEST_DB: 'sqlite' }, testTimeout: 20_000, hookTimeout: 30_000 } },
       // every bench in its smoke mode (bench/lib/smoke.ts): a bench that no longer runs fails here
       { test: { name: 'bench', include: ['bench/**/*.test.ts'], env: { TEST_DB: 'sqlite' }, testTimeout: 120_000 } },

@@ -1,7 +1,7 @@
 // A sending device for the suite: the simulator's protocol client (tools/device-simulator), so a spec
 // can activate a code, pull batches and report results the way the phone app does.
-import type { DeviceActivation, DeviceBatch } from '@huiyun/contract';
-import { DeviceClient, type HeartbeatBody, type ReportBody } from '../tools/device-simulator/device-client.ts';
+import type { DeviceActivation, DeviceBatch, DeviceCapability } from '@huiyun/contract';
+import { DeviceClient, type DeliveryBody, type HeartbeatBody, type ReportBody } from '../tools/device-simulator/device-client.ts';
 import { BASE_URL } from './env.ts';
 
 /** Network trouble is retried briefly; a refusal (4xx) fails the spec at once. */
@@ -17,9 +17,10 @@ export class TestDevice {
   }
 
   /** Activates the code for this machine (a new token each time; the previous one stops working). */
-  static async activate(authCode: string, machineCode: string, machineName: string): Promise<TestDevice> {
+  /** `capabilities` as the device declares them (absent: it can send everything). */
+  static async activate(authCode: string, machineCode: string, machineName: string, capabilities?: DeviceCapability[]): Promise<TestDevice> {
     const client = new DeviceClient(BASE_URL, { retry: RETRY });
-    return new TestDevice(client, await client.activate({ authCode, machineCode, machineName }));
+    return new TestDevice(client, await client.activate({ authCode, machineCode, machineName, capabilities }));
   }
 
   get machineCode() {
@@ -43,6 +44,10 @@ export class TestDevice {
 
   report(batchId: string, results: ReportBody['results']) {
     return this.client.report({ batchId, results });
+  }
+
+  delivery(results: DeliveryBody['results']) {
+    return this.client.delivery({ results });
   }
 }
 

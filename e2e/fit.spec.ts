@@ -96,7 +96,7 @@ test.describe('1366×768', () => {
     await expect(row).toContainText('19014');
     await expect(row.getByRole('button', { name: '暂停', exact: true })).toBeVisible();
     await expect(row.locator('.row-actions-more')).toBeVisible();
-    await expectListFits(page, ['任务名称', '状态', '号码总数', '已发送', '创建人', '操作']);
+    await expectListFits(page, ['任务名称', '状态', '号码总数', '已发送', '送达', '创建人', '操作']);
   });
 
   test('the other task lists fit without a sideways scroll', async ({ adminPage: page }) => {
@@ -109,7 +109,7 @@ test.describe('1366×768', () => {
     await expectListFits(page, ['授权码', '使用状态', '剩余数量', '操作']);
     await page.getByRole('button', { name: '设备列表' }).click();
     await expect(page.locator('.ant-breadcrumb')).toContainText('设备列表');
-    await expectListFits(page, ['设备名称', '设备编号', '状态', '最后在线', '今日发送', '剩余数量']);
+    await expectListFits(page, ['设备名称', '设备编号', '状态', '发送能力', '最后在线', '今日发送', '剩余数量']);
     await openFromMenu(page, '任务管理', '用户发送统计');
     await expectListFits(page);
     await openFromMenu(page, '任务管理', '黑名单');

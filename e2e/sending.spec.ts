@@ -8,6 +8,7 @@ import { expect, loginThroughUi, test, toast, uniqueName } from './fixtures.ts';
 import { cellOf, dialog, rowOf, searchList } from './list-page.ts';
 import { BASE_URL } from './env.ts';
 import { reportable, TestDevice } from './device.ts';
+import { clearSendWindow } from './task-dialog.ts';
 
 // Six China Mobile numbers: every counter's carrier split reads (n | 0 | 0 | 0).
 const PHONES = ['13800138000', '13800138001', '13800138002', '13800138003', '13800138004', '13800138005'];
@@ -52,6 +53,7 @@ test('a device sends a task: 设备列表, live counters, statistics, exports, �
   await searchList(admin, 'device', '设备名称', machineName);
   const deviceRow = rowOf(admin, machineName);
   await expect(await cellOf(admin, deviceRow, '状态')).toHaveText('在线');
+  await expect(await cellOf(admin, deviceRow, '发送能力')).toHaveText('全部'); // it declared nothing: everything
   await expect(await cellOf(admin, deviceRow, '设备编号')).toHaveText(device.machineCode);
   await expect(await cellOf(admin, deviceRow, '所属账号')).toHaveText(owner.userName);
   await expect(await cellOf(admin, deviceRow, '授权码')).toHaveText(code);
@@ -78,6 +80,7 @@ test('a device sends a task: 设备列表, live counters, statistics, exports, �
   await add.getByLabel('发送设备').click();
   await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${machineName} (${device.machineCode})"]`).click();
   await add.getByLabel('任务名称').click(); // closes the device choice
+  await clearSendWindow(add); // any hour: the journey must not depend on when it runs
   await add.getByRole('button', { name: '保存' }).click();
   await expect(toast(page, '任务保存成功！')).toBeVisible();
   await expect(add).toBeHidden();
@@ -111,6 +114,12 @@ test('a device sends a task: 设备列表, live counters, statistics, exports, �
   await expect(await cellOf(admin, deviceRow, '发送中')).toHaveText('2');
   await expect(await cellOf(admin, deviceRow, '剩余数量')).toHaveText('97');
 
+  // The phone's delivery receipts: one delivered (its repeat counts once), one undelivered; 送达 follows.
+  expect(await device.delivery([
+    { id: a.id, status: 'delivered' }, { id: a.id, status: 'delivered' }, { id: b.id, status: 'undelivered', reason: 'Delivery result: 空号' },
+  ])).toEqual({ delivered: 1, undelivered: 1, ignored: 1 });
+  await expect(await cellOf(page, taskRow, '送达')).toHaveText('1');
+
   // What was sent and what was not, as the owner exports them.
   expect(await exportNumbers(page, taskName, '已发送')).toEqual([a, b, c].map((i) => i.phone).sort());
   expect(await exportNumbers(page, taskName, '未发送')).toEqual([failing, d, e].map((i) => i.phone).sort());
@@ -120,7 +129,9 @@ test('a device sends a task: 设备列表, live counters, statistics, exports, �
   const totals = page.locator('.statistics-totals');
   await expect(totals.locator('[data-total="totalCount"] .ant-statistic-content-value')).toHaveText('3');
   await expect(totals.locator('[data-total="todayCount"] .ant-statistic-content-value')).toHaveText('3');
+  await expect(totals.locator('[data-total="todayDeliveredCount"] .ant-statistic-content-value')).toHaveText('1');
   await expect(rowOf(page, owner.userName)).toContainText('3 (3 | 0 | 0 | 0)');
+  await expect(await cellOf(page, rowOf(page, owner.userName), '送达')).toHaveText('1');
 
   // The rest: two more sent; the failing number fails on every try until it is final. The task completes.
   await page.goto('/task/index');

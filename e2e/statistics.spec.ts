@@ -16,7 +16,7 @@ test.describe('用户发送统计', () => {
   test('administrator account 1 sees the four totals, add and clear-history', async ({ adminPage: page }) => {
     await page.goto(URL);
     const totals = page.locator('.statistics-totals');
-    for (const title of ['历史发送总数', '发送总数', '今日发送', '昨日发送']) await expect(totals.getByText(title, { exact: true })).toBeVisible();
+    for (const title of ['历史发送总数', '发送总数', '今日发送', '昨日发送', '今日送达']) await expect(totals.getByText(title, { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: '新增' })).toBeVisible();
     await expect(page.getByRole('button', { name: '清除历史总数' })).toBeVisible();
     await expect(page.locator('.ant-table-thead')).toContainText('发送总数（移动 | 联通 | 电信 | 其他）');
@@ -36,7 +36,7 @@ test.describe('用户发送统计', () => {
     for (const action of ['清除总数', '清除单次', '删除账号']) await expect(page.getByRole('button', { name: action })).toHaveCount(0);
   });
 
-  test('creates a sub-account that logs in and sees exactly the five task links', async ({ adminPage: page, page: fresh }) => {
+  test('creates a sub-account that logs in and sees exactly the six task links', async ({ adminPage: page, page: fresh }) => {
     const userName = uniqueName('sub');
     await page.goto(URL);
     await page.getByRole('button', { name: '新增' }).click();

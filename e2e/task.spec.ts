@@ -1,6 +1,8 @@
 import type { Locator, Page } from '@playwright/test';
 import { answerConfirm, confirmDialog, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { clickRowAction, dialog, rowActionNames, rowOf, rows, searchList } from './list-page.ts';
+import { TestDevice } from './device.ts';
+import { SEND_WINDOW_END, SEND_WINDOW_START, typeSendTime } from './task-dialog.ts';
 
 const URL = '/task/index';
 // A 1×1 transparent PNG: what /upload/files takes as a task image.
@@ -63,6 +65,52 @@ test.describe('任务列表', () => {
     await expect(add.getByLabel('内容', { exact: true })).toHaveCount(0);
     await add.getByRole('button', { name: '取消' }).click();
     await expect(add).toBeHidden();
+  });
+
+  test('发送时段 starts at 08:00–21:00 and takes a window across midnight; the dialog warns when no chosen device can send the type', async ({ adminPage: page }) => {
+    // A text-only device of the administrator's (an SMS phone), activated over the device protocol.
+    const code = uniqueName('e2e_cap').toUpperCase().replace(/_/g, '-');
+    const saved = await page.request.post('/sync/saveAuthCode', { headers: { token: await tokenOf(page) }, data: { authCode: code, authUserId: 1, dueNum: 100, dueDateNum: 30 } });
+    expect((await saved.json()).success).toBe(true);
+    const machineName = uniqueName('短信手机');
+    const phone = await TestDevice.activate(code, uniqueName('phone'), machineName, ['text']);
+
+    await page.goto(URL);
+    await page.getByRole('button', { name: '新增' }).click();
+    const add = dialog(page, '新增任务');
+    await expect(add.getByLabel(SEND_WINDOW_START)).toHaveValue('08:00');
+    await expect(add.getByLabel(SEND_WINDOW_END)).toHaveValue('21:00');
+
+    const warning = add.getByText('所选设备都不能发送此类型的消息（短信手机只能发送文字）');
+    await add.getByLabel('发送设备').click();
+    await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${machineName} (${phone.machineCode})"]`).click();
+    await add.getByLabel('任务名称').click(); // closes the device choice
+    await expect(warning).toHaveCount(0); // a text task: the phone can send it
+    await chooseShowType(page, add, '图片');
+    await expect(warning).toBeVisible();
+    await chooseShowType(page, add, '文本');
+    await expect(warning).toHaveCount(0);
+
+    const taskName = uniqueName('e2e_window');
+    await add.getByLabel('任务名称').fill(taskName);
+    await add.getByLabel('内容', { exact: true }).fill('晚间提醒');
+    await typeSendTime(add, SEND_WINDOW_START, '21:00');
+    await expect(add.getByLabel(SEND_WINDOW_START)).toHaveValue('21:00');
+    await add.getByRole('button', { name: '保存' }).click();
+    await expect(add.getByText('发送时段的开始时间和结束时间不能相同')).toBeVisible();
+    await typeSendTime(add, SEND_WINDOW_START, '22:00');
+    await typeSendTime(add, SEND_WINDOW_END, '06:00');
+    await expect(add.getByText('发送时段的开始时间和结束时间不能相同')).toHaveCount(0);
+    await add.getByRole('button', { name: '保存' }).click();
+    await expect(toast(page, '任务保存成功！').first()).toBeVisible();
+    await expect(add).toBeHidden();
+
+    await searchByName(page, taskName);
+    await clickRowAction(page, rowOf(page, taskName), '编辑');
+    const edit = dialog(page, '编辑任务');
+    await expect(edit.getByLabel(SEND_WINDOW_START)).toHaveValue('22:00');
+    await expect(edit.getByLabel(SEND_WINDOW_END)).toHaveValue('06:00');
+    await edit.getByRole('button', { name: '取消' }).click();
   });
 
   test('creates a task of each content type', async ({ adminPage: page }) => {

@@ -99,7 +99,7 @@ export type ReplyRow = {
   machineName: string;
   /** The device owner's account. */
   userName: string;
-  /** The last task of the owner that sent to the number before the reply was stored; null: none. */
+  /** The last task the device sent the number to (its batches of the last 30 days); null: none found. */
   taskId: number | null;
   taskName: string;
   unsubscribed: boolean;

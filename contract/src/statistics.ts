@@ -33,6 +33,8 @@ export type StatisticsTotals = {
   totalCount: number;
   todayCount: number;
   yesterdayCount: number;
+  /** 今日送达: delivery reports counted today (Asia/Shanghai), whenever the messages were sent. */
+  todayDeliveredCount: number;
 };
 
 export type TaskUserStatistics = {

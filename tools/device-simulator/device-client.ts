@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import {
   DEVICE_API_PREFIX,
-  type DeviceActivateBody, type DeviceActivation, type DeviceDeliveryResult, type DeviceHeartbeatRequest, type DevicePull, type DeviceReportResult, type Envelope,
+  type DeviceActivateBody, type DeviceActivation, type DeviceDeliveryResult, type DeviceRepliesResult, type DeviceHeartbeatRequest, type DevicePull, type DeviceReportResult, type Envelope,
 } from '@huiyun/contract';
 
 // A typed client of the device protocol (docs/device-protocol.md) over node:http. Node's global agent
@@ -18,7 +18,6 @@ export type HeartbeatBody = Partial<Pick<DeviceHeartbeatRequest, 'battery' | 'si
 export type DeliveryBody = { results: { id: number; status: 'delivered' | 'undelivered'; reason?: string }[] };
 /** SMS the device's phone received (POST /device/v1/replies); receivedAt epoch ms. */
 export type RepliesBody = { replies: { messageId: string; phone: string; content: string; receivedAt: number }[] };
-export type RepliesAnswer = { accepted: number; duplicates: number; unsubscribed: number };
 
 /** A refusal the device must not retry as is (4xx): 400 fix the request, 401 activate again, 403 give up. */
 export class DeviceApiError extends Error {
@@ -81,17 +80,17 @@ export class DeviceClient {
     return this.call('report', body);
   }
 
-  heartbeat(body: HeartbeatBody = {}, giveUp?: AbortSignal): Promise<{ serverTime: number }> {
-    return this.call('heartbeat', body, { giveUp });
-  }
-
-  /** Idempotent like reports (a repeat is ignored), so retried until answered. */
+  /** Delivery reports are idempotent on the server too (a number's outcome counts once), so retried like reports. */
   delivery(body: DeliveryBody): Promise<DeviceDeliveryResult> {
     return this.call('delivery', body);
   }
 
+  heartbeat(body: HeartbeatBody = {}, giveUp?: AbortSignal): Promise<{ serverTime: number }> {
+    return this.call('heartbeat', body, { giveUp });
+  }
+
   /** Idempotent per (device, messageId), so retried until answered. */
-  replies(body: RepliesBody): Promise<RepliesAnswer> {
+  replies(body: RepliesBody): Promise<DeviceRepliesResult> {
     return this.call('replies', body);
   }
 

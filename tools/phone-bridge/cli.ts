@@ -36,6 +36,9 @@ async function main(argv: string[]): Promise<number> {
   const show = () => {
     const lines = bridge.stats.map(formatStatus);
     if (tty) {
+      // A line wider than the terminal wraps onto two rows, and the block would no longer be erased right.
+      const columns = process.stdout.columns || 120;
+      for (const [i, line] of lines.entries()) lines[i] = fitWidth(line, columns - 1);
       clear();
       process.stdout.write(`${lines.join('\n')}\n`);
       drawn = lines.length;
@@ -61,6 +64,18 @@ async function main(argv: string[]): Promise<number> {
   show();
   console.log(formatSummary(stats, (Date.now() - started) / 1000));
   return stats.every((s) => s.phase === 'refused') ? 1 : 0;
+}
+
+/** The line cut to `columns` terminal cells (CJK and full-width characters take two). */
+function fitWidth(line: string, columns: number): string {
+  let width = 0;
+  let out = '';
+  for (const ch of line) {
+    width += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1;
+    if (width > columns) return `${out}…`;
+    out += ch;
+  }
+  return out;
 }
 
 try {

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { DeviceBatch, DeviceBatchItem } from '@huiyun/contract';
+import { DEVICE_HEARTBEAT_SECONDS, type DeviceBatch, type DeviceBatchItem } from '@huiyun/contract';
 import { DeviceApiError, DeviceClient, pause, StoppedError, type RetryPolicy } from '../device-simulator/device-client.ts';
 import { Journal, type JournalMessage } from './journal.ts';
 import { MessageFollower, type DeliveryEntry, type FollowTiming, type ReportEntry } from './message-follower.ts';
-import { LIMIT_EXCEEDED, outcomeOfMessage } from './message-state.ts';
+import { LIMIT_EXCEEDED, outcomeOfEvent, outcomeOfMessage } from './message-state.ts';
 import type { PhoneSeat } from './phones-file.ts';
 import { ReplyRelay, type Reply } from './reply-relay.ts';
 import { PhoneError, PhoneUnreachable, SmsGateClient, type WebhookEvent } from './smsgate-client.ts';
 import { newPhoneStats, type PhoneStats } from './status.ts';
 import type { WebhookBody, WebhookReceiver } from './webhook-receiver.ts';
-import { outcomeOfEvent } from './message-state.ts';
 
 // One phone SIM as one device of the protocol (docs/device-protocol.md, docs/phones.md). It activates
 // with its own code under a machineCode derived from the phone's id and the SIM, settles what its
@@ -31,14 +30,15 @@ export type Timing = FollowTiming & {
   tickMs: number;
   /** intervalSeconds is multiplied by this (1 real pace; 0 no waiting, for tests and the bench). */
   intervalScale: number;
-  /** The shortest pause after a wait answer. */
+  /** The shortest and the longest pause after a wait answer (the server's retryAfterSeconds in between). */
   waitFloorMs: number;
+  maxWaitMs: number;
   retry?: RetryPolicy;
 };
 
 export const DEFAULT_TIMING: Timing = {
-  pollMs: 2000, deliveryPollMs: 15_000, deliveryFollowMs: 30 * 60_000, healthMs: 15_000, heartbeatMs: 20_000,
-  limitPauseMs: 10 * 60_000, inboxMs: 30_000, tickMs: 500, intervalScale: 1, waitFloorMs: 1000,
+  pollMs: 2000, deliveryPollMs: 15_000, deliveryFollowMs: 30 * 60_000, healthMs: 15_000, heartbeatMs: DEVICE_HEARTBEAT_SECONDS * 1000,
+  limitPauseMs: 10 * 60_000, inboxMs: 30_000, tickMs: 500, intervalScale: 1, waitFloorMs: 1000, maxWaitMs: Infinity,
 };
 /** With webhooks, polling only settles what they missed. */
 const WEBHOOK_POLL_FACTOR = 10;
@@ -66,7 +66,7 @@ export function machineCodeOf(phoneId: string, sim: number): string {
 }
 
 /** SMSGate's id of one batch item: our number's id and how often it failed before; test-phone items by batch and place. */
-export function messageIdOf(batch: Pick<DeviceBatch, 'batchId'>, item: DeviceBatchItem & { attempt?: number }, index: number): string {
+export function messageIdOf(batch: Pick<DeviceBatch, 'batchId'>, item: Pick<DeviceBatchItem, 'id' | 'test' | 'attempt'>, index: number): string {
   if (item.test || item.id === null) return `hyt${batch.batchId.replace(/^b_/, '').slice(-24)}${index}`;
   return `hy${item.id}a${item.attempt ?? 0}`;
 }
@@ -129,7 +129,7 @@ export class PhoneDevice {
         }
         this.stats.phase = 'waiting';
         this.stats.note = pulled.wait.message;
-        await pause(Math.max(this.timing.waitFloorMs, pulled.wait.retryAfterSeconds * 1000), stop);
+        await pause(Math.min(this.timing.maxWaitMs, Math.max(this.timing.waitFloorMs, pulled.wait.retryAfterSeconds * 1000)), stop);
       }
     } catch (error) {
       if (!(error instanceof StoppedError)) {
@@ -168,13 +168,6 @@ export class PhoneDevice {
     const machineCode = machineCodeOf(phoneId, seat.sim);
     this.stats.machineCode = machineCode;
     this.journal = Journal.open(stateDir, machineCode);
-    const polling = webhook ? WEBHOOK_POLL_FACTOR : 1;
-    this.follower = new MessageFollower({
-      phone: this.phone, journal: this.journal, stats: this.stats,
-      timing: { pollMs: this.timing.pollMs * polling, deliveryPollMs: this.timing.deliveryPollMs * polling, deliveryFollowMs: this.timing.deliveryFollowMs },
-      sink: { report: (batchId, results) => this.report(batchId, results), delivery: (results) => this.delivery(results) },
-      onLimitExceeded: () => this.limitExceeded(),
-    });
     this.relay = new ReplyRelay({ phone: this.phone, sink: (replies) => this.replies(replies), stats: this.stats, sim: seat.sim });
     // SMSGate takes the newest message first by default (LIFO): a batch would go out backwards.
     try {
@@ -183,6 +176,14 @@ export class PhoneDevice {
       log(`${this.stats.name}: could not set SMSGate's processing order to FIFO (${(error as Error).message}); set it in the app's settings`);
     }
     if (webhook) this.webhooksOn = await this.registerWebhooks(machineCode, webhook.url, webhook.receiver);
+    // With webhooks on, polling only settles what they missed.
+    const polling = this.webhooksOn ? WEBHOOK_POLL_FACTOR : 1;
+    this.follower = new MessageFollower({
+      phone: this.phone, journal: this.journal, stats: this.stats,
+      timing: { pollMs: this.timing.pollMs * polling, deliveryPollMs: this.timing.deliveryPollMs * polling, deliveryFollowMs: this.timing.deliveryFollowMs },
+      sink: { report: (batchId, results) => this.report(batchId, results), delivery: (results) => this.delivery(results) },
+      onLimitExceeded: () => this.limitExceeded(),
+    });
   }
 
   private async registerWebhooks(machineCode: string, url: string, receiver: WebhookReceiver): Promise<boolean> {
@@ -293,6 +294,7 @@ export class PhoneDevice {
         }
         if ('refused' in answer) {
           this.stats.refused += 1;
+          this.stats.lastError = `the phone refused ${item.phone}: ${answer.refused}`;
           follower.track(message, { kind: 'failed', reason: answer.refused });
           return true;
         }
@@ -325,8 +327,9 @@ export class PhoneDevice {
     this.stats.inPhone = this.follower.waiting();
     await this.follower.flush();
     const now = Date.now();
-    if (!this.webhooksOn && now >= this.nextInboxAt) {
-      this.nextInboxAt = now + this.timing.inboxMs;
+    // With webhooks the inbox is still read, less often, for replies whose sms:received never came.
+    if (now >= this.nextInboxAt) {
+      this.nextInboxAt = now + this.timing.inboxMs * (this.webhooksOn ? WEBHOOK_POLL_FACTOR : 1);
       await this.relay!.readInbox(now).catch((error: unknown) => {
         if (!(error instanceof PhoneUnreachable)) this.stats.lastError = (error as Error).message;
       });
@@ -335,9 +338,12 @@ export class PhoneDevice {
   }
 
   private nextInboxAt = 0;
+  /** The phone's battery level from its last health answer, when it names one. */
+  private battery: number | undefined;
 
   private async checkHealth(): Promise<void> {
-    const up = await this.phone.healthy();
+    const { up, battery } = await this.phone.health();
+    if (battery !== undefined) this.battery = battery;
     if (up === this.phoneUp) return;
     this.phoneUp = up;
     if (up) {
@@ -355,7 +361,7 @@ export class PhoneDevice {
   private async heartbeat(): Promise<void> {
     if (!this.phoneUp) return;
     const state = Date.now() < this.limitedUntil ? '限额已满' : '';
-    await this.withSession(() => this.client.heartbeat({ state, appVersion: 'phone-bridge' }, this.options.stop));
+    await this.withSession(() => this.client.heartbeat({ state, battery: this.battery, appVersion: 'phone-bridge' }, this.options.stop));
   }
 
   private limitExceeded(): void {

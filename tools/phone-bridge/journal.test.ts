@@ -44,3 +44,18 @@ it('keeps, across a reopen, every message not yet settled, and forgets the settl
   expect(third.batches.size).toBe(0);
   expect(fs.readFileSync(third.file, 'utf8')).toBe('');
 });
+
+it('rewrites itself after many lines, keeping what is open', () => {
+  const dir = tempDir();
+  const journal = Journal.open(dir, 'm');
+  journal.addBatch({ batchId: 'b_open', leaseUntil: 1, leaseSeconds: 1 });
+  journal.addMessage({ msgId: 'hy1a0', batchId: 'b_open', itemId: 1, phone: '13800000001' });
+  for (let i = 0; i < 20_000; i++) journal.addBatch({ batchId: `b_${i}`, leaseUntil: 1, leaseSeconds: 1 });
+  journal.addBatch({ batchId: 'b_last', leaseUntil: 1, leaseSeconds: 1 });
+  journal.close();
+  const lines = fs.readFileSync(journal.file, 'utf8').trim().split('\n');
+  // The open message and its batch, then the few batches written after the rewrite.
+  expect(lines.length).toBeLessThan(10);
+  expect(lines.slice(0, 2).map((l) => JSON.parse(l).k)).toEqual(['b', 'm']);
+  expect(Journal.open(dir, 'm').open().map((m) => m.msgId)).toEqual(['hy1a0']);
+});

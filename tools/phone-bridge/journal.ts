@@ -26,6 +26,9 @@ export type JournalMessage = {
   dropped?: boolean;
 };
 
+/** Lines written between two rewrites of the file. */
+const COMPACT_EVERY = 20_000;
+
 type Line =
   | { k: 'b'; batchId: string; leaseUntil: number; leaseSeconds: number }
   | { k: 'm'; msgId: string; batchId: string; itemId: number | null; phone: string }
@@ -103,7 +106,14 @@ export class Journal {
     if (this.fd < 0) this.fd = fs.openSync(this.file, 'a');
     fs.writeSync(this.fd, `${JSON.stringify(line)}\n`);
     if (sync) fs.fdatasyncSync(this.fd);
+    // A bridge that runs for weeks rewrites its journal now and then, as a start would.
+    if (++this.written >= COMPACT_EVERY) {
+      this.close();
+      this.compact();
+    }
   }
+
+  private written = 0;
 
   private apply(line: Line): void {
     if (line.k === 'b') this.batches.set(line.batchId, { batchId: line.batchId, leaseUntil: line.leaseUntil, leaseSeconds: line.leaseSeconds ?? 0 });
@@ -119,6 +129,7 @@ export class Journal {
 
   /** Rewrites the file with the open messages and their batches (atomically: a new file renamed over the old). */
   private compact(): void {
+    this.written = 0;
     for (const [msgId, message] of this.messages) if (finished(message)) this.messages.delete(msgId);
     const wanted = new Set([...this.messages.values()].map((m) => m.batchId));
     for (const batchId of this.batches.keys()) if (!wanted.has(batchId)) this.batches.delete(batchId);

@@ -77,6 +77,7 @@ it('reports each number once, then its delivery once, whatever order and repeats
   await follower.poll(1000);
   await follower.flush();
   follower.apply('hy1a0', outcomeOfEvent(event('sms:delivered', 'hy1a0'))!);
+  follower.apply('hy2a0', outcomeOfEvent(event('sms:sent', 'hy2a0'))!);
   await follower.flush();
 
   expect(reports).toEqual([{ batchId: 'b_1', results: [{ id: 1, status: 'sent' }, { id: 2, status: 'sent' }, { id: 3, status: 'sent' }] }]);
@@ -86,6 +87,23 @@ it('reports each number once, then its delivery once, whatever order and repeats
   ]);
   expect(follower.unsettled()).toBe(0);
   expect(journal.open()).toEqual([]);
+});
+
+it('sends a delivery only after the number\'s sent report was answered, however the news arrive', async () => {
+  track(1);
+  track(2);
+  follower.apply('hy1a0', outcomeOfEvent(event('sms:sent', 'hy1a0'))!);
+  await follower.flush();
+  // The next events come while nothing else is queued: one for a number already reported, one new.
+  follower.apply('hy1a0', outcomeOfEvent(event('sms:sent', 'hy1a0'))!);
+  follower.apply('hy1a0', outcomeOfEvent(event('sms:delivered', 'hy1a0'))!);
+  follower.apply('hy2a0', outcomeOfEvent(event('sms:delivered', 'hy2a0'))!);
+  const order: string[] = [];
+  const flushing = [follower.flush(), follower.flush()];
+  await Promise.all(flushing);
+  for (const r of reports) order.push(`report ${r.results.map((e) => e.id).join(',')}`);
+  expect(order).toEqual(['report 1', 'report 2']);
+  expect(deliveries.map((d) => d.id)).toEqual([1, 2]);
 });
 
 it('reports a failed send as failed, and tells the device when Android refused for its limit', async () => {

@@ -60,7 +60,9 @@ export class MessageFollower {
   }
 
   /** Starts following a journaled message; `known` is what the phone already said (its POST or 409 answer). */
-  track(message: JournalMessage, known?: Outcome, now = Date.now()): void {
+  track(journaled: JournalMessage, known?: Outcome, now = Date.now()): void {
+    // The journal's own record, so what the journal learns (reported, dropped) is what the follower sees.
+    const message = this.journal.messages.get(journaled.msgId) ?? journaled;
     const tracked: Tracked = { message, nextPollAt: now + this.timing.pollMs, reportQueued: false, deliveryQueued: false };
     if (message.reported === 'sent') tracked.nextPollAt = now;
     this.tracked.set(message.msgId, tracked);
@@ -176,7 +178,16 @@ export class MessageFollower {
   }
 
   /** Sends what was queued: reports first (a delivery applies only to a number already sent), then deliveries. */
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
+    // One flush at a time: a second caller waits for the one running, then flushes what came meanwhile.
+    const run = this.flushing.then(() => this.flushOnce());
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  private flushing: Promise<void> = Promise.resolve();
+
+  private async flushOnce(): Promise<void> {
     for (const [batchId, queue] of [...this.reports]) {
       while (queue.size > 0) {
         const chunk = [...queue].slice(0, MAX_REPORT);
@@ -193,8 +204,10 @@ export class MessageFollower {
       }
       this.reports.delete(batchId);
     }
-    while (this.deliveries.size > 0) {
-      const chunk = [...this.deliveries].slice(0, MAX_REPORT);
+    // A delivery goes only after the server has the number's sent report (else it would be ignored).
+    for (;;) {
+      const chunk = [...this.deliveries].filter(([msgId]) => this.tracked.get(msgId)?.message.reported === 'sent').slice(0, MAX_REPORT);
+      if (chunk.length === 0) break;
       await this.sink.delivery(chunk.map(([, entry]) => entry));
       for (const [msgId] of chunk) {
         this.deliveries.delete(msgId);

@@ -3,8 +3,10 @@ import type { PhoneStats } from './status.ts';
 import type { WebhookBody } from './webhook-receiver.ts';
 
 // SMS the phone received, passed on to the server (POST /device/v1/replies): from sms:received webhooks,
-// or, without webhooks, by reading the phone's inbox (GET /inbox) now and then. The server keeps each
-// (device, messageId) once, so reading an entry again after a restart counts nothing twice.
+// and by reading the phone's inbox (GET /inbox) now and then (less often with webhooks: it catches what
+// they missed). Both name a reply by the phone's id of the inbound SMS (the webhook's messageId is the
+// inbox entry's id), so one reply is passed on once; the server keeps each (device, messageId) once,
+// so reading an entry again after a restart counts nothing twice.
 
 export type Reply = { messageId: string; phone: string; content: string; receivedAt: number };
 export type ReplySink = (replies: Reply[]) => Promise<void>;

@@ -46,14 +46,17 @@ export class SmsGateClient {
     this.authorization = `Basic ${Buffer.from(`${connection.user}:${connection.password}`).toString('base64')}`;
   }
 
-  /** True when the phone answers GET /health at all: a 500 ("fail": only failed sends lately) is a sick phone, not a dead one. */
-  async healthy(): Promise<boolean> {
+  /**
+   * Whether the phone answers GET /health at all — a 500 ("fail": only failed sends lately) is a sick phone,
+   * not a dead one — and its battery level when the answer names one (check `battery:level`).
+   */
+  async health(): Promise<{ up: boolean; battery?: number }> {
     try {
       const response = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-      await response.arrayBuffer();
-      return true;
+      const text = await response.text();
+      return { up: true, battery: batteryOf(text) };
     } catch {
-      return false;
+      return { up: false };
     }
   }
 
@@ -143,4 +146,13 @@ function messageOf(data: unknown): string {
   if (typeof data === 'string') return data.slice(0, 200);
   if (data && typeof data === 'object' && 'message' in data) return String((data as { message: unknown }).message).slice(0, 200);
   return '';
+}
+
+function batteryOf(text: string): number | undefined {
+  try {
+    const level = (JSON.parse(text) as { checks?: Record<string, { observedValue?: unknown }> }).checks?.['battery:level']?.observedValue;
+    return typeof level === 'number' && level >= 0 && level <= 100 ? Math.round(level) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -5,6 +5,7 @@ export const statistics = {
   totalCount: '发送总数',
   todayCount: '今日发送',
   yesterdayCount: '昨日发送',
+  todayDeliveredCount: '今日送达',
   userId: '用户ID',
   userName: '账号',
   passwd: '密码',

@@ -33,7 +33,7 @@ export const taskRow = z.object({
 export const qrImagePath = z.string();
 
 // statistics
-export const statisticsTotals = z.object({ hisTotalCount: count, totalCount: count, todayCount: count, yesterdayCount: count });
+export const statisticsTotals = z.object({ hisTotalCount: count, totalCount: count, todayCount: count, yesterdayCount: count, todayDeliveredCount: count });
 export const taskUserStatisticsRow = z.object({
   userId: id, userName: z.string(), totalSendNum: count, smcount: count, sucount: count, stcount: count, socount: count, sendNum: count,
   deliveredNum: count,
@@ -112,5 +112,5 @@ export const deviceRepliesResult = z.object({
 });
 export const replyRow = z.object({
   id, receivedAt: time, phone: z.string(), content: z.string(), machineCode: z.string(), machineName: z.string(), userName: z.string(),
-  taskId: id.nullable().describe('该账号最后一个发送过此号码的任务；没有时为 null'), taskName: z.string(), unsubscribed: z.boolean(),
+  taskId: id.nullable().describe('该设备最近 30 天内最后一次向此号码发送的任务；没有时为 null'), taskName: z.string(), unsubscribed: z.boolean(),
 });

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { z } from 'zod';
 import type {
   Aisle, aisleSave, AuthCode, authCodeSave, BlacklistEntry, Dept, deptSave, LoginLog, Machine, machineSave, Module, moduleSave, OperLog,
-  Order, PayAlarm, PayConfig, payConfigSave, Permission, permissionSave, Role, roleSave, Task, taskSave, TerminalConfig, terminalConfigSave, User, userSave,
+  Order, PayAlarm, PayConfig, payConfigSave, Permission, permissionSave, ReplyRow, Role, roleSave, Task, taskSave, TerminalConfig, terminalConfigSave, User, userSave,
   Variable, variableSave,
 } from '@huiyun/contract';
 import type { Database } from '../db/schema.ts';
@@ -34,6 +34,7 @@ export const rowChecks = {
   module: [true satisfies Agree<Saved<typeof moduleSave>, Row<'sys_module'>>, true satisfies Agree<Row<'sys_module'>, Module, Times>],
   authcode: [true satisfies Agree<Saved<typeof authCodeSave>, Row<'sync_auth_code'>>, true satisfies Agree<Row<'sync_auth_code'>, AuthCode, 'machineCode' | 'machineName'>],
   blacklist: [true satisfies Agree<Row<'sync_blacklist'>, BlacklistEntry, Times | 'phone'>],
+  reply: [true satisfies Agree<Row<'sync_reply'>, ReplyRow, 'receivedAt' | 'unsubscribed'>],
   task: [true satisfies Agree<Saved<typeof taskSave>, Row<'sync_task'>>, true satisfies Agree<Row<'sync_task'>, Task, Times>],
   machine: [true satisfies Agree<Saved<typeof machineSave>, Row<'pay_machine'>>, true satisfies Agree<Row<'pay_machine'>, Machine, Times | 'lastSeenAt' | 'status'>],
   aisle: [true satisfies Agree<Saved<typeof aisleSave>, Row<'pay_aisle'>>, true satisfies Agree<Row<'pay_aisle'>, Aisle, Times | 'status' | 'price' | 'reportedAt'>],

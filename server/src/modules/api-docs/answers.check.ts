@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type * as r from '@huiyun/contract/responses';
 import type { deleteFromBlacklist } from '../blacklist/service.ts';
+import type { recordDeliveries } from '../device/delivery-report.ts';
 import type { recordHeartbeat } from '../device/heartbeat.ts';
 import type { createAisleGrid, saveAisle } from '../machine/aisle-service.ts';
 import type { saveMachine } from '../machine/machine-service.ts';
@@ -25,5 +26,6 @@ export const serverAnswerChecks = [
   true satisfies r.SameShape<Returned<typeof generateQrImage>, z.output<typeof r.qrImagePath>>,
   true satisfies r.SameShape<Omit<ImportResult, 'encoding'>, z.output<typeof r.uploadTaskDataResult>>,
   true satisfies r.SameShape<Returned<typeof recordHeartbeat>, z.output<typeof r.deviceHeartbeatAnswer>>,
+  true satisfies r.SameShape<Returned<typeof recordDeliveries>, z.output<typeof r.deviceDeliveryResult>>,
   true satisfies r.SameShape<Returned<typeof heartbeat>, z.output<typeof r.terminalHeartbeatAnswer>>,
 ];

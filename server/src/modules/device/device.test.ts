@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@huiyun/contract';
+import { DEVICE_ONLINE_SECONDS, messages } from '@huiyun/contract';
 import type { TestApp } from '../../test/harness.ts';
 import { uploadVia } from '../../test/uploads.ts';
 import { downloadUrlOf } from '../../infra/file-storage.ts';
@@ -61,12 +61,13 @@ describe('console device list and heartbeat', () => {
     const admin = await t.call('POST', '/sync/queryDeviceList', { token: adminToken, body: { pageSize: 200 } });
     expect(admin.body.data.some((r: { machineCode: string }) => r.machineCode === d.machineCode)).toBe(true);
 
-    t.clock.advance(200_000);
+    // Online means seen within DEVICE_ONLINE_SECONDS (60): a phone gone quiet shows 离线 within a minute.
+    t.clock.advance((DEVICE_ONLINE_SECONDS + 1) * 1000);
     try {
       const later = await t.call('POST', '/sync/queryDeviceList', { token: ownerToken, body: { pageSize: 200, machineName: `设备${d.machineCode.slice(4)}` } });
       expect(later.body.data[0]).toMatchObject({ machineCode: d.machineCode, online: false });
     } finally {
-      t.clock.advance(-200_000);
+      t.clock.advance(-(DEVICE_ONLINE_SECONDS + 1) * 1000);
     }
   });
 });

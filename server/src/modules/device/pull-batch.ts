@@ -122,7 +122,8 @@ const STATE_READS = 3;
 
 /**
  * One pull (docs/device-protocol.md §2): at most one batch from the first running task of the
- * device's owner that lists the device and has pending numbers, sized within the task's batch range,
+ * device's owner that lists the device, is of a type it can send, is inside its sending window
+ * (sendable-tasks.ts) and has pending numbers, sized within the task's batch range,
  * the device's daily cap and its code's quota; or the reason there is none. SQLite: one transaction
  * (one writer). PostgreSQL: statement by statement, the claim committing on its own so the task's
  * cursor is never held across a round trip (number-leases.ts); a claim that finds the device's

@@ -6,11 +6,12 @@ import type { DeviceIdentity } from '../device/device-auth.ts';
 import { unsubscribeKeywords } from './keywords.ts';
 
 // POST /device/v1/replies (docs/device-protocol.md "Replies"): the replies a device's phone received,
-// kept once per (device, the phone's message id), each linked to the last task of the device's owner that
-// sent to its number. A reply that is a 退订 keyword puts a mainland mobile number on the owner's company
-// 黑名单 (source 回复退订, at the reply's time), in the same transaction as the reply: later uploads skip
-// it, and the pull makes the company's still-queued numbers final (blocked) instead of handing them out.
-// A number that is no mainland mobile (a service number) or an owner of no company lists nothing.
+// kept once per (device, the phone's message id), each linked to the last task of the device's owner
+// that this device sent its number to (lastTaskSentToQuery). A reply that is a 退订 keyword puts a
+// mainland mobile number on the owner's company 黑名单 (source 回复退订, at the reply's time), in the same
+// transaction as the reply: later uploads skip it, and the pull makes the company's still-queued numbers
+// final (blocked) instead of handing them out. A number that is no mainland mobile (a service number) or
+// an owner of no company lists nothing.
 
 export async function recordReplies(ctx: AppContext, device: DeviceIdentity, input: DeviceRepliesRequest): Promise<DeviceRepliesResult> {
   const keywords = await unsubscribeKeywords(ctx.db);
@@ -27,7 +28,7 @@ export async function recordReplies(ctx: AppContext, device: DeviceIdentity, inp
         .values({
           deptId, userId: device.ownerId, authCodeId: device.authCodeId, machineCode: device.machineCode, machineName: device.machineName,
           messageId: reply.messageId, phone: reply.phone, content: reply.content, receivedAt: reply.receivedAt, createdAt,
-          taskId: mobile ? await lastTaskSentTo(trx, device.ownerId, reply.phone) : null,
+          taskId: mobile ? await lastTaskSentTo(trx, device, reply.phone, createdAt) : null,
           unsubscribed: unsubscribes ? 1 : 0,
         })
         .onConflict((oc) => oc.columns(['machineCode', 'messageId']).doNothing())
@@ -51,25 +52,40 @@ export async function recordReplies(ctx: AppContext, device: DeviceIdentity, inp
   });
 }
 
+/** How far back a reply's device's batches are searched for the number. */
+export const REPLY_TASK_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /**
- * The owner's task that sent to the number last, off the partial index of sent numbers by phone
- * (migration 0036). The state is a literal, so the statement's text itself proves the index's condition
- * (the generic plan of a prepared statement on PostgreSQL does not use a partial index for a parameter).
+ * The last task of the owner this device sent the number to, in the device's fresh batches (newest
+ * first) of the last REPLY_TASK_DAYS days: a reply comes back to the SIM that sent the message, so the
+ * device's own sends are where the message that prompted it is (another device of the owner that sent
+ * to the same number later sent another message). Each batch is read off the device's batch index and
+ * its range of sent numbers off (taskId, state, id); the number must have been sent by this device (a
+ * lapsed batch's rest may have gone out through another). Not found: a number this device sent as a
+ * retry of another device's batch (given back after a failure or an ended lease), which no batch range
+ * of this device holds. The state is a literal, so the statement's text proves the index's state term.
  */
-export function lastTaskSentToQuery(db: Kysely<Database>, ownerId: number, phone: string) {
+export function lastTaskSentToQuery(db: Kysely<Database>, device: Pick<DeviceIdentity, 'machineCode' | 'ownerId'>, phone: string, now: number) {
   return db
-    .selectFrom('sync_task_number as n')
-    .innerJoin('sync_task as t', 't.taskId', 'n.taskId')
-    .select('n.taskId')
+    .selectFrom('sync_batch as b')
+    .innerJoin('sync_task_number as n', (join) => join
+      .onRef('n.taskId', '=', 'b.taskId')
+      .on('n.state', '=', sql.lit(TaskNumberState.sent))
+      .onRef('n.id', '>=', 'b.fromId')
+      .onRef('n.id', '<=', 'b.toId'))
+    .innerJoin('sync_task as t', 't.taskId', 'b.taskId')
+    .select('b.taskId')
+    .where('b.machineCode', '=', device.machineCode)
+    .where('b.addTime', '>=', now - REPLY_TASK_DAYS * DAY_MS)
     .where('n.phone', '=', Number(phone))
-    .where('n.state', '=', sql.lit(TaskNumberState.sent))
-    .where('t.userId', '=', ownerId)
-    .orderBy('n.doneAt', 'desc')
-    .orderBy('n.taskId', 'desc')
+    .where('n.machineCode', '=', device.machineCode)
+    .where('t.userId', '=', device.ownerId)
+    .orderBy('b.addTime', 'desc')
     .limit(1);
 }
 
-async function lastTaskSentTo(db: Kysely<Database>, ownerId: number, phone: string): Promise<number | null> {
-  const row = await lastTaskSentToQuery(db, ownerId, phone).executeTakeFirst();
+async function lastTaskSentTo(db: Kysely<Database>, device: DeviceIdentity, phone: string, now: number): Promise<number | null> {
+  const row = await lastTaskSentToQuery(db, device, phone, now).executeTakeFirst();
   return row?.taskId ?? null;
 }

@@ -7,7 +7,7 @@ import { uploadNumbers } from '../../test/uploads.ts';
 import { readXlsxExport } from '../../test/xlsx-export.ts';
 import { testDbKind } from '../../test/test-database.ts';
 import { activate, bearer, insertAuthCode, insertSendingTask, pull, report } from '../device/test-support.ts';
-import { lastTaskSentToQuery } from './record.ts';
+import { lastTaskSentToQuery, REPLY_TASK_DAYS } from './record.ts';
 
 const m = messages.reply;
 
@@ -228,46 +228,53 @@ describe('the task a reply is linked to', () => {
     return batch.taskId as number;
   }
 
-  it('is the owner task that sent to the number last; none when no task of the owner did', async () => {
+  it('is the last task this device sent the number to; none when it sent it none', async () => {
     const sender = await newDevice(userAId, companyA);
-    const senderB = await newDevice(userBId, companyB);
+    const sender2 = await newDevice(userAId, companyA);
     const first = await insertSendingTask(t, userAId, [sender.machineCode], ['13800020001', '13800020002'], { deptId: companyA });
     expect(await sendAll(sender)).toBe(first);
-    await upload(deviceA, [replyOf('13800020001', '好的')]);
+    await upload(sender, [replyOf('13800020001', '好的')]);
     t.clock.advance(1000);
     const second = await insertSendingTask(t, userAId, [sender.machineCode], ['13800020001'], { deptId: companyA });
     expect(await sendAll(sender)).toBe(second);
-    // another owner's later send to the same number is not this owner's task
+    // the owner's other phone sends to the number later: a reply to this phone is about this phone's message
     t.clock.advance(1000);
-    await insertSendingTask(t, userBId, [senderB.machineCode], ['13800020001'], { deptId: companyB });
-    await sendAll(senderB);
-    await upload(deviceA, [replyOf('13800020001', '什么事'), replyOf('13800020002', '?'), replyOf('13800020003', '谁')]);
+    const third = await insertSendingTask(t, userAId, [sender2.machineCode], ['13800020001'], { deptId: companyA });
+    expect(await sendAll(sender2)).toBe(third);
+    await upload(sender, [replyOf('13800020001', '什么事'), replyOf('13800020002', '?'), replyOf('13800020003', '谁')]);
+    await upload(sender2, [replyOf('13800020001', '又来了')]);
+    await upload(deviceA, [replyOf('13800020002', '不是我')]);
     const rows = await t.ctx.db.selectFrom('sync_reply').select(['phone', 'content', 'taskId']).where('phone', 'like', '1380002000%').orderBy('id').execute();
     expect(rows.map((r) => [r.phone, r.content, r.taskId])).toEqual([
       ['13800020001', '好的', first],
       ['13800020001', '什么事', second],
       ['13800020002', '?', first],
       ['13800020003', '谁', null],
+      ['13800020001', '又来了', third],
+      ['13800020002', '不是我', null],
     ]);
   });
 
-  it.runIf(testDbKind() === 'sqlite')('is found off the partial index of sent numbers by phone, not by reading every number of the owner', async () => {
-    const compiled = lastTaskSentToQuery(t.ctx.db, userAId, '13800020001').compile();
-    const plan = await t.ctx.db.executeQuery<{ detail: string }>({ ...compiled, sql: `explain query plan ${compiled.sql}` });
-    expect(plan.rows.map((r) => r.detail).join('\n')).toContain('sync_task_number_sent_phone');
+  it.runIf(testDbKind() === 'sqlite')('is found off the device batch index and each batch range, not by reading every number', async () => {
+    const compiled = lastTaskSentToQuery(t.ctx.db, { machineCode: deviceA.machineCode, ownerId: userAId }, '13800020001', Date.now()).compile();
+    const plan = (await t.ctx.db.executeQuery<{ detail: string }>({ ...compiled, sql: `explain query plan ${compiled.sql}` })).rows.map((r) => r.detail).join('\n');
+    expect(plan).toContain('sync_batch_device_time');
+    expect(plan).toContain('sync_task_number_state');
   });
+
 });
 
 describe('回复记录', () => {
   let taskA: number;
+  let sender: Device;
   beforeAll(async () => {
-    const sender = await newDevice(userAId, companyA);
+    sender = await newDevice(userAId, companyA, '销售部-华为P60');
     taskA = await insertSendingTask(t, userAId, [sender.machineCode], ['13900030001'], { deptId: companyA });
     await t.ctx.db.updateTable('sync_task').set({ taskName: '双十一回访' }).where('taskId', '=', taskA).execute();
     const batch = (await pull(t, sender.token)).body.data.batch;
     await report(t, sender.token, batch.batchId, [{ id: batch.items[0].id, status: 'sent' }]);
     const day = (d: number) => Date.UTC(2026, 10, d, 4, 0, 0);
-    await upload(deviceA, [replyOf('13900030001', '谢谢，已收到优惠券', day(1)), replyOf('13900030002', 'TD', day(2))]);
+    await upload(sender, [replyOf('13900030001', '谢谢，已收到优惠券', day(1)), replyOf('13900030002', 'TD', day(2))]);
     await upload(deviceB, [replyOf('13900030003', '优惠券怎么用', day(3))]);
   });
 
@@ -285,12 +292,12 @@ describe('回复记录', () => {
     expect(answer.body).toMatchObject({ success: true, total: 2 });
     expect(answer.body.data).toEqual([
       {
-        id: expect.any(Number), receivedAt: '2026-11-02 12:00:00', phone: '13900030002', content: 'TD', machineCode: deviceA.machineCode,
-        machineName: '销售部-小米13', userName: 'rp_userA', taskId: null, taskName: '', unsubscribed: true,
+        id: expect.any(Number), receivedAt: '2026-11-02 12:00:00', phone: '13900030002', content: 'TD', machineCode: sender.machineCode,
+        machineName: '销售部-华为P60', userName: 'rp_userA', taskId: null, taskName: '', unsubscribed: true,
       },
       {
-        id: expect.any(Number), receivedAt: '2026-11-01 12:00:00', phone: '13900030001', content: '谢谢，已收到优惠券', machineCode: deviceA.machineCode,
-        machineName: '销售部-小米13', userName: 'rp_userA', taskId: taskA, taskName: '双十一回访', unsubscribed: false,
+        id: expect.any(Number), receivedAt: '2026-11-01 12:00:00', phone: '13900030001', content: '谢谢，已收到优惠券', machineCode: sender.machineCode,
+        machineName: '销售部-华为P60', userName: 'rp_userA', taskId: taskA, taskName: '双十一回访', unsubscribed: false,
       },
     ]);
   });
@@ -302,7 +309,7 @@ describe('回复记录', () => {
     expect(await phonesOf({ content: '优惠券' })).toEqual(['13900030001', '13900030003']);
     expect(await phonesOf({ content: 'td' })).toEqual(['13900030002']);
     expect(await phonesOf({ taskName: '十一回' })).toEqual(['13900030001']);
-    expect(await phonesOf({ machineName: '小米' })).toEqual(['13900030001', '13900030002']);
+    expect(await phonesOf({ machineName: '华为' })).toEqual(['13900030001', '13900030002']);
     expect(await phonesOf({ start: '2026-11-02', end: '2026-11-03' })).toEqual(['13900030002', '13900030003']);
     expect(await phonesOf({ end: '2026-11-01' })).toEqual(['13900030001']);
     expect(await phonesOf({ unsubscribedOnly: true })).toEqual(['13900030002']);
@@ -346,5 +353,19 @@ describe('回复记录', () => {
     await t.ctx.accessCache.invalidate(demoId);
     expect((await list(demoA)).status).toBe(403);
     expect((await t.call('POST', '/sync/exportReplyList', { token: demoA, body: {} })).status).toBe(403);
+  });
+});
+
+// Last: it moves the clock past the sessions' lifetime.
+describe('the task link, a month later', () => {
+  it('is looked for in the device batches of the last 30 days only', async () => {
+    const sender = await newDevice(userAId, companyA);
+    await insertSendingTask(t, userAId, [sender.machineCode], ['13800021001'], { deptId: companyA });
+    const batch = (await pull(t, sender.token)).body.data.batch;
+    await report(t, sender.token, batch.batchId, [{ id: batch.items[0].id, status: 'sent' }]);
+    t.clock.advance((REPLY_TASK_DAYS + 1) * 24 * 60 * 60 * 1000);
+    await upload(sender, [replyOf('13800021001', '上个月的短信')]);
+    const row = await t.ctx.db.selectFrom('sync_reply').select('taskId').where('phone', '=', '13800021001').executeTakeFirstOrThrow();
+    expect(row.taskId).toBeNull();
   });
 });

@@ -27,16 +27,18 @@ export async function statisticsTotals(db: Kysely<Database>, caller: Access, now
   let days = db
     .selectFrom('sync_send_daily as d')
     .innerJoin('sys_user as u', 'u.userId', 'd.userId')
-    .select((eb) => ['d.day', eb.fn.sum<number | string | null>('d.sendCount').as('sent')])
+    .select((eb) => ['d.day', eb.fn.sum<number | string | null>('d.sendCount').as('sent'), eb.fn.sum<number | string | null>('d.deliveredCount').as('delivered')])
     .where('d.day', 'in', [today, yesterday])
     .groupBy('d.day');
   days = caller.isAdmin ? days.where(inDeptScope('u.deptId', caller.deptScope)) : days.where('u.userId', '=', caller.userId);
-  const perDay = new Map((await days.execute()).map((r) => [r.day, Number(r.sent ?? 0)]));
+  const dayRows = await days.execute();
+  const perDay = new Map(dayRows.map((r) => [r.day, Number(r.sent ?? 0)]));
   return {
     hisTotalCount: Number(sums?.his ?? 0),
     totalCount: Number(sums?.total ?? 0),
     todayCount: perDay.get(today) ?? 0,
     yesterdayCount: perDay.get(yesterday) ?? 0,
+    todayDeliveredCount: Number(dayRows.find((r) => r.day === today)?.delivered ?? 0),
   };
 }
 

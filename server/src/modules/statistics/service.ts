@@ -60,8 +60,8 @@ export async function clearHistoryTotals(ctx: AppContext, caller: Access): Promi
 
 /**
  * 删除账号: never account 1 nor the caller. The account's tasks (with their numbers and device
- * assignments), its authorization codes (their devices lose the binding), its daily counts, data
- * grants and sessions go with it, all or nothing.
+ * assignments), its authorization codes (their devices lose the binding), the replies its devices
+ * received, its daily counts, data grants and sessions go with it, all or nothing.
  */
 export async function deleteTaskUser(ctx: AppContext, caller: Access, userId: number): Promise<string> {
   assertAdmin(caller);
@@ -77,6 +77,7 @@ export async function deleteTaskUser(ctx: AppContext, caller: Access, userId: nu
     await trx.deleteFrom('sync_task').where('userId', '=', userId).execute();
     await trx.deleteFrom('sync_auth_code').where('authUserId', '=', userId).execute();
     await trx.deleteFrom('sync_send_daily').where('userId', '=', userId).execute();
+    await trx.deleteFrom('sync_reply').where('userId', '=', userId).execute();
     await trx.updateTable('sys_upload').set({ userId: null }).where('userId', '=', userId).execute();
     await trx.deleteFrom('sys_user_dept').where('userId', '=', userId).execute();
     await trx.deleteFrom('sys_user').where('userId', '=', userId).execute();

@@ -30,9 +30,9 @@ const countersOf = (userId: number) =>
     .where('userId', '=', userId)
     .executeTakeFirst();
 
-async function setDaily(userId: number, day: string, sendCount: number) {
+async function setDaily(userId: number, day: string, sendCount: number, deliveredCount = 0) {
   await t.ctx.db.deleteFrom('sync_send_daily').where('userId', '=', userId).where('day', '=', day).execute();
-  await t.ctx.db.insertInto('sync_send_daily').values({ userId, day, sendCount }).execute();
+  await t.ctx.db.insertInto('sync_send_daily').values({ userId, day, sendCount, deliveredCount }).execute();
 }
 
 const call = (url: string, token: string, body: unknown = {}) => t.call('POST', url, { token, body });
@@ -57,7 +57,7 @@ afterAll(async () => t?.close());
 
 describe('send statistics', () => {
   it('starts at zero: nothing fake is seeded', async () => {
-    expect((await totals(admin)).body).toMatchObject({ success: true, data: { hisTotalCount: 0, totalCount: 0, todayCount: 0, yesterdayCount: 0 } });
+    expect((await totals(admin)).body).toMatchObject({ success: true, data: { hisTotalCount: 0, totalCount: 0, todayCount: 0, yesterdayCount: 0, todayDeliveredCount: 0 } });
     const rows = (await list(admin)).body.data as Counters[];
     for (const row of rows) expect(row).toMatchObject({ totalSendNum: 0, smcount: 0, sucount: 0, stcount: 0, socount: 0, sendNum: 0 });
   });
@@ -69,15 +69,15 @@ describe('send statistics', () => {
     const before = shanghaiDay(now - 2 * DAY_MS);
     await setCounters(user1Id, { totalSendNum: 100, smcount: 50, sucount: 30, stcount: 15, socount: 5, sendNum: 7, hisTotalSendNum: 1000 });
     await setCounters(otherUserId, { totalSendNum: 20, smcount: 20, sendNum: 3, hisTotalSendNum: 200 });
-    await setDaily(user1Id, today, 11);
-    await setDaily(user1Id, yesterday, 22);
+    await setDaily(user1Id, today, 11, 9);
+    await setDaily(user1Id, yesterday, 22, 20);
     await setDaily(user1Id, before, 999);
     await setDaily(otherUserId, today, 4);
 
-    expect((await totals(admin)).body.data).toEqual({ hisTotalCount: 1200, totalCount: 120, todayCount: 15, yesterdayCount: 22 });
-    expect((await totals(demoAdmin)).body.data).toEqual({ hisTotalCount: 1000, totalCount: 100, todayCount: 11, yesterdayCount: 22 });
-    expect((await totals(otherAdmin)).body.data).toEqual({ hisTotalCount: 200, totalCount: 20, todayCount: 4, yesterdayCount: 0 });
-    expect((await totals(user1)).body.data).toEqual({ hisTotalCount: 1000, totalCount: 100, todayCount: 11, yesterdayCount: 22 });
+    expect((await totals(admin)).body.data).toEqual({ hisTotalCount: 1200, totalCount: 120, todayCount: 15, yesterdayCount: 22, todayDeliveredCount: 9 });
+    expect((await totals(demoAdmin)).body.data).toEqual({ hisTotalCount: 1000, totalCount: 100, todayCount: 11, yesterdayCount: 22, todayDeliveredCount: 9 });
+    expect((await totals(otherAdmin)).body.data).toEqual({ hisTotalCount: 200, totalCount: 20, todayCount: 4, yesterdayCount: 0, todayDeliveredCount: 0 });
+    expect((await totals(user1)).body.data).toEqual({ hisTotalCount: 1000, totalCount: 100, todayCount: 11, yesterdayCount: 22, todayDeliveredCount: 9 });
   });
 
   it('lists the counters of the visible accounts, filtered and paged', async () => {
@@ -203,6 +203,10 @@ describe('send statistics', () => {
       .values({ authCode: 'DOOMED-CODE', authUserId: subId, useStatus: 1, machineCode: 'DOOMED-M', machineName: 'x', dueNum: 1, dueDateNum: 1, dueDate: now, addTime: now, editTime: now })
       .execute();
     await setDaily(subId, shanghaiDay(now), 5);
+    await t.ctx.db.insertInto('sync_reply').values({
+      deptId: demoDeptId, userId: subId, authCodeId: 0, machineCode: 'DOOMED-M', machineName: 'x', messageId: 'in-1', phone: '13800138000',
+      content: 'TD', receivedAt: now, createdAt: now, taskId: task.taskId, unsubscribed: 1,
+    }).execute();
 
     expect((await call('/sync/deleteTaskUser', admin, { taskUserId: 1 })).body.msg).toBe(m.cannotDeleteAdmin);
     expect((await call('/sync/deleteTaskUser', demoAdmin, { taskUserId: demoAdminId })).body.msg).toBe(m.cannotDeleteSelf);
@@ -214,6 +218,7 @@ describe('send statistics', () => {
     expect(await db.selectFrom('sync_task').select('taskId').where('userId', '=', subId).execute()).toEqual([]);
     expect(await db.selectFrom('sync_task_number').select('id').where('taskId', '=', task.taskId).execute()).toEqual([]);
     expect(await db.selectFrom('sync_task_device').select('taskId').where('machineCode', '=', 'DOOMED-M').execute()).toEqual([]);
+    expect(await db.selectFrom('sync_reply').select('id').where('userId', '=', subId).execute()).toEqual([]);
     expect(await db.selectFrom('sync_auth_code').select('id').where('authUserId', '=', subId).execute()).toEqual([]);
     expect(await db.selectFrom('sync_send_daily').select('day').where('userId', '=', subId).execute()).toEqual([]);
     expect((await totals(subToken)).status).toBe(401);

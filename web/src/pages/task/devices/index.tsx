@@ -15,15 +15,15 @@ const BACK_URL = menuUrlOf(DEVICE_LIST_URL);
 /** Devices report every minute or more often: the list follows in the background, status and counters move. */
 const DEVICE_REFRESH_MS = 10_000;
 
-// At 1366 px: the device, its owner, whether it is online and working, and its quota; code, lease
+// At 1366 px: the device, its owner, whether it is online and working, what it can send, and its quota; code, lease
 // and the phone's own figures (battery, signal, app version) from 1600 px.
 const columns: ListColumn<DeviceRow>[] = [
-  { key: 'machineName', title: m.machineName, width: 150 },
-  { key: 'machineCode', title: m.machineCode, width: 160 },
-  { key: 'userName', title: m.userName, width: 110 },
+  { key: 'machineName', title: m.machineName, width: 140 },
+  { key: 'machineCode', title: m.machineCode, width: 140 },
+  { key: 'userName', title: m.userName, width: 100 },
   { key: 'authCode', title: m.authCode, width: 150, secondary: true },
   {
-    key: 'online', title: m.status, width: 90,
+    key: 'online', title: m.status, width: 80,
     // The device's own word on itself (限额已满, 手机无响应) under the badge.
     render: (_value, row) => (
       <>
@@ -32,7 +32,7 @@ const columns: ListColumn<DeviceRow>[] = [
       </>
     ),
   },
-  { key: 'capabilities', title: m.capabilities, width: 90, render: capabilitiesText },
+  { key: 'capabilities', title: m.capabilities, width: 70, render: capabilitiesText },
   { key: 'lastSeenStr', title: m.lastSeen, width: 170, render: (value: string) => value || '-' },
   { key: 'sentToday', title: m.sentToday, width: 90 },
   { key: 'leased', title: m.leased, width: 90, secondary: true },

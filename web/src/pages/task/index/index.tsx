@@ -29,7 +29,7 @@ const split = (total: number, mobile: number, unicom: number, telecom: number, o
   <Tooltip title={m.carrierSplitTitle}>{fill(m.carrierSplit, { total, mobile, unicom, telecom, other })}</Tooltip>
 );
 
-// At 1366 px: name, status, the two counts, creator and 操作; type, content and batch size from 1600 px.
+// At 1366 px: name, status, the two counts, 送达, creator and 操作; type, content, batch size and 未送达 from 1600 px.
 const columns: ListColumn<Task>[] = [
   { key: 'taskId', title: m.taskId, width: 80 },
   { key: 'taskName', title: m.taskName, width: 160 },
@@ -50,8 +50,8 @@ const columns: ListColumn<Task>[] = [
       </>
     ),
   },
-  { key: 'totalNum', title: m.totalNum, width: 170, render: (_v, r) => split(r.totalNum, r.mcount, r.ucount, r.tcount, r.ocount) },
-  { key: 'totalSendNum', title: m.totalSendNum, width: 170, render: (_v, r) => split(r.totalSendNum, r.smcount, r.sucount, r.stcount, r.socount) },
+  { key: 'totalNum', title: m.totalNum, width: 160, render: (_v, r) => split(r.totalNum, r.mcount, r.ucount, r.tcount, r.ocount) },
+  { key: 'totalSendNum', title: m.totalSendNum, width: 160, render: (_v, r) => split(r.totalSendNum, r.smcount, r.sucount, r.stcount, r.socount) },
   { key: 'deliveredNum', title: m.delivered, width: 70 },
   { key: 'undeliveredNum', title: m.undelivered, width: 80, secondary: true },
   { key: 'batchSendNum', title: m.batchCount, width: 100, secondary: true, render: (_v, r) => `${r.batchSendNum}-${r.batchSendMaxNum}` },

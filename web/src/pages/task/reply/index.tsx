@@ -38,7 +38,7 @@ function EmptyReplies() {
 
 /**
  * 回复记录: what the sending devices' phones received, with the task that most likely prompted each reply
- * (the owner's last task that sent to the number). A reply that is a 退订 keyword has put its number on the
+ * (the last task the device sent the number to). A reply that is a 退订 keyword has put its number on the
  * company's 黑名单 already. Read only.
  */
 export function ReplyPage() {

@@ -5,7 +5,7 @@ import { fetchStatisticsTotals } from '../../../api/statistics.ts';
 
 const m = messages.statistics;
 
-/** The four totals (SPEC §2.16); the history total only for administrators (SPEC §6). */
+/** The four totals (SPEC §2.16) and today's delivered; the history total only for administrators (SPEC §6). */
 export function StatisticsTotals({ showHistory }: { showHistory: boolean }) {
   // Under the list's query key: every clear / delete on the screen reloads the totals too.
   const totals = useQuery({ queryKey: ['statistics', 'totals'], queryFn: fetchStatisticsTotals, retry: false, meta: { errorText: m.loadFailed } });
@@ -15,6 +15,7 @@ export function StatisticsTotals({ showHistory }: { showHistory: boolean }) {
     { key: 'totalCount', title: m.totalCount, value: totals.data?.totalCount },
     { key: 'todayCount', title: m.todayCount, value: totals.data?.todayCount },
     { key: 'yesterdayCount', title: m.yesterdayCount, value: totals.data?.yesterdayCount },
+    { key: 'todayDeliveredCount', title: m.todayDeliveredCount, value: totals.data?.todayDeliveredCount },
   ];
   return (
     <Row gutter={24} className="statistics-totals" style={{ padding: '8px 0' }}>
