@@ -3,34 +3,15 @@
 // shows the work following without a reload: 设备列表, 任务列表 counters, statistics, exports.
 import fs from 'node:fs';
 import type { Download, Page } from '@playwright/test';
-import { expect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { cellOf, dialog, pickOption, rowOf, searchList } from './list-page.ts';
+import { addCodeInConsole, createAccount } from './console-steps.ts';
+import { expect, loginThroughUi, test, toast, uniqueName } from './fixtures.ts';
+import { cellOf, dialog, rowOf, searchList } from './list-page.ts';
 import { BASE_URL } from './env.ts';
 import { reportable, TestDevice } from './device.ts';
 import { clearSendWindow } from './task-dialog.ts';
 
 // Six China Mobile numbers: every counter's carrier split reads (n | 0 | 0 | 0).
 const PHONES = ['13800138000', '13800138001', '13800138002', '13800138003', '13800138004', '13800138005'];
-
-async function createAccount(admin: Page, userName: string, passwd: string) {
-  const answer = await admin.request.post('/sync/saveTaskUser', { headers: { token: await tokenOf(admin) }, data: { userName, passwd } });
-  expect((await answer.json()).success).toBe(true);
-}
-
-/** 新增授权码 through the dialog for owner, 随机生成; answers the code. */
-async function addCodeInConsole(admin: Page, owner: string): Promise<string> {
-  await admin.goto('/task/authcode');
-  await admin.getByRole('button', { name: '新增' }).click();
-  const add = dialog(admin, '新增授权码');
-  await pickOption(admin, add, '所属账号', owner, { search: true });
-  await add.getByRole('button', { name: '随机生成' }).click();
-  const code = await add.getByLabel('授权码').inputValue();
-  await add.getByLabel('数量', { exact: true }).fill('100');
-  await add.getByLabel('有效天数').fill('30');
-  await add.getByRole('button', { name: '保存' }).click();
-  await expect(toast(admin, '保存成功！')).toBeVisible();
-  return code;
-}
 
 /** Exports the task's numbers of one kind through 导出 → 导出记录 and answers the file's lines, sorted. */
 async function exportNumbers(page: Page, taskName: string, kind: '已发送' | '未发送'): Promise<string[]> {
