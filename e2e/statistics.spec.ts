@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { answerConfirm, confirmDialog, expect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { clickRowAction, rowOf, rows, searchList } from './list-page.ts';
+import { cellOf, clickRowAction, rowOf, rows, searchList } from './list-page.ts';
 import { withSuiteDatabase } from './suite-database.ts';
 
 const URL = '/task/userStatistics';
@@ -67,14 +67,16 @@ test.describe('用户发送统计', () => {
     const userName = uniqueName('clr');
     await createSubAccount(page, userName);
     // counts no screen makes (a device's sends): written straight into the account, so a clear has something to clear
-    withSuiteDatabase((db) => db.prepare('update sys_user set totalSendNum = 7, smcount = 4, sucount = 2, stcount = 1, socount = 0, sendNum = 3 where userName = ?').run(userName));
+    withSuiteDatabase((db) => db.prepare('update sys_user set totalSendNum = 7, smcount = 4, sucount = 2, stcount = 1, socount = 0, sendNum = 3, deliveredNum = 5 where userName = ?').run(userName));
     await page.goto(URL);
     await searchByAccount(page, userName);
     const row = rowOf(page, userName);
-    const total = row.locator('td').nth(2);
-    const single = row.locator('td').nth(3);
+    const total = await cellOf(page, row, '发送总数（移动 | 联通 | 电信 | 其他）');
+    const single = await cellOf(page, row, '单次发送');
+    const delivered = await cellOf(page, row, '送达');
     await expect(total).toHaveText('7 (4 | 2 | 1 | 0)');
     await expect(single).toHaveText('3');
+    await expect(delivered).toHaveText('5');
     const steps = [
       { action: '清除总数', question: '发送总数', after: ['0 (0 | 0 | 0 | 0)', '3'] },
       { action: '清除单次', question: '单次发送数', after: ['0 (0 | 0 | 0 | 0)', '0'] },
@@ -94,6 +96,8 @@ test.describe('用户发送统计', () => {
       await expect(confirmDialog(page)).toBeHidden();
       await expect(total).toHaveText(after[0]);
       await expect(single).toHaveText(after[1]);
+      // 送达 is part of the total: 清除总数 clears it too
+      await expect(delivered).toHaveText('0');
     }
     const stored = withSuiteDatabase((db) => db.prepare('select totalSendNum, smcount, sucount, stcount, socount, sendNum from sys_user where userName = ?').get(userName));
     expect(stored).toEqual({ totalSendNum: 0, smcount: 0, sucount: 0, stcount: 0, socount: 0, sendNum: 0 });
