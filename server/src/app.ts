@@ -6,7 +6,7 @@ import { messages } from '@huiyun/contract';
 import type { Config } from './config.ts';
 import { CACHE_MAX_AGE_MS, type AppContext, type KnownMachine } from './context.ts';
 import { connectDatabase } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { migrateToLatest, NewerDatabaseError } from './db/migrate.ts';
 import type { Database } from './db/schema.ts';
 import { seed } from './seed.ts';
 import { registerAccessCheck } from './http/access-check.ts';
@@ -111,6 +111,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await registerConsole(app, config.webDist);
     await app.ready();
   } catch (error) {
+    // the reason in the log, where whoever runs the rollout looks, not only a stack trace on stderr
+    if (error instanceof NewerDatabaseError) app.log.fatal({ unknownMigrations: error.unknownMigrations }, error.message);
     await app.close();
     throw error;
   }
