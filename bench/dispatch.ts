@@ -12,18 +12,15 @@ import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { TaskNumberState } from '@huiyun/contract';
 import { connectDatabase } from '../server/src/db/connect.ts';
 import type { Database } from '../server/src/db/schema.ts';
-import { importNumbers } from '../server/src/modules/task/upload-numbers.ts';
 import { formatProgress, RateMeter } from '../tools/device-simulator/progress.ts';
 import { startDevices } from '../tools/device-simulator/run-devices.ts';
 import { percentile, type FleetStats } from '../tools/device-simulator/stats.ts';
-import { createBenchTask, startChildServer } from './lib/child-server.ts';
+import { fillBenchTask, startChildServer } from './lib/child-server.ts';
 import { runBaseline } from './lib/dispatch-baseline.ts';
-import { generateNumberFile } from './lib/number-file-fixture.ts';
 import { cpuSeconds, postgresCpuSeconds } from './lib/process-cpu.ts';
 import { readRss, resetPeakRss } from './lib/rss.ts';
 import { startBenchServer } from './lib/server.ts';
@@ -152,13 +149,7 @@ async function recount(kdb: Kysely<Database>, taskId: number, client: FleetStats
 async function runServerChild(): Promise<void> {
   const bench = await startBenchServer();
   const kdb = bench.ctx.db;
-  const fill = async (name: string, seed: number) => {
-    const taskId = await createBenchTask(kdb, name);
-    await kdb.updateTable('sync_task').set(TASK).where('taskId', '=', taskId).execute();
-    const result = await importNumbers(bench.ctx, { taskId, deptId: 1 }, Readable.from([generateNumberFile(NUMBERS, { junkRate: 0, duplicateRate: 0, seed })]));
-    if (result.valid !== NUMBERS) throw new Error(`filled ${result.valid} of ${NUMBERS}`);
-    return taskId;
-  };
+  const fill = (name: string, seed: number) => fillBenchTask(bench.ctx, name, TASK, NUMBERS, seed);
   const taskId = await fill('bench-dispatch', 3);
   const baselineTaskId = await fill('bench-dispatch-baseline', 4);
   const now = Date.now();

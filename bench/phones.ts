@@ -18,20 +18,17 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { DeliveryState, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import { connectDatabase } from '../server/src/db/connect.ts';
 import type { Database } from '../server/src/db/schema.ts';
-import { importNumbers } from '../server/src/modules/task/upload-numbers.ts';
 import { seededRandom, startFakePhones, type FakePhones, type PhoneBooks } from '../tools/fake-phone/index.ts';
 import { startBridge } from '../tools/phone-bridge/bridge.ts';
 import { machineCodeOf } from '../tools/phone-bridge/device-loop.ts';
 import type { PhoneSeat } from '../tools/phone-bridge/phones-file.ts';
 import type { PhoneStats } from '../tools/phone-bridge/status.ts';
-import { createBenchTask, startChildServer } from './lib/child-server.ts';
+import { fillBenchTask, startChildServer } from './lib/child-server.ts';
 import { runBaseline } from './lib/dispatch-baseline.ts';
-import { generateNumberFile } from './lib/number-file-fixture.ts';
 import { watchBackends } from './lib/pg-backends.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
 import { startBenchServer } from './lib/server.ts';
@@ -247,13 +244,7 @@ async function runBridgeChild(): Promise<void> {
 async function runServerChild(): Promise<void> {
   const bench = await startBenchServer();
   const kdb = bench.ctx.db;
-  const fill = async (name: string, seed: number) => {
-    const taskId = await createBenchTask(kdb, name);
-    await kdb.updateTable('sync_task').set(TASK).where('taskId', '=', taskId).execute();
-    const result = await importNumbers(bench.ctx, { taskId, deptId: 1 }, Readable.from([generateNumberFile(NUMBERS, { junkRate: 0, duplicateRate: 0, seed })]));
-    if (result.valid !== NUMBERS) throw new Error(`filled ${result.valid} of ${NUMBERS}`);
-    return taskId;
-  };
+  const fill = (name: string, seed: number) => fillBenchTask(bench.ctx, name, TASK, NUMBERS, seed);
   const taskId = await fill('bench-phones', 5);
   const baselineTaskId = await fill('bench-phones-baseline', 6);
   const machineCodes = process.env.BENCH_MACHINE_CODES!.split(',');

@@ -1,6 +1,10 @@
 import { spawn } from 'node:child_process';
-import type { Kysely } from 'kysely';
+import { Readable } from 'node:stream';
+import type { Kysely, Updateable } from 'kysely';
+import type { AppContext } from '../../server/src/context.ts';
 import type { Database } from '../../server/src/db/schema.ts';
+import { importNumbers } from '../../server/src/modules/task/upload-numbers.ts';
+import { generateNumberFile } from './number-file-fixture.ts';
 
 export type ChildServer<T> = T & { pid: number; stop: () => Promise<void> };
 
@@ -41,5 +45,14 @@ export async function createBenchTask(db: Kysely<Database>, taskName: string): P
     })
     .returning('taskId')
     .executeTakeFirstOrThrow();
+  return taskId;
+}
+
+/** A bench task with its sending settings, filled with `count` generated numbers through the upload path's own import. */
+export async function fillBenchTask(ctx: AppContext, name: string, settings: Updateable<Database['sync_task']>, count: number, seed: number): Promise<number> {
+  const taskId = await createBenchTask(ctx.db, name);
+  await ctx.db.updateTable('sync_task').set(settings).where('taskId', '=', taskId).execute();
+  const result = await importNumbers(ctx, { taskId, deptId: 1 }, Readable.from([generateNumberFile(count, { junkRate: 0, duplicateRate: 0, seed })]));
+  if (result.valid !== count) throw new Error(`filled ${result.valid} of ${count}`);
   return taskId;
 }
