@@ -49,17 +49,17 @@ export default {
     },
     {
       name: 'gateway-no-order',
-      comment: 'The payment gateways (modules/gateway) never import the order module: the order module asks the registry for a gateway (issue 33 §1).',
+      comment: 'The payment gateways (modules/pay/gateways) never import the order module: the order module asks the registry for a gateway.',
       severity: 'error',
-      from: { path: '^server/src/modules/gateway/', pathNot: tests },
-      to: { path: '^server/src/modules/order/' },
+      from: { path: '^server/src/modules/pay/gateways/', pathNot: tests },
+      to: { path: '^server/src/modules/pay/orders/' },
     },
     {
       name: 'gateways-through-the-registry',
-      comment: 'The order module, 对账 and main.ts reach a payment gateway through the registry (modules/gateway/registry.ts, its lifecycle hooks), never one gateway\'s folder: a new gateway touches none of them (docs/adding-a-gateway.md).',
+      comment: 'The order module, 对账 and main.ts reach a payment gateway through the registry (modules/pay/gateways/registry.ts, its lifecycle hooks), never one gateway\'s folder: a new gateway touches none of them (docs/adding-a-gateway.md).',
       severity: 'error',
-      from: { path: '^server/src/(modules/(order|reconcile)/|main\\.ts$)', pathNot: tests },
-      to: { path: '^server/src/modules/gateway/[^/]+/' },
+      from: { path: '^server/src/(modules/pay/(orders|reconcile)/|main\\.ts$)', pathNot: tests },
+      to: { path: '^server/src/modules/pay/gateways/[^/]+/' },
     },
     {
       name: 'web-api-no-components',
@@ -67,15 +67,6 @@ export default {
       severity: 'error',
       from: { path: '^web/src/api/' },
       to: { path: '^web/src/(components|pages)/' },
-    },
-    {
-      name: 'gateway-never-imports-order',
-      comment: 'A payment gateway speaks its provider\'s protocol; the order module calls it, never the other way.',
-      severity: 'error',
-      // Known exception: gateway/routes.ts still hands notifications to order/ (issue 32 §2); the helper
-      // splitting order/service.ts removes that import, and this pathNot with it.
-      from: { path: '^server/src/modules/gateway/', pathNot: `${tests}|^server/src/modules/gateway/routes\\.ts$` },
-      to: { path: '^server/src/modules/order/' },
     },
     {
       name: 'web-app-is-the-shell',

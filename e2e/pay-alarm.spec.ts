@@ -6,7 +6,7 @@ import { BASE_URL, dataDirPointer, E2E_PORT } from './env.ts';
 import { expect, loginThroughUi, test, tokenOf, uniqueName } from './fixtures.ts';
 import { openFromMenu, pickOption, rowOf, rows } from './list-page.ts';
 
-// 支付告警 (/pay/Alarm). The payment half writes alarms (server/src/modules/pay-alarm/pay-alarm.test.ts
+// 支付告警 (/pay/Alarm). The payment half writes alarms (server/src/modules/pay/alarms/pay-alarm.test.ts
 // drives that through a real notification and refund); this spec writes them straight into the suite's
 // database, every order number and terminal carrying this run's mark.
 

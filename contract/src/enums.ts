@@ -55,7 +55,7 @@ export const orderStatusOptions: Option<number>[] = [
 export const TransType = { consume: 1, refund: 2 } as const;
 
 /**
- * pay_alarm.kind: what the payment half records when money and an order disagree (modules/order/
+ * pay_alarm.kind: what the payment half records when money and an order disagree (modules/pay/orders/
  * service.ts, refund.ts). A notification that is not signed (bad signature, unknown order) is only
  * logged, never stored: anyone can send one.
  */

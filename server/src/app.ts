@@ -25,10 +25,10 @@ import { loadSecretBox } from './infra/secret-key.ts';
 import { SqlSessionStore } from './infra/sql-session-store.ts';
 import type { Access } from './http/caller.ts';
 import { callerResolvers, registerModules } from './modules/index.ts';
-import { OrderMoveRelay } from './modules/order/move-relay.ts';
-import { systemMonitorRoutes } from './modules/system-monitor/routes.ts';
-import { RequestStats } from './modules/system-monitor/request-stats.ts';
-import { metricsRoutes } from './modules/metrics/routes.ts';
+import { OrderMoveRelay } from './modules/pay/orders/move-relay.ts';
+import { systemMonitorRoutes } from './modules/monitor/server/routes.ts';
+import { RequestStats } from './modules/monitor/server/request-stats.ts';
+import { metricsRoutes } from './modules/platform/metrics/routes.ts';
 
 export type BuildOptions = {
   /** A database already connected (tests); otherwise DATABASE_URL or SQLite under DATA_DIR. */

@@ -21,9 +21,9 @@ export type AppContext = {
   counters: CounterStore;
   /** Users' roles, menus and permissions by userId. */
   accessCache: InvalidatedCache<number, Access>;
-  /** Machines as a terminal call's signature check reads them, by machine number (modules/terminal/auth.ts). */
+  /** Machines as a terminal call's signature check reads them, by machine number (modules/pay/terminal/auth.ts). */
   machineCache: InvalidatedCache<string, KnownMachine>;
-  /** 支付配置 with their secrets opened, by id (modules/gateway/pay-account-cache.ts, which gives them their type). */
+  /** 支付配置 with their secrets opened, by id (modules/pay/gateways/pay-account-cache.ts, which gives them their type). */
   payAccountCache: InvalidatedCache<number, unknown>;
   /** Seals and opens payment secrets and terminal keys (infra/secret-box.ts). */
   secrets: SecretBox;

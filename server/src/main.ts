@@ -6,9 +6,9 @@ import { buildApp } from './app.ts';
 import { startLogRetention } from './db/log-retention.ts';
 import { startSqliteOptimizer, type SqliteOptimizer } from './db/sqlite-optimize.ts';
 import { unavailableDependency } from './infra/dependency-faults.ts';
-import { paymentRuntime } from './modules/order/runtime.ts';
-import { startOrderSweeper, type OrderSweeper } from './modules/order/sweeper.ts';
-import { startRollupFolding } from './modules/sales-charts/rollup-fold.ts';
+import { paymentRuntime } from './modules/pay/orders/runtime.ts';
+import { startOrderSweeper, type OrderSweeper } from './modules/pay/orders/sweeper.ts';
+import { startRollupFolding } from './modules/pay/charts/rollup-fold.ts';
 
 async function main() {
   let config;
@@ -62,7 +62,7 @@ async function main() {
   folding = startRollupFolding(ctx.db, { onError: choreFailed('sales rollups: fold failed') });
   optimizer = startSqliteOptimizer(ctx.db, { onError: choreFailed('SQLite statistics (pragma optimize) failed') });
   // Unpaid orders past their time: asked at the gateway, then paid or closed; automatic refunds and
-  // refunds left under way by a crash (modules/order/sweeper.ts).
+  // refunds left under way by a crash (modules/pay/orders/sweeper.ts).
   const payments = paymentRuntime(ctx);
   // The gateways' start hooks (work a gateway's last run left, e.g. notifications never acknowledged): one
   // process runs them, not each of several.

@@ -16,14 +16,14 @@ export const payAlarm = {
   all: '全部',
   /** The company of an alarm whose order was not found: only the super administrator sees these. */
   noDept: '—',
-  // the kinds (server modules/order: notify.ts, create.ts and refund.ts write them through pay-alarm/record.ts)
+  // the kinds (server modules/pay/orders: notify.ts, create.ts and refund.ts write them through pay-alarm/record.ts)
   kindNotifyMismatch: '通知与订单不符',
   kindAmountMismatch: '查询金额不符',
   kindConfigMismatch: '支付配置不符',
   kindLatePayment: '关闭后到账',
   kindAutoRefundFailed: '自动退款失败',
   kindRefundFailed: '退款失败',
-  // 详情 of each kind, written with the alarm (server modules/order: notify.ts, create.ts, refund.ts); amounts in yuan
+  // 详情 of each kind, written with the alarm (server modules/pay/orders: notify.ts, create.ts, refund.ts); amounts in yuan
   detailQueryAmount: '网关查询到支付 {paid} 元，订单金额 {order} 元，订单未改为已支付',
   detailConfig: '通知来自支付网关 {gateway}，与订单的支付配置（ID {configId}）不符',
   detailNotifyAmount: '通知金额 {paid} 元，订单金额 {order} 元',

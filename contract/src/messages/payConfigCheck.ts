@@ -1,4 +1,4 @@
-// 支付配置 → 检测: one harmless signed call with the saved keys (server/src/modules/pay-config/check.ts). Each
+// 支付配置 → 检测: one harmless signed call with the saved keys (server/src/modules/pay/configs/check.ts). Each
 // failure names the field of the 支付配置 dialog to fix, by its label there (messages/payConfig.ts).
 export const payConfigCheck = {
   action: '检测',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // The product's one answer shape (envelope.ts `Envelope`, PRODUCT §2) as a zod schema: the OpenAPI
-// document (server/src/modules/api-docs) describes it once, each route's `data` beside it. Here, not in
+// document (server/src/modules/platform/api-docs) describes it once, each route's `data` beside it. Here, not in
 // envelope.ts: list screens import envelope.ts and must not load zod.
 
 export const answerEnvelope = z

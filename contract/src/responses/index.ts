@@ -6,7 +6,7 @@ import * as sync from './sync.ts';
 import * as system from './system.ts';
 
 // What each API route answers, as zod schemas (@huiyun/contract/responses): the server's OpenAPI
-// document (modules/api-docs) is generated from them, and its tests parse real answers with them. The
+// document (modules/platform/api-docs) is generated from them, and its tests parse real answers with them. The
 // console keeps the contract's types (agree.check.ts holds each equal to its schema) and loads none of
 // these: no screen's bundle grows.
 

@@ -19,7 +19,7 @@ const pgTypes = {
  */
 export type DbTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; prepared?: boolean; poolSize?: number };
 
-/** The pool behind a PostgreSQL database, for 监控查询's in use / idle / waiting (modules/system-monitor). */
+/** The pool behind a PostgreSQL database, for 监控查询's in use / idle / waiting (modules/monitor/server). */
 export const pgPoolOf = new WeakMap<Kysely<Database>, pg.Pool>();
 
 /** Told when a PostgreSQL connection is lost and when a new one is made (infra/dependency-faults.ts DependencyWatch). */

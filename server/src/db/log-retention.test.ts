@@ -39,7 +39,7 @@ describe('log retention', () => {
     expect(login.map((r) => r.userName)).toEqual(Array.from({ length: 10 }, (_, k) => `u${9 - k}`));
     expect(await db.selectFrom('sys_variable').select('varName').where('varName', '=', 'old_var').executeTakeFirst()).toBeTruthy();
     // the search index followed the deletes: a name filter finds only the entries left
-    const { listOperLogs } = await import('../modules/monitor/queries.ts');
+    const { listOperLogs } = await import('../modules/monitor/logs/queries.ts');
     expect((await listOperLogs(db, 'all', { page: 1, limit: 10, userName: 'u12', module: '', success: undefined, beginTime: '', endTime: '', sortField: '', sortOrder: '' })).total).toBe(0);
     expect((await listOperLogs(db, 'all', { page: 1, limit: 10, userName: 'u9', module: '', success: undefined, beginTime: '', endTime: '', sortField: '', sortOrder: '' })).total).toBe(1);
     // a second sweep finds nothing more

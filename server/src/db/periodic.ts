@@ -2,7 +2,7 @@
  * Runs `task` at once (on the next turn) and then every `everyMs`, never keeping the process alive for it.
  * `task` is given whether this is the first run and handles its own errors. `stop` ends the schedule and
  * waits for a run under way. The database's background chores (log retention, SQLite statistics) use it.
- * The order sweeper (modules/order/sweeper.ts) keeps its own timer: it does not run at start, and it skips
+ * The order sweeper (modules/pay/orders/sweeper.ts) keeps its own timer: it does not run at start, and it skips
  * a turn while the last sweep still runs; a chore that wants either does the same, any other uses this.
  */
 export function runPeriodically(task: (first: boolean) => Promise<void>, everyMs: number): { stop: () => Promise<void> } {

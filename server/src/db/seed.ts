@@ -8,7 +8,7 @@ const ADMIN_ROLES = [RoleId.companyAdmin, RoleId.superAdmin];
 
 // The reference data every installation needs: roles, the demo company, the menu tree (from the
 // contract's consoleRoutes) and the permission codes (from its permissionTable). The first accounts
-// are the accounts module's (modules/accounts/seed.ts); server/src/seed.ts runs both at every start.
+// are the accounts module's (modules/system/accounts/seed.ts); server/src/seed.ts runs both at every start.
 // Idempotent: it creates what is missing and never overwrites what operators changed. Menu and
 // permission grants are made only when the module or code is first created, so a right an
 // administrator took away stays away, and a screen added by a later release reaches the default roles.

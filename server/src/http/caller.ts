@@ -2,7 +2,7 @@ import type { MenuNode } from '@huiyun/contract';
 import { deptInScope, type DeptScope } from '../db/scope.ts';
 
 // The caller the access check (access-check.ts) resolves for every console route. Loaded by the auth
-// module (modules/auth/access.ts); the modules import the type from here.
+// module (modules/system/auth/access.ts); the modules import the type from here.
 
 /** Who a logged-in caller is and what it may do: loaded once, then cached (ctx.accessCache). */
 export type Access = {

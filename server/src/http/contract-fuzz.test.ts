@@ -7,8 +7,8 @@ import { MAX_INT_COLUMN } from '@huiyun/contract';
 import type { DeclaredRoute } from './access-check.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
 import { randomBytes } from 'node:crypto';
-import { newTerminalKey, sealTerminalKey } from '../modules/machine/terminal-key.ts';
-import { signTerminal } from '../modules/terminal/auth.ts';
+import { newTerminalKey, sealTerminalKey } from '../modules/pay/machines/terminal-key.ts';
+import { signTerminal } from '../modules/pay/terminal/auth.ts';
 
 // Issue 12 D1: every declared route, called by the super administrator (and a device for the device
 // routes) with generated hostile input — ids past the integer columns, negatives, control characters,
@@ -87,7 +87,7 @@ beforeAll(async () => {
   expect(activated.status).toBe(200);
   deviceToken = activated.body.data.deviceToken;
   // /sync/logout would end the session the rest of the run rides on; it takes no input to fuzz.
-  // The gateways' notification and 支付模拟 routes answer in the gateway's own format (modules/gateway, its tests).
+  // The gateways' notification and 支付模拟 routes answer in the gateway's own format (modules/pay/gateways, its tests).
   routes = t.app.declaredRoutes.filter((route) => route.url !== '/sync/logout' && !route.url.startsWith('/gateway/'));
   const key = newTerminalKey();
   const now = Date.now();

@@ -14,7 +14,7 @@ import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from './xlsx.ts';
 // answer is `total: bound + 1, totalBounded: true`. A list's query passes listPage's `Listed` on whole
 // (`{ ...listed, rows: listed.rows.map(toX) }`) so the flag reaches the answer.
 //
-// Use (modules/variable/routes.ts):
+// Use (modules/system/variable/routes.ts):
 //
 //   registerList(app, {
 //     permission: Perm.variableList,

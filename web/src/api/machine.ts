@@ -8,7 +8,7 @@ import type { ListParams } from './types.ts';
 const m = messages.machine;
 const a = messages.aisle;
 
-// 机器列表 and 货道信息 (server/src/modules/machine/routes.ts).
+// 机器列表 and 货道信息 (server/src/modules/pay/machines/routes.ts).
 
 export type MachineFilters = { machineNo?: string; machineName?: string; status?: MachineStatus | '' };
 

@@ -5,7 +5,7 @@ import type { ListParams } from './types.ts';
 
 const m = messages.order;
 
-// 交易订单 (server/src/modules/order-list/routes.ts).
+// 交易订单 (server/src/modules/pay/order-list/routes.ts).
 
 export type OrderFilters = {
   machineNo?: string;

@@ -5,7 +5,7 @@ import type { ListParams } from './types.ts';
 
 const m = messages.payAlarm;
 
-// 支付告警 (server/src/modules/pay-alarm/routes.ts).
+// 支付告警 (server/src/modules/pay/alarms/routes.ts).
 
 export type PayAlarmFilters = {
   kind?: string;

@@ -7,7 +7,7 @@ import type { ListParams } from './types.ts';
 
 const m = messages.reconcile;
 
-// 对账 (server/src/modules/reconcile/routes.ts).
+// 对账 (server/src/modules/pay/reconcile/routes.ts).
 
 export type ReconcileRunFilters = { configId?: number; deptId?: number; result?: string; dateRange?: [string, string] };
 export type ReconcileDiffFilters = { runId: number; category?: string; handled?: string };

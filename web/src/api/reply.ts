@@ -5,7 +5,7 @@ import type { ListParams } from './types.ts';
 
 const m = messages.reply;
 
-// 回复记录 (server/src/modules/reply/routes.ts): read only.
+// 回复记录 (server/src/modules/sending/replies/routes.ts): read only.
 
 export type ReplyFilters = {
   phone?: string;

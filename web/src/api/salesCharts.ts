@@ -4,7 +4,7 @@ import { withDays, type DayRange } from './dayRange.ts';
 
 const m = messages.salesCharts;
 
-// 数据可视化 (server/src/modules/sales-charts/routes.ts).
+// 数据可视化 (server/src/modules/pay/charts/routes.ts).
 
 export type SalesChartsFilters = DayRange & { granularity: 'day' | 'month' | 'year'; deptId?: number; machineNo?: string; payType?: number };
 

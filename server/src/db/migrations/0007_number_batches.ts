@@ -32,7 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('sync_batch_open_task').on('sync_batch').columns(['taskId', 'leaseUntil']).where(sql.ref('state'), '=', open).execute();
 
   // A claim on PostgreSQL commits on its own; the device's claim count tells it whether another pull of
-  // the same device claimed since this pull read what the device holds (modules/device/number-leases.ts).
+  // the same device claimed since this pull read what the device holds (modules/sending/devices/number-leases.ts).
   await db.schema.alterTable('sync_auth_code').addColumn('pulls', 'integer', (c) => c.notNull().defaultTo(0)).execute();
 
   await db.schema

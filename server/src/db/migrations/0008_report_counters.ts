@@ -4,7 +4,7 @@ import { dialectOf } from '../dialect.ts';
 // PostgreSQL: the counters that every report of a task and of an owner adds to — the task's sent total,
 // its carrier split, failNum and doneNum (completing the task when doneNum reaches totalNum), the
 // owner's totals and the owner's row of the day — in a function the report statement calls
-// (modules/device/report-postgres.ts). Reports queue on those rows; one that waited for a row another
+// (modules/sending/devices/report-postgres.ts). Reports queue on those rows; one that waited for a row another
 // report changed re-checks it (EvalPlanQual), and PostgreSQL then sets up every subplan of the
 // statement doing the update again: the report's ~20 CTEs when the update was one of them, a
 // one-row UPDATE here (issue 5's dispatch target; docs/performance.md). SQLite has one writer and

@@ -14,10 +14,10 @@ import { withAutoId } from './helpers.ts';
 // there were typed or uploaded by a person, which of the two is not known: 'manual'.
 //
 // The 退订 keywords: a 系统环境变量 operators edit (added here once, so one deleted stays deleted: the
-// default then applies; modules/reply/keywords.ts).
+// default then applies; modules/sending/replies/keywords.ts).
 //
 // sync_batch_device_time: a reply is linked to the last task its device sent to the number (in the
-// device's fresh batches of the last 30 days: modules/reply/record.ts). Nothing looked numbers up by
+// device's fresh batches of the last 30 days: modules/sending/replies/record.ts). Nothing looked numbers up by
 // phone before, and an index of sent numbers by phone was measured to cost every report too much: a
 // number's entry lands at a random place of it, 4 µs → 50 µs per number made sent (SQLite, 1M numbers,
 // transactions of 200). A batch row is written once per pull; this index costs that insert only.

@@ -4,7 +4,7 @@ import { changedSql, measures, pgMeasureTriggerSql, type Measure } from './sales
 
 // The counted changes waiting to be folded into the sales rollups (migration 0034). The triggers on pay_order
 // append one row a counted change to chart_pending, in the transaction of that change: its key columns, the
-// instant it counts at (epoch ms) and what it adds (or, negative, takes back). modules/sales-charts/rollup-fold.ts
+// instant it counts at (epoch ms) and what it adds (or, negative, takes back). modules/pay/charts/rollup-fold.ts
 // sums them into the six rollups and deletes them, in one transaction. A purchase's write then adds one row to
 // a table nothing else writes, instead of upserting six rollup rows that every purchase of its company and day
 // shares (each waiting for the last one's commit on PostgreSQL).

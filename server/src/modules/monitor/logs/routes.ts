@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  fill, forceLogoutRequest, labelOf, loginLogListQuery, logResultOptions, messages, onlineListQuery, operLogListQuery, Perm,
+  type LoginLog, type OnlineSession, type OperLog,
+} from '@huiyun/contract';
+import type { AppContext } from '../../../context.ts';
+import { callerOf } from '../../../http/access-check.ts';
+import { describeTarget } from '../../../http/audit.ts';
+import { ok } from '../../../http/envelope.ts';
+import { registerList } from '../../../http/list-routes.ts';
+import { parse } from '../../../http/validate.ts';
+import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { listLoginLogs, listOperLogs } from './queries.ts';
+import { forceLogout, listOnline } from './service.ts';
+
+const m = messages.monitor;
+
+// Exports show 成功 / 失败 rather than 1 / 0.
+type WithResultLabel<T> = Omit<T, 'success'> & { success: string };
+const withResultLabel = <T extends { success: number }>(row: T) => ({ ...row, success: labelOf(logResultOptions, row.success as 0 | 1) });
+
+const operLogColumns: XlsxColumn<WithResultLabel<OperLog>>[] = [
+  { header: m.operId, key: 'operId', width: 10 },
+  { header: m.userName, key: 'userName' },
+  { header: m.module, key: 'module' },
+  { header: m.action, key: 'action', width: 12 },
+  { header: m.target, key: 'target', width: 30 },
+  { header: m.method, key: 'method', width: 10 },
+  { header: m.url, key: 'url', width: 32 },
+  { header: m.ip, key: 'ip' },
+  { header: m.result, key: 'success', width: 8 },
+  { header: m.message, key: 'message', width: 30 },
+  { header: m.costMs, key: 'costMs', width: 12 },
+  { header: m.operTime, key: 'operTime', width: 20 },
+];
+
+const loginLogColumns: XlsxColumn<WithResultLabel<LoginLog>>[] = [
+  { header: m.infoId, key: 'infoId', width: 10 },
+  { header: m.userName, key: 'userName' },
+  { header: m.ip, key: 'ip' },
+  { header: m.client, key: 'client', width: 28 },
+  { header: m.userAgent, key: 'userAgent', width: 50 },
+  { header: m.result, key: 'success', width: 8 },
+  { header: m.message, key: 'message', width: 30 },
+  { header: m.loginTime, key: 'loginTime', width: 20 },
+];
+
+const onlineColumns: XlsxColumn<OnlineSession>[] = [
+  { header: m.userName, key: 'userName' },
+  { header: m.userRealName, key: 'userRealName' },
+  { header: m.deptName, key: 'deptName', width: 24 },
+  { header: m.ip, key: 'ip' },
+  { header: m.client, key: 'client', width: 28 },
+  { header: m.loginTime, key: 'loginTime', width: 20 },
+  { header: m.lastSeenAt, key: 'lastSeenAt', width: 20 },
+  { header: m.expiresAt, key: 'expiresAt', width: 20 },
+];
+
+export function monitorRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    registerList(app, {
+      permission: Perm.operLogList,
+      query: operLogListQuery,
+      list: '/api/OperLog/list',
+      load: (request, query) => listOperLogs(ctx.db, callerOf(request).deptScope, query),
+      export: { url: '/api/OperLog/export', fileName: m.operLogTitle, columns: operLogColumns, row: withResultLabel },
+    });
+
+    registerList(app, {
+      permission: Perm.loginLogList,
+      query: loginLogListQuery,
+      list: '/api/LoginLog/list',
+      load: (request, query) => listLoginLogs(ctx.db, callerOf(request).deptScope, query),
+      export: { url: '/api/LoginLog/export', fileName: m.loginLogTitle, columns: loginLogColumns, row: withResultLabel },
+    });
+
+    registerList(app, {
+      permission: Perm.onlineList,
+      query: onlineListQuery,
+      list: '/api/Online/list',
+      load: (request, query) => listOnline(ctx, callerOf(request), query, request.sessionTokenHash),
+      export: { url: '/api/Online/export', fileName: m.onlineTitle, columns: onlineColumns },
+    });
+
+    app.post('/api/Online/forceLogout', { config: { access: { permission: Perm.onlineForceLogout }, audit: { module: m.onlineTitle, action: messages.common.actionForceOffline } } }, async (request) => {
+      const { sessionId } = parse(forceLogoutRequest, request.body);
+      // Only a prefix of the hash goes into the log: enough to tell sessions apart.
+      describeTarget(request, `session ${sessionId.slice(0, 12)}`);
+      const userName = await forceLogout(ctx, callerOf(request), sessionId, request.sessionTokenHash);
+      describeTarget(request, `${userName} (session ${sessionId.slice(0, 12)})`);
+      return ok(fill(m.forceLogoutOk, { userName }));
+    });
+  };
+}

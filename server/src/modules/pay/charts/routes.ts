@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { Perm, salesChartsQuery, type SalesChartsOptions } from '@huiyun/contract';
+import type { AppContext } from '../../../context.ts';
+import { callerOf } from '../../../http/access-check.ts';
+import { ok } from '../../../http/envelope.ts';
+import { parse } from '../../../http/validate.ts';
+import { inDeptScope } from '../../../db/scope.ts';
+import { deptChoices } from '../../system/dept/queries.ts';
+import { rankCache } from './rank-cache.ts';
+import { salesCharts } from './service.ts';
+
+// 数据可视化 (/charts/statistics, issue 34 §1): read only, inside the caller's data scope.
+export function salesChartsRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    const access = { permission: Perm.salesChartsList };
+    const ranks = rankCache(ctx.config.chartsRankCacheMs, ctx.now);
+
+    app.post('/api/Charts/statistics', { config: { access } }, async (request) => {
+      const query = parse(salesChartsQuery, request.body);
+      return ok('', await salesCharts(ctx.db, ranks, callerOf(request).deptScope, query, ctx.now()));
+    });
+
+    // the 公司 and 终端 filters' choices
+    app.post('/api/Charts/options', { config: { access } }, async (request) => {
+      const scope = callerOf(request).deptScope;
+      const options: SalesChartsOptions = {
+        depts: await deptChoices(ctx.db, scope),
+        machines: await ctx.db.selectFrom('pay_machine').select(['machineNo', 'machineName', 'deptId']).where(inDeptScope('deptId', scope)).orderBy('machineNo').execute(),
+      };
+      return ok('', options);
+    });
+  };
+}

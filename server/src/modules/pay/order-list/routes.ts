@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  fill, messages, orderDetailRequest, orderListQuery, orderRefundRequest, orderStatusLabel, OrderStatus, payTypeLabel, Perm, transTypeLabel,
+  type Order, type OrderRefundResult,
+} from '@huiyun/contract';
+import type { AppContext } from '../../../context.ts';
+import { callerOf } from '../../../http/access-check.ts';
+import { describeTarget } from '../../../http/audit.ts';
+import { ok } from '../../../http/envelope.ts';
+import { AppError, notFound } from '../../../http/errors.ts';
+import { registerList } from '../../../http/list-routes.ts';
+import { parse } from '../../../http/validate.ts';
+import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { refundOrder } from '../orders/refund.ts';
+import { paymentRuntime } from '../orders/runtime.ts';
+import { findOrderDetail, listOrders, orderById, streamOrders } from './queries.ts';
+
+const m = messages.order;
+
+// The sheet shows labels (支付宝, 出货成功, 消费) rather than numbers, amounts as yuan text.
+type OrderExportRow = Omit<Order, 'payType' | 'orderStatus' | 'transType'> & { payType: string; orderStatus: string; transType: string };
+const exportColumns: XlsxColumn<OrderExportRow>[] = [
+  { header: m.orderNo, key: 'orderNo', width: 28 },
+  { header: m.transId, key: 'transId', width: 32 },
+  { header: m.deptName, key: 'deptName', width: 20 },
+  { header: m.machineNo, key: 'machineNo', width: 16 },
+  { header: m.payType, key: 'payType', width: 12 },
+  { header: m.transType, key: 'transType', width: 8 },
+  { header: m.goodsNo, key: 'goodsNo', width: 12 },
+  { header: m.goodsName, key: 'goodsName', width: 20 },
+  { header: m.aisleNo, key: 'aisleNo', width: 8 },
+  { header: m.goodsPrice, key: 'goodsPrice', width: 10 },
+  { header: m.payAmount, key: 'payAmount', width: 10 },
+  { header: m.orderStatus, key: 'orderStatus', width: 12 },
+  { header: m.openId, key: 'openId', width: 30 },
+  { header: m.mchId, key: 'mchId', width: 16 },
+  { header: m.subMchId, key: 'subMchId', width: 16 },
+  { header: m.remark, key: 'remark', width: 24 },
+  { header: m.createTime, key: 'createTime', width: 20 },
+  { header: m.payTime, key: 'payTime', width: 20 },
+];
+
+// 交易订单 (issue 16 §5): list, export, the preview with the order's refunds, the companies to filter
+// by, and 退款 (the money side is modules/pay/orders/refund.ts).
+export function orderListRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    const rt = paymentRuntime(ctx);
+    registerList(app, {
+      permission: Perm.orderList,
+      query: orderListQuery,
+      list: '/api/Order/list',
+      load: (request, query) => listOrders(ctx.db, callerOf(request).deptScope, query),
+      export: {
+        url: '/api/Order/export', fileName: m.title, columns: exportColumns,
+        stream: (request, query) => streamOrders(ctx.db, callerOf(request).deptScope, query),
+        row: (row): OrderExportRow => ({
+          ...row, payType: payTypeLabel(row.payType), orderStatus: orderStatusLabel(row.orderStatus), transType: transTypeLabel(row.transType),
+        }),
+      },
+    });
+
+    app.post('/api/Order/detail', { config: { access: { permission: Perm.orderList } } }, async (request) => {
+      const { orderId } = parse(orderDetailRequest, request.body);
+      const detail = await findOrderDetail(ctx.db, callerOf(request).deptScope, orderId);
+      if (!detail) throw notFound(m.notFound);
+      return ok('', detail);
+    });
+
+    app.post('/api/Order/refund', { config: { access: { permission: Perm.orderRefund }, audit: { module: m.title, action: m.refund } } }, async (request) => {
+      const input = parse(orderRefundRequest, request.body);
+      describeTarget(request, `orderId ${input.orderId}`);
+      const scope = callerOf(request).deptScope;
+      const outcome = await refundOrder(ctx, rt, scope, input, request.log);
+      const [refund, order] = await Promise.all([orderById(ctx.db, scope, outcome.refund.orderId), orderById(ctx.db, scope, input.orderId)]);
+      describeTarget(request, `${order!.orderNo} ${m.refundAmount} ${refund!.payAmount.replace('-', '')}`);
+      // the same request again answers as the first did: a failed refund fails again (a retry needs a new key)
+      if (refund!.orderStatus === OrderStatus.refundFailed) throw new AppError(fill(m.refundFailed, { reason: refund!.failReason || m.gatewayUnavailable }), 409);
+      if (outcome.repeated) return ok(fill(m.refundRepeated, { status: orderStatusLabel(refund!.orderStatus) }), { refund: refund!, order: order! } satisfies OrderRefundResult);
+      const message = refund!.orderStatus === OrderStatus.refunded ? m.refundSucceeded : m.refundProcessing;
+      return ok(message, { refund: refund!, order: order! } satisfies OrderRefundResult);
+    });
+  };
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  idsRequest, labelOf, messages, payOpenOptions, payTypeOptions, Perm, terminalConfigChoicesQuery, terminalConfigListQuery, terminalConfigSave,
+  terminalMachineQuery, type TerminalConfig,
+} from '@huiyun/contract';
+import type { AppContext } from '../../../context.ts';
+import { callerOf } from '../../../http/access-check.ts';
+import { describeTarget } from '../../../http/audit.ts';
+import { ok } from '../../../http/envelope.ts';
+import { registerList } from '../../../http/list-routes.ts';
+import { parse } from '../../../http/validate.ts';
+import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { configChoices, listTerminalConfigs, machineChoices } from './queries.ts';
+import { deleteTerminalConfigs, saveTerminalConfig } from './service.ts';
+
+const m = messages.terminalConfig;
+const audit = (action: string) => ({ module: m.title, action });
+
+type ExportRow = Record<'machineNo' | 'machineName' | 'deptName' | 'payType' | 'configName' | 'payConfigName' | 'payOpen' | 'posNo' | 'editUser' | 'editTime', string>;
+
+const exportColumns: XlsxColumn<ExportRow>[] = [
+  { header: m.machineNo, key: 'machineNo', width: 20 },
+  { header: m.machineName, key: 'machineName', width: 20 },
+  { header: m.dept, key: 'deptName', width: 20 },
+  { header: m.payType, key: 'payType' },
+  { header: m.configName, key: 'configName', width: 20 },
+  { header: m.configId, key: 'payConfigName', width: 24 },
+  { header: m.payOpen, key: 'payOpen' },
+  { header: m.posNo, key: 'posNo' },
+  { header: messages.common.editUser, key: 'editUser' },
+  { header: messages.common.editTime, key: 'editTime', width: 20 },
+];
+
+const exportRow = (row: TerminalConfig): ExportRow => ({
+  machineNo: row.machineNo,
+  machineName: row.machineName,
+  deptName: row.deptName,
+  payType: labelOf(payTypeOptions, row.payType),
+  configName: row.configName,
+  payConfigName: row.payConfigName,
+  payOpen: labelOf(payOpenOptions, row.payOpen),
+  posNo: row.posNo,
+  editUser: row.editUser,
+  editTime: row.editTime,
+});
+
+/** 终端支付配置 (SPEC §2.11, §7.6) and the pickers of its dialog. */
+export function terminalConfigRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    registerList(app, {
+      permission: Perm.terminalConfigList,
+      query: terminalConfigListQuery,
+      list: '/api/MachineConfig/list',
+      load: (request, query) => listTerminalConfigs(ctx.db, callerOf(request), query),
+      export: { url: '/api/MachineConfig/export', fileName: m.title, columns: exportColumns, row: exportRow },
+    });
+
+    app.post('/api/MachineConfig/machines', { config: { access: { permission: Perm.terminalConfigSave } } }, async (request) => {
+      const { keyword } = parse(terminalMachineQuery, request.body);
+      return ok('', await machineChoices(ctx.db, callerOf(request), keyword));
+    });
+
+    app.post('/api/MachineConfig/configs', { config: { access: { permission: Perm.terminalConfigSave } } }, async (request) => {
+      const { machineNo, payType } = parse(terminalConfigChoicesQuery, request.body);
+      return ok('', await configChoices(ctx.db, callerOf(request), machineNo, payType));
+    });
+
+    app.post('/api/MachineConfig/save', { config: { access: { permission: Perm.terminalConfigSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
+      const input = parse(terminalConfigSave, request.body);
+      describeTarget(request, `${input.machineNo} ${labelOf(payTypeOptions, input.payType)}`);
+      const tcId = await saveTerminalConfig(ctx, callerOf(request), input);
+      return ok(m.saved, { tcId });
+    });
+
+    app.delete('/api/MachineConfig/delete', { config: { access: { permission: Perm.terminalConfigDelete }, audit: audit(messages.common.actionDelete) } }, async (request) => {
+      const { ids } = parse(idsRequest, request.query);
+      describeTarget(request, `tcId ${ids.join(',')}`);
+      await deleteTerminalConfigs(ctx, callerOf(request), ids);
+      return ok(m.deleted);
+    });
+  };
+}

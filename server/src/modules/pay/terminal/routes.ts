@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { messages, OrderStatus, TERMINAL_PREFIX, terminalCreateOrderSchema, terminalDispenseSchema, terminalHeartbeatSchema, terminalOrderStatusSchema } from '@huiyun/contract';
+import type { AppContext, KnownMachine } from '../../../context.ts';
+import { ok } from '../../../http/envelope.ts';
+import { AppError, unauthorized } from '../../../http/errors.ts';
+import { parse } from '../../../http/validate.ts';
+import { createOrder } from '../orders/create.ts';
+import { reportDispense } from '../orders/dispense.ts';
+import { orderStatus } from '../orders/status.ts';
+import { heartbeat } from './heartbeat.ts';
+import { refundSoon } from '../orders/refund.ts';
+import { paymentRuntime } from '../orders/runtime.ts';
+
+const t = messages.terminal;
+
+/**
+ * Keeps the raw body of a JSON request (the terminal signature and gateway notifications are computed
+ * over the exact bytes), then parses it. Only inside the plugin that registers it.
+ */
+export function keepRawJsonBody(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const raw = String(body);
+    request.rawBody = raw;
+    if (raw.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(raw));
+    } catch {
+      done(new AppError(t.badJson, 400), undefined);
+    }
+  });
+}
+
+const machineOf = (request: FastifyRequest): KnownMachine => {
+  if (!request.terminal) throw unauthorized(t.unsigned);
+  return request.terminal;
+};
+
+export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+// The terminal protocol (docs/terminal-protocol.md) under /terminal/v1: every call is signed by the
+// machine (access 'terminal', checked in terminal/auth.ts). Machine traffic, not in the operation log.
+export function terminalRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    // The signature covers the bytes received, which only the JSON parser keeps: any other body (a form the
+    // app-wide parser would read, text, …) is refused with 415 before routing, so none is ever checked
+    // against an empty body.
+    app.removeAllContentTypeParsers();
+    keepRawJsonBody(app);
+    const rt = paymentRuntime(ctx);
+    const access = { access: 'terminal' as const };
+    app.post(`${TERMINAL_PREFIX}/order/create`, { config: access }, async (request) =>
+      ok('', await createOrder(ctx, rt, machineOf(request), parse(terminalCreateOrderSchema, request.body), originOf(request), request.log)),
+    );
+    app.post(`${TERMINAL_PREFIX}/order/status`, { config: access }, async (request, reply) => {
+      const input = parse(terminalOrderStatusSchema, request.body);
+      // the machine hung up: stop waiting (the response's 'close' comes only then, before it is sent)
+      let closed = false;
+      reply.raw.once('close', () => void (closed = true));
+      return ok('', await orderStatus(ctx, machineOf(request), input.orderNo, input.knownStatus, input.waitSeconds ?? 0, () => closed));
+    });
+    app.post(`${TERMINAL_PREFIX}/order/dispense`, { config: access }, async (request) => {
+      const result = await reportDispense(ctx, machineOf(request), parse(terminalDispenseSchema, request.body), request.log);
+      if (result.orderStatus === OrderStatus.dispenseFailed) refundSoon(ctx, rt, result.orderNo, request.log);
+      return ok('', result);
+    });
+    app.post(`${TERMINAL_PREFIX}/heartbeat`, { config: access }, async (request) =>
+      ok('', await heartbeat(ctx, machineOf(request), parse(terminalHeartbeatSchema, request.body).aisles)),
+    );
+  };
+}

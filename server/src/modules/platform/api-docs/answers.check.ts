@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+import type * as r from '@huiyun/contract/responses';
+import type { deleteFromBlacklist } from '../../sending/blacklist/service.ts';
+import type { recordDeliveries } from '../../sending/devices/delivery-report.ts';
+import type { recordHeartbeat } from '../../sending/devices/heartbeat.ts';
+import type { createAisleGrid, saveAisle } from '../../pay/machines/aisle-service.ts';
+import type { saveMachine } from '../../pay/machines/machine-service.ts';
+import type { generateQrImage } from '../../sending/tasks/qr.ts';
+import type { ImportResult } from '../../sending/tasks/upload-numbers.ts';
+import type { heartbeat } from '../../pay/terminal/heartbeat.ts';
+
+// The answers the contract has no type of its own for (route-docs.ts names their schemas) agree with
+// what the server's functions return, checked by `npm run typecheck` (nothing runs this file); the
+// others are held to the contract's types by contract/src/responses/agree.check.ts.
+
+type Returned<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
+type Saved = Returned<typeof saveMachine>;
+
+export const serverAnswerChecks = [
+  true satisfies r.SameShape<Returned<typeof saveAisle>, z.output<typeof r.aisleSaved>>,
+  true satisfies r.SameShape<Returned<typeof createAisleGrid>, z.output<typeof r.aisleGridCreated>>,
+  // /api/Machine/save answers `saved.created ?? { machineId }`
+  true satisfies r.SameShape<NonNullable<Saved['created']> | Pick<Saved, 'machineId'>, z.output<typeof r.machineSaved>>,
+  // /sync/deleteBlacklist answers `{ count }`
+  true satisfies r.SameShape<{ count: Returned<typeof deleteFromBlacklist> }, z.output<typeof r.blacklistDeleted>>,
+  true satisfies r.SameShape<Returned<typeof generateQrImage>, z.output<typeof r.qrImagePath>>,
+  true satisfies r.SameShape<Omit<ImportResult, 'encoding'>, z.output<typeof r.uploadTaskDataResult>>,
+  true satisfies r.SameShape<Returned<typeof recordHeartbeat>, z.output<typeof r.deviceHeartbeatAnswer>>,
+  true satisfies r.SameShape<Returned<typeof recordDeliveries>, z.output<typeof r.deviceDeliveryResult>>,
+  true satisfies r.SameShape<Returned<typeof heartbeat>, z.output<typeof r.terminalHeartbeatAnswer>>,
+];

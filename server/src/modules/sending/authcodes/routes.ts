@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  AuthCodeUseStatus, authCodeIdRequest, authCodeListQuery, authCodeRecharge, authCodeSave, authCodeUseStatusOptions, isAuthCodeUsed, labelOf, messages, Perm,
+  userCodeListQuery, type AuthCode,
+} from '@huiyun/contract';
+import type { AppContext } from '../../../context.ts';
+import { callerOf } from '../../../http/access-check.ts';
+import { describeTarget } from '../../../http/audit.ts';
+import { ok } from '../../../http/envelope.ts';
+import { registerList } from '../../../http/list-routes.ts';
+import { parse } from '../../../http/validate.ts';
+import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { listAuthCodes, taskUserChoices } from './queries.ts';
+import { deleteAuthCode, rechargeAuthCode, saveAuthCode, userDevices } from './service.ts';
+
+const m = messages.authcode;
+const audit = (action: string) => ({ module: m.title, action });
+
+type ExportRow = AuthCode & { useStatusText: string };
+const exportColumns: XlsxColumn<ExportRow>[] = [
+  { header: m.id, key: 'id', width: 10 },
+  { header: m.userName, key: 'userName' },
+  { header: m.authCode, key: 'authCode', width: 24 },
+  { header: m.useStatus, key: 'useStatusText', width: 12 },
+  { header: m.machineName, key: 'machineName', width: 24 },
+  { header: m.dueNum, key: 'dueNum', width: 14 },
+  { header: m.dueDateStr, key: 'dueDateStr', width: 20 },
+];
+
+// 授权码列表 (SPEC §2.15, §7.8). Task-area calls accept POST with JSON or form bodies.
+export function authCodeRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    registerList(app, {
+      permission: Perm.authCodeList,
+      query: authCodeListQuery,
+      list: '/sync/queryAuthCodeList',
+      load: (request, query) => listAuthCodes(ctx.db, callerOf(request), query),
+      export: {
+        url: '/sync/exportAuthCodeList', fileName: m.title, columns: exportColumns,
+        row: (row): ExportRow => ({ ...row, useStatusText: labelOf(authCodeUseStatusOptions, isAuthCodeUsed(row.useStatus) ? AuthCodeUseStatus.used : AuthCodeUseStatus.unused) }),
+      },
+    });
+
+    app.post('/sync/queryTaskUserList', { config: { access: { permission: Perm.authCodeList } } }, async (request) =>
+      ok('', await taskUserChoices(ctx.db, callerOf(request))),
+    );
+
+    for (const method of ['GET', 'POST'] as const) {
+      app.route({
+        method,
+        url: '/sync/queryUserCodeList',
+        config: { access: 'login' },
+        handler: async (request) => {
+          const { userId } = parse(userCodeListQuery, method === 'GET' ? request.query : request.body);
+          return ok('', await userDevices(ctx, callerOf(request), userId));
+        },
+      });
+    }
+
+    app.post('/sync/saveAuthCode', { config: { access: { permission: Perm.authCodeSave }, audit: audit(m.actionSave) } }, async (request) => {
+      const input = parse(authCodeSave, request.body);
+      describeTarget(request, input.authCode);
+      const id = await saveAuthCode(ctx, callerOf(request), input);
+      return ok(m.saved, { id });
+    });
+
+    app.post('/sync/recAuthCode', { config: { access: { permission: Perm.authCodeRecharge }, audit: audit(m.actionRecharge) } }, async (request) => {
+      const input = parse(authCodeRecharge, request.body);
+      describeTarget(request, `id ${input.id} +${input.dueNum} / +${input.dueDateNum}d`);
+      const authCode = await rechargeAuthCode(ctx, callerOf(request), input);
+      describeTarget(request, `${authCode} +${input.dueNum} / +${input.dueDateNum}d`);
+      return ok(m.recharged);
+    });
+
+    app.post('/sync/deleteAuthCode', { config: { access: { permission: Perm.authCodeDelete }, audit: audit(m.actionDelete) } }, async (request) => {
+      const { id } = parse(authCodeIdRequest, request.body);
+      describeTarget(request, `id ${id}`);
+      const authCode = await deleteAuthCode(ctx, callerOf(request), id);
+      describeTarget(request, authCode);
+      return ok(m.deleted);
+    });
+  };
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { DEVICE_API_PREFIX, deviceRepliesRequest, messages, Perm, replyListQuery, type ReplyRow } from '@huiyun/contract';
+import type { AppContext } from '../../../context.ts';
+import { callerOf } from '../../../http/access-check.ts';
+import { ok } from '../../../http/envelope.ts';
+import { registerList } from '../../../http/list-routes.ts';
+import { parse } from '../../../http/validate.ts';
+import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { deviceOf } from '../devices/device-auth.ts';
+import { listReplies } from './queries.ts';
+import { recordReplies } from './record.ts';
+
+const m = messages.reply;
+
+type ReplySheetRow = Omit<ReplyRow, 'unsubscribed'> & { unsubscribed: string };
+
+const exportColumns: XlsxColumn<ReplySheetRow>[] = [
+  { header: m.receivedAt, key: 'receivedAt', width: 20 },
+  { header: m.phone, key: 'phone', width: 16 },
+  { header: m.content, key: 'content', width: 50 },
+  { header: m.device, key: 'machineName', width: 20 },
+  { header: m.userName, key: 'userName', width: 16 },
+  { header: m.task, key: 'taskName', width: 24 },
+  { header: m.unsubscribed, key: 'unsubscribed', width: 8 },
+];
+
+// Replies: what the sending devices' phones received (POST /device/v1/replies, device token; machine
+// traffic, not in the operation log) and 回复记录, their list and export (read only).
+export function replyRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    app.post(`${DEVICE_API_PREFIX}/replies`, { config: { access: 'device' } }, async (request) =>
+      ok(m.replied, await recordReplies(ctx, deviceOf(request), parse(deviceRepliesRequest, request.body ?? {}))),
+    );
+
+    registerList(app, {
+      permission: Perm.replyList,
+      query: replyListQuery,
+      list: '/sync/queryReplyList',
+      load: (request, query) => listReplies(ctx.db, callerOf(request), query),
+      export: {
+        url: '/sync/exportReplyList', fileName: m.title, columns: exportColumns,
+        row: (row): ReplySheetRow => ({ ...row, unsubscribed: row.unsubscribed ? m.yes : m.no }),
+      },
+    });
+  };
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import { Carrier, carrierLabel, messages, Perm, taskUserIdRequest, taskUserSave, taskUserStatisticsQuery, type TaskUserStatistics } from '@huiyun/contract';
+import type { AppContext } from '../../../context.ts';
+import { callerOf } from '../../../http/access-check.ts';
+import { describeTarget } from '../../../http/audit.ts';
+import { ok } from '../../../http/envelope.ts';
+import { registerList } from '../../../http/list-routes.ts';
+import { parse } from '../../../http/validate.ts';
+import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { listTaskUserStatistics, statisticsTotals } from './queries.ts';
+import { clearHistoryTotals, clearSendNum, clearTotalSendNum, deleteTaskUser, saveTaskUser } from './service.ts';
+
+const m = messages.statistics;
+const audit = (action: string) => ({ module: m.title, action });
+
+const exportColumns: XlsxColumn<TaskUserStatistics>[] = [
+  { header: m.userId, key: 'userId', width: 10 },
+  { header: m.userName, key: 'userName' },
+  { header: m.totalSendNum, key: 'totalSendNum', width: 12 },
+  { header: carrierLabel(Carrier.mobile), key: 'smcount', width: 10 },
+  { header: carrierLabel(Carrier.unicom), key: 'sucount', width: 10 },
+  { header: carrierLabel(Carrier.telecom), key: 'stcount', width: 10 },
+  { header: carrierLabel(Carrier.other), key: 'socount', width: 10 },
+  { header: m.sendNum, key: 'sendNum', width: 12 },
+  { header: m.deliveredNum, key: 'deliveredNum', width: 10 },
+];
+
+// 用户发送统计 (SPEC §2.16, §7.8; the "chear" spelling is the public API's). POST, JSON or form bodies.
+export function statisticsRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    app.post('/sync/queryStatisticsTotal', { config: { access: { permission: Perm.statisticsList } } }, async (request) =>
+      ok('', await statisticsTotals(ctx.db, callerOf(request), ctx.now())),
+    );
+
+    registerList(app, {
+      permission: Perm.statisticsList,
+      query: taskUserStatisticsQuery,
+      list: '/sync/queryTaskUserStatisticsList',
+      load: (request, query) => listTaskUserStatistics(ctx.db, callerOf(request), query),
+      export: { url: '/sync/exportTaskUserStatisticsList', fileName: m.title, columns: exportColumns },
+    });
+
+    app.post('/sync/saveTaskUser', { config: { access: { permission: Perm.taskUserSave }, audit: audit(m.actionSave) } }, async (request) => {
+      const input = parse(taskUserSave, request.body);
+      describeTarget(request, input.userName);
+      const userId = await saveTaskUser(ctx, callerOf(request), input);
+      return ok(m.saved, { userId });
+    });
+
+    const clear = (url: string, action: string, run: typeof clearTotalSendNum) =>
+      app.post(url, { config: { access: { permission: Perm.taskUserClear }, audit: audit(action) } }, async (request) => {
+        const { taskUserId } = parse(taskUserIdRequest, request.body);
+        describeTarget(request, `userId ${taskUserId}`);
+        describeTarget(request, await run(ctx, callerOf(request), taskUserId));
+        return ok(m.cleared);
+      });
+    clear('/sync/chearTaskUserTotalSendNum', m.actionClearTotal, clearTotalSendNum);
+    clear('/sync/chearTaskUserSendNum', m.actionClearSingle, clearSendNum);
+
+    app.post('/sync/chearHisTaskUserTotalSendNum', { config: { access: { permission: Perm.taskUserClear }, audit: audit(m.actionClearHistory) } }, async (request) => {
+      const cleared = await clearHistoryTotals(ctx, callerOf(request));
+      describeTarget(request, `${cleared}`);
+      return ok(m.cleared);
+    });
+
+    app.post('/sync/deleteTaskUser', { config: { access: { permission: Perm.taskUserDelete }, audit: audit(m.actionDelete) } }, async (request) => {
+      const { taskUserId } = parse(taskUserIdRequest, request.body);
+      describeTarget(request, `userId ${taskUserId}`);
+      describeTarget(request, await deleteTaskUser(ctx, callerOf(request), taskUserId));
+      return ok(m.deleted);
+    });
+  };
+}

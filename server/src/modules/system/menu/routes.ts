@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import { idsRequest, messages, moduleIdParams, moduleNodesQuery, moduleSave, Perm, type Module } from '@huiyun/contract';
+import type { AppContext } from '../../../context.ts';
+import { describeTarget } from '../../../http/audit.ts';
+import { ok } from '../../../http/envelope.ts';
+import { notFound } from '../../../http/errors.ts';
+import { parse } from '../../../http/validate.ts';
+import { sendXlsx, type XlsxColumn } from '../../../http/xlsx.ts';
+import { allModules, findModule, groupModules, moduleTree } from './queries.ts';
+import { deleteModules, saveModule } from './service.ts';
+
+const m = messages.menu;
+const audit = (action: string) => ({ module: m.title, action });
+
+const exportColumns: XlsxColumn<Module>[] = [
+  { header: m.moduleId, key: 'moduleId', width: 10 },
+  { header: m.parentId, key: 'parentId', width: 10 },
+  { header: m.moduleName, key: 'moduleName', width: 20 },
+  { header: m.moduleIcon, key: 'moduleIcon', width: 24 },
+  { header: m.moduleUrl, key: 'moduleUrl', width: 30 },
+  { header: m.moduleOrder, key: 'moduleOrder', width: 10 },
+  { header: m.moduleLevel, key: 'moduleLevel', width: 8 },
+  { header: m.moduleNotes, key: 'moduleNotes', width: 30 },
+];
+
+export function menuRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    app.post('/api/Module/list', { config: { access: { permission: Perm.moduleList } } }, async () => ok('', await moduleTree(ctx.db)));
+
+    app.post('/api/Module/export', { config: { access: { permission: Perm.moduleList } } }, async (_request, reply) =>
+      sendXlsx(reply, m.title, exportColumns, await allModules(ctx.db)),
+    );
+
+    app.post('/api/Module/nodes', { config: { access: { permission: Perm.moduleList } } }, async (request) => {
+      const { rows, total } = await groupModules(ctx.db, parse(moduleNodesQuery, request.body));
+      return ok('', rows, total);
+    });
+
+    app.get('/api/Module/get/:id', { config: { access: { permission: Perm.moduleList } } }, async (request) => {
+      const { id } = parse(moduleIdParams, request.params);
+      const found = await findModule(ctx.db, id);
+      if (!found) throw notFound(m.moduleNotFound);
+      return ok('', found);
+    });
+
+    app.post('/api/Module/save', { config: { access: { permission: Perm.moduleSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
+      const input = parse(moduleSave, request.body);
+      describeTarget(request, `${input.moduleName} ${input.moduleUrl}`);
+      const moduleId = await saveModule(ctx, input);
+      return ok(m.saved, { moduleId });
+    });
+
+    app.delete('/api/Module/delete', { config: { access: { permission: Perm.moduleDelete }, audit: audit(messages.common.actionDelete) } }, async (request) => {
+      const { ids } = parse(idsRequest, request.query);
+      describeTarget(request, `moduleId ${ids.join(',')}`);
+      await deleteModules(ctx, ids);
+      return ok(m.deleted);
+    });
+  };
+}

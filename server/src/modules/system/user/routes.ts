@@ -1,0 +1,114 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  fill, idsRequest, labelOf, lockStatusOptions, messages, Perm, userChangeDeptRequest, userDeptSaveRequest,
+  userDeptTreeParams, userIdParams, userIdRequest, userListQuery, userLockRequest, userNameParams, userSave, type User,
+} from '@huiyun/contract';
+import type { AppContext } from '../../../context.ts';
+import { callerOf } from '../../../http/access-check.ts';
+import { describeTarget } from '../../../http/audit.ts';
+import { ok } from '../../../http/envelope.ts';
+import { registerList } from '../../../http/list-routes.ts';
+import { parse } from '../../../http/validate.ts';
+import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { listUsers } from './queries.ts';
+import {
+  changeDept, deleteUsers, deptTree, forceOffline, lockUser, refreshAccessCache, resetPassword, saveUser, saveUserDepts, userDeptTree,
+} from './service.ts';
+
+const m = messages.user;
+const audit = (action: string) => ({ module: m.title, action });
+
+// The sheet shows 正常 / 锁定 rather than N / Y.
+type UserExportRow = Omit<User, 'isLock'> & { isLock: string };
+const exportColumns: XlsxColumn<UserExportRow>[] = [
+  { header: m.userName, key: 'userName' },
+  { header: m.userRealName, key: 'userRealName' },
+  { header: m.userSex, key: 'userSex', width: 8 },
+  { header: m.userMobile, key: 'userMobile', width: 16 },
+  { header: m.userEmail, key: 'userEmail', width: 28 },
+  { header: m.isLock, key: 'isLock', width: 8 },
+  { header: m.deptName, key: 'deptName', width: 24 },
+  { header: m.roleName, key: 'roleName' },
+  { header: messages.common.editUser, key: 'editUser' },
+  { header: messages.common.editTime, key: 'editTime', width: 20 },
+];
+
+export function userRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    registerList(app, {
+      permission: Perm.userList,
+      query: userListQuery,
+      list: '/api/User/list',
+      load: (request, query) => listUsers(ctx.db, callerOf(request).deptScope, query),
+      export: {
+        url: '/api/User/export', fileName: m.title, columns: exportColumns,
+        row: (row): UserExportRow => ({ ...row, isLock: labelOf(lockStatusOptions, row.isLock) }),
+      },
+    });
+
+    app.post('/api/User/save', { config: { access: { permission: Perm.userSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
+      const input = parse(userSave, request.body);
+      describeTarget(request, input.userName);
+      return ok(messages.common.dataSaved, await saveUser(ctx, callerOf(request), input));
+    });
+
+    app.delete('/api/User/delete', { config: { access: { permission: Perm.userDelete }, audit: audit(messages.common.actionDelete) } }, async (request) => {
+      const { ids } = parse(idsRequest, request.query);
+      describeTarget(request, `userId ${ids.join(',')}`);
+      await deleteUsers(ctx, callerOf(request), ids);
+      return ok(messages.common.dataDeleted);
+    });
+
+    app.get('/api/User/lock', { config: { access: { permission: Perm.userLock }, audit: audit(m.actionLock) } }, async (request) => {
+      const { userId, lock } = parse(userLockRequest, request.query);
+      describeTarget(request, `userId ${userId} isLock ${lock}`);
+      await lockUser(ctx, callerOf(request), userId, lock);
+      return ok(m.lockChanged);
+    });
+
+    app.post('/api/User/pwd', { config: { access: { permission: Perm.userResetPwd }, audit: audit(m.actionResetPwd) } }, async (request) => {
+      const { userId } = parse(userIdRequest, request.body);
+      describeTarget(request, `userId ${userId}`);
+      return ok(m.resetPwdOk, await resetPassword(ctx, callerOf(request), userId, request.sessionTokenHash));
+    });
+
+    app.post('/api/User/change/dept', { config: { access: { permission: Perm.userChangeDept }, audit: audit(m.actionChangeDept) } }, async (request) => {
+      const { userIds, deptId } = parse(userChangeDeptRequest, request.body);
+      describeTarget(request, `userId ${userIds.join(',')} → deptId ${deptId}`);
+      await changeDept(ctx, callerOf(request), userIds, deptId);
+      return ok(m.changeDeptOk);
+    });
+
+    // The company choices of both the 数据权限 and the 部门设置 dialogs.
+    app.get('/api/UserDept/deptTree/:parentId', { config: { access: { anyOf: [Perm.userDataScope, Perm.userChangeDept] } } }, async (request) => {
+      const { parentId } = parse(userDeptTreeParams, request.params);
+      return ok('', await deptTree(ctx, callerOf(request), parentId));
+    });
+
+    app.get('/api/UserDept/tree/:userId', { config: { access: { permission: Perm.userDataScope } } }, async (request) => {
+      const { userId } = parse(userIdParams, request.params);
+      return ok('', await userDeptTree(ctx, callerOf(request), userId));
+    });
+
+    app.post('/api/UserDept/save', { config: { access: { permission: Perm.userDataScope }, audit: audit(m.actionDataScope) } }, async (request) => {
+      const { userId, deptIds } = parse(userDeptSaveRequest, request.body);
+      describeTarget(request, `userId ${userId} deptIds ${deptIds.join(',')}`);
+      await saveUserDepts(ctx, callerOf(request), userId, deptIds);
+      return ok(m.dataScopeSaved);
+    });
+
+    app.get('/api/User/expireToken/:userName', { config: { access: { permission: Perm.userExpireToken }, audit: audit(messages.common.actionForceOffline) } }, async (request) => {
+      const { userName } = parse(userNameParams, request.params);
+      describeTarget(request, userName);
+      await forceOffline(ctx, callerOf(request), userName);
+      return ok(fill(m.forceOfflineOk, { userName }));
+    });
+
+    app.get('/api/User/flashCache/:userName', { config: { access: { permission: Perm.userFlashCache }, audit: audit(messages.common.actionRefreshCache) } }, async (request) => {
+      const { userName } = parse(userNameParams, request.params);
+      describeTarget(request, userName);
+      await refreshAccessCache(ctx, callerOf(request), userName);
+      return ok(m.flashCacheOk);
+    });
+  };
+}
