@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TaskNumberState, TaskStatus } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../server/src/test/harness.ts';
-import { expectCountersMatchRows, insertAuthCode, insertSendingTask, phoneNumbers } from '../../server/src/modules/sending/devices/test-support.ts';
+import { expectCountersMatchRows, insertAuthCode, insertSendingTask, phoneNumbers } from '../../server/src/test/devices.ts';
 import { runDevices } from './run-devices.ts';
 import { seededRandom as seeded } from '../lib/seeded-random.ts';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { DeliveryState, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../server/src/test/harness.ts';
-import { insertAuthCode, insertSendingTask, phoneNumbers } from '../../server/src/modules/sending/devices/test-support.ts';
+import { insertAuthCode, insertSendingTask, phoneNumbers } from '../../server/src/test/devices.ts';
 import { signBody, startFakePhones, type FakePhone, type FakePhones } from '../fake-phone/index.ts';
 import { startBridge, type Bridge } from './bridge.ts';
 import { machineCodeOf, type Timing } from './device-loop.ts';

@@ -6,7 +6,7 @@ import { messages, RoleId, ShowType } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
 import { downloadUrlOf } from '../infra/file-storage.ts';
 import { uploadVia } from '../test/uploads.ts';
-import { activate, bearer, insertAuthCode, insertSendingTask, phoneNumbers, pull } from '../modules/sending/devices/test-support.ts';
+import { activate, bearer, insertAuthCode, insertSendingTask, phoneNumbers, pull } from '../test/devices.ts';
 
 // Authorization suite: the cross-company file probe (issue 12 D3). A stored file is the business of its
 // uploader and its company's administrators; a task may show only a file its owner may see, and the link

@@ -10,7 +10,7 @@ import type { Access } from '../../../http/caller.ts';
 import { AppError, notFound } from '../../../http/errors.ts';
 import { payAccountsChanged } from '../gateways/pay-account-cache.ts';
 import { payConfigKeyProblem } from './key-checks.ts';
-import { maskStored, payConfigPurpose } from './secrets.ts';
+import { maskStored, payConfigPurpose } from '../gateways/config-secrets.ts';
 
 const m = messages.payConfig;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PayType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { SecretBox, secretKeyFromBase64, newSecretKeyBase64 } from '../../../infra/secret-box.ts';
-import { payConfigPurpose } from '../configs/secrets.ts';
+import { payConfigPurpose } from './config-secrets.ts';
 import { loadPayAccount, PayAccountError } from './config-loader.ts';
 
 // The one loader: a 支付配置 row with its sealed secrets opened once; a secret that does not open names the

@@ -1,7 +1,7 @@
 import type { PayConfigSecretField } from '@huiyun/contract';
 import type { Queryable } from '../../../db/schema.ts';
 import type { SecretBox } from '../../../infra/secret-box.ts';
-import { payConfigPurpose } from '../configs/secrets.ts';
+import { payConfigPurpose } from './config-secrets.ts';
 import type { PayAccount } from './gateway.ts';
 
 // The one place a 支付配置 row becomes what a gateway works with: its fields, and its sealed secrets opened

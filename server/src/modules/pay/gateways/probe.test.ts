@@ -3,10 +3,10 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages } from '@huiyun/contract';
-import { alipayHarness } from './alipay/harness.ts';
+import { alipayHarness } from '../../../test/gateways/alipay-harness.ts';
 import type { PayAccount } from './gateway.ts';
-import { wechatV2Harness } from './wechat-v2/harness.ts';
-import { wechatV3Harness } from './wechat-v3/harness.ts';
+import { wechatV2Harness } from '../../../test/gateways/wechat-v2-harness.ts';
+import { wechatV3Harness } from '../../../test/gateways/wechat-v3-harness.ts';
 import { WechatV3Gateway } from './wechat-v3/gateway.ts';
 
 // 检测 (PaymentGateway.probe) against the local fakes with one key wrong at a time: the answer is not valid,

@@ -5,12 +5,12 @@ import { startFakeAlipay, type FakeAlipay } from '../../../../../tools/fake-gate
 import type { FakeBooks } from '../../../../../tools/fake-gateways/books.ts';
 import { startFakeWechatV3, type FakeWechatV3 } from '../../../../../tools/fake-gateways/wechat-v3.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { alipayAccountOf } from '../gateways/alipay/harness.ts';
+import { alipayAccountOf } from '../../../test/gateways/alipay-harness.ts';
 import type { PayAccount } from '../gateways/gateway.ts';
-import { wechatV3AccountOf } from '../gateways/wechat-v3/harness.ts';
+import { wechatV3AccountOf } from '../../../test/gateways/wechat-v3-harness.ts';
 import { newTerminalKey, sealTerminalKey } from '../machines/terminal-key.ts';
-import { payConfigPurpose } from '../configs/secrets.ts';
-import { signedHeaders, type Machine } from '../terminal/terminal-fixture.ts';
+import { payConfigPurpose } from '../gateways/config-secrets.ts';
+import { signedHeaders, type Machine } from '../../../test/terminal-fixture.ts';
 import { paymentRuntime, type Log, type PaymentRuntime } from './runtime.ts';
 import { sweepOrders, sweepRefunds } from './sweeper.ts';
 

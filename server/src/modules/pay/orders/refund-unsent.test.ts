@@ -5,8 +5,8 @@ import { startFakeWechatV2, type FakeWechatV2 } from '../../../../../tools/fake-
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
 import type { PayAccount } from '../gateways/gateway.ts';
 import { WechatV2Gateway } from '../gateways/wechat-v2/gateway.ts';
-import { wechatV2AccountOf } from '../gateways/wechat-v2/harness.ts';
-import { payConfigPurpose } from '../configs/secrets.ts';
+import { wechatV2AccountOf } from '../../../test/gateways/wechat-v2-harness.ts';
+import { payConfigPurpose } from '../gateways/config-secrets.ts';
 import { paymentRuntime, type Log, type PaymentRuntime } from './runtime.ts';
 import { sweepRefunds } from './sweeper.ts';
 

@@ -1,7 +1,7 @@
 import { PayType } from '@huiyun/contract';
 import { startFakeAlipay } from '../../../../../tools/fake-gateways/alipay.ts';
-import { alipayAccountOf } from '../gateways/alipay/harness.ts';
-import { realGatewaySuite } from './real-gateway-suite.ts';
+import { alipayAccountOf } from '../../../test/gateways/alipay-harness.ts';
+import { realGatewaySuite } from '../../../test/real-gateway-suite.ts';
 
 // Alipay 当面付 end to end (issue 33 §1): form notifications signed RSA2; the acknowledgement is the text `success`.
 realGatewaySuite('alipay', { refundNotifications: false }, async () => {

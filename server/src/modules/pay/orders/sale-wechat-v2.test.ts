@@ -1,8 +1,8 @@
 import { PayType } from '@huiyun/contract';
 import { startFakeWechatV2 } from '../../../../../tools/fake-gateways/wechat-v2.ts';
 import { WechatV2Gateway } from '../gateways/wechat-v2/gateway.ts';
-import { wechatV2AccountOf } from '../gateways/wechat-v2/harness.ts';
-import { realGatewaySuite } from './real-gateway-suite.ts';
+import { wechatV2AccountOf } from '../../../test/gateways/wechat-v2-harness.ts';
+import { realGatewaySuite } from '../../../test/real-gateway-suite.ts';
 
 // WeChat Pay APIv2 end to end (issue 33 §1): XML notifications signed MD5; the acknowledgement is XML SUCCESS.
 // Refunds go with the merchant API certificate the 支付配置 holds sealed (apiCert, PKCS#12 base64).

@@ -1,7 +1,7 @@
 import { PayType } from '@huiyun/contract';
 import { startFakeWechatV3 } from '../../../../../tools/fake-gateways/wechat-v3.ts';
-import { wechatV3AccountOf } from '../gateways/wechat-v3/harness.ts';
-import { realGatewaySuite } from './real-gateway-suite.ts';
+import { wechatV3AccountOf } from '../../../test/gateways/wechat-v3-harness.ts';
+import { realGatewaySuite } from '../../../test/real-gateway-suite.ts';
 
 // WeChat Pay APIv3 end to end (issue 33 §1): JSON notifications, signed by the platform key, resource encrypted.
 realGatewaySuite('wechat_v3', { refundNotifications: true }, async () => {

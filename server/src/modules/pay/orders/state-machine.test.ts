@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fill, messages } from '@huiyun/contract';
 import { refundStatuses, refusal, saleStatuses, statusLabel, transition, transitions, type OrderEvent } from './state-machine.ts';
 import { announceMovesTo } from './status-waiters.ts';
-import { order, t, useTerminalApp } from '../terminal/terminal-fixture.ts';
+import { order, t, useTerminalApp } from '../../../test/terminal-fixture.ts';
 
 // The order state machine's edge table, pair by pair.
 

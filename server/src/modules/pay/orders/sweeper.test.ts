@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OrderStatus } from '@huiyun/contract';
 import { sweepOrders } from './sweeper.ts';
-import { call, makeMachine, order, rt, sim, t, useTerminalApp } from '../terminal/terminal-fixture.ts';
+import { call, makeMachine, order, rt, sim, t, useTerminalApp } from '../../../test/terminal-fixture.ts';
 
 // The order sweeper: the gateway asked first, leases between sweepers.
 

@@ -3,7 +3,7 @@ import { fill, messages, OrderStatus, PayType } from '@huiyun/contract';
 import { aislesOf } from '../machines/queries.ts';
 import { DOUBLE_TAP_MS } from '../orders/create.ts';
 import { sweepOrders } from '../orders/sweeper.ts';
-import { call, makeMachine, order, payOnPage, refundsOf, rt, sim, stockOf, t, useTerminalApp } from './terminal-fixture.ts';
+import { call, makeMachine, order, payOnPage, refundsOf, rt, sim, stockOf, t, useTerminalApp } from '../../../test/terminal-fixture.ts';
 
 // A purchase through the terminal protocol (docs/terminal-protocol.md §3): create, pay, dispense, heartbeat, long poll.
 

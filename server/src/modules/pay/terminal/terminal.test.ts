@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MachineStatus, messages, PayType } from '@huiyun/contract';
 import { ADMIN_PASSWORD } from '../../../test/harness.ts';
 import { NonceStore, signTerminal } from './auth.ts';
-import { call, type Machine, makeMachine, orderCount, signedHeaders, t, useTerminalApp } from './terminal-fixture.ts';
+import { call, type Machine, makeMachine, orderCount, signedHeaders, t, useTerminalApp } from '../../../test/terminal-fixture.ts';
 
 // The terminal protocol's signature (docs/terminal-protocol.md §2): who may call, and what a signed call covers.
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DEVICE_API_PREFIX, PayType, randomAuthCode, TERMINAL_PREFIX } from '@huiyun/contract';
 import { answerEnvelope, answerFailure } from '@huiyun/contract/responses';
 import { ADMIN_PASSWORD } from '../../../test/harness.ts';
-import { call, makeMachine, t, useTerminalApp } from '../../pay/terminal/terminal-fixture.ts';
+import { call, makeMachine, t, useTerminalApp } from '../../../test/terminal-fixture.ts';
 import { answerPointer, documentSchemas } from './document-check.ts';
 import { routeDocs } from './route-docs.ts';
 

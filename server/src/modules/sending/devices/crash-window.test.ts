@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceWaitReason, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { leaseFaults } from './number-leases.ts';
-import { activate, expectCountersMatchRows, insertAuthCode, insertSendingTask, phoneNumbers, pull, report } from './test-support.ts';
+import { activate, expectCountersMatchRows, insertAuthCode, insertSendingTask, phoneNumbers, pull, report } from '../../../test/devices.ts';
 
 // A process that dies inside a pull, right after the lapse of a batch whose lease ended (issue 12, D5):
 // on PostgreSQL the lapse committed on its own and the numbers were given back by later statements, so

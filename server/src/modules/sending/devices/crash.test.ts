@@ -5,7 +5,7 @@ import type { Database } from '../../../db/schema.ts';
 import { serverOnTestDatabase, type ServerProcess } from '../../../test/server-process.ts';
 import { TASK_DEFAULTS } from '../../../test/rows.ts';
 import { DeviceClient } from '../../../../../tools/device-simulator/device-client.ts';
-import { expectCountersMatchRows, phoneNumbers } from './test-support.ts';
+import { expectCountersMatchRows, phoneNumbers } from '../../../test/devices.ts';
 
 // The crash test (issue 5): a real server process is killed with SIGKILL twice while ten devices
 // send over HTTP, and started again on the same database. Devices retry what failed (reports are

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryState, DEVICE_REPORT_MAX, messages, TaskNumberState } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { bearer, insertSendingTask, phoneNumbers, pull, report, startDeviceTestApp, type DeviceTestApp } from './test-support.ts';
+import { bearer, insertSendingTask, phoneNumbers, pull, report, startDeviceTestApp, type DeviceTestApp } from '../../../test/devices.ts';
 
 // Delivery reports (送达 / 未送达) of numbers a device reported sent: counted once, only for the device
 // that sent them, on the task and on its owner's statistics, all or nothing.

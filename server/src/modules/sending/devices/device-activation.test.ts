@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_CAPABILITIES, messages } from '@huiyun/contract';
 import type { TestApp } from '../../../test/harness.ts';
-import { activate, bearer, insertAuthCode, insertSendingTask, phoneNumbers, pull, report, startDeviceTestApp, type DeviceTestApp } from './test-support.ts';
+import { activate, bearer, insertAuthCode, insertSendingTask, phoneNumbers, pull, report, startDeviceTestApp, type DeviceTestApp } from '../../../test/devices.ts';
 
 // The device app: activation, its throttle, the device token.
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceWaitReason, messages, shanghaiDay, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import type { TestApp } from '../../../test/harness.ts';
-import { expectCountersMatchRows, insertSendingTask, phoneNumbers, pull, report, LEASE_MS, startDeviceTestApp, type DeviceTestApp } from './test-support.ts';
+import { expectCountersMatchRows, insertSendingTask, phoneNumbers, pull, report, LEASE_MS, startDeviceTestApp, type DeviceTestApp } from '../../../test/devices.ts';
 
 // The device app: pulling batches, and paused tasks.
 

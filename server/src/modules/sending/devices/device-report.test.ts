@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import type { TestApp } from '../../../test/harness.ts';
-import { bearer, expectCountersMatchRows, insertSendingTask, phoneNumbers, pull, report, LEASE_MS, startDeviceTestApp, type DeviceTestApp } from './test-support.ts';
+import { bearer, expectCountersMatchRows, insertSendingTask, phoneNumbers, pull, report, LEASE_MS, startDeviceTestApp, type DeviceTestApp } from '../../../test/devices.ts';
 
 // The device app: reporting results.
 

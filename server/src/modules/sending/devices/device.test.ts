@@ -3,7 +3,7 @@ import { DEVICE_ONLINE_SECONDS, messages } from '@huiyun/contract';
 import type { TestApp } from '../../../test/harness.ts';
 import { uploadVia } from '../../../test/uploads.ts';
 import { downloadUrlOf } from '../../../infra/file-storage.ts';
-import { bearer, insertSendingTask, phoneNumbers, pull, report, startDeviceTestApp, type DeviceTestApp } from './test-support.ts';
+import { bearer, insertSendingTask, phoneNumbers, pull, report, startDeviceTestApp, type DeviceTestApp } from '../../../test/devices.ts';
 
 // The device app: task files, and the console device list with heartbeats.
 

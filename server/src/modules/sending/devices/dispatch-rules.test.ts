@@ -3,7 +3,7 @@ import { ALL_CAPABILITIES, DeviceWaitReason, messages, ShowType, TaskStatus } fr
 import type { TestApp } from '../../../test/harness.ts';
 import {
   insertAuthCode, insertSendingTask, LEASE_MS, phoneNumbers, pull, report, setBeijingTime, startDeviceTestApp, type DeviceTestApp,
-} from './test-support.ts';
+} from '../../../test/devices.ts';
 
 // What a device may be given: its declared capabilities, the task's sending window, and the attempt
 // number of each item.

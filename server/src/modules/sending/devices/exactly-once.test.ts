@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceWaitReason, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { activate, expectCountersMatchRows, insertAuthCode, insertSendingTask, phoneNumbers, pull, report } from './test-support.ts';
+import { activate, expectCountersMatchRows, insertAuthCode, insertSendingTask, phoneNumbers, pull, report } from '../../../test/devices.ts';
 
 // Exactly-once under concurrency (issue 5): 50 devices share a 20,000-number task through the real
 // routes at the same time (on PostgreSQL through a pool of connections, so claims and reports truly

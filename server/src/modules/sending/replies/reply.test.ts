@@ -6,7 +6,7 @@ import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harnes
 import { uploadNumbers } from '../../../test/uploads.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
 import { testDbKind } from '../../../test/test-database.ts';
-import { activate, bearer, insertAuthCode, insertSendingTask, pull, report } from '../devices/test-support.ts';
+import { activate, bearer, insertAuthCode, insertSendingTask, pull, report } from '../../../test/devices.ts';
 import { lastTaskSentToQuery, REPLY_TASK_DAYS } from './record.ts';
 
 const m = messages.reply;

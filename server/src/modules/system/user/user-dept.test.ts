@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, RoleId } from '@huiyun/contract';
 import { type TestApp } from '../../../test/harness.ts';
-import { startUserTestApp, type UserTestApp } from './test-support.ts';
+import { startUserTestApp, type UserTestApp } from '../../../test/users.ts';
 
 // 用户管理: 变更公司 and 数据权限 (the companies of an account).
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, RoleId, SUPER_ADMIN_USER_ID } from '@huiyun/contract';
 import { type TestApp } from '../../../test/harness.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
-import { validUser, startUserTestApp, type UserTestApp } from './test-support.ts';
+import { validUser, startUserTestApp, type UserTestApp } from '../../../test/users.ts';
 
 // 用户管理: the list and 新增 / 编辑.
 

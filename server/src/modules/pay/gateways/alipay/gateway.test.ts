@@ -3,10 +3,10 @@ process.env.TZ = 'UTC';
 
 import { createSign, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayContract, startReceiver } from '../contract-suite.ts';
+import { gatewayContract, startReceiver } from '../../../../test/gateway-contract-suite.ts';
 import { GatewayVerifyError, type ClosedNotification, type PaidNotification, type PayAccount } from '../gateway.ts';
 import { AlipayGateway } from './gateway.ts';
-import { alipayHarness } from './harness.ts';
+import { alipayHarness } from '../../../../test/gateways/alipay-harness.ts';
 
 gatewayContract('alipay', { refundNotifications: false }, () => alipayHarness());
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll } from 'vitest';
 import { PayType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
-import { gatewayContract, type NotifyOverrides } from '../contract-suite.ts';
+import { gatewayContract, type NotifyOverrides } from '../../../../test/gateway-contract-suite.ts';
 import type { PayAccount } from '../gateway.ts';
 import { SimulatorGateway } from './gateway.ts';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomHex } from '../../../../infra/random-hex.ts';
 import { compiledOnce, compiledWrite } from '../../../../db/compiled-once.ts';
 import { sharedWrite } from '../../../../db/shared-commit.ts';
-import { payConfigPurpose } from '../../configs/secrets.ts';
+import { payConfigPurpose } from '../config-secrets.ts';
 import { openBookedPayment } from '../booked-payment.ts';
 import { simulatorBill } from './bill.ts';
 import { probeSimulator } from './probe.ts';

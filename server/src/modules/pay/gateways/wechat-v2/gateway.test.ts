@@ -2,8 +2,8 @@
 process.env.TZ = 'UTC';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayContract } from '../contract-suite.ts';
-import { wechatV2Harness } from './harness.ts';
+import { gatewayContract } from '../../../../test/gateway-contract-suite.ts';
+import { wechatV2Harness } from '../../../../test/gateways/wechat-v2-harness.ts';
 
 gatewayContract('wechat_v2 (MD5)', { refundNotifications: true }, () => wechatV2Harness('MD5'));
 gatewayContract('wechat_v2 (HMAC-SHA256)', { refundNotifications: true }, () => wechatV2Harness('HMAC-SHA256'));

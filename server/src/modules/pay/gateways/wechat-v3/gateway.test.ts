@@ -2,9 +2,9 @@
 process.env.TZ = 'UTC';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayContract, startReceiver } from '../contract-suite.ts';
+import { gatewayContract, startReceiver } from '../../../../test/gateway-contract-suite.ts';
 import { GatewayVerifyError } from '../gateway.ts';
-import { wechatV3Harness } from './harness.ts';
+import { wechatV3Harness } from '../../../../test/gateways/wechat-v3-harness.ts';
 
 gatewayContract('wechat_v3 (public key mode, PUB_KEY_ID_)', { refundNotifications: true }, () => wechatV3Harness());
 gatewayContract('wechat_v3 (platform certificates from /v3/certificates)', { refundNotifications: true }, () => wechatV3Harness({ platformCertificate: true }));

@@ -2,10 +2,10 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import { RoleId, TaskNumberState, TaskStatus } from '@huiyun/contract';
-import type { Database } from '../../../db/schema.ts';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { TASK_DEFAULTS } from '../../../test/rows.ts';
-import { importNumbers } from '../tasks/upload-numbers.ts';
+import type { Database } from '../db/schema.ts';
+import { ADMIN_PASSWORD, startTestApp, type TestApp } from './harness.ts';
+import { TASK_DEFAULTS } from './rows.ts';
+import { importNumbers } from '../modules/sending/tasks/upload-numbers.ts';
 
 // Helpers of the sending-engine tests (not used by the server).
 

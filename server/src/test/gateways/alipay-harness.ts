@@ -1,7 +1,7 @@
-import { startFakeAlipay, type FakeAlipay } from '../../../../../../tools/fake-gateways/alipay.ts';
-import type { PayAccount } from '../gateway.ts';
-import type { ContractHarness } from '../contract-suite.ts';
-import { AlipayGateway } from './gateway.ts';
+import { startFakeAlipay, type FakeAlipay } from '../../../../tools/fake-gateways/alipay.ts';
+import type { PayAccount } from '../../modules/pay/gateways/gateway.ts';
+import type { ContractHarness } from '../gateway-contract-suite.ts';
+import { AlipayGateway } from '../../modules/pay/gateways/alipay/gateway.ts';
 
 /** A 支付配置 for the fake, as an operator would paste the values it prints. */
 export function alipayAccountOf(fake: FakeAlipay, id = 1): PayAccount {

@@ -1,5 +1,5 @@
 import { RoleId } from '@huiyun/contract';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { ADMIN_PASSWORD, startTestApp, type TestApp } from './harness.ts';
 
 // Helpers of the user-management tests (not used by the server).
 
