@@ -62,6 +62,20 @@ export default {
       to: { path: '^server/src/modules/pay/gateways/[^/]+/' },
     },
     {
+      name: 'areas-through-front-doors',
+      comment: 'An area (server/src/modules/<wing>/<area>/) is entered through its index.ts: what other code may use. Tests and test support (server/src/test) may reach further in.',
+      severity: 'error',
+      from: { path: '^server/src/modules/([^/]+/[^/]+)/', pathNot: tests },
+      to: { path: '^server/src/modules/[^/]+/[^/]+/', pathNot: '^server/src/modules/$1/|^server/src/modules/[^/]+/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'outside-through-front-doors',
+      comment: 'Code outside the areas (app.ts, main.ts, modules/index.ts, bench, tools) enters an area through its index.ts too.',
+      severity: 'error',
+      from: { pathNot: `${tests}|^server/src/modules/[^/]+/[^/]+/|^server/src/test/` },
+      to: { path: '^server/src/modules/[^/]+/[^/]+/', pathNot: '^server/src/modules/[^/]+/[^/]+/index\\.ts$' },
+    },
+    {
       name: 'web-api-no-components',
       comment: 'The console API layer (web/src/api) never imports a component or a screen; they import the API.',
       severity: 'error',

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { generateNumberFile } from './lib/number-file-fixture.ts';
 import { ADMIN_PASSWORD, loginAs, startBenchServer, type BenchServer } from './lib/server.ts';
-import { importNumbers } from '../server/src/modules/sending/tasks/upload-numbers.ts';
+import { importNumbers } from '../server/src/modules/sending/tasks/index.ts';
 import { createBenchTask, startChildServer } from './lib/child-server.ts';
 import { readRss, resetPeakRss } from './lib/rss.ts';
 import { benchNumber, expectCount, reportRecount } from './lib/smoke.ts';

@@ -9,9 +9,9 @@
 import { sql } from 'kysely';
 import { loginLogListQuery, operLogListQuery, RoleId, shanghaiDay, taskListQuery, userListQuery } from '@huiyun/contract';
 import type { Access } from '../server/src/http/caller.ts';
-import { listLoginLogs, listOperLogs } from '../server/src/modules/monitor/logs/queries.ts';
-import { listTasks } from '../server/src/modules/sending/tasks/queries.ts';
-import { listUsers } from '../server/src/modules/system/user/queries.ts';
+import { listLoginLogs, listOperLogs } from '../server/src/modules/monitor/logs/index.ts';
+import { listTasks } from '../server/src/modules/sending/tasks/index.ts';
+import { listUsers } from '../server/src/modules/system/user/index.ts';
 import { bulkInsert } from './lib/bulk-insert.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
 import { listPageProblems, measureServedHttp, printTable, reportLoadRecount, type Figures, type ListAnswer } from './lib/measure.ts';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import { sql } from 'kysely';
 import { OrderStatus, orderListQuery, PayType, shanghaiDay } from '@huiyun/contract';
 import { listPage } from '../server/src/db/list/paging.ts';
-import { listOrders } from '../server/src/modules/pay/order-list/queries.ts';
+import { listOrders } from '../server/src/modules/pay/order-list/index.ts';
 import { COMPANIES, MACHINES, machineNo, ORDERS, orderNo, seedOrders, transId } from './lib/order-fixture.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
 import { listPageProblems, measureServedHttp, printTable, reportLoadRecount, type Figures, type ListAnswer } from './lib/measure.ts';

@@ -7,7 +7,7 @@
 import os from 'node:os';
 import { sql } from 'kysely';
 import { PayAlarmKind, payAlarmListQuery, shanghaiDay } from '@huiyun/contract';
-import { listPayAlarms } from '../server/src/modules/pay/alarms/queries.ts';
+import { listPayAlarms } from '../server/src/modules/pay/alarms/index.ts';
 import { bulkInsert } from './lib/bulk-insert.ts';
 import { big, COMPANIES, int, MACHINES, machineNo, orderNo, seedCompanies, text, YEAR_MS } from './lib/order-fixture.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';

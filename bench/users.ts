@@ -2,7 +2,7 @@
 // /api/User/list with a name filter at 50 concurrent connections, beside the same SQL run raw
 // through the driver in the same run.  npm run bench -- users   (BENCH_DB=postgres for PostgreSQL)
 import { sql } from 'kysely';
-import { listUsers } from '../server/src/modules/system/user/queries.ts';
+import { listUsers } from '../server/src/modules/system/user/index.ts';
 import { captureQueries, replayThroughDriver } from './lib/capture-sql.ts';
 import { listPageProblems, measureServedHttp, printTable, reportLoadRecount, type Figures, type ListAnswer } from './lib/measure.ts';
 import { benchNumber } from './lib/smoke.ts';

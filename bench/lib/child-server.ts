@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { Kysely, Updateable } from 'kysely';
 import type { AppContext } from '../../server/src/context.ts';
 import type { Database } from '../../server/src/db/schema.ts';
-import { importNumbers } from '../../server/src/modules/sending/tasks/upload-numbers.ts';
+import { importNumbers } from '../../server/src/modules/sending/tasks/index.ts';
 import { generateNumberFile } from './number-file-fixture.ts';
 
 export type ChildServer<T> = T & { pid: number; stop: () => Promise<void> };

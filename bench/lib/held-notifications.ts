@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { SimulatorGateway } from '../../server/src/modules/pay/gateways/simulator/gateway.ts';
+import type { SimulatorGateway } from '../../server/src/modules/pay/gateways/index.ts';
 
 /**
  * The bench's server child keeps the simulator's paid notifications back while told to, so a bench can

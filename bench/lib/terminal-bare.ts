@@ -3,7 +3,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { OrderStatus, PayType, TransType } from '@huiyun/contract';
-import { newOrderNo } from '../../server/src/modules/pay/orders/create.ts';
+import { newOrderNo } from '../../server/src/modules/pay/orders/index.ts';
 import { BENCH_APPLICATION } from './pg-backends.ts';
 
 export type Bare = { stockByAisle: () => Promise<Map<number, number>>; purchase: (m: { machineNo: string }, aisleId: number, n: number) => Promise<void>; all: <R>(text: string, params?: unknown[]) => Promise<R[]>; close: () => Promise<void>; loops: number };

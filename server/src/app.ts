@@ -25,10 +25,9 @@ import { loadSecretBox } from './infra/secret-key.ts';
 import { SqlSessionStore } from './infra/sql-session-store.ts';
 import type { Access } from './http/caller.ts';
 import { callerResolvers, registerModules } from './modules/index.ts';
-import { OrderMoveRelay } from './modules/pay/orders/move-relay.ts';
-import { systemMonitorRoutes } from './modules/monitor/server/routes.ts';
-import { RequestStats } from './modules/monitor/server/request-stats.ts';
-import { metricsRoutes } from './modules/platform/metrics/routes.ts';
+import { OrderMoveRelay } from './modules/pay/orders/index.ts';
+import { systemMonitorRoutes, RequestStats } from './modules/monitor/server/index.ts';
+import { metricsRoutes } from './modules/platform/metrics/index.ts';
 
 export type BuildOptions = {
   /** A database already connected (tests); otherwise DATABASE_URL or SQLite under DATA_DIR. */

@@ -6,9 +6,8 @@ import { buildApp } from './app.ts';
 import { startLogRetention } from './db/log-retention.ts';
 import { startSqliteOptimizer, type SqliteOptimizer } from './db/sqlite-optimize.ts';
 import { unavailableDependency } from './infra/dependency-faults.ts';
-import { paymentRuntime } from './modules/pay/orders/runtime.ts';
-import { startOrderSweeper, type OrderSweeper } from './modules/pay/orders/sweeper.ts';
-import { startRollupFolding } from './modules/pay/charts/rollup-fold.ts';
+import { paymentRuntime, startOrderSweeper, type OrderSweeper } from './modules/pay/orders/index.ts';
+import { startRollupFolding } from './modules/pay/charts/index.ts';
 
 async function main() {
   let config;

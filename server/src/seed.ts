@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.ts';
 import { seedReferenceData } from './db/seed.ts';
-import { seedDemoPayments } from './modules/pay/machines/demo-payments.ts';
+import { seedDemoPayments } from './modules/pay/machines/index.ts';
 import type { SecretBox } from './infra/secret-box.ts';
-import { seedAccounts } from './modules/system/accounts/seed.ts';
+import { seedAccounts } from './modules/system/accounts/index.ts';
 
 export type SeedOptions = {
   adminPassword?: string;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OrderStatus } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../server/src/test/harness.ts';
-import { simulatorOf } from '../../server/src/modules/pay/gateways/simulator/gateway.ts';
-import { paymentRuntime } from '../../server/src/modules/pay/orders/runtime.ts';
+import { simulatorOf } from '../../server/src/modules/pay/gateways/index.ts';
+import { paymentRuntime } from '../../server/src/modules/pay/orders/index.ts';
 import { prepareMachines } from './setup.ts';
 import { TerminalClient } from './terminal-client.ts';
 import { runTerminals } from './run-terminals.ts';

@@ -7,8 +7,8 @@ import { MAX_INT_COLUMN } from '@huiyun/contract';
 import type { DeclaredRoute } from './access-check.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
 import { randomBytes } from 'node:crypto';
-import { newTerminalKey, sealTerminalKey } from '../modules/pay/machines/terminal-key.ts';
-import { signTerminal } from '../modules/pay/terminal/auth.ts';
+import { newTerminalKey, sealTerminalKey } from '../modules/pay/machines/index.ts';
+import { signTerminal } from '../modules/pay/terminal/index.ts';
 
 // Issue 12 D1: every declared route, called by the super administrator (and a device for the device
 // routes) with generated hostile input — ids past the integer columns, negatives, control characters,

@@ -5,7 +5,7 @@ import { RoleId, TaskNumberState, TaskStatus } from '@huiyun/contract';
 import type { Database } from '../db/schema.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from './harness.ts';
 import { TASK_DEFAULTS } from './rows.ts';
-import { importNumbers } from '../modules/sending/tasks/upload-numbers.ts';
+import { importNumbers } from '../modules/sending/tasks/index.ts';
 
 // Helpers of the sending-engine tests (not used by the server).
 

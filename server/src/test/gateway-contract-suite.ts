@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayVerifyError, type GatewayConfig, type PaidNotification, type PayAccount, type PaymentGateway, type RefundNotification } from '../modules/pay/gateways/gateway.ts';
+import { GatewayVerifyError, type GatewayConfig, type PaidNotification, type PayAccount, type PaymentGateway, type RefundNotification } from '../modules/pay/gateways/index.ts';
 
 // The one contract every gateway passes at the gateway level, each against its local fake
 // (tools/fake-gateways): create, query, close, refund (partial, full, refused, retried), refund query,

@@ -6,7 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { RoleId, type Envelope, type LockStatus } from '@huiyun/contract';
 import { buildApp, type App } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
-import { createAccount } from '../modules/system/accounts/create.ts';
+import { createAccount } from '../modules/system/accounts/index.ts';
 import { createTestDatabase, testDbKind } from './test-database.ts';
 
 export const ADMIN_PASSWORD = 'Admin@12345';

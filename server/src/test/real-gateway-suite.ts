@@ -4,13 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, OrderStatus, PayType, payConfigSecretFields } from '@huiyun/contract';
 import type { FakeBooks } from '../../../tools/fake-gateways/books.ts';
 import { startTestApp, type TestApp } from './harness.ts';
-import type { PayAccount } from '../modules/pay/gateways/gateway.ts';
-import { newTerminalKey, sealTerminalKey } from '../modules/pay/machines/terminal-key.ts';
-import { payConfigPurpose } from '../modules/pay/gateways/config-secrets.ts';
+import { type PayAccount, payConfigPurpose } from '../modules/pay/gateways/index.ts';
+import { newTerminalKey, sealTerminalKey } from '../modules/pay/machines/index.ts';
 import { signedHeaders, type Machine } from './terminal-fixture.ts';
-import { refundOrder } from '../modules/pay/orders/refund.ts';
-import { paymentRuntime, type PaymentRuntime } from '../modules/pay/orders/runtime.ts';
-import { sweepOrders } from '../modules/pay/orders/sweeper.ts';
+import { refundOrder, paymentRuntime, type PaymentRuntime, sweepOrders } from '../modules/pay/orders/index.ts';
 
 // A sale through each real gateway against its local fake (tools/fake-gateways), on the database of the
 // run (SQLite or PostgreSQL), through the product's own HTTP routes: the server listens on loopback and

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { messages, PayType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from './harness.ts';
-import { newTerminalKey, sealTerminalKey } from '../modules/pay/machines/terminal-key.ts';
-import { paymentRuntime, type PaymentRuntime } from '../modules/pay/orders/runtime.ts';
-import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from '../modules/pay/gateways/simulator/gateway.ts';
-import { signTerminal } from '../modules/pay/terminal/auth.ts';
+import { newTerminalKey, sealTerminalKey } from '../modules/pay/machines/index.ts';
+import { paymentRuntime, type PaymentRuntime } from '../modules/pay/orders/index.ts';
+import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from '../modules/pay/gateways/index.ts';
+import { signTerminal } from '../modules/pay/terminal/index.ts';
 
 // What the terminal protocol's tests share (one app per test file): machines with aisles and an open
 // 终端支付配置 on the simulator, signed calls, the 支付模拟 page, signed notifications.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useDatabaseBefore } from '../../test/migration-test-support.ts';
 import { keptRollups, recountFromOrders } from '../../modules/pay/charts/rollup-recount.ts';
-import { rollupNames } from '../../modules/pay/charts/rollup-tables.ts';
+import { rollupNames } from '../../modules/pay/charts/index.ts';
 
 // Beijing midnight of 2026-11-26 is 2026-11-25 16:00 UTC: a payment a second before it and one a second
 // after it fall on two days, whatever the time zone the test runs in.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useDatabaseBefore } from '../../test/migration-test-support.ts';
 import { keptRollups, recountFromOrders } from '../../modules/pay/charts/rollup-recount.ts';
-import { rollupNames } from '../../modules/pay/charts/rollup-tables.ts';
+import { rollupNames } from '../../modules/pay/charts/index.ts';
 
 // Beijing midnight of 2026-12-01 is 2026-11-30 16:00 UTC: a payment a second before it falls in 202611 and one
 // a second after it in 202612, whatever the time zone the test runs in.

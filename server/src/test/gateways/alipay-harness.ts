@@ -1,7 +1,6 @@
 import { startFakeAlipay, type FakeAlipay } from '../../../../tools/fake-gateways/alipay.ts';
-import type { PayAccount } from '../../modules/pay/gateways/gateway.ts';
+import { type PayAccount, AlipayGateway } from '../../modules/pay/gateways/index.ts';
 import type { ContractHarness } from '../gateway-contract-suite.ts';
-import { AlipayGateway } from '../../modules/pay/gateways/alipay/gateway.ts';
 
 /** A 支付配置 for the fake, as an operator would paste the values it prints. */
 export function alipayAccountOf(fake: FakeAlipay, id = 1): PayAccount {

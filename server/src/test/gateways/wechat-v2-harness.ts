@@ -1,7 +1,6 @@
 import { startFakeWechatV2, type FakeWechatV2 } from '../../../../tools/fake-gateways/wechat-v2.ts';
-import type { PayAccount } from '../../modules/pay/gateways/gateway.ts';
+import { type PayAccount, WechatV2Gateway } from '../../modules/pay/gateways/index.ts';
 import type { ContractHarness } from '../gateway-contract-suite.ts';
-import { WechatV2Gateway } from '../../modules/pay/gateways/wechat-v2/gateway.ts';
 
 /** A 支付配置 for the fake, as an operator would paste the values it prints (the API certificate as PKCS#12 base64). */
 export function wechatV2AccountOf(fake: FakeWechatV2, signType: 'MD5' | 'HMAC-SHA256' = 'MD5', id = 1): PayAccount {

@@ -1,7 +1,6 @@
 import { startFakeWechatV3, type FakeWechatV3 } from '../../../../tools/fake-gateways/wechat-v3.ts';
-import type { PayAccount } from '../../modules/pay/gateways/gateway.ts';
+import { type PayAccount, WechatV3Gateway } from '../../modules/pay/gateways/index.ts';
 import type { ContractHarness } from '../gateway-contract-suite.ts';
-import { WechatV3Gateway } from '../../modules/pay/gateways/wechat-v3/gateway.ts';
 
 /** A 支付配置 for the fake, as an operator would paste the values it prints. */
 export function wechatV3AccountOf(fake: FakeWechatV3, id = 1): PayAccount {

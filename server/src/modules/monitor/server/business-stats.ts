@@ -1,8 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { DEVICE_ONLINE_SECONDS, MACHINE_ONLINE_WINDOW_MS, OrderStatus, shanghaiDay, type SystemSnapshot } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import { foldSalesRollups } from '../../pay/charts/rollup-fold.ts';
-import { shanghaiDayNumber, withChartTables } from '../../pay/charts/rollup-tables.ts';
+import { foldSalesRollups, shanghaiDayNumber, withChartTables } from '../../pay/charts/index.ts';
 
 // The business at a glance. Per-minute figures come from the day's running totals (numbers sent: sync_send_daily;
 // orders created: the 数据可视化 rollups), sampled every SAMPLE_MS: the total now less the total a minute

@@ -3,8 +3,7 @@ import { formatDateTime, type JobRunView, type SystemSnapshot } from '@huiyun/co
 import { timedJobRun } from '../../../db/job-runs.ts';
 import { startLogRetention } from '../../../db/log-retention.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { paymentRuntime } from '../../pay/orders/runtime.ts';
-import { startOrderSweeper } from '../../pay/orders/sweeper.ts';
+import { paymentRuntime, startOrderSweeper } from '../../pay/orders/index.ts';
 import { startReconcileJob, yesterdayOf } from '../../pay/reconcile/job.ts';
 
 // The background jobs' last runs in 监控查询 (SQLite and, with TEST_DATABASE_URL, PostgreSQL): the order sweep,

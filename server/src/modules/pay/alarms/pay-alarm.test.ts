@@ -3,8 +3,8 @@ import { messages, OrderStatus, PayAlarmKind, PayType, RoleId, shanghaiDayStart,
 import { startTestApp, USER_PASSWORD, type TestApp } from '../../../test/harness.ts';
 import { twoCompanies, type TwoCompanies } from '../../../test/companies.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
-import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from '../gateways/simulator/gateway.ts';
-import { paymentRuntime, type PaymentRuntime } from '../orders/runtime.ts';
+import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from '../gateways/index.ts';
+import { paymentRuntime, type PaymentRuntime } from '../orders/index.ts';
 import { sweepRefunds } from '../orders/sweeper.ts';
 
 // 支付告警 (/pay/Alarm) on SQLite and (TEST_DATABASE_URL) PostgreSQL: the list and its filters, the data

@@ -5,7 +5,7 @@ import { callerOf } from '../../../http/access-check.ts';
 import { ok } from '../../../http/envelope.ts';
 import { parse } from '../../../http/validate.ts';
 import { inDeptScope } from '../../../db/scope.ts';
-import { deptChoices } from '../../system/dept/queries.ts';
+import { deptChoices } from '../../system/dept/index.ts';
 import { rankCache } from './rank-cache.ts';
 import { salesCharts } from './service.ts';
 

@@ -7,8 +7,8 @@ import { startFakeWechatV2, type FakeWechatV2 } from '../../../../../tools/fake-
 import { startFakeWechatV3, type FakeWechatV3 } from '../../../../../tools/fake-gateways/wechat-v3.ts';
 import { twoCompanies } from '../../../test/companies.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { WechatV2Gateway } from '../gateways/wechat-v2/gateway.ts';
-import { paymentRuntime } from '../orders/runtime.ts';
+import { WechatV2Gateway } from '../gateways/index.ts';
+import { paymentRuntime } from '../orders/index.ts';
 
 // POST /api/Config/check on SQLite and (TEST_DATABASE_URL) PostgreSQL: the saved config, as the console saved it,
 // checked against the local fakes: valid with the right keys, a sentence naming the field with a wrong one;

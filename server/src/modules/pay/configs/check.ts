@@ -8,10 +8,8 @@ import type { Access } from '../../../http/caller.ts';
 import { ok } from '../../../http/envelope.ts';
 import { notFound } from '../../../http/errors.ts';
 import { parse } from '../../../http/validate.ts';
-import { loadPayAccount, PayAccountError } from '../gateways/config-loader.ts';
-import type { PayAccount, PaymentGateway } from '../gateways/gateway.ts';
-import { failed, probeResult } from '../gateways/probe.ts';
-import { paymentRuntime } from '../orders/runtime.ts';
+import { loadPayAccount, PayAccountError, type PayAccount, type PaymentGateway, failed, probeResult } from '../gateways/index.ts';
+import { paymentRuntime } from '../orders/index.ts';
 
 const m = messages.payConfigCheck;
 

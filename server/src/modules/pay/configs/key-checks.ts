@@ -1,7 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { fill, messages, type PayConfigField, type PayGateway } from '@huiyun/contract';
-import { privateKeyOf, publicKeyOf } from '../gateways/keys.ts';
-import { loadMerchantCertificate, MerchantCertificateError, merchantNoOf, type MerchantCertificateFault } from '../gateways/merchant-certificate.ts';
+import { privateKeyOf, publicKeyOf, loadMerchantCertificate, MerchantCertificateError, merchantNoOf, type MerchantCertificateFault } from '../gateways/index.ts';
 
 // The keys and certificates of a 支付配置, parsed at save with node:crypto the way the gateways will use them
 // (gateway/keys.ts, gateway/merchant-certificate.ts): a config that saves is one whose keys load, and a value that

@@ -9,7 +9,7 @@ import { contains, type ListSearch } from '../../../db/list/search.ts';
 import { inDeptScope } from '../../../db/scope.ts';
 import type { Access } from '../../../http/caller.ts';
 import { holdsPrivateKey } from './key-checks.ts';
-import { maskStored } from '../gateways/config-secrets.ts';
+import { maskStored } from '../gateways/index.ts';
 
 const sortColumns = sortColumnsOf(payConfigSortFields, { table: 'c' });
 

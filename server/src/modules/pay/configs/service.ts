@@ -8,9 +8,8 @@ import type { Queryable } from '../../../db/schema.ts';
 import { assertDeptInScope } from '../../../db/scope.ts';
 import type { Access } from '../../../http/caller.ts';
 import { AppError, notFound } from '../../../http/errors.ts';
-import { payAccountsChanged } from '../gateways/pay-account-cache.ts';
+import { payAccountsChanged, maskStored, payConfigPurpose } from '../gateways/index.ts';
 import { payConfigKeyProblem } from './key-checks.ts';
-import { maskStored, payConfigPurpose } from '../gateways/config-secrets.ts';
 
 const m = messages.payConfig;
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { fenToYuan, formatDateTime, orderSortFields, TransType, type Order, type OrderDetail, type OrderListQuery } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import { refundableOf } from '../orders/refund.ts';
+import { refundableOf } from '../orders/index.ts';
 import { listPage, sortColumnsOf, type Listed } from '../../../db/list/paging.ts';
 import { assertDeptInScope, inDeptScope, type DeptScope } from '../../../db/scope.ts';
 import { shanghaiDayRange } from '@huiyun/contract';

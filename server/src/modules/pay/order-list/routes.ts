@@ -11,8 +11,7 @@ import { AppError, notFound } from '../../../http/errors.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
-import { refundOrder } from '../orders/refund.ts';
-import { paymentRuntime } from '../orders/runtime.ts';
+import { refundOrder, paymentRuntime } from '../orders/index.ts';
 import { findOrderDetail, listOrders, orderById, streamOrders } from './queries.ts';
 
 const m = messages.order;

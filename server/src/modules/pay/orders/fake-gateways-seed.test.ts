@@ -7,8 +7,7 @@ import { prepareMachines } from '../../../../../tools/terminal-simulator/setup.t
 import { runTerminals } from '../../../../../tools/terminal-simulator/run-terminals.ts';
 import { payOnPage } from '../../../../../tools/terminal-simulator/terminal-client.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { loadPayAccount } from '../gateways/config-loader.ts';
-import { WechatV2Gateway } from '../gateways/wechat-v2/gateway.ts';
+import { loadPayAccount, WechatV2Gateway } from '../gateways/index.ts';
 import { paymentRuntime } from './runtime.ts';
 
 // The demo of README: `npm run fake-gateways -- --seed` writes the fakes' values into 支付配置 through the

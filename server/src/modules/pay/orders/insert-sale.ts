@@ -3,8 +3,7 @@ import { compiledOnce } from '../../../db/compiled-once.ts';
 import { dialectOf } from '../../../db/dialect.ts';
 import type { Database, Queryable } from '../../../db/schema.ts';
 import { sharedTransaction } from '../../../db/shared-commit.ts';
-import type { BookedPayment } from '../gateways/gateway.ts';
-import { insertBookedPayment, openBookedPayment } from '../gateways/booked-payment.ts';
+import { type BookedPayment, insertBookedPayment, openBookedPayment } from '../gateways/index.ts';
 
 // The insert of a new sale (order/create.ts), with the payment of a gateway whose books are in this
 // database (the simulator, gateway.ts `paymentInDatabase`): both or neither. On PostgreSQL that is ONE

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fill, idInPath, messages } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
-import type { PaymentGateway } from '../gateways/gateway.ts';
-import { NOTIFY_BODY_ROUTE, NOTIFY_CONFIG_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateways/notify-paths.ts';
+import { type PaymentGateway, NOTIFY_BODY_ROUTE, NOTIFY_CONFIG_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateways/index.ts';
 import { handlePaidNotification, type NotifyAnswer } from './notify.ts';
 import { refundSoon } from './refund.ts';
 import { handleRefundNotification } from './refund-notify.ts';

@@ -3,8 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { fill, messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { handlePaidNotification } from './notify.ts';
 import { sweepOrders } from './sweeper.ts';
-import { SIM_NOTIFY_PATH } from '../gateways/simulator/gateway.ts';
-import { ThrottledWarnings } from '../alarms/throttled-warnings.ts';
+import { SIM_NOTIFY_PATH } from '../gateways/index.ts';
+import { ThrottledWarnings } from '../alarms/index.ts';
 import { call, fixtureConfigId, makeMachine, order, refundsOf, rt, sim, signedNotification, t, useTerminalApp } from '../../../test/terminal-fixture.ts';
 
 // Paid notifications through the simulator's notify route: cross-checks, alarms, a payment after close.

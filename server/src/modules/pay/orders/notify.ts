@@ -2,8 +2,8 @@ import { fenToYuan, fill, isOrderNo, messages, OrderStatus } from '@huiyun/contr
 import type { AppContext } from '../../../context.ts';
 import { compiledOnce } from '../../../db/compiled-once.ts';
 import { sharedWrite } from '../../../db/shared-commit.ts';
-import { GatewayVerifyError, type ClosedNotification, type PaidNotification, type PayAccount, type PaymentGateway } from '../gateways/gateway.ts';
-import { recordAlarm } from '../alarms/record.ts';
+import { GatewayVerifyError, type ClosedNotification, type PaidNotification, type PayAccount, type PaymentGateway } from '../gateways/index.ts';
+import { recordAlarm } from '../alarms/index.ts';
 import { accountOf } from './pay-account.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
 import { payByNumber, transition } from './state-machine.ts';

@@ -11,7 +11,7 @@ import { createTestDatabase, testDbKind, type TestDatabase } from '../../../test
 import { saleContextOf } from './create.ts';
 import { claimExpired, claimStuckRefunds, failStaleDispenses, sweepRefunds } from './sweeper.ts';
 import type { PaymentRuntime } from './runtime.ts';
-import { listOrders } from '../order-list/queries.ts';
+import { listOrders } from '../order-list/index.ts';
 import { orderListQuery } from '@huiyun/contract';
 
 // pay_order's indexes are what every purchase pays for at each status move (migration 0021,

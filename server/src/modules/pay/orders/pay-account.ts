@@ -1,6 +1,5 @@
 import type { AppContext } from '../../../context.ts';
-import { readablePayAccount } from '../gateways/pay-account-cache.ts';
-import type { PayAccount } from '../gateways/gateway.ts';
+import { readablePayAccount, type PayAccount } from '../gateways/index.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
 
 /**

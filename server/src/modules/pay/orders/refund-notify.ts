@@ -1,8 +1,8 @@
 import { fenToYuan, fill, isOrderNo, messages, TransType } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
 import { compiledOnce } from '../../../db/compiled-once.ts';
-import type { PayAccount, PaymentGateway, RefundState } from '../gateways/gateway.ts';
-import { recordAlarm } from '../alarms/record.ts';
+import type { PayAccount, PaymentGateway, RefundState } from '../gateways/index.ts';
+import { recordAlarm } from '../alarms/index.ts';
 import { verifiedWith, type NotifyAnswer } from './notify.ts';
 import { accountOf } from './pay-account.ts';
 import { loadOrder, settleRefundWatched } from './refund.ts';

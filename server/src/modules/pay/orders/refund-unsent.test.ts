@@ -3,10 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fill, messages, OrderStatus, PayType, payConfigSecretFields, TransType } from '@huiyun/contract';
 import { startFakeWechatV2, type FakeWechatV2 } from '../../../../../tools/fake-gateways/wechat-v2.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
-import type { PayAccount } from '../gateways/gateway.ts';
-import { WechatV2Gateway } from '../gateways/wechat-v2/gateway.ts';
+import { type PayAccount, WechatV2Gateway, payConfigPurpose } from '../gateways/index.ts';
 import { wechatV2AccountOf } from '../../../test/gateways/wechat-v2-harness.ts';
-import { payConfigPurpose } from '../gateways/config-secrets.ts';
 import { paymentRuntime, type Log, type PaymentRuntime } from './runtime.ts';
 import { sweepRefunds } from './sweeper.ts';
 

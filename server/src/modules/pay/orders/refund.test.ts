@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, OrderStatus, PayType, REFUND_KEY_PATTERN, RoleId, TransType } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { AUTO_REFUND_KEY } from './refund.ts';
-import { simulatorOf, type SimulatorGateway } from '../gateways/simulator/gateway.ts';
+import { simulatorOf, type SimulatorGateway } from '../gateways/index.ts';
 import { paymentRuntime, type PaymentRuntime } from './runtime.ts';
 import { sweepOrders, sweepRefunds } from './sweeper.ts';
 

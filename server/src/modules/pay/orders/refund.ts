@@ -6,10 +6,9 @@ import { AppError, isUniqueViolation } from '../../../db/errors.ts';
 import { inDeptScope, type DeptScope } from '../../../db/scope.ts';
 import type { Database, Queryable } from '../../../db/schema.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
-import { GatewayNotSentError, type PayAccount, type PaymentGateway, type RefundState } from '../gateways/gateway.ts';
-import { refundNotifyUrlOf } from '../gateways/notify-paths.ts';
+import { GatewayNotSentError, type PayAccount, type PaymentGateway, type RefundState, refundNotifyUrlOf } from '../gateways/index.ts';
 import { accountOf } from './pay-account.ts';
-import { recordAlarm } from '../alarms/record.ts';
+import { recordAlarm } from '../alarms/index.ts';
 import { statusLabel, transition } from './state-machine.ts';
 
 // Refunds (issue 16 §3): 11 退款初始化 → 12 退款中 → 13 退款成功 | 14 退款失败, each its own pay_order row,

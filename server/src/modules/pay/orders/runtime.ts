@@ -1,7 +1,6 @@
 import type { AppContext } from '../../../context.ts';
-import type { GatewayRegistry } from '../gateways/gateway.ts';
-import { gatewayRegistry } from '../gateways/registry.ts';
-import { ThrottledWarnings } from '../alarms/throttled-warnings.ts';
+import { type GatewayRegistry, gatewayRegistry } from '../gateways/index.ts';
+import { ThrottledWarnings } from '../alarms/index.ts';
 
 // The payment runtime of one server: its gateways (gateway/registry.ts) and the work it does after
 // answering (an automatic refund). One per AppContext, made on first use. The gateways' own work (their

@@ -1,6 +1,6 @@
 import { PayType } from '@huiyun/contract';
 import { startFakeWechatV2 } from '../../../../../tools/fake-gateways/wechat-v2.ts';
-import { WechatV2Gateway } from '../gateways/wechat-v2/gateway.ts';
+import { WechatV2Gateway } from '../gateways/index.ts';
 import { wechatV2AccountOf } from '../../../test/gateways/wechat-v2-harness.ts';
 import { realGatewaySuite } from '../../../test/real-gateway-suite.ts';
 

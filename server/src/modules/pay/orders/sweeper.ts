@@ -4,7 +4,7 @@ import { messages, OrderStatus, TransType } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
 import type { Database } from '../../../db/schema.ts';
 import { timedJobRun } from '../../../db/job-runs.ts';
-import { GatewayNotSentError } from '../gateways/gateway.ts';
+import { GatewayNotSentError } from '../gateways/index.ts';
 import type { PaymentRuntime } from './runtime.ts';
 import { autoRefund, driveRefund } from './refund.ts';
 import { settleUnpaid } from './create.ts';

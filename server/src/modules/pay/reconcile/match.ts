@@ -1,5 +1,5 @@
 import { ReconcileCategory } from '@huiyun/contract';
-import type { Bill, BillRow } from '../gateways/bill.ts';
+import type { Bill, BillRow } from '../gateways/index.ts';
 
 // The comparison of one (day, 支付配置): the gateway's bill against our payments and refunds of that Beijing
 // day, by order number (payments) and refund number (refunds), in integer fen — never amounts as text

@@ -3,8 +3,8 @@ import { messages, OrderStatus, PayType, ReconcileCategory, shanghaiDay, shangha
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { twoCompanies, type TwoCompanies } from '../../../test/companies.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
-import { simulatorOf } from '../gateways/simulator/gateway.ts';
-import { paymentRuntime } from '../orders/runtime.ts';
+import { simulatorOf } from '../gateways/index.ts';
+import { paymentRuntime } from '../orders/index.ts';
 import { reconcileDeps } from './routes.ts';
 import { reconcileDay } from './run.ts';
 import { startReconcileJob } from './job.ts';

@@ -1,8 +1,7 @@
 import { fill, messages, ReconcileResult, shanghaiDay } from '@huiyun/contract';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import type { PayAccount, PaymentGateway } from '../gateways/gateway.ts';
-import type { Bill, BillRow } from '../gateways/bill.ts';
+import type { PayAccount, PaymentGateway, Bill, BillRow } from '../gateways/index.ts';
 import { compareDay, type Comparison, type Difference } from './match.ts';
 import { DAY_MS, dayBounds, oursByNumber, oursOfDay } from './platform.ts';
 import { reconcileDb, type ReconcileDb } from './tables.ts';

@@ -9,7 +9,7 @@ import { GroupWrite } from '../../../db/group-write.ts';
 import { sharedWrite } from '../../../db/shared-commit.ts';
 import type { Database } from '../../../db/schema.ts';
 import { unauthorized } from '../../../http/errors.ts';
-import { openTerminalKey } from '../machines/terminal-key.ts';
+import { openTerminalKey } from '../machines/index.ts';
 
 // The terminal protocol's signature check (docs/terminal-protocol.md §2), the one place it is done:
 // the access check (http/access-check.ts) calls it for every route declaring access 'terminal'.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fill, messages, OrderStatus, PayType } from '@huiyun/contract';
 import { aislesOf } from '../machines/queries.ts';
 import { DOUBLE_TAP_MS } from '../orders/create.ts';
-import { sweepOrders } from '../orders/sweeper.ts';
+import { sweepOrders } from '../orders/index.ts';
 import { call, makeMachine, order, payOnPage, refundsOf, rt, sim, stockOf, t, useTerminalApp } from '../../../test/terminal-fixture.ts';
 
 // A purchase through the terminal protocol (docs/terminal-protocol.md §3): create, pay, dispense, heartbeat, long poll.

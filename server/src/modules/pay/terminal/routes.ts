@@ -4,12 +4,8 @@ import type { AppContext, KnownMachine } from '../../../context.ts';
 import { ok } from '../../../http/envelope.ts';
 import { AppError, unauthorized } from '../../../http/errors.ts';
 import { parse } from '../../../http/validate.ts';
-import { createOrder } from '../orders/create.ts';
-import { reportDispense } from '../orders/dispense.ts';
-import { orderStatus } from '../orders/status.ts';
+import { createOrder, reportDispense, orderStatus, refundSoon, paymentRuntime } from '../orders/index.ts';
 import { heartbeat } from './heartbeat.ts';
-import { refundSoon } from '../orders/refund.ts';
-import { paymentRuntime } from '../orders/runtime.ts';
 
 const t = messages.terminal;
 

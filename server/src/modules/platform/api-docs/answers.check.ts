@@ -1,13 +1,10 @@
 import type { z } from 'zod';
 import type * as r from '@huiyun/contract/responses';
-import type { deleteFromBlacklist } from '../../sending/blacklist/service.ts';
-import type { recordDeliveries } from '../../sending/devices/delivery-report.ts';
-import type { recordHeartbeat } from '../../sending/devices/heartbeat.ts';
-import type { createAisleGrid, saveAisle } from '../../pay/machines/aisle-service.ts';
-import type { saveMachine } from '../../pay/machines/machine-service.ts';
-import type { generateQrImage } from '../../sending/tasks/qr.ts';
-import type { ImportResult } from '../../sending/tasks/upload-numbers.ts';
-import type { heartbeat } from '../../pay/terminal/heartbeat.ts';
+import type { deleteFromBlacklist } from '../../sending/blacklist/index.ts';
+import type { recordDeliveries, recordHeartbeat } from '../../sending/devices/index.ts';
+import type { createAisleGrid, saveAisle, saveMachine } from '../../pay/machines/index.ts';
+import type { generateQrImage, ImportResult } from '../../sending/tasks/index.ts';
+import type { heartbeat } from '../../pay/terminal/index.ts';
 
 // The answers the contract has no type of its own for (route-docs.ts names their schemas) agree with
 // what the server's functions return, checked by `npm run typecheck` (nothing runs this file); the

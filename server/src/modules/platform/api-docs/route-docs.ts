@@ -16,8 +16,7 @@ import {
 } from '@huiyun/contract';
 import * as r from '@huiyun/contract/responses';
 import type { z } from 'zod';
-import { NOTIFY_BODY_ROUTE, NOTIFY_CONFIG_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../../pay/gateways/notify-paths.ts';
-import { SIM_PAGE_PATH } from '../../pay/gateways/simulator/page.ts';
+import { NOTIFY_BODY_ROUTE, NOTIFY_CONFIG_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE, SIM_PAGE_PATH } from '../../pay/gateways/index.ts';
 import { data, gatewayAck, html, items, list, message, numbersText, storedFile, xlsx, type Answer, type Refusal } from './answers.ts';
 
 // The one table of what each API route reads and answers: its JSON body, query string and path as the

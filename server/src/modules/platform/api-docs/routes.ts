@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.ts';
-import { version } from '../../monitor/server/process-stats.ts';
+import { version } from '../../monitor/server/index.ts';
 import { openApiDocument } from './openapi.ts';
 
 // /api-docs: the API's OpenAPI document and a viewer for it (Swagger UI from swagger-ui-dist, served

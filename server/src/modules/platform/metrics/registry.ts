@@ -4,8 +4,7 @@ import { AggregatorRegistry, collectDefaultMetrics, Gauge, Histogram, Registry }
 import type { Config } from '../../../config.ts';
 import type { Database } from '../../../db/schema.ts';
 import { clusterGathering } from '../../../infra/cluster-gather.ts';
-import { BusinessStats, dayTotals } from '../../monitor/server/business-stats.ts';
-import { databaseStats } from '../../monitor/server/database-stats.ts';
+import { BusinessStats, dayTotals, databaseStats } from '../../monitor/server/index.ts';
 import { readOncePerScrape } from './read-once-per-scrape.ts';
 import { jobRunGauges } from './job-run-gauges.ts';
 

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../../db/errors.ts';
 import { assertDeptInScope, deptInScope } from '../../../db/scope.ts';
 import type { Access } from '../../../http/caller.ts';
 import { AppError, forbidden, notFound } from '../../../http/errors.ts';
-import { findAccount } from '../../system/accounts/find.ts';
+import { findAccount } from '../../system/accounts/index.ts';
 import { devicesOf, findAuthCode } from './queries.ts';
 
 const m = messages.authcode;

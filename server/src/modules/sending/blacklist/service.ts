@@ -3,9 +3,7 @@ import type { AppContext } from '../../../context.ts';
 import { assertDeptInScope } from '../../../db/scope.ts';
 import type { Access } from '../../../http/caller.ts';
 import { AppError, notFound } from '../../../http/errors.ts';
-import { parseNumberFile, scanNumberText } from '../number-files/number-file.ts';
-import type { NumberFileSummary } from '../number-files/number-scanner.ts';
-import { openOwnNumberFile } from '../number-files/stored-number-file.ts';
+import { parseNumberFile, scanNumberText, type NumberFileSummary, openOwnNumberFile } from '../number-files/index.ts';
 import { findDept } from './queries.ts';
 import { writeBlacklist } from './write-numbers.ts';
 

@@ -1,9 +1,9 @@
 import { messages, TaskStatus } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
 import { forbidden } from '../../../http/errors.ts';
-import { loadStoredFile } from '../files/service.ts';
+import { loadStoredFile } from '../files/index.ts';
 import { downloadUrlOf } from '../../../infra/file-storage.ts';
-import { ownerMaySeeFile } from '../tasks/task-files.ts';
+import { ownerMaySeeFile } from '../tasks/index.ts';
 import type { DeviceIdentity } from './device-auth.ts';
 
 /**

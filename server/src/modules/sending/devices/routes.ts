@@ -8,7 +8,7 @@ import { ok } from '../../../http/envelope.ts';
 import { notFound } from '../../../http/errors.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import { sendStoredFile } from '../files/send-file.ts';
+import { sendStoredFile } from '../files/index.ts';
 import { activateDevice } from './activate.ts';
 import { recordDeliveries } from './delivery-report.ts';
 import { deviceOf } from './device-auth.ts';

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { BlacklistSource, isSendableNumber, isUnsubscribeReply, TaskNumberState, type DeviceRepliesRequest, type DeviceRepliesResult } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
 import type { Database } from '../../../db/schema.ts';
-import type { DeviceIdentity } from '../devices/device-auth.ts';
+import type { DeviceIdentity } from '../devices/index.ts';
 import { unsubscribeKeywords } from './keywords.ts';
 
 // POST /device/v1/replies (docs/device-protocol.md "Replies"): the replies a device's phone received,

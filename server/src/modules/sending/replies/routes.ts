@@ -6,7 +6,7 @@ import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
-import { deviceOf } from '../devices/device-auth.ts';
+import { deviceOf } from '../devices/index.ts';
 import { listReplies } from './queries.ts';
 import { recordReplies } from './record.ts';
 

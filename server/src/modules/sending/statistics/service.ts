@@ -3,8 +3,7 @@ import type { AppContext } from '../../../context.ts';
 import { inDeptScope } from '../../../db/scope.ts';
 import type { Access } from '../../../http/caller.ts';
 import { AppError, forbidden } from '../../../http/errors.ts';
-import { assertUserNameFree, createAccount } from '../../system/accounts/create.ts';
-import { manageableAccount as accountToManage } from '../../system/accounts/may-manage.ts';
+import { assertUserNameFree, createAccount, manageableAccount as accountToManage } from '../../system/accounts/index.ts';
 
 const m = messages.statistics;
 

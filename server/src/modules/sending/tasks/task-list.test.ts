@@ -5,7 +5,7 @@ import { seedReferenceData } from '../../../db/seed.ts';
 import type { Access } from '../../../http/caller.ts';
 import { TASK_DEFAULTS } from '../../../test/rows.ts';
 import { useTestDatabase } from '../../../test/use-test-database.ts';
-import { createAccount } from '../../system/accounts/create.ts';
+import { createAccount } from '../../system/accounts/index.ts';
 import { listTasks } from './queries.ts';
 
 // 任务列表 at scale (issue 14): a page is read in one statement — the creator's name and each row's

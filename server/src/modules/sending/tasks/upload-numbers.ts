@@ -9,9 +9,7 @@ import type { Database } from '../../../db/schema.ts';
 import type { Access } from '../../../http/caller.ts';
 import { AppError, notFound } from '../../../http/errors.ts';
 import { checkpointInBackground, deferAutoCheckpoint, sqliteFileOf } from '../../../db/sqlite-checkpoint.ts';
-import { ownNumberFilePath } from '../number-files/stored-number-file.ts';
-import type { NumberSlice } from '../number-files/upload-slices.ts';
-import { sliceInThread, sliceInWorker, type NumberInput } from '../number-files/upload-slicing.ts';
+import { ownNumberFilePath, type NumberSlice, sliceInThread, sliceInWorker, type NumberInput } from '../number-files/index.ts';
 import { loadVisibleTask } from './task-access.ts';
 
 // /sync/uploadTaskData (PRODUCT §4): the numbers of an uploaded .txt file into a task.

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { LockStatus, messages } from '@huiyun/contract';
 import { AppError, isUniqueViolation } from '../../../db/errors.ts';
 import type { Database } from '../../../db/schema.ts';
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword } from '../auth/index.ts';
 
 export type NewAccount = {
   userName: string;

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { RoleId, SUPER_ADMIN_USER_ID } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
 import { resyncSerial } from '../../../db/seed.ts';
-import { randomPassword } from '../auth/password.ts';
+import { randomPassword } from '../auth/index.ts';
 import { createAccount } from './create.ts';
 import { findAccount, findAccountByName } from './find.ts';
 

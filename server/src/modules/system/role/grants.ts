@@ -4,7 +4,7 @@ import type { AppContext } from '../../../context.ts';
 import type { Database } from '../../../db/schema.ts';
 import type { Access } from '../../../http/caller.ts';
 import { AppError } from '../../../http/errors.ts';
-import { assertMayChangeGrants, heldCodes } from '../permission/service.ts';
+import { assertMayChangeGrants, heldCodes } from '../permission/index.ts';
 import { roleRightTree } from './queries.ts';
 import { assertRoleExists } from './service.ts';
 

@@ -7,10 +7,8 @@ import { isUniqueViolation } from '../../../db/errors.ts';
 import { assertDeptInScope } from '../../../db/scope.ts';
 import type { Access } from '../../../http/caller.ts';
 import { AppError, forbidden, notFound } from '../../../http/errors.ts';
-import { assertUserNameFree, createAccount } from '../accounts/create.ts';
-import type { Account } from '../accounts/find.ts';
-import { assertMayManage, manageableAccount, manageableAccountByName } from '../accounts/may-manage.ts';
-import { hashPassword, randomPassword } from '../auth/password.ts';
+import { assertUserNameFree, createAccount, type Account, assertMayManage, manageableAccount, manageableAccountByName } from '../accounts/index.ts';
+import { hashPassword, randomPassword } from '../auth/index.ts';
 import { companiesInScope, grantedDeptIds } from './queries.ts';
 
 const m = messages.user;

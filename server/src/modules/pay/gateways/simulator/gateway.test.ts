@@ -3,8 +3,7 @@ import { Kysely, type CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
-import { paymentRuntime, type PaymentRuntime } from '../../orders/runtime.ts';
-import { startOrderSweeper } from '../../orders/sweeper.ts';
+import { paymentRuntime, type PaymentRuntime, startOrderSweeper } from '../../orders/index.ts';
 import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from './gateway.ts';
 
 // The simulator gateway on its own: retries until acknowledged, duplicates, lost attempts, refunds;

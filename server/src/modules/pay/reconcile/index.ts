@@ -1,0 +1,2 @@
+// The front door of modules/pay/reconcile: what other areas, app.ts and the tools may import from it.
+export { reconcileRoutes } from './routes.ts';
