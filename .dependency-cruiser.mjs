@@ -1,4 +1,4 @@
-// The import rules of the repository (issue 11 §2), checked by `npm test` (scripts/test.ts) before the
+// The import rules of the repository, checked by `npm test` (scripts/test.ts) before the
 // unit tests: `npx depcruise --config .dependency-cruiser.mjs contract/src server/src web/src tools scripts bench e2e`.
 //
 // Layers, lowest first: contract → server db → infra → http (with config.ts, context.ts) → modules →

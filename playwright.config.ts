@@ -11,7 +11,7 @@ export default defineConfig({
   // A test is a whole journey (a cold screen load in a fresh context, then 10–30 UI steps): 5–25 s on a
   // quiet two-core machine since the console stopped computing its styles while rendering and traces stopped
   // filming (stop 18: the suite went from 21.8 to 11.3 min); the two longest are marked slow (×3). The
-  // budget is for the same journeys with the machine shared (issue 11 §5): 120 s a journey, 30 s a step
+  // budget is for the same journeys with the machine shared: 120 s a journey, 30 s a step
   // (a login, a cold screen, a list refreshed in the background) — a time limit, never a retry. One budget
   // for every spec: specs had grown their own for that same reason (90 or 120 s, 20 or 30 s a step).
   timeout: 120_000,

@@ -1,4 +1,4 @@
-// Issue 13's console-size benchmark: the bytes a browser really transfers on a cold load of each
+// The console-size benchmark: the bytes a browser really transfers on a cold load of each
 // screen (cache disabled, fresh context, Accept-Encoding: br, gzip), read from Chromium's own
 // Network.loadingFinished encodedDataLength through CDP, beside the same load with no compression
 // (Accept-Encoding: identity) measured in the same run, and the main-thread work of each load (CDP

@@ -1,4 +1,4 @@
-// Issue 34 §4: 数据可视化 at scale. 1,000,000 orders (10 companies, 1,000 machines, one year; the rollups of
+// 数据可视化 at scale. 1,000,000 orders (10 companies, 1,000 machines, one year; the rollups of
 // migrations 0025 and 0031 follow the inserts by trigger), each 日 / 月 / 年 chart request unfiltered and filtered by
 // company, by terminal and by pay type, through HTTP with the serving process's CPU a request, beside the
 // same series aggregated from the orders in SQL (the baseline), bare through the driver, in the same run.

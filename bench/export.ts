@@ -1,4 +1,4 @@
-// Issue 4's number-export benchmark: a task of 1,000,000 numbers (a third of them sent) downloaded through
+// The number-export benchmark: a task of 1,000,000 numbers (a third of them sent) downloaded through
 // GET /sync/exportTask (streamed .txt, token in the query as a browser navigation sends it) on a bench
 // server, beside the database's own dump of the same column in the same run: `sqlite3 -csv "select
 // phone …" > file` (SQLite), `psql \copy (select phone …) to file` (PostgreSQL).

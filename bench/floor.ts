@@ -1,4 +1,4 @@
-// Issue 35 §2's floor: the fixed CPU cost of a request, in one run — a Fastify route answering a constant,
+// The floor: the fixed CPU cost of a request, in one run — a Fastify route answering a constant,
 // an authenticated constant route (GET /sync/currentUser: session lookup, access check, envelope) and the
 // cheapest list request (交易订单 by an order number no order has: one index probe, nothing found), each as
 // the serving process's CPU a request (/proc), with the request log at the shipped LOG_LEVEL=info written

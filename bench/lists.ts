@@ -1,4 +1,4 @@
-// Issue 14's list benchmark: 1,000,000 operation-log rows, 1,000,000 login-log rows, 100,000 users in
+// The list benchmark: 1,000,000 operation-log rows, 1,000,000 login-log rows, 100,000 users in
 // 1,000 companies and 100,000 tasks (0–3 devices each); for each list page 1 unfiltered, page 1 with each filter its
 // screen offers (contains filters included) and page 500, at 50 connections — beside the same
 // statements run bare through the driver in the same run.

@@ -1,4 +1,4 @@
-// Issue 16 §7's order-export benchmark: 交易订单 导出 (`POST /api/Order/export`, streamed .xlsx) on
+// The order-export benchmark: 交易订单 导出 (`POST /api/Order/export`, streamed .xlsx) on
 // 1,000,000 orders (bench/lib/order-fixture.ts: 10 companies, 1,000 machines, one year), for filters
 // of ~10,000 rows (出货失败), ~100,000 rows (one company) and none (every order), beside the database's
 // own dump of the same rows in the same run: the same SELECT through the bare driver written as CSV

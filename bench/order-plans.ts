@@ -1,4 +1,4 @@
-// Which pay_order index each statement reads (issue 16 §7, the index audit of migration 0021): seeds the
+// Which pay_order index each statement reads (the index audit of migration 0021): seeds the
 // orders bench's fixture (BENCH_ORDERS rows, default 100,000) and prints the plan of every statement that
 // reads pay_order by more than its key — 交易订单's list cases (the orders bench's, plus a status alone, a pay
 // type alone, a company administrator's scope), the sweepers' reads and the terminal's checks — with each

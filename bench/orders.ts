@@ -1,4 +1,4 @@
-// Issue 16 §7's order-list benchmark: 1,000,000 orders of 10 companies and 1,000 machines over one year;
+// The order-list benchmark: 1,000,000 orders of 10 companies and 1,000 machines over one year;
 // 交易订单 page 1 unfiltered, by status + pay type (a common and a rare pair), by terminal number, by exact
 // order number and transaction number, by one company, by one day, and page 500 — at 50 connections,
 // each beside the same statements run bare through the driver in the same run.

@@ -1,4 +1,4 @@
-// 支付告警's list at scale (issue 14: every list stays fast at a million rows): 1,000,000 alarms of 10
+// 支付告警's list at scale (every list stays fast at a million rows): 1,000,000 alarms of 10
 // companies and 1,000 terminals over one year (1 % of unknown orders, deptId 0); page 1 unfiltered, by
 // a common and a rare kind, by exact order number, by terminal, by one company, by one day, page 500 —
 // at 50 connections, each beside the same statements run bare through the driver in the same run.

@@ -1,4 +1,4 @@
-// Issue 16 §7's terminal-flow benchmark: 1,000 simulated vending machines buying as fast as the server
+// The terminal-flow benchmark: 1,000 simulated vending machines buying as fast as the server
 // answers, each purchase the whole protocol over real HTTP against the server in a child process:
 //   order/create (signed) → the customer presses 支付成功 on the 支付模拟 page (POST of its form) → the
 //   simulator gateway's signed paid notification (sent by the server's simulator to its own notify

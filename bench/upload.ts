@@ -1,4 +1,4 @@
-// Issue 4's number-upload benchmark: a generated 1,000,000-line file (2% junk, 3% duplicates) through the
+// The number-upload benchmark: a generated 1,000,000-line file (2% junk, 3% duplicates) through the
 // real path — HTTP multipart upload to /upload/files, then /sync/uploadTaskData into a new task — on a
 // bench server, beside loading the same numbers with the database's own bulk loader in the same run:
 // `sqlite3 .import` into a bare one-column table (SQLite), `\copy` through psql (PostgreSQL).

@@ -1,4 +1,4 @@
-// Issue 3's list benchmark: 100,000 users across 1,000 companies; page 1 and page 500 of
+// The list benchmark: 100,000 users across 1,000 companies; page 1 and page 500 of
 // /api/User/list with a name filter at 50 concurrent connections, beside the same SQL run raw
 // through the driver in the same run.  npm run bench -- users   (BENCH_DB=postgres for PostgreSQL)
 import { sql } from 'kysely';

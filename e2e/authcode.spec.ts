@@ -33,7 +33,7 @@ test.describe('授权码列表', () => {
     const errors = add.locator('.ant-form-item-explain-error');
     await add.getByRole('button', { name: '保存' }).click();
     await expect(errors.getByText('请输入授权码')).toBeVisible();
-    // 所属账号 starts at the operator (issue 13 §5): nothing to choose unless the code is someone else's.
+    // 所属账号 starts at the operator: nothing to choose unless the code is someone else's.
     await expect(add.locator('.ant-form-item').filter({ hasText: '所属账号' })).toContainText('admin');
     await expect(errors.getByText('请选择所属账号')).toHaveCount(0);
     await expect(errors.getByText('请输入数量')).toBeVisible();

@@ -1,4 +1,4 @@
-// Issue 13 §2 and §4 at the smallest screen the console is made for (1366×768): every list shows its key
+// At the smallest screen the console is made for (1366×768): every list shows its key
 // columns without a horizontal scroll and 操作 covers none of them; the side menu scrolls on its own and
 // stays in place while the content scrolls; the upload result stays inside the window; 个人中心 shows the
 // operator's own account.

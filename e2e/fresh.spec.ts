@@ -1,4 +1,4 @@
-// Issue 13 §3 and §5: what stays fresh across screens, lists newest first, empty states that say what
+// What stays fresh across screens, lists newest first, empty states that say what
 // to do next, and accessible names in Chinese.
 import type { Page } from '@playwright/test';
 import { expect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';

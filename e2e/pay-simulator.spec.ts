@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test, tokenOf, uniqueName } from './fixtures.ts';
 
-// 支付模拟 (issue 16 §4): a machine signs an order (docs/terminal-protocol.md), the customer opens the
+// 支付模拟: a machine signs an order (docs/terminal-protocol.md), the customer opens the
 // code url on a phone and presses 支付成功, the order becomes 已支付.
 
 async function signed(request: APIRequestContext, machineNo: string, key: string, path: string, body: unknown) {

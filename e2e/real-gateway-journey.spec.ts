@@ -8,7 +8,7 @@ import { answerConfirm, expect, test, toast, tokenOf, uniqueName } from './fixtu
 import { clickRowAction, dialog, openFromMenu, pickOption, rowOf, searchList } from './list-page.ts';
 import { withSuiteDatabase } from './suite-database.ts';
 
-// Real money, end to end (issue 33): a 微信支付 V3 支付配置 filled in the console with the values of a local
+// Real money, end to end: a 微信支付 V3 支付配置 filled in the console with the values of a local
 // WeChat Pay fake (tools/fake-gateways, on the port the suite's server has as WECHATPAY_BASE_URL — e2e/server.ts),
 // 检测 valid, bound to a machine in 终端支付配置; the machine (the terminal simulator's client) sells once, the customer
 // pays on the fake's page, the fake notifies the server; a refund in 交易订单 reaches the fake; 对账 of the

@@ -1,4 +1,4 @@
-// The orders of issue 16 §7's benchmarks: a year of a vending fleet, 10 companies and 1,000 machines
+// The orders of the order benchmarks: a year of a vending fleet, 10 companies and 1,000 machines
 // (machine k belongs to company k mod 10), bulk-inserted outside the server (bench/orders.ts,
 // bench/order-export.ts).
 import { OrderStatus, PayType, TransType } from '@huiyun/contract';

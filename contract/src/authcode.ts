@@ -17,7 +17,7 @@ export const pageNumQuery = z.object({
 export const AUTH_CODE_PATTERN = /^[A-Z0-9-]{1,32}$/;
 export const AUTH_CODE_RANDOM_LENGTH = 12;
 /**
- * The shortest code an administrator may type: as long as a generated one (issue 12, D8: 4-character
+ * The shortest code an administrator may type: as long as a generated one (4-character
  * codes could all be tried in under an hour, and a code grabbed binds the guesser's device to the account).
  */
 export const AUTH_CODE_MIN_LENGTH = 12;

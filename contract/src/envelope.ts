@@ -20,7 +20,7 @@ export type Envelope<T = unknown> = {
 };
 
 /**
- * Lists count their rows up to this many (issue 14): beyond it a count would read the whole table on
+ * Lists count their rows up to this many: beyond it a count would read the whole table on
  * every page, so the answer says "more than 10,000" (total 10,001, totalBounded) and the pager offers
  * the first 10,001 rows; a filter narrows the rest. Pages starting past it answer no rows.
  */
@@ -28,7 +28,7 @@ export const LIST_COUNT_BOUND = 10_000;
 
 /**
  * A list filtered by a contains search (a name, a mobile, an ip typed into the search form) counts its
- * matches in steps of this many (issue 14): page 1 of `zhang` answers 共 1,000+ 条 once 1,001 rows match,
+ * matches in steps of this many: page 1 of `zhang` answers 共 1,000+ 条 once 1,001 rows match,
  * and the pager offers pages up to row 1,001; a page reaching past a step counts up to the next one
  * (page 101 at 10 a page: 共 2,000+ 条), so the next page is offered while rows continue, up to
  * LIST_COUNT_BOUND. Why 1,000: an exact count of a common term reads every match (1 ms per ~250 of them

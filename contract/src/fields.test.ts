@@ -6,7 +6,7 @@ import { taskIdRequest } from './task.ts';
 
 const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
 
-describe('contract field helpers (issue 12 D1)', () => {
+describe('contract field helpers', () => {
   it('bound ids to the integer columns, as numbers or numeric text', () => {
     const id = idOf('请选择');
     for (const ok of [1, '1', MAX_INT_COLUMN, String(MAX_INT_COLUMN)]) expect(id.safeParse(ok).success, String(ok)).toBe(true);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { common } from './messages.ts';
 
-// The one place the contract says what a typed text and a database id may be (issue 12 D1): every
+// The one place the contract says what a typed text and a database id may be: every
 // schema builds its text and id fields from these helpers, so a rule holds on every route at once.
 
 /** The largest value an `integer` / `serial` column holds (PostgreSQL; SQLite has no limit, the contract keeps both alike). */
@@ -43,7 +43,7 @@ export function cleanDeviceText(text: string, max: number): string {
 /**
  * Free text a device sends (a failure reason, an app version): never a reason to refuse the call it
  * rides in — a report refused for its reason would leave every other result uncounted and the numbers
- * sent again by another device (issue 12, D2). Cleaned (cleanDeviceText); anything but a string reads as
+ * sent again by another device. Cleaned (cleanDeviceText); anything but a string reads as
  * empty.
  */
 export function deviceText(max: number) {

@@ -4,7 +4,7 @@ import { MachineStatus } from './enums.ts';
 import { idListOf, idOf, MAX_INT_COLUMN, optionalIdOf, optionalText, pageQuery, requiredText } from './fields.ts';
 import { yuanToFen } from './money.ts';
 
-// 设备管理 (issue 15, PRODUCT §5): 机器列表 (售货机; machineNo is SPEC's terminal number, each machine
+// 设备管理 (PRODUCT §5): 机器列表 (售货机; machineNo is SPEC's terminal number, each machine
 // has a terminal key for the terminal protocol, shown once) and 货道信息 (a machine's aisle grid, prices
 // in yuan on the wire and integer fen in the database).
 

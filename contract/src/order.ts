@@ -6,7 +6,7 @@ import { yuanToFen } from './money.ts';
 import { MACHINE_NO_PATTERN } from './machine.ts';
 import { shanghaiDayStart } from './monitor.ts';
 
-// 交易订单 (/pay/Order, SPEC §2.5, issue 16 §5): the list query and the row (the labels and tag colours
+// 交易订单 (/pay/Order, SPEC §2.5): the list query and the row (the labels and tag colours
 // of its numbers are in orderLabels.ts). Amounts are integer fen in pay_order and yuan text ('12.50', '-3.00') here.
 
 /** '' (all) or one of the listed numbers; form bodies send them as text. */
@@ -55,11 +55,11 @@ export const REFUND_KEY_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 /**
  * A refund amount as the console sends it: plain decimal text — no sign, space, exponent or leading zero, two
  * decimals at most. Money takes no guess: a JSON number (1e2 and 100 read the same), ' 1.00', '1.00\n' and
- * '0000001' are refused, not read at their value (issue 30).
+ * '0000001' are refused, not read at their value.
  */
 const PLAIN_YUAN = /^(0|[1-9]\d{0,6})(\.\d{1,2})?$/;
 
-/** 退款 (issue 16 §3): an amount in yuan (two decimals at most) of the order's refundable amount. */
+/** 退款: an amount in yuan (two decimals at most) of the order's refundable amount. */
 export const orderRefundRequest = z.object({
   orderId: idOf(m.orderRequired),
   amount: z

@@ -5,7 +5,7 @@ import { idOf, optionalIdOf, pageQuery, requiredText, typedText } from './fields
 import { shanghaiDayStart } from './monitor.ts';
 import { dayOf } from './order.ts';
 
-// 对账 (/pay/Reconcile, issue 33 §4): a run per (Beijing day, 支付配置) compares the gateway's bill with our
+// 对账 (/pay/Reconcile): a run per (Beijing day, 支付配置) compares the gateway's bill with our
 // orders and refunds of that day in integer fen; each difference is kept with both sides until an operator
 // marks it handled. Amounts are integer fen in the tables and yuan text ('12.50') here.
 

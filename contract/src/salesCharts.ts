@@ -5,7 +5,7 @@ import { optionalIdOf, optionalText } from './fields.ts';
 import { MACHINE_NO_PATTERN } from './machine.ts';
 import { dayOf } from './order.ts';
 
-// 数据可视化 (/charts/statistics, SPEC §2.13, issue 34 §1): the filters and the answer. Amounts are yuan
+// 数据可视化 (/charts/statistics, SPEC §2.13): the filters and the answer. Amounts are yuan
 // text ('12.50'); days, months and years are Asia/Shanghai ones.
 
 export const chartGranularities = ['day', 'month', 'year'] as const;

@@ -1,4 +1,4 @@
-// 监控查询 (/druid/login, issue 34 §2): what GET /api/SystemMonitor/snapshot answers. Sizes in bytes,
+// 监控查询 (/druid/login): what GET /api/SystemMonitor/snapshot answers. Sizes in bytes,
 // times in milliseconds; null where the figure is not known here (no pool on SQLite, no Redis configured…).
 
 /** The window the request figures cover. */

@@ -91,7 +91,7 @@ export type Config = {
   device: {
     leaseMs: number;
     maxAttempts: number;
-    /** Failed activations allowed per address and per code in a window of activateWindowMs (issue 12, D8). */
+    /** Failed activations allowed per address and per code in a window of activateWindowMs. */
     activateIpLimit: number;
     activateCodeLimit: number;
     activateWindowMs: number;

@@ -40,7 +40,7 @@ async function main() {
     process.exit(0);
   };
   // A promise nobody awaited that fails (a dependency away under a fire-and-forget call) is logged; the
-  // process goes on serving (issue 31: a database restart must not end it).
+  // process goes on serving (a database restart must not end it).
   process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled rejection'));
   // The background chores try again on their next turn; a dependency away is not an error of theirs (its
   // state changes are logged once by its watch).

@@ -5,7 +5,7 @@ export const common = {
   confirmTitle: '提示',
   confirmDelete: '确定删除选中的数据吗？',
   selectRowsFirst: '请先选择要操作的数据',
-  // accessible names antd gives in English (issue 13 §5)
+  // accessible names antd gives in English
   selectAll: '全选',
   selectRow: '选择第 {n} 行',
   pagePrev: '上一页',
@@ -45,7 +45,7 @@ export const common = {
   selectPlaceholder: '请选择{label}',
   // server-side refusals
   serverBusy: '系统繁忙，请稍后再试！',
-  // a dependency away (issue 31): answered 503, the server goes on and serves again when it is back
+  // a dependency away: answered 503, the server goes on and serves again when it is back
   databaseUnavailable: '数据库暂不可用，请稍后再试',
   redisUnavailable: '会话服务（Redis）暂不可用，请稍后再试',
   badRequestBody: '请求数据格式错误，请检查后重试',

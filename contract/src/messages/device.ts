@@ -22,7 +22,7 @@ export const device = {
   backToAuthCodes: '返回授权码列表',
   loadFailed: '加载失败，请稍后再试！',
 
-  // empty list and empty device picker: how a device gets here (issue 13 §5)
+  // empty list and empty device picker: how a device gets here
   emptyTitle: '还没有激活的设备',
   emptyStepCode: '管理员在授权码列表生成授权码，一个授权码绑定一台设备。',
   emptyStepApp: '在手机上打开发送端 App，填写服务器地址和授权码，点击激活。',

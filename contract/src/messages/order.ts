@@ -1,4 +1,4 @@
-// 交易订单 (/pay/Order, SPEC §2.5, issue 16 §5): every text the screen and the server show.
+// 交易订单 (/pay/Order, SPEC §2.5): every text the screen and the server show.
 export const order = {
   title: '交易订单',
   orderId: '订单ID',
@@ -40,7 +40,7 @@ export const order = {
   parentOrderNo: '原订单号',
   failReason: '失败原因',
   yuanSuffix: '元',
-  // 退款 (issue 16 §3)
+  // 退款
   refund: '退款',
   refundTitle: '订单退款',
   refundAmount: '退款金额',

@@ -1,4 +1,4 @@
-// 对账 (/pay/Reconcile, issue 33 §4): every text the screen and the server show.
+// 对账 (/pay/Reconcile): every text the screen and the server show.
 export const reconcile = {
   title: '对账',
   day: '对账日期',

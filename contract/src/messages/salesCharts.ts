@@ -1,4 +1,4 @@
-// 数据可视化 (/charts/statistics, SPEC §2.13, issue 34 §1): every text the screen and the server show.
+// 数据可视化 (/charts/statistics, SPEC §2.13): every text the screen and the server show.
 export const salesCharts = {
   title: '数据可视化',
   dept: '公司',

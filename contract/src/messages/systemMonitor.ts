@@ -1,4 +1,4 @@
-// 监控查询 (/druid/login, issue 34 §2): every text the screen shows.
+// 监控查询 (/druid/login): every text the screen shows.
 export const systemMonitor = {
   title: '监控查询',
   refreshEvery: '每 {seconds} 秒刷新',

@@ -3,7 +3,7 @@ import type { Database } from './schema.ts';
 import { timedJobRun } from './job-runs.ts';
 import { runPeriodically } from './periodic.ts';
 
-// Log retention (issue 14): 操作日志 and 登录日志 grow by every click and every login, so rows older than
+// Log retention: 操作日志 and 登录日志 grow by every click and every login, so rows older than
 // LOG_RETENTION_DAYS go. They are deleted oldest first in small batches read off the time index
 // (migration 0010), each batch its own short statement, with a pause between batches: writers of new
 // log rows (and everything else on SQLite's one writer) never wait behind a long delete. Nothing but

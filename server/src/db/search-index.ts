@@ -3,7 +3,7 @@ import { dialectOf } from './dialect.ts';
 import { withAutoId } from './migrations/helpers.ts';
 
 // The columns a list screen's contains filter (`contains` in db/list/search.ts) searches, and the index
-// that backs each of them (issue 14): a `lower(x) like '%…%'` filter can use no B-tree index, so
+// that backs each of them: a `lower(x) like '%…%'` filter can use no B-tree index, so
 // without one every filtered list scans its whole table, twice.
 //
 // - PostgreSQL: a GIN trigram index (`pg_trgm`) on `lower(column)`: the planner uses it for

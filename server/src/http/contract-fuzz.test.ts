@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { newTerminalKey, sealTerminalKey } from '../modules/pay/machines/index.ts';
 import { signTerminal } from '../modules/pay/terminal/index.ts';
 
-// Issue 12 D1: every declared route, called by the super administrator (and a device for the device
+// Every declared route, called by the super administrator (and a device for the device
 // routes) with generated hostile input — ids past the integer columns, negatives, control characters,
 // wrong types, very long text, arrays where one value is expected — on the database under test. No
 // answer may be a 5xx, and a refused request may not change what the tables hold.

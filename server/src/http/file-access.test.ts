@@ -8,7 +8,7 @@ import { downloadUrlOf } from '../infra/file-storage.ts';
 import { uploadVia } from '../test/uploads.ts';
 import { activate, bearer, insertAuthCode, insertSendingTask, phoneNumbers, pull } from '../test/devices.ts';
 
-// Authorization suite: the cross-company file probe (issue 12 D3). A stored file is the business of its
+// Authorization suite: the cross-company file probe. A stored file is the business of its
 // uploader and its company's administrators; a task may show only a file its owner may see, and the link
 // written in a task is never what grants access — neither to the console's callers nor to devices.
 

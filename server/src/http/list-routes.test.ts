@@ -4,7 +4,7 @@ import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
 import { listTemplateCountsOf } from '../db/list/memory.ts';
 import { isRegisteredList } from './list-routes.ts';
 
-// Every list of the product is built on the one machinery (issue 14): registerList for the route,
+// Every list of the product is built on the one machinery: registerList for the route,
 // listPage for the page (index-backed filters, a bounded count). A list route made any other way fails here.
 
 /** The list routes by name: …/list, and the task area's /sync/query…List and /sync/queryBlacklist. */

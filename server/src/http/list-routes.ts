@@ -56,7 +56,7 @@ export type ListRoutes<S extends z.ZodType<Paged>, Row, Out extends Record<strin
 
 /**
  * `METHOD url` of every route registerList has made: list-routes.test.ts checks every list route of
- * the app is among them, so a list cannot bypass the machinery (and its bounded count, issue 14).
+ * the app is among them, so a list cannot bypass the machinery (and its bounded count).
  */
 const registeredListRoutes = new Set<string>();
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
 import { helmetOptions, registerSecurityHeaders, securityHeaderSet } from './security-headers.ts';
 
-// Issue 12 D7: the headers of each kind of answer — the console's page, a hashed asset, API JSON
+// The headers of each kind of answer — the console's page, a hashed asset, API JSON
 // (the login answer carries the token), an .xlsx export and a stored file's download.
 
 const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-dist-'));

@@ -4,7 +4,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 import { isApiPath } from './error-handler.ts';
 
 /**
- * What the built console may load (issue 12 D7). Scripts, styles, fonts and data only from its own
+ * What the built console may load. Scripts, styles, fonts and data only from its own
  * origin; styles also inline, because antd's CSS-in-JS writes <style> elements at run time; images
  * also as data: (antd's icons, empty-state pictures) and blob: (previews, QR images, charts saved as
  * pictures); workers from blob: (chart and file libraries start them so). Nothing may frame it.

@@ -1,4 +1,4 @@
-// A dependency that falters (issue 31): PostgreSQL restarted, Redis away, SQLite busy or its disk full.
+// A dependency that falters: PostgreSQL restarted, Redis away, SQLite busy or its disk full.
 // The server never exits for it: the request answers 503 with a message (http/error-handler.ts), the
 // background chores try again on their next turn, and each dependency's state goes to the log once per
 // change (DependencyWatch), not once per failed call.

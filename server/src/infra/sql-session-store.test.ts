@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../test/test-database.ts'
 import { TOUCH_INTERVAL_MS } from './session-store.ts';
 import { SqlSessionStore } from './sql-session-store.ts';
 
-// Issue 12: the row's lastSeenAt is written at most once a touch interval, which used to end a
+// The row's lastSeenAt is written at most once a touch interval, which used to end a
 // session up to a minute before its idle time had passed since the last request.
 let testDb: TestDatabase;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { entities, invalidateEntity, keysChangedBy, queryKeys, shownIn } from './queryKeys.ts';
 import { roleOptionsQuery } from './role.ts';
 
-/** A client holding one list page and the dropdowns of the screens that issue 13 §3 names. */
+/** A client holding one list page and the dropdowns of the screens that share them. */
 function clientWithScreens() {
   const client = new QueryClient();
   const keys = {

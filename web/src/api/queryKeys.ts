@@ -1,6 +1,6 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 
-// The one registry of TanStack Query keys (issue 13 §3). Every list and every dropdown is keyed by the
+// The one registry of TanStack Query keys. Every list and every dropdown is keyed by the
 // entity it shows, `[entity, kind, ...]`, so one invalidation of `[entity]` reaches all of them on every
 // screen: a role saved in 角色管理 is offered by 新增用户's role select without a reload. The entity
 // names are the list screens' own keys ('role', 'user' …), which also name their forms' ids.

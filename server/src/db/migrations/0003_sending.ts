@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { withAutoId } from './helpers.ts';
 
-// The sending console (issue 4): tasks, their numbers, uploaded files, authorization codes (which
+// The sending console: tasks, their numbers, uploaded files, authorization codes (which
 // bind devices), per-day send counts and the per-company do-not-contact list. The columns the device
 // protocol moves (number states, leases, counters) are here so the engine adds no second copy.
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// The sending engine (issue 5, docs/device-protocol.md). A device is the authorization code that
+// The sending engine (docs/device-protocol.md). A device is the authorization code that
 // activated it, so its token and last-seen figures live on sync_auth_code. Leases are columns of the
 // number rows already; two partial indexes hold only the leased rows, so uploads (state 0) never pay
 // for them while the engine finds expired leases and a device's outstanding numbers at once.

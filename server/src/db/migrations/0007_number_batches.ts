@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// A pulled batch's fresh numbers are no longer written when they are handed out (issue 5's dispatch
-// target: each number's row was written twice, at the claim and at the report, with four index
+// A pulled batch's fresh numbers are no longer written when they are handed out (each number's row was written twice, at the claim and at the report, with four index
 // entries at the claim). A fresh claim takes the task's next pending numbers above its cursor
 // (sync_task_cursor.claimedTo), moves the cursor past them and records the range in one sync_batch
 // row; the numbers stay pending (batchId null) until the report writes them once.

@@ -7,7 +7,7 @@ import { dialectOf } from '../dialect.ts';
 // (modules/sending/devices/report-postgres.ts). Reports queue on those rows; one that waited for a row another
 // report changed re-checks it (EvalPlanQual), and PostgreSQL then sets up every subplan of the
 // statement doing the update again: the report's ~20 CTEs when the update was one of them, a
-// one-row UPDATE here (issue 5's dispatch target; docs/performance.md). SQLite has one writer and
+// one-row UPDATE here. SQLite has one writer and
 // keeps its report as statements.
 //
 // Answers whether this call completed the task (brought doneNum to totalNum). 2 is TaskStatus.completed.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { createSearchIndex } from '../search-index.ts';
 
-// Lists at scale (issue 14): every list's filters and its default sort ("newest first": the time or
+// Lists at scale: every list's filters and its default sort ("newest first": the time or
 // id, descending) read an index, so a page costs the rows it shows, not the table.
 //
 // - Contains filters: a trigram index per searched column (PostgreSQL pg_trgm GIN, SQLite an FTS5

@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { createSearchIndex } from '../search-index.ts';
 import { withAudit, withAutoId } from './helpers.ts';
 
-// The payment half's configuration (issue 15) and the order table its rules refer to (issue 16 adds
-// what the order state machine needs). Amounts are integer fen. Secrets are sealed text
+// The payment half's configuration and the order table its rules refer to (later
+// migrations add what the order state machine needs). Amounts are integer fen. Secrets are sealed text
 // (infra/secret-box.ts, listed in infra/sealed-columns.ts), never clear.
 export async function up(db: Kysely<any>): Promise<void> {
   // 支付配置: one gateway account of a company for one pay type (SPEC §3 Payment config, plus the keys
@@ -81,7 +81,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('pay_terminal_config_dept_id').on('pay_terminal_config').columns(['deptId', 'tcId']).execute();
   await db.schema.createIndex('pay_terminal_config_config').on('pay_terminal_config').column('configId').execute();
 
-  // 交易订单 (SPEC §3 Order): amounts in fen, payAmount negative for a refund. Issue 16 builds on it.
+  // 交易订单 (SPEC §3 Order): amounts in fen, payAmount negative for a refund.
   await withAutoId(db, db.schema.createTable('pay_order'), 'orderId')
     .addColumn('deptId', 'integer', (c) => c.notNull())
     .addColumn('orderNo', 'varchar(64)', (c) => c.notNull())

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { dialectOf } from '../dialect.ts';
 import { createSearchIndex, dropSearchIndex } from '../search-index.ts';
 
-// 操作日志's 模块 filter is an equality filter (issue 14): the module of an entry is one of a known set
+// 操作日志's 模块 filter is an equality filter: the module of an entry is one of a known set
 // of screens (contract operLogModules), picked from a list, not typed. A contains search on it read
 // 1 row in 15 of a million through the trigram index (2.9 s p95 at 50 connections on SQLite); the
 // index (module, operTime, operId) reads the page newest first and stops after 10 rows.

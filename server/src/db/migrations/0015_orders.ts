@@ -1,12 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import { withAutoId } from './helpers.ts';
 
-// Issue 16, the money core: what the order state machine, the terminal protocol and the simulator
+// The money core: what the order state machine, the terminal protocol and the simulator
 // gateway need. Amounts stay integer fen. Nothing of 0011 is changed, only added to.
 export async function up(db: Kysely<any>): Promise<void> {
   // pay_order: the 支付配置 and aisle an order was made with, its deadline, its last change, the
   // sweeper's lease (claimBy/claimUntil), and refundNeeded = 1 where money must go back automatically
-  // (dispense failure, a payment arriving after the order was closed) — the refund sweeper (issue 16 §3)
+  // (dispense failure, a payment arriving after the order was closed) — the refund sweeper
   // picks those up.
   await db.schema.alterTable('pay_order').addColumn('configId', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable('pay_order').addColumn('aisleId', 'integer', (c) => c.notNull().defaultTo(0)).execute();

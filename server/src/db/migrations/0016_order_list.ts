@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// 交易订单 at a million rows (issue 16 §5, §7; docs/performance.md "Orders list"). 0011 indexed the
+// 交易订单 at a million rows (§7; docs/performance.md "Orders list"). 0011 indexed the
 // order number (unique), the terminal, the company and the time, each ending in (createTime, orderId)
 // so "newest first" walks an index and stops after a page. This adds the other filters of the screen:
 // - the transaction number, looked up exactly;

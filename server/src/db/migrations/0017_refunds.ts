@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../dialect.ts';
 
-// Issue 16 §3, refunds. A refund is its own pay_order row (transType 2, negative payAmount, its own
+// Refunds. A refund is its own pay_order row (transType 2, negative payAmount, its own
 // refund number in orderNo) pointing at the paid order by parentId. The paid order carries what has
 // been refunded (13 退款成功) and what refunds under way have reserved (11/12): a refund reserves its
 // amount before the gateway is called, and the database itself refuses a row where

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { dialectOf } from '../dialect.ts';
 import { createSearchIndex, createValueList, dropSearchIndex } from '../search-index.ts';
 
-// 操作日志 / 登录日志's 用户名 filter searches the log's accounts, not its million rows (issue 14):
+// 操作日志 / 登录日志's 用户名 filter searches the log's accounts, not its million rows:
 // `wangfang` through the log's own trigram index merged the doclists of `wan`, `ang`, … (every wang, zhang,
 // huang) and counted by looking up 1,001 matches: ~10 ms a request on SQLite, 93/s at 50 connections
 // (docs/performance.md). Now the account names a log has seen are a table of their own (search-index.ts

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Fewer index writes a purchase (issue 16 §7; docs/performance.md "Terminal flow"). A purchase moves its
+// Fewer index writes a purchase (docs/performance.md "Terminal flow"). A purchase moves its
 // order 1 → 10 → 2 → 3, and each move rewrites every index that holds orderStatus (on PostgreSQL a move
 // adds an entry to every index whose condition the row meets). Commits were the largest part of a
 // purchase's cost on SQLite. What each pay_order index is for, read with EXPLAIN on both databases

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../dialect.ts';
 import { backfillRollup, createRollupTable, rollupTriggerSql, type RollupTable } from './sales-rollup-sql.ts';
 
-// Issue 34 §1, 数据可视化: what the charts read, kept by triggers on pay_order in the transaction of the order
+// 数据可视化: what the charts read, kept by triggers on pay_order in the transaction of the order
 // change they count (the order module knows nothing of them), per (company, terminal, pay type, Asia/Shanghai
 // day): orders created (the "clicks": a QR code shown), paid (count and amount, on the day of payment) and
 // refunded (on the day the refund succeeded). chart_goods_day adds the goods to that key for the goods

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { withAutoId } from './helpers.ts';
 
-// 对账 (issue 33 §4). A run per (Beijing day, 支付配置): the unique key is also how several instances agree
+// 对账. A run per (Beijing day, 支付配置): the unique key is also how several instances agree
 // who runs it (one claims the row, the others see it taken). Its differences hang off the run; a re-run
 // replaces them and keeps the handled note of a difference that reappears (same category, kind and numbers).
 // Amounts are integer fen; a side a difference lacks is null. Times are epoch ms.

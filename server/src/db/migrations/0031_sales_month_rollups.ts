@@ -3,7 +3,7 @@ import { dialectOf } from '../dialect.ts';
 import { dayRollups } from './0025_sales_rollups.ts';
 import { backfillRollup, createRollupTable, dropRollupTriggerSql, rollupTriggerSql, type RollupTable } from './sales-rollup-sql.ts';
 
-// Issue 34 §4, 数据可视化 at scale: the rollups of 0025 per Asia/Shanghai month (YYYYMM), so that a 月 or 年 view,
+// 数据可视化 at scale: the rollups of 0025 per Asia/Shanghai month (YYYYMM), so that a 月 or 年 view,
 // the whole months of a 日 view and the top-10s read a row per (key, month) instead of one per (key, day).
 // Kept exactly like the day rollups: the triggers of 0025 are recreated over all six rollups (one trigger, one
 // transaction with the order change), and the orders already there are counted by the backfill.

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// The background jobs' last runs (issue 34 §2, 监控查询): one row a job (the order sweep, the log retention,
+// The background jobs' last runs (监控查询): one row a job (the order sweep, the log retention,
 // the daily 对账), written at the end of each run by whichever server process ran it — so every process's
 // snapshot shows the same, on SQLite and PostgreSQL alike. `counts`: what the run did (JSON of its counts);
 // the last failure is kept apart, so the next good run does not hide it. Times are epoch ms.

@@ -2,7 +2,7 @@ import { cloneElement, isValidElement, type ReactNode } from 'react';
 import type { PaginationProps, TableProps } from 'antd';
 import { fill, messages } from '@huiyun/contract';
 
-// Names antd hard-codes in English whatever the locale (issue 13 §5): the selection checkboxes
+// Names antd hard-codes in English whatever the locale: the selection checkboxes
 // ('Select all', 'Select row 1') and the pager's arrow buttons (named by their icons, 'left' / 'right').
 // The props antd offers to name them are set here once, for every list.
 

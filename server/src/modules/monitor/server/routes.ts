@@ -20,7 +20,7 @@ async function redisStats(redis: Redis): Promise<SystemSnapshot['redis']> {
 
 export type MonitorSources = { redis?: Redis; requests: RequestStats };
 
-// 监控查询 (/druid/login, issue 34 §2): the super administrator's (its code is granted to no role). One snapshot
+// 监控查询 (/druid/login): the super administrator's (its code is granted to no role). One snapshot
 // of the server processes, the database, Redis, the business and the background jobs' last runs, polled by the
 // screen every few seconds.
 export function systemMonitorRoutes(ctx: AppContext, sources: MonitorSources) {

@@ -9,7 +9,7 @@ import { deptChoices } from '../../system/dept/index.ts';
 import { rankCache } from './rank-cache.ts';
 import { salesCharts } from './service.ts';
 
-// 数据可视化 (/charts/statistics, issue 34 §1): read only, inside the caller's data scope.
+// 数据可视化 (/charts/statistics): read only, inside the caller's data scope.
 export function salesChartsRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const access = { permission: Perm.salesChartsList };

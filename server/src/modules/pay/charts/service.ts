@@ -9,7 +9,7 @@ import { foldSalesRollups } from './rollup-fold.ts';
 import { isMonthKey, shanghaiDayNumber } from './rollup-tables.ts';
 import { spanPieces } from './spans.ts';
 
-// 数据可视化 (issue 34 §1): the series of the 日 / 月 / 年 view, the cards (today, yesterday, this month, each
+// 数据可视化: the series of the 日 / 月 / 年 view, the cards (today, yesterday, this month, each
 // with the period before), the top-10 terminals and goods and the pay-method shares — one answer. The 日
 // series reads day rows; the 月 / 年 series, the ranks, the shares and the month cards read whole months from
 // the month rollups and the rest of their span from the day rollups (spans.ts).

@@ -256,7 +256,7 @@ describe('支付配置', () => {
     expect(await stored(id)).toMatchObject({ name: '有订单的配置' });
   });
 
-  it('refuses to change the gateway of a config its orders use, with its name in the message (issue 30 D5)', async () => {
+  it('refuses to change the gateway of a config its orders use, with its name in the message', async () => {
     const wechatV2 = { gateway: 'wechat_v2', partner: '1900000109', appid: 'wx1', notifyUrl: 'https://pay.example.com/notify', signType: 'MD5', partnerKey: 'k'.repeat(32), apiCert: testMerchantCertificate('1900000109').p12Base64 };
     const id = (await save(adminA, { name: '换网关配置', payType: 3 })).body.data.id;
     expect((await save(adminA, { id, name: '换网关配置', payType: 3, ...wechatV2 })).body.success).toBe(true); // no order yet

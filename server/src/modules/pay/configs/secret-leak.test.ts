@@ -12,7 +12,7 @@ import { ADMIN_PASSWORD } from '../../../test/harness.ts';
 import { testMerchantCertificate, testRsaKeys } from '../../../test/pay-keys.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../../../test/test-database.ts';
 
-// Issue 15: a payment secret never appears in clear in an API answer, an export, the operation log,
+// A payment secret never appears in clear in an API answer, an export, the operation log,
 // a log line or an error message, nor in the database. A known secret goes through the whole
 // create / edit / list / export / delete cycle (and through refusals) on a server logging at trace
 // level into a captured stream; then every answer, every log line and the database (on SQLite the raw

@@ -74,7 +74,7 @@ export async function savePayConfig(ctx: AppContext, caller: Access, input: PayC
       if (bound) throw new AppError(m.payTypeChangeBound);
     }
 
-    // its orders' refunds and queries go to the gateway they were paid through (issue 30 D5)
+    // its orders' refunds and queries go to the gateway they were paid through
     if (stored && stored.gateway !== input.gateway && (await orderOf(trx, stored.id))) throw new AppError(fill(m.gatewayChangeUsed, { name: stored.name }));
 
     const fields = { name: input.name, payType: input.payType, gateway: input.gateway, ...texts, ...secrets, editUser: caller.userName, editTime: now };

@@ -1,4 +1,4 @@
-// The payment gateway interface (issue 16 §4): what the order state machine asks of WeChat Pay, Alipay
+// The payment gateway interface: what the order state machine asks of WeChat Pay, Alipay
 // or the simulator. Amounts are integer fen. A gateway never sees the order table; the order module
 // never sees a gateway's wire format.
 

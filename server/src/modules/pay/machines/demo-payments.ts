@@ -4,7 +4,7 @@ import type { SecretBox } from '../../../infra/secret-box.ts';
 import { newTerminalKey, sealTerminalKey } from './terminal-key.ts';
 import type { Database } from '../../../db/schema.ts';
 
-// The payment demo (issue 15): on a fresh installation the demo company (db/seed.ts) gets two vending
+// The payment demo: on a fresh installation the demo company (db/seed.ts) gets two vending
 // machines with their aisles, a 支付配置 on the simulator gateway (no secrets) and the 终端支付配置 rows
 // binding both machines to it, so a newcomer sees every payment screen filled. Every name says 演示.
 // Fresh = no account exists yet (server/src/seed.ts runs this before the first accounts are made): an

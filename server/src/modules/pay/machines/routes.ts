@@ -32,7 +32,7 @@ const exportColumns: XlsxColumn<MachineExportRow>[] = [
   { header: m.addTime, key: 'addTime', width: 20 },
 ];
 
-// 机器列表 and 货道信息 (issue 15). Answers carry a terminal key only when one was just made (新增,
+// 机器列表 and 货道信息. Answers carry a terminal key only when one was just made (新增,
 // 重置密钥); the operation log records the answer's msg, never its data (http/audit.ts).
 export function machineRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {

@@ -6,7 +6,7 @@ import { listPage, sortColumnsOf, type Listed } from '../../../db/list/paging.ts
 import { assertDeptInScope, inDeptScope, type DeptScope } from '../../../db/scope.ts';
 import { shanghaiDayRange } from '@huiyun/contract';
 
-// 交易订单 (issue 16 §5): the orders of the caller's companies, newest first. Every filter is an
+// 交易订单: the orders of the caller's companies, newest first. Every filter is an
 // equality (or the time range) read from an index ending in (createTime, orderId) — migrations 0011
 // and 0016 — so a page of the newest matching orders walks an index and stops after its rows; the
 // total is bounded (listPage). docs/performance.md "Orders list" has the figures at a million rows.

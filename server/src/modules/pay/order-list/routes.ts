@@ -39,7 +39,7 @@ const exportColumns: XlsxColumn<OrderExportRow>[] = [
   { header: m.payTime, key: 'payTime', width: 20 },
 ];
 
-// 交易订单 (issue 16 §5): list, export, the preview with the order's refunds, the companies to filter
+// 交易订单: list, export, the preview with the order's refunds, the companies to filter
 // by, and 退款 (the money side is modules/pay/orders/refund.ts).
 export function orderListRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {

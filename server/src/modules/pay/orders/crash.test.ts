@@ -9,7 +9,7 @@ import { prepareMachines } from '../../../../../tools/terminal-simulator/setup.t
 import { SEEDED_NAMES, seedPayConfigs } from '../../../../../tools/fake-gateways/seed.ts';
 import { startFakeWechatV3, type FakeWechatV3 } from '../../../../../tools/fake-gateways/wechat-v3.ts';
 
-// The payment crash test (issue 16 §8): a real server process is killed with SIGKILL at three points
+// The payment crash test: a real server process is killed with SIGKILL at three points
 // while six machines sell over the terminal protocol (some dispenses fail: automatic refunds) and an
 // operator refunds dispensed orders through /api/Order/refund, and is started again on the same
 // database. Machines and the operator retry what got no answer, as the protocol says (a refund with

@@ -12,12 +12,12 @@ import type { Log, PaymentRuntime } from './runtime.ts';
 import { transition } from './state-machine.ts';
 import { refuse, type Order } from './status.ts';
 
-// Creating an order (issue 16 §2), and settling an unpaid one (ask the gateway first), which a create does
+// Creating an order, and settling an unpaid one (ask the gateway first), which a create does
 // to the machine's previous order and the sweeper to expired ones. Every move goes through state-machine.ts.
 
 const t = messages.terminal;
 export const ORDER_TTL_MS = 5 * 60_000;
-/** A create repeating the machine's unpaid order (same aisle and pay type) this soon after it is a double tap (issue 30). */
+/** A create repeating the machine's unpaid order (same aisle and pay type) this soon after it is a double tap. */
 export const DOUBLE_TAP_MS = 2_000;
 
 export function newOrderNo(now: number): string {

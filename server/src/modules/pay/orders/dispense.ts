@@ -9,7 +9,7 @@ import type { Log } from './runtime.ts';
 import { announceMoved, statusLabel, transition, transitions } from './state-machine.ts';
 import { orderView, ownOrder, refuse } from './status.ts';
 
-// The machine's dispense result (issue 16 §2, docs/terminal-protocol.md §4).
+// The machine's dispense result (docs/terminal-protocol.md §4).
 
 const t = messages.terminal;
 

@@ -66,7 +66,7 @@ describe('paid notifications', () => {
     expect((await t.ctx.db.selectFrom('pay_alarm').select('kind').where('orderNo', '=', a.orderNo).execute()).map((x) => x.kind)).toEqual(['latePayment']);
   });
 
-  it('writes nothing for unsigned notifications, whatever order they name, and logs them once a minute (issue 30 D3)', async () => {
+  it('writes nothing for unsigned notifications, whatever order they name, and logs them once a minute', async () => {
     const now = Date.now();
     const otherGateway = (await t.ctx.db.insertInto('pay_config').values({ deptId: 1, name: 'D3-别的网关', payType: PayType.wechat, gateway: 'wechat_v2', partner: 'MCH-D3', addTime: now, editTime: now })
       .returning('id').executeTakeFirstOrThrow()).id;

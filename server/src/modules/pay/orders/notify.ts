@@ -9,7 +9,7 @@ import type { Log, PaymentRuntime } from './runtime.ts';
 import { payByNumber, transition } from './state-machine.ts';
 import type { Order } from './status.ts';
 
-// A gateway's paid notification (issue 16 §2): the door every gateway's notify route goes through.
+// A gateway's paid notification: the door every gateway's notify route goes through.
 
 const t = messages.terminal;
 

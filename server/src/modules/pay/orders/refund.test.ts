@@ -7,7 +7,7 @@ import { simulatorOf, type SimulatorGateway } from '../gateways/index.ts';
 import { paymentRuntime, type PaymentRuntime } from './runtime.ts';
 import { sweepOrders, sweepRefunds } from './sweeper.ts';
 
-// Refunds (issue 16 §3) through POST /api/Order/refund and the sweeper, on SQLite and (TEST_DATABASE_URL)
+// Refunds through POST /api/Order/refund and the sweeper, on SQLite and (TEST_DATABASE_URL)
 // PostgreSQL: reserve before the gateway, never more than paid, one refund per key, crash windows.
 
 const m = messages.order;
@@ -96,7 +96,7 @@ describe('退款 (POST /api/Order/refund)', () => {
       [{ amount: '0' }, m.refundAmountFormat],
       [{ amount: '-1' }, m.refundAmountFormat],
       [{ amount: '1e2' }, m.refundAmountFormat],
-      // only the console's plain decimal text (issue 30): no number, space, line break or leading zero
+      // only the console's plain decimal text: no number, space, line break or leading zero
       [{ amount: 1 }, m.refundAmountFormat],
       [{ amount: 1e2 }, m.refundAmountFormat],
       [{ amount: ' 1.00' }, m.refundAmountFormat],
@@ -271,7 +271,7 @@ describe('crash windows: the refund sweeper', () => {
     await expectBooksBalance(orderId);
   });
 
-  it('fails a refund whose gateway cannot be built after PAY_RECOVER_SECONDS, releasing it, with an alarm (issue 30 D5)', async () => {
+  it('fails a refund whose gateway cannot be built after PAY_RECOVER_SECONDS, releasing it, with an alarm', async () => {
     const now = Date.now();
     const gone = (await t.ctx.db.insertInto('pay_config').values({ deptId: 1, name: '退款-未知网关', payType: PayType.wechat, gateway: 'simulator', partner: 'MCH-RF', appid: 'APP-RF', addTime: now, editTime: now })
       .returning('id').executeTakeFirstOrThrow()).id;
@@ -313,7 +313,7 @@ describe('automatic refunds', () => {
     await expectBooksBalance(orderId);
   });
 
-  it('returns the whole remainder after a dispense failure even when a console refund used the key "auto-refund" (issue 30 D1)', async () => {
+  it('returns the whole remainder after a dispense failure even when a console refund used the key "auto-refund"', async () => {
     const { orderId, orderNo } = await paidOrder(250, OrderStatus.paid);
     expect((await refund({ orderId, amount: '0.01', requestKey: 'auto-refund' })).body.msg).toBe(m.refundSucceeded);
     await t.ctx.db.updateTable('pay_order').set({ orderStatus: OrderStatus.dispenseFailed, refundNeeded: 1 }).where('orderId', '=', orderId).execute();

@@ -11,7 +11,7 @@ import { accountOf } from './pay-account.ts';
 import { recordAlarm } from '../alarms/index.ts';
 import { statusLabel, transition } from './state-machine.ts';
 
-// Refunds (issue 16 §3): 11 退款初始化 → 12 退款中 → 13 退款成功 | 14 退款失败, each its own pay_order row,
+// Refunds: 11 退款初始化 → 12 退款中 → 13 退款成功 | 14 退款失败, each its own pay_order row,
 // moved by state-machine.ts's edges startRefund, refundSucceeded and refundFailed.
 //
 // Reserve before the gateway (dax-pay's rule): one transaction inserts the refund row and reserves its

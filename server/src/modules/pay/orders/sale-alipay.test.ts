@@ -3,7 +3,7 @@ import { startFakeAlipay } from '../../../../../tools/fake-gateways/alipay.ts';
 import { alipayAccountOf } from '../../../test/gateways/alipay-harness.ts';
 import { realGatewaySuite } from '../../../test/real-gateway-suite.ts';
 
-// Alipay 当面付 end to end (issue 33 §1): form notifications signed RSA2; the acknowledgement is the text `success`.
+// Alipay 当面付 end to end: form notifications signed RSA2; the acknowledgement is the text `success`.
 realGatewaySuite('alipay', { refundNotifications: false }, async () => {
   const fake = await startFakeAlipay();
   return {

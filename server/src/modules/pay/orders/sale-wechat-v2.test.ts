@@ -4,7 +4,7 @@ import { WechatV2Gateway } from '../gateways/index.ts';
 import { wechatV2AccountOf } from '../../../test/gateways/wechat-v2-harness.ts';
 import { realGatewaySuite } from '../../../test/real-gateway-suite.ts';
 
-// WeChat Pay APIv2 end to end (issue 33 §1): XML notifications signed MD5; the acknowledgement is XML SUCCESS.
+// WeChat Pay APIv2 end to end: XML notifications signed MD5; the acknowledgement is XML SUCCESS.
 // Refunds go with the merchant API certificate the 支付配置 holds sealed (apiCert, PKCS#12 base64).
 realGatewaySuite('wechat_v2', { refundNotifications: true }, async () => {
   const fake = await startFakeWechatV2();

@@ -3,7 +3,7 @@ import { startFakeWechatV3 } from '../../../../../tools/fake-gateways/wechat-v3.
 import { wechatV3AccountOf } from '../../../test/gateways/wechat-v3-harness.ts';
 import { realGatewaySuite } from '../../../test/real-gateway-suite.ts';
 
-// WeChat Pay APIv3 end to end (issue 33 §1): JSON notifications, signed by the platform key, resource encrypted.
+// WeChat Pay APIv3 end to end: JSON notifications, signed by the platform key, resource encrypted.
 realGatewaySuite('wechat_v3', { refundNotifications: true }, async () => {
   const fake = await startFakeWechatV3();
   return {

@@ -4,7 +4,7 @@ import type { Database, Queryable } from '../../../db/schema.ts';
 import { sql, type Updateable } from 'kysely';
 import { orderMoved } from './status-waiters.ts';
 
-// The order state machine (issue 16 §2, SPEC §3 statuses):
+// The order state machine (SPEC §3 statuses):
 //   a sale:    1 初始化 → 10 处理中 (QR issued) → 2 已支付 → 3 出货成功 | 4 出货失败;   1/10 → 5 订单超时;
 //              5 → 5 markLatePayment (a payment after close, recorded for the automatic refund);
 //   a refund:  11 退款初始化 → 12 退款中 → 13 退款成功 | 14 退款失败 (its own row, refund.ts).

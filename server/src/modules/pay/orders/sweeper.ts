@@ -10,7 +10,7 @@ import { autoRefund, driveRefund } from './refund.ts';
 import { settleUnpaid } from './create.ts';
 import { transition } from './state-machine.ts';
 
-// The order sweeper (issue 16 §2): unpaid orders (1 初始化 / 10 处理中) past expireAt are settled — the
+// The order sweeper: unpaid orders (1 初始化 / 10 处理中) past expireAt are settled — the
 // gateway is asked first (paid there → 已支付; else closed there → 订单超时). Several server instances may
 // run it: a sweep claims its rows with a lease (claimBy/claimUntil) in one guarded UPDATE, so a row is
 // handled by one sweep; a sweep that dies leaves its lease to run out and the row is claimed again.

@@ -61,7 +61,7 @@ export function reconcileDeps(ctx: AppContext, onError?: (error: unknown) => voi
   return { db: ctx.db, now: ctx.now, gatewayOf: (name) => gateways.get(name) as PaymentGateway<PayAccount> | undefined, accountOf: (id) => loadPayAccount(ctx.db, ctx.secrets, id), onError };
 }
 
-// 对账 (/pay/Reconcile, issue 33 §4): the runs, a run's differences (both with their export), the 对账 button,
+// 对账 (/pay/Reconcile): the runs, a run's differences (both with their export), the 对账 button,
 // 标记处理 (operation log) and the 支付配置 choices; the daily job starts when the server listens.
 export function reconcileRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {

@@ -153,7 +153,7 @@ describe('a purchase', () => {
     expect(answer.body.data.orderStatus).toBe(OrderStatus.paid);
   });
 
-  it('refuses a double tap (the same aisle and pay type again within DOUBLE_TAP_MS) instead of closing the QR code just shown (issue 30)', async () => {
+  it('refuses a double tap (the same aisle and pay type again within DOUBLE_TAP_MS) instead of closing the QR code just shown', async () => {
     const m = await makeMachine(5);
     await t.ctx.db.updateTable('pay_aisle').set({ stock: 5 }).where('machineId', '=', m.machineId).where('aisleNo', '=', 'A2').execute();
     const first = (await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;

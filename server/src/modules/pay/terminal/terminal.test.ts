@@ -79,7 +79,7 @@ describe('the terminal protocol', () => {
     expect(await beat(renumbered)).toMatchObject({ status: 401, body: { msg: tm.badSignature } });
   });
 
-  it('refuses a body that is not JSON with 415 before routing, signed over nothing or over its bytes (issue 30 D4)', async () => {
+  it('refuses a body that is not JSON with 415 before routing, signed over nothing or over its bytes', async () => {
     const m = await makeMachine();
     const a = (await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;
     const form = `orderNo=${a.orderNo}`;

@@ -13,7 +13,7 @@ import { expectBooksExact, newFaults, sell, settledBooks, sleep, untilAnswered, 
 import { prepareMachines, type SimMachine } from '../../../../../tools/terminal-simulator/setup.ts';
 import { TerminalClient } from '../../../../../tools/terminal-simulator/terminal-client.ts';
 
-// Issue 31: a real server process whose PostgreSQL and Redis are reached through proxies the test cuts
+// A real server process whose PostgreSQL and Redis are reached through proxies the test cuts
 // (every live connection destroyed, new ones refused) and restores — the shared services are never
 // stopped. The process must never exit, answer 503 with its message while a dependency is away, serve
 // again by itself when it is back, and leave the books exact. On SQLite: a write lock held elsewhere

@@ -10,7 +10,7 @@ const sameToken = (given: string, expected: string) => {
   return a.length === b.length && timingSafeEqual(a, b);
 };
 
-// GET /metrics (issue 34 §3): Prometheus text format, off (404) unless METRICS_TOKEN is set, then only with
+// GET /metrics: Prometheus text format, off (404) unless METRICS_TOKEN is set, then only with
 // `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). With SERVER_WORKERS, every process's figures (registry.ts).
 export function metricsRoutes(ctx: AppContext) {
   const plugin = async (app: FastifyInstance) => {

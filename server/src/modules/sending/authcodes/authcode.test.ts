@@ -16,7 +16,7 @@ let user1Id: number;
 let user2Id: number;
 let otherUserId: number;
 
-/** What a device activation does (issue 5 builds the real call): binds a device to the code. */
+/** What a device activation does: binds a device to the code. */
 async function activate(id: number, machineCode: string, machineName: string) {
   await t.ctx.db
     .updateTable('sync_auth_code')
@@ -252,7 +252,7 @@ describe('authorization codes', () => {
       expect(asUser.body.msg).toBe(messages.common.forbidden);
     }
     for (const [url, body] of [['/sync/recAuthCode', { id, dueNum: 1, dueDateNum: 1 }], ['/sync/deleteAuthCode', { id }]] as const) {
-      // Another company's code answers like a missing one (issue 12): its existence is not told.
+      // Another company's code answers like a missing one: its existence is not told.
       const outside = await call(url, otherAdmin, body);
       const missing = await call(url, otherAdmin, { ...body, id: 999_999 });
       expect([outside.status, outside.body], url).toEqual([404, { success: false, msg: messages.authcode.notFound, errorInfo: messages.authcode.notFound }]);

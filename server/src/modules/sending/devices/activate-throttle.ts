@@ -2,7 +2,7 @@ import { fill, messages } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../http/errors.ts';
 
-// Activation throttling (issue 12, D8): /device/v1/activate took ~600 guesses per second from one
+// Activation throttling: /device/v1/activate took ~600 guesses per second from one
 // address. Activations are limited per ADDRESS and per CODE through the counter store (shared through
 // Redis when configured), each scope with two counters:
 // - `held`: every attempt takes its place before the code is looked up (atomic, as the login's, so a

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { leaseFaults } from './number-leases.ts';
 import { activate, expectCountersMatchRows, insertAuthCode, insertSendingTask, phoneNumbers, pull, report } from '../../../test/devices.ts';
 
-// A process that dies inside a pull, right after the lapse of a batch whose lease ended (issue 12, D5):
+// A process that dies inside a pull, right after the lapse of a batch whose lease ended:
 // on PostgreSQL the lapse committed on its own and the numbers were given back by later statements, so
 // a crash in between left them pending with no batch below the task's cursor — never handed out again,
 // the task never completed. The fault is injected where that window was; afterwards the devices must

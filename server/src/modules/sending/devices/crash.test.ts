@@ -7,7 +7,7 @@ import { TASK_DEFAULTS } from '../../../test/rows.ts';
 import { DeviceClient } from '../../../../../tools/device-simulator/device-client.ts';
 import { expectCountersMatchRows, phoneNumbers } from '../../../test/devices.ts';
 
-// The crash test (issue 5): a real server process is killed with SIGKILL twice while ten devices
+// The crash test: a real server process is killed with SIGKILL twice while ten devices
 // send over HTTP, and started again on the same database. Devices retry what failed (reports are
 // idempotent), leases of the dead process end and their numbers go back to pending. Afterwards every
 // number is final exactly once and every counter equals a recount from the number rows.

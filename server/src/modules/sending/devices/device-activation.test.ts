@@ -77,7 +77,7 @@ describe('activation', () => {
   });
 });
 
-// Issue 12, D8: activation took ~600 guesses per second from one address and told which codes exist.
+// Activation took ~600 guesses per second from one address and told which codes exist.
 describe('activation throttle', () => {
   const activateFrom = async (ip: string, body: Record<string, string>) => {
     const raw = await t.app.inject({ method: 'POST', url: '/device/v1/activate', remoteAddress: ip, payload: body });

@@ -107,7 +107,7 @@ describe('report', () => {
     await expectCountersMatchRows(t.ctx.db, taskId);
   });
 
-  // Issue 12, D2: on PostgreSQL one NUL in a reason failed the whole report (500 on every retry), so
+  // On PostgreSQL one NUL in a reason failed the whole report (500 on every retry), so
   // none of its results counted and the numbers went to another device when the lease ended.
   it('counts every result of a report whose failure reasons hold control characters or run long', async () => {
     const d = await newDevice();

@@ -3,7 +3,7 @@ import { DeviceWaitReason, TaskNumberState, TaskStatus } from '@huiyun/contract'
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { activate, expectCountersMatchRows, insertAuthCode, insertSendingTask, phoneNumbers, pull, report } from '../../../test/devices.ts';
 
-// Exactly-once under concurrency (issue 5): 50 devices share a 20,000-number task through the real
+// Exactly-once under concurrency: 50 devices share a 20,000-number task through the real
 // routes at the same time (on PostgreSQL through a pool of connections, so claims and reports truly
 // overlap), with random failures, repeated reports, batches held back and reported after their
 // lease ended, and one lease expiry in the middle. Every number must end final exactly once, and

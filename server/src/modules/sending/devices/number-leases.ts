@@ -118,7 +118,7 @@ const lapseCheckStatement = compiledOnce((db, v: LapseValues) => db
     .where('leaseUntil', '<=', v.now)).as('ended')));
 
 /**
- * Fault injection for the crash-window test (issue 12, D5): runs between the lapse of the batches and
+ * Fault injection for the crash-window test: runs between the lapse of the batches and
  * the give-back of their numbers. Set only by tests.
  */
 export const leaseFaults: { afterLapse?: () => void } = {};
@@ -128,7 +128,7 @@ export const leaseFaults: { afterLapse?: () => void } = {};
  * unreported fresh numbers become leased one by one to the same batch and device with the ended lease
  * (given back), for the claim that follows.
  *
- * The lapse and the give-back commit together or not at all (issue 12, D5: the lapse used to commit on
+ * The lapse and the give-back commit together or not at all (the lapse used to commit on
  * its own, and numbers of a process that died before the give-back stayed pending with no batch below
  * the cursor, never handed out again, the task never completed). On SQLite the pull's transaction holds
  * both; on PostgreSQL a transaction of their own, opened only when a batch ended (rare), so the pull's

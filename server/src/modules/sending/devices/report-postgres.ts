@@ -15,7 +15,7 @@ const total = (column: string) => sql<number>`coalesce(sum(${sql.ref(column)}), 
  * no round trip in between. Every report of a task updates the task row (and every report of an owner
  * the owner's rows); those locks last until the commit, so reports of one task queue on them. Here a
  * report holds them only for the rest of its statement and the commit, where a transaction of several
- * statements held them across round trips to the server as well (issue 5's dispatch target; see
+ * statements held them across round trips to the server as well (see
  * docs/performance.md).
  *
  * Lock order, as the pull's: the device's code row, then the batch row, then its numbers, then the

@@ -19,7 +19,7 @@ let otherUserId: number;
 const counters = { totalSendNum: 0, smcount: 0, sucount: 0, stcount: 0, socount: 0, sendNum: 0, hisTotalSendNum: 0 };
 type Counters = typeof counters;
 
-/** What the sending engine moves (issue 5): set directly here. */
+/** What the sending engine moves: set directly here. */
 async function setCounters(userId: number, values: Partial<Counters>) {
   await t.ctx.db.updateTable('sys_user').set(values).where('userId', '=', userId).execute();
 }
@@ -93,7 +93,7 @@ describe('send statistics', () => {
     const first = await list(admin, { userName: 'pagesub', pageNum: 1, pageSize: 10 });
     expect(first.body.total).toBe(11);
     expect(first.body.data).toHaveLength(10);
-    // Newest first, like every list (issue 13 §3): the last account made leads page 1.
+    // Newest first, like every list: the last account made leads page 1.
     expect(first.body.data[0].userName).toBe('pagesub10');
     const second = await list(admin, { userName: 'pagesub', pageNum: 2, pageSize: 10 });
     expect(second.body.data.map((r: { userName: string }) => r.userName)).toEqual(['pagesub00']);

@@ -116,7 +116,7 @@ describe('/sync/exportTask', () => {
     expect(lines((await exportVia(`taskId=${taskId}&exportType=1`, admin)).body)).toHaveLength(NUMBERS.length);
     expect(lines((await exportVia(`taskId=${taskId}&exportType=1`, adminA)).body)).toHaveLength(NUMBERS.length);
     for (const [token, status, message] of [
-      // Another's task answers like a missing one (issue 12): its existence is not told.
+      // Another's task answers like a missing one: its existence is not told.
       [user2, 404, messages.common.notFoundRecord], [adminB, 404, messages.common.notFoundRecord], [demo, 403, messages.common.forbidden],
     ] as const) {
       const answer = await exportVia(`taskId=${taskId}`, token);

@@ -9,7 +9,7 @@ import { visibleTasks } from './task-access.ts';
 // The stored files a task shows (its image or file, sync_task.imgUrl / fileNo). A task references only a
 // file its owner may see: one the owner uploaded, or one of the task's company. That is checked when the
 // task is saved and again whenever the file is served through the task (to whoever sees the task, to the
-// task's devices), so a link written into a task is never the proof of access (issue 12 D3).
+// task's devices), so a link written into a task is never the proof of access.
 
 const m = messages.task;
 

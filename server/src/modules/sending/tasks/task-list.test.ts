@@ -8,7 +8,7 @@ import { useTestDatabase } from '../../../test/use-test-database.ts';
 import { createAccount } from '../../system/accounts/index.ts';
 import { listTasks } from './queries.ts';
 
-// 任务列表 at scale (issue 14): a page is read in one statement — the creator's name and each row's
+// 任务列表 at scale: a page is read in one statement — the creator's name and each row's
 // machineCodeList come with the page's rows (docs/performance.md "How a list is made fast", rule 1),
 // not from a second statement over the page's task ids. The names must be exactly the ones that
 // statement read: every device of the row's task, in machineCode order, [] for a task with none.

@@ -223,7 +223,7 @@ describe('saving a task', () => {
     expect(await taskRow(taskId)).toMatchObject({ taskName: 'edit_me2', batchSendNum: 3, batchSendMaxNum: 9, totalNum: 7, mcount: 7, userId: user1Id });
 
     const byOther = await save(user2, textTask('stolen', { taskId }));
-    // Another's task answers like a missing one (issue 12): its existence is not told.
+    // Another's task answers like a missing one: its existence is not told.
     expect([byOther.status, byOther.body.msg]).toEqual([404, messages.common.notFoundRecord]);
     const byOtherCompany = await save(adminB, textTask('stolen', { taskId }));
     expect([byOtherCompany.status, byOtherCompany.body.msg]).toEqual([404, messages.common.notFoundRecord]);
@@ -286,7 +286,7 @@ describe('pause, start and delete', () => {
     expect(await taskRow(taskId)).toBeTruthy();
 
     await setStatus(taskId, TaskStatus.paused);
-    // Another's task and a missing one answer the same (issue 12), so ids cannot be probed.
+    // Another's task and a missing one answer the same, so ids cannot be probed.
     const missing = await call(user1, '/sync/deleteTaskInfo', { taskId: 999_999 });
     for (const other of [user2, adminB]) {
       const answer = await call(other, '/sync/deleteTaskInfo', { taskId });

@@ -66,7 +66,7 @@ describe('POST /sync/login', () => {
   });
 });
 
-// The attacks of issue 12 (D4), in parallel as an attacker sends them; on the memory store here and on
+// Login attacks, in parallel as an attacker sends them; on the memory store here and on
 // Redis in the PostgreSQL project (TEST_REDIS_URL). Limits of this file: 5 per (account, address), 20 per account.
 describe('the login throttle under parallel requests', () => {
   const loginFrom = async (ip: string, userName: string, passwd: string) => {

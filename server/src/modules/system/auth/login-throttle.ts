@@ -2,7 +2,7 @@ import { fill, messages } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../http/errors.ts';
 
-// Login throttling (issue 12, D4). RuoYi and most consoles count failures per account only and lock
+// Login throttling. RuoYi and most consoles count failures per account only and lock
 // the account: whoever hammers `admin` locks the real administrator out too, and a count that is read,
 // then the password checked, then the count raised lets a burst sent at once through entirely. Here:
 //

@@ -116,7 +116,7 @@ describe('权限管理: permissions', () => {
 
   it('pages and sorts', async () => {
     for (let i = 1; i <= 12; i++) await addPermission(`分页权限${String(i).padStart(2, '0')}`, `page:Perm:p${String(i).padStart(2, '0')}`);
-    // Newest first, like every list (issue 13 §3): the code just added leads page 1, the oldest ends page 2.
+    // Newest first, like every list: the code just added leads page 1, the oldest ends page 2.
     expect((await list()).body.data[0].permission).toBe('page:Perm:p12');
     const unsorted2 = await list({ permission: 'page:Perm:', page: 2 });
     expect(unsorted2.body.data.map((p: Row) => p.permission)).toEqual(['page:Perm:p02', 'page:Perm:p01']);

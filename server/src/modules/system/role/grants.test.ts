@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, Perm, RoleId, type MenuNode, type RoleGrantTree } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
 
-// 角色管理 → 菜单权限 grants a screen and its permission codes in one act (issue 13 §1).
+// 角色管理 → 菜单权限 grants a screen and its permission codes in one act.
 const m = messages.role;
 let t: TestApp;
 let admin: string;

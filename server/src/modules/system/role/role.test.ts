@@ -53,7 +53,7 @@ describe('role list', () => {
     const all = await list();
     expect(all.body.success).toBe(true);
     expect(all.body.total).toBe(4);
-    // Newest first, like every list (issue 13 §3).
+    // Newest first, like every list.
     expect(all.body.data.map((r: { roleId: number }) => r.roleId)).toEqual([4, 3, 2, 1]);
     expect(all.body.data[1]).toMatchObject({ roleId: RoleId.superAdmin, roleName: '超级管理员', isAdmin: true, userCount: 1, systemNo: 'huiyun' });
     expect(all.body.data[2]).toMatchObject({ roleId: RoleId.ordinaryUser, isAdmin: false, userCount: 1 });

@@ -43,7 +43,7 @@ const titled = (title: string, tip: string) => (
   </Tooltip>
 );
 
-/** 数据可视化 (SPEC §2.13, issue 34 §1): sales, clicks and pay methods of the caller's companies, from the rollups. */
+/** 数据可视化 (SPEC §2.13): sales, clicks and pay methods of the caller's companies, from the rollups. */
 export function SalesChartsPage() {
   const [form] = Form.useForm<Filters>();
   const [granularity, setGranularity] = useState<SalesChartsFilters['granularity']>('day');

@@ -22,7 +22,7 @@ const GridDialog = lazy(() => import('./GridDialog.tsx').then((d) => ({ default:
 
 const a = messages.aisle;
 
-/** 货道信息 (issue 15): pick a machine, see and edit its aisles as a table or as the machine's front. */
+/** 货道信息: pick a machine, see and edit its aisles as a table or as the machine's front. */
 export function MachineAislePage() {
   const [params, setParams] = useSearchParams();
   const machineId = Number(params.get('machineId')) || undefined;

@@ -20,7 +20,7 @@ const m = messages.machine;
 
 const AISLE_URL = '/machine/MachineAisle';
 
-/** 机器列表 (issue 15): the company's vending machines, each with a terminal key shown once. */
+/** 机器列表: the company's vending machines, each with a terminal key shown once. */
 export function MachineInfoPage() {
   const can = usePermission();
   const navigate = useNavigate();

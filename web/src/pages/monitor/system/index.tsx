@@ -20,7 +20,7 @@ const routeColumns = [
   { key: 'p99', dataIndex: 'p99', title: 'p99 (ms)', width: 100, align: 'right' as const },
 ];
 
-/** 监控查询 (issue 34 §2): the server's processes, requests, database, Redis, the business and the background jobs, every few seconds. */
+/** 监控查询: the server's processes, requests, database, Redis, the business and the background jobs, every few seconds. */
 export function SystemMonitorPage() {
   const { data } = useQuery({
     queryKey: queryKeys.all('systemMonitor'), queryFn: fetchSystemSnapshot, refetchInterval: REFRESH_SECONDS * 1000, retry: false, meta: { errorText: m.loadFailed },

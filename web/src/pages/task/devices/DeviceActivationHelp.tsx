@@ -5,7 +5,7 @@ import { fill, messages } from '@huiyun/contract';
 const m = messages.device;
 
 /**
- * 设备列表 with no device yet (issue 13 §5): how a phone gets here — a code, the sending app, this
+ * 设备列表 with no device yet: how a phone gets here — a code, the sending app, this
  * server's address — and, for whoever may make codes, the button that makes one.
  */
 export function DeviceActivationHelp({ onMakeCode }: { onMakeCode?: () => void }) {

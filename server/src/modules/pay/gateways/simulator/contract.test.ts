@@ -6,7 +6,7 @@ import { gatewayContract, type NotifyOverrides } from '../../../../test/gateway-
 import type { PayAccount } from '../gateway.ts';
 import { SimulatorGateway } from './gateway.ts';
 
-// The simulator through the same contract every gateway passes (issue 33 §1), on the test database (its
+// The simulator through the same contract every gateway passes, on the test database (its
 // books are pay_sim_payment / pay_sim_refund): its notifications go to the suite's loopback receiver.
 
 let t: TestApp | undefined;

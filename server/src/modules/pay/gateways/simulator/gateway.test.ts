@@ -37,7 +37,7 @@ async function unpaidOrder(expireAt = Date.now() + 60_000) {
 const statusOf = async (orderNo: string) => (await t.ctx.db.selectFrom('pay_order').select('orderStatus').where('orderNo', '=', orderNo).executeTakeFirstOrThrow()).orderStatus;
 
 describe('the simulator gateway', () => {
-  it('checks an order number\'s shape before any query: NUL and the like answer 4xx on both databases (issue 30 D2)', async () => {
+  it('checks an order number\'s shape before any query: NUL and the like answer 4xx on both databases', async () => {
     const { orderNo } = await unpaidOrder();
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const json = { 'content-type': 'application/json' };

@@ -15,7 +15,7 @@ import {
   type PaymentState, type RefundState,
 } from '../gateway.ts';
 
-// The simulator gateway (issue 16 §4): behaves like WeChat Pay / Alipay without a merchant account.
+// The simulator gateway: behaves like WeChat Pay / Alipay without a merchant account.
 // It keeps its own books (pay_sim_payment, pay_sim_refund — what a real gateway holds on its side), its
 // code url opens the 支付模拟 page this product serves (/gateway/simulator/pay/<orderNo>), and a payment
 // made there is told to the merchant by an asynchronous signed notification, retried until acknowledged
@@ -212,7 +212,7 @@ export class SimulatorGateway implements PaymentGateway {
     const { view, config } = found;
     if (view.status === 'paid') {
       // a payment whose answer was lost (the database cut after its commit: the page failed before notify)
-      // is told again, as a gateway does until the merchant acknowledges (issue 31)
+      // is told again, as a gateway does until the merchant acknowledges
       if (view.acknowledged === 0) this.notify(orderNo);
       return { outcome: 'alreadyPaid', view };
     }

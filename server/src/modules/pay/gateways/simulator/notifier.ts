@@ -89,7 +89,7 @@ export class SimulatorNotifier {
       try {
         current = attempt === 0 && paid ? paid : await this.books.paymentWithConfig(orderNo);
       } catch (error) {
-        this.options.onError?.(error); // the database away (issue 31): the next attempt reads again
+        this.options.onError?.(error); // the database away: the next attempt reads again
         continue;
       }
       const { row, config } = current;
