@@ -18,6 +18,7 @@ import { OneLineRequestLog } from './http/request-log.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { InvalidatedCache } from './infra/invalidated-cache.ts';
 import { MemoryCounterStore, RedisCounterStore } from './infra/counter-store.ts';
+import { localFilesWarning, openFileStore } from './infra/open-file-store.ts';
 import { DependencyWatch } from './infra/dependency-faults.ts';
 import { closeRedis, connectRedis, type WatchedRedis } from './infra/redis.ts';
 import { RedisSessionStore } from './infra/redis-session-store.ts';
@@ -79,9 +80,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     machineCache: new InvalidatedCache<string, KnownMachine>('machine', { maxAgeMs: CACHE_MAX_AGE_MS, keyOf: String, redis: redisPair }),
     payAccountCache: new InvalidatedCache<number, unknown>('pay-account', { maxAgeMs: CACHE_MAX_AGE_MS, keyOf: Number, redis: redisPair }),
     secrets: loadSecretBox(config, (m) => app.log.warn(m)),
+    files: openFileStore(config),
     now: options.now ?? Date.now,
     redisPing: redis?.ping,
   };
+
+  const filesWarning = localFilesWarning(config);
+  if (filesWarning) app.log.warn(filesWarning);
 
   const orderMoves = redis ? new OrderMoveRelay(redis) : undefined;
   app.addHook('onClose', async () => {

@@ -50,6 +50,15 @@ describe('loadConfig', () => {
     try { loadConfig({ PAY_SECRET_KEY: short }); } catch (error) { expect(String(error)).not.toContain(short); }
   });
 
+  it('keeps files on this host unless told to use an S3 bucket, which needs its name', () => {
+    expect(loadConfig({}).fileStore).toEqual({ kind: 'local' });
+    expect(() => loadConfig({ FILE_STORE: 's3' })).toThrow(/S3_BUCKET/);
+    expect(loadConfig({ FILE_STORE: 's3', S3_BUCKET: 'files', S3_ENDPOINT: 'http://minio:9000' }).fileStore).toMatchObject({ kind: 's3', bucket: 'files', forcePathStyle: true, credentials: undefined });
+    expect(loadConfig({ FILE_STORE: 's3', S3_BUCKET: 'files' }).fileStore).toMatchObject({ forcePathStyle: false });
+    expect(() => loadConfig({ FILE_STORE: 's3', S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'id' })).toThrow(/set both or neither/);
+    try { loadConfig({ FILE_STORE: 's3', S3_BUCKET: 'x', S3_SECRET_ACCESS_KEY: 'very-secret', S3_PREFIX: 'bad' }); } catch (error) { expect(String(error)).not.toContain('very-secret'); }
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).databaseUrl).toBeUndefined();
   });

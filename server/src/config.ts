@@ -52,10 +52,19 @@ const schema = z.object({
   PAY_SECRET_PREVIOUS_KEYS: z.string().refine((v) => v.split(',').every(isKey32), 'must be a comma list of 32-byte base64 keys').optional(),
   // GET /metrics (Prometheus) answers only with this bearer token; unset, the route is off
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // Where uploaded files live: this host's DATA_DIR/uploads, or an S3-compatible bucket several hosts share
+  FILE_STORE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  S3_PREFIX: z.string().regex(/^([A-Za-z0-9_.-]+\/)*$/, 'must be empty or end with /, e.g. huiyun/').default(''),
 });
 
 // Variables whose value is never echoed in an error (it is a key).
-const SECRET_VARIABLES = new Set(['PAY_SECRET_KEY', 'PAY_SECRET_PREVIOUS_KEYS', 'METRICS_TOKEN']);
+const SECRET_VARIABLES = new Set(['PAY_SECRET_KEY', 'PAY_SECRET_PREVIOUS_KEYS', 'METRICS_TOKEN', 'S3_SECRET_ACCESS_KEY']);
 
 function isKey32(value: string): boolean {
   return /^[A-Za-z0-9+/]+={0,2}$/.test(value.trim()) && Buffer.from(value.trim(), 'base64').length === 32;
@@ -87,6 +96,8 @@ export type Config = {
   e2eSeed: boolean;
   /** Largest file /upload/files takes. */
   uploadMaxMb: number;
+  /** Where uploaded files live (infra/file-store.ts): DATA_DIR/uploads, or an S3-compatible bucket. */
+  fileStore: { kind: 'local' } | S3StoreConfig;
   /** The sending engine: how long a pulled batch stays leased, how often a number may fail before it is final. */
   device: {
     leaseMs: number;
@@ -119,6 +130,20 @@ export type Config = {
   sqliteFile?: string;
 };
 
+/** An S3-compatible bucket: AWS S3, MinIO (path-style), Aliyun OSS, Tencent COS. */
+export type S3StoreConfig = {
+  kind: 's3';
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  /** Unset: the SDK's own chain (environment, instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** bucket in the path (MinIO and most self-hosted stores) rather than in the host name. */
+  forcePathStyle: boolean;
+  /** Put before every key, so that one bucket can hold several deployments. */
+  prefix: string;
+};
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -135,6 +160,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // permission cache only through Redis (docs/architecture.md "Caches and limits").
   if (e.SERVER_WORKERS > 1 && (!e.DATABASE_URL || !e.REDIS_URL)) {
     throw new ConfigError('Invalid configuration:\n  SERVER_WORKERS: more than 1 needs DATABASE_URL (PostgreSQL: SQLite is served by one process) and REDIS_URL (the processes agree through it)');
+  }
+  if (e.FILE_STORE === 's3' && !e.S3_BUCKET) throw new ConfigError('Invalid configuration:\n  S3_BUCKET: FILE_STORE=s3 needs the bucket');
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+    throw new ConfigError('Invalid configuration:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither (neither: the SDK finds credentials itself)');
   }
   const repoRoot = path.resolve(import.meta.dirname, '../..');
   return {
@@ -164,6 +193,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'web/dist')),
     e2eSeed: e.E2E_SEED === '1',
     uploadMaxMb: e.UPLOAD_MAX_MB,
+    fileStore: e.FILE_STORE === 's3'
+      ? {
+        kind: 's3',
+        bucket: e.S3_BUCKET!,
+        region: e.S3_REGION,
+        endpoint: e.S3_ENDPOINT,
+        credentials: e.S3_ACCESS_KEY_ID ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! } : undefined,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'true' : Boolean(e.S3_ENDPOINT),
+        prefix: e.S3_PREFIX,
+      }
+      : { kind: 'local' },
     device: {
       leaseMs: e.DEVICE_LEASE_SECONDS * 1000,
       maxAttempts: e.DEVICE_MAX_ATTEMPTS,

@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import type { Access } from './http/caller.ts';
 import type { CounterStore } from './infra/counter-store.ts';
+import type { FileStore } from './infra/file-store.ts';
 import type { InvalidatedCache } from './infra/invalidated-cache.ts';
 import type { SecretBox } from './infra/secret-box.ts';
 import type { SessionStore } from './infra/session-store.ts';
@@ -27,6 +28,8 @@ export type AppContext = {
   payAccountCache: InvalidatedCache<number, unknown>;
   /** Seals and opens payment secrets and terminal keys (infra/secret-box.ts). */
   secrets: SecretBox;
+  /** Where stored files' bytes live: DATA_DIR/uploads or an S3-compatible bucket (infra/file-store.ts). */
+  files: FileStore;
   now: () => number;
   /** With REDIS_URL: answers when Redis answers, rejects within a bound otherwise (/healthz). */
   redisPing?: () => Promise<void>;

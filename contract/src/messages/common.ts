@@ -48,6 +48,7 @@ export const common = {
   // a dependency away: answered 503, the server goes on and serves again when it is back
   databaseUnavailable: '数据库暂不可用，请稍后再试',
   redisUnavailable: '会话服务（Redis）暂不可用，请稍后再试',
+  fileStoreUnavailable: '文件存储暂不可用，请稍后再试',
   badRequestBody: '请求数据格式错误，请检查后重试',
   unsupportedMediaType: '不支持的请求数据类型',
   bodyTooLarge: '请求数据过大',

@@ -11,6 +11,12 @@ export const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWit
 // content type, too large) answer a Chinese text; anything unexpected is logged with its stack and
 // answered with a generic text, never the stack. A dependency away (PostgreSQL, Redis, SQLite busy or
 // full: infra/dependency-faults.ts) answers 503 with its message; the log has its state changes.
+const unavailableText = {
+  database: messages.common.databaseUnavailable,
+  redis: messages.common.redisUnavailable,
+  fileStore: messages.common.fileStoreUnavailable,
+} as const;
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
@@ -29,7 +35,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const away = unavailableDependency(error);
     if (away) {
       request.log.info({ dependency: away, message: error.message }, 'dependency unavailable');
-      return reply.status(503).send(fail(away === 'redis' ? messages.common.redisUnavailable : messages.common.databaseUnavailable));
+      return reply.status(503).send(fail(unavailableText[away]));
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send(fail(messages.common.serverBusy));

@@ -1,9 +1,15 @@
-// A dependency that falters: PostgreSQL restarted, Redis away, SQLite busy or its disk full.
+// A dependency that falters: PostgreSQL restarted, Redis away, SQLite busy or its disk full, the file
+// store's bucket unreachable.
 // The server never exits for it: the request answers 503 with a message (http/error-handler.ts), the
 // background chores try again on their next turn, and each dependency's state goes to the log once per
 // change (DependencyWatch), not once per failed call.
 
-export type Dependency = 'database' | 'redis';
+export type Dependency = 'database' | 'redis' | 'fileStore';
+
+/** The file store (an S3-compatible bucket) could not do what was asked: unreachable, refused or failing. */
+export class FileStoreUnavailableError extends Error {
+  override readonly name = 'FileStoreUnavailableError';
+}
 
 // SQLSTATE: 08xxx connection exceptions, 57P01-03 shutdown / cannot connect now, 53xxx insufficient
 // resources (disk full, too many connections).
@@ -22,6 +28,7 @@ const REDIS_TEXT = /enableOfflineQueue options is false|^Connection is closed|^C
 export function unavailableDependency(error: unknown): Dependency | undefined {
   const e = error as { name?: string; code?: unknown; errcode?: unknown; message?: unknown } | null;
   if (!e || typeof e !== 'object') return undefined;
+  if (e instanceof FileStoreUnavailableError) return 'fileStore';
   const message = typeof e.message === 'string' ? e.message : '';
   if (e.name === 'MaxRetriesPerRequestError' || REDIS_TEXT.test(message)) return 'redis';
   if (e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') return SQLITE_UNAVAILABLE.has(e.errcode & 0xff) ? 'database' : undefined;

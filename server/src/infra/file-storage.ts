@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { fill, messages, type UploadKind, type UploadResultItem } from '@huiyun/contract';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../db/errors.ts';
 
 // Stored files (SPEC §7.1), the storage every area uses (files' upload/download routes, a task's QR image,
-// the number files, the devices' downloads): infra, so that no area imports another for it. Every file the console keeps lives under DATA_DIR/uploads/<storage key>
-// and has a sys_upload row; the storage key (sys_upload.filePath) is made here — <yyyy>/<mm>/<fileNo><ext>,
-// fileNo a random 32-hex id — and never taken from a client. /download/file only serves keys that are a
-// sys_upload row, so a path the client makes up (../, absolute, anything not stored) is never opened.
-// A file is written under a partial name (<key>.part) and renamed to its key once whole, so a process
-// killed mid-upload leaves only a partial file, which is swept after the next start (sweepPartialUploads).
+// the number files, the devices' downloads): infra, so that no area imports another for it. Every file the
+// console keeps has a sys_upload row and its bytes in the file store (ctx.files, infra/file-store.ts: this
+// host's DATA_DIR/uploads or an S3-compatible bucket) under its storage key (sys_upload.filePath), made
+// here — <yyyy>/<mm>/<fileNo><ext>, fileNo a random 32-hex id — and never taken from a client.
+// /download/file only serves keys that are a sys_upload row, so a path the client makes up (../,
+// absolute, anything not stored) is never opened. A store shows a key only once all of its bytes are
+// written, and the row is written after that, so a process killed mid-upload leaves no row and at most a
+// leftover the store sweeps after the next start.
 
 /** Largest upload in bytes (UPLOAD_MAX_MB, validated with the rest of the configuration). */
 /** A stored file's row (sys_upload), as the download rules read it. */
@@ -21,7 +20,6 @@ export type StoredFileRow = { fileNo: string; filePath: string; kind: string; us
 
 export const uploadMaxBytes = (ctx: AppContext) => ctx.config.uploadMaxMb * 1024 * 1024;
 
-export const uploadsDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'uploads');
 
 /** The link the console shows for a stored file (the same form the task area stores in imgUrl). */
 export const downloadUrlOf = (filePath: string) => `/download/file?filePath=${encodeURIComponent(filePath)}`;
@@ -50,15 +48,6 @@ export function isStorageKey(filePath: string): boolean {
   return filePath.split('/').every((segment) => /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/.test(segment) && !segment.includes('..'));
 }
 
-/** The absolute path of a storage key, or null when it is not one (or would leave the uploads dir). */
-export function absolutePathOf(ctx: AppContext, filePath: string): string | null {
-  if (!isStorageKey(filePath)) return null;
-  const root = uploadsDir(ctx);
-  const target = path.resolve(root, ...filePath.split('/'));
-  const relative = path.relative(root, target);
-  if (!relative || relative.startsWith('..') || path.isAbsolute(relative)) return null;
-  return target;
-}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
@@ -106,77 +95,45 @@ export type StoreFileInput = {
 };
 
 const HEAD_BYTES = 4096;
-/** The ending of a file still being written (never a storage key of a row). */
-const PARTIAL = '.part';
-/** A partial file untouched this long is a dead upload's: one in progress writes to it all along. */
-const PARTIAL_ORPHAN_MS = 60 * 60_000;
 
 /**
- * Streams a file to DATA_DIR/uploads/<yyyy>/<mm>/<fileNo><ext> and records it in sys_upload. On any
- * refusal or failure nothing is kept: the partial file is removed and no row is written. The bytes go
- * to <key>.part first and take the key's name only when whole.
+ * Streams a file into the file store under <yyyy>/<mm>/<fileNo><ext> and records it in sys_upload. On any
+ * refusal or failure nothing is kept: the store shows nothing under the key and no row is written.
  */
 export async function storeFile(ctx: AppContext, input: StoreFileInput): Promise<UploadResultItem & { size: number }> {
   const fileName = sanitizeFileName(input.fileName);
   const fileNo = randomUUID().replaceAll('-', '');
   const now = new Date(ctx.now());
   const filePath = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}/${fileNo}${extensionOf(fileName)}`;
-  const target = absolutePathOf(ctx, filePath)!;
-  const maxBytes = input.maxBytes ?? uploadMaxBytes(ctx);
-  const limiter = new LimitAndInspect(maxBytes, input.inspectHead);
-  await fs.promises.mkdir(path.dirname(target), { recursive: true });
+  const limiter = new LimitAndInspect(input.maxBytes ?? uploadMaxBytes(ctx), input.inspectHead);
+  const source = input.content instanceof Readable ? input.content : Readable.from(input.content instanceof Uint8Array ? [input.content] : input.content);
+  source.once('error', (error) => limiter.destroy(error));
+  limiter.once('error', () => source.destroy()); // a refusal stops the upload's stream, as a pipeline would
+  source.pipe(limiter);
+  await ctx.files.write(filePath, limiter, contentTypeOf(fileName));
   try {
-    const source = input.content instanceof Uint8Array ? Readable.from([input.content]) : input.content;
-    await pipeline(source, limiter, fs.createWriteStream(target + PARTIAL, { flags: 'wx' }));
-    if (limiter.size === 0 && input.refuseEmpty !== false) throw new AppError(messages.upload.emptyFile);
-    await fs.promises.rename(target + PARTIAL, target);
+    if (limiter.bytes === 0 && input.refuseEmpty !== false) throw new AppError(messages.upload.emptyFile);
     await ctx.db
       .insertInto('sys_upload')
-      .values({ fileNo, fileName, filePath, kind: input.kind, size: limiter.size, userId: input.userId, deptId: input.deptId, addTime: ctx.now() })
+      .values({ fileNo, fileName, filePath, kind: input.kind, size: limiter.bytes, userId: input.userId, deptId: input.deptId, addTime: ctx.now() })
       .execute();
   } catch (error) {
-    await fs.promises.rm(target + PARTIAL, { force: true });
-    await fs.promises.rm(target, { force: true });
+    await ctx.files.remove(filePath).catch(() => undefined); // the refusal or the database's failure is the answer
     throw error;
   }
-  return { fileNo, fileName, filePath, size: limiter.size };
-}
-
-/**
- * Removes the partial files of uploads that died with their process (after start, in the background). A partial file written
- * to within PARTIAL_ORPHAN_MS is left alone: another instance sharing DATA_DIR may be writing it.
- * Answers how many were removed.
- */
-export async function sweepPartialUploads(ctx: AppContext): Promise<number> {
-  let entries: fs.Dirent[];
-  try {
-    entries = await fs.promises.readdir(uploadsDir(ctx), { recursive: true, withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw error;
-  }
-  let removed = 0;
-  for (const entry of entries) {
-    if (!entry.isFile() || !entry.name.endsWith(PARTIAL)) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    const stat = await fs.promises.stat(file).catch(() => null);
-    if (!stat || Date.now() - stat.mtimeMs < PARTIAL_ORPHAN_MS) continue;
-    await fs.promises.rm(file, { force: true });
-    removed += 1;
-  }
-  return removed;
+  return { fileNo, fileName, filePath, size: limiter.bytes };
 }
 
 /** Deletes a stored file and its row (nothing happens for an unknown key). */
 export async function removeStoredFile(ctx: AppContext, filePath: string): Promise<void> {
   await ctx.db.deleteFrom('sys_upload').where('filePath', '=', filePath).execute();
-  const target = absolutePathOf(ctx, filePath);
-  if (target) await fs.promises.rm(target, { force: true });
+  if (isStorageKey(filePath)) await ctx.files.remove(filePath);
 }
 
 /** Counts bytes (refusing past the limit) and hands the first 4 KB to the inspector before passing anything on. */
 class LimitAndInspect extends Transform {
-  size = 0;
+  /** Bytes passed so far (not `size`: the S3 uploader reads a body's `size` as its length, known in advance). */
+  bytes = 0;
   private head: Buffer[] | null;
   private headBytes = 0;
   private readonly maxBytes: number;
@@ -190,8 +147,8 @@ class LimitAndInspect extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.size += chunk.length;
-    if (this.size > this.maxBytes) {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) {
       done(new AppError(fill(messages.upload.tooLarge, { max: Math.round((this.maxBytes / 1024 / 1024) * 100) / 100 }), 413));
       return;
     }

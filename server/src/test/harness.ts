@@ -22,6 +22,8 @@ export type TestApp = App & {
   /** A company row of its own (data-scope tests need a second one); answers its deptId. */
   createCompany: (deptName: string, deptNo: string) => Promise<number>;
   close: () => Promise<void>;
+  /** The start of this app's Redis keys (a second app on the same database shares its sessions with it). */
+  redisPrefix: string;
 };
 
 export type Called = { status: number; body: Envelope<any>; raw: LightMyRequestResponse };
@@ -61,6 +63,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 
   return {
     ...built,
+    redisPrefix,
     clock: { advance: (ms) => void (offset += ms) },
     call,
     login: async (userName, passwd, extra = {}) => {

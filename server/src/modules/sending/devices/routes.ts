@@ -49,7 +49,7 @@ export function deviceRoutes(ctx: AppContext) {
     app.get(`${DEVICE_API_PREFIX}/file`, { config: { access: 'device' } }, async (request, reply) => {
       const query = deviceFileQuery.safeParse(request.query ?? {});
       if (!query.success) throw notFound(messages.upload.fileNotFound);
-      return sendStoredFile(reply, await loadDeviceFile(ctx, deviceOf(request), query.data.filePath));
+      return sendStoredFile(ctx, reply, await loadDeviceFile(ctx, deviceOf(request), query.data.filePath));
     });
 
     registerList(app, {

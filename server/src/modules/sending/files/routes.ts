@@ -9,7 +9,7 @@ import { AppError, forbidden, notFound } from '../../../http/errors.ts';
 import { parse } from '../../../http/validate.ts';
 import { sendStoredFile } from './send-file.ts';
 import { loadDownloadable, uploadFile, type AttachedFileRule } from './service.ts';
-import { sweepPartialUploads, uploadMaxBytes } from '../../../infra/file-storage.ts';
+import { uploadMaxBytes } from '../../../infra/file-storage.ts';
 
 // Files (SPEC §7.1): generic uploads and downloads.
 //   POST /upload/files            multipart `file` (+ `kind`), stored → [{fileNo, fileName, filePath}]
@@ -37,8 +37,8 @@ export function fileRoutes(ctx: AppContext, attached: readonly AttachedFileRule[
     // hold the start (a close waits for it).
     let sweeping: Promise<void> = Promise.resolve();
     app.addHook('onReady', async () => {
-      sweeping = sweepPartialUploads(ctx).then(
-        (swept) => { if (swept > 0) app.log.warn({ swept }, 'removed the partial files of uploads cut off by a stop'); },
+      sweeping = ctx.files.sweepPartials().then(
+        (swept: number) => { if (swept > 0) app.log.warn({ swept }, 'removed the partial files of uploads cut off by a stop'); },
         (error: unknown) => app.log.error({ err: error }, 'sweeping partial uploads failed'),
       );
     });
@@ -66,7 +66,7 @@ export function fileRoutes(ctx: AppContext, attached: readonly AttachedFileRule[
       // A missing or over-long path is as unknown as any other: 404, like a path that is not stored.
       const query = downloadFileQuery.safeParse(request.query ?? {});
       if (!query.success) throw notFound(messages.upload.fileNotFound);
-      return sendStoredFile(reply, await loadDownloadable(ctx, callerOf(request), query.data.filePath, attached));
+      return sendStoredFile(ctx, reply, await loadDownloadable(ctx, callerOf(request), query.data.filePath, attached));
     });
   };
 }

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { imageExtensions, messages, numberFileExtensions, UploadKind, type UploadResultItem } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
 import { ownsOrAdministers, type Access } from '../../../http/caller.ts';
 import { AppError, forbidden, notFound } from '../../../http/errors.ts';
-import { absolutePathOf, assertTextHead, extensionOf, storeFile, type StoredFileRow } from '../../../infra/file-storage.ts';
+import { assertTextHead, extensionOf, isStorageKey, storeFile, type StoredFileRow } from '../../../infra/file-storage.ts';
 
 /** Kinds a client may upload, with what each accepts. */
 type ClientKind = typeof UploadKind.numbers | typeof UploadKind.image | typeof UploadKind.file;
@@ -68,11 +67,10 @@ export async function loadDownloadable(ctx: AppContext, caller: Access, filePath
 
 /** A file this product stored, by its storage key; anything else (../, absolute, unknown) is 404. */
 export async function loadStoredFile(ctx: AppContext, filePath: string) {
-  const absolute = absolutePathOf(ctx, filePath);
-  if (!absolute) throw notFound(messages.upload.fileNotFound);
+  if (!isStorageKey(filePath)) throw notFound(messages.upload.fileNotFound);
   const row = await ctx.db.selectFrom('sys_upload').selectAll().where('filePath', '=', filePath).executeTakeFirst();
-  if (!row || !fs.existsSync(absolute)) throw notFound(messages.upload.fileNotFound);
-  return { ...row, absolute };
+  if (!row) throw notFound(messages.upload.fileNotFound);
+  return row;
 }
 export type StoredFile = Awaited<ReturnType<typeof loadStoredFile>>;
 

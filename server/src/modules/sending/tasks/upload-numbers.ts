@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { sql, type Transaction } from 'kysely';
 import {
   Carrier, carrierKeys, messages, TaskStatus, type CarrierKey, type UploadTaskDataRequest, type UploadTaskDataResult,
@@ -9,7 +8,7 @@ import type { Database } from '../../../db/schema.ts';
 import type { Access } from '../../../http/caller.ts';
 import { AppError, notFound } from '../../../http/errors.ts';
 import { checkpointInBackground, deferAutoCheckpoint, sqliteFileOf } from '../../../db/sqlite-checkpoint.ts';
-import { ownNumberFilePath, type NumberSlice, sliceInThread, sliceInWorker, type NumberInput } from '../number-files/index.ts';
+import { ownNumberFileInput, type NumberSlice, sliceInThread, sliceInWorker, type NumberInput } from '../number-files/index.ts';
 import { loadVisibleTask } from './task-access.ts';
 
 // /sync/uploadTaskData (PRODUCT §4): the numbers of an uploaded .txt file into a task.
@@ -66,9 +65,8 @@ export type ImportResult = UploadTaskDataResult & { encoding: string };
 export async function uploadTaskData(ctx: AppContext, caller: Access, input: UploadTaskDataRequest): Promise<ImportResult> {
   const task = await loadVisibleTask(ctx, caller, input.taskId);
   if (task.taskStatus === TaskStatus.completed) throw new AppError(messages.upload.taskCompleted);
-  const file = await ownNumberFilePath(ctx, caller, input.fileNo);
-  const size = fs.statSync(file).size;
-  return importNumbers(ctx, { taskId: task.taskId, deptId: task.deptId }, { path: file }, {
+  const { input: file, size } = await ownNumberFileInput(ctx, caller, input.fileNo);
+  return importNumbers(ctx, { taskId: task.taskId, deptId: task.deptId }, file, {
     worker: size >= WORKER_MIN_BYTES,
     sizeHint: size,
   });
