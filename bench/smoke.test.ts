@@ -15,10 +15,10 @@ const benches = fs.readdirSync(import.meta.dirname)
   .map((f) => f.replace(/\.ts$/, ''))
   .filter((name) => !(postgres && withoutDatabase.includes(name)));
 
-function runBench(name: string): Promise<{ code: number | null; output: string }> {
+function runBench(name: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(import.meta.dirname, 'run.ts'), name], {
-      env: { ...process.env, BENCH_SMOKE: '1', BENCH_DB: postgres ? 'postgres' : 'sqlite' },
+      env: { ...process.env, BENCH_SMOKE: '1', BENCH_DB: postgres ? 'postgres' : 'sqlite', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -37,6 +37,13 @@ describe('every bench in smoke mode', () => {
   it.each(benches)('%s finishes and its recount holds', async (name) => {
     const { code, output } = await runBench(name);
     expect(output).not.toMatch(/RECOUNT FAILED/);
+    expect(output).toMatch(/^recount: OK$/m);
+    expect(code, output.slice(-2_000)).toBe(0);
+  });
+
+  it('terminal with its machines in two load processes: the recount counts every process\'s orders', async () => {
+    const { code, output } = await runBench('terminal', { BENCH_LOAD_PROCESSES: '2' });
+    expect(output).toMatch(/connected in .* by 2 load processes/);
     expect(output).toMatch(/^recount: OK$/m);
     expect(code, output.slice(-2_000)).toBe(0);
   });

@@ -11,26 +11,24 @@
 //   default 20, after BENCH_WARMUP, default 10; BENCH_MACHINES, default 1000; BENCH_RATE=N: N purchases begun a second in all; BENCH_CPU_PROF=dir writes the server's --cpu-prof there;
 //   BENCH_SERVER_WORKERS=N: the machines buy from `node server/src/main.ts` with SERVER_WORKERS=N on the
 //   bench's database instead — PostgreSQL, with BENCH_REDIS_URL or TEST_REDIS_URL — and the server CPU
-//   is that of all its processes)
+//   is that of all its processes; BENCH_LOAD_PROCESSES=N: the machines and customers run in N processes of
+//   their own, bench/lib/terminal-load-child.ts, so that the load generator is not the cap on a larger machine)
 // Beside purchases a second and server CPU, it prints what a purchase costs: the server's CPU, the CPU of
 // the PostgreSQL backends serving the bench's database (bench/lib/pg-backends.ts), the statements and round
 // trips the server sent (bench/lib/db-calls.ts, counted in each server process) — for the whole purchase in
 // the window, and for each step (create, pay, notification, status, dispense) measured apart afterwards,
 // every machine making the step at once (bench/lib/terminal-steps.ts; not with BENCH_SERVER_WORKERS).
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import os from 'node:os';
-import { randomBytes } from 'node:crypto';
-import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
+import { OrderStatus, PayType } from '@huiyun/contract';
 import { startChildServer } from './lib/child-server.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
 import { ADMIN_PASSWORD, databaseTransport, startBenchServer } from './lib/server.ts';
 import { benchNumber, reportRecount } from './lib/smoke.ts';
 import { newTerminalKey, sealTerminalKey } from '../server/src/modules/pay/machines/index.ts';
-import { signTerminal } from '../server/src/modules/pay/terminal/index.ts';
 import { openBare } from './lib/terminal-bare.ts';
 import { paymentRuntime } from '../server/src/modules/pay/orders/index.ts';
 import { simulatorOf } from '../server/src/modules/pay/gateways/index.ts';
@@ -39,6 +37,8 @@ import { notificationControl } from './lib/held-notifications.ts';
 import { watchBackends } from './lib/pg-backends.ts';
 import { startRollupFolding } from '../server/src/modules/pay/charts/index.ts';
 import { costBetween, costTable, measureSteps, type Cost, type Reading } from './lib/terminal-steps.ts';
+import { machineFleet, type Created, type FleetOptions, type FleetResult, type Machine, type StepName } from './lib/terminal-machines.ts';
+import type { LoadGo, LoadStart } from './lib/terminal-load-child.ts';
 
 const MACHINES = benchNumber('BENCH_MACHINES', 1_000, 10);
 // BENCH_RATE: purchases begun a second, all machines together (unset: each machine buys again at once). CPU a
@@ -52,8 +52,9 @@ const CAPACITY = 1_000_000; // stock never runs out during a run: every create c
 const PRICE = 250;
 /** How many machines make a step at once when the steps are measured apart. */
 const STEP_CONCURRENCY = 100;
+/** Processes the machines and customers run in (1: this one); a larger machine needs more than one to load it. */
+const LOAD_PROCESSES = benchNumber('BENCH_LOAD_PROCESSES', 1, 1);
 
-type Machine = { machineNo: string; machineId: number; key: string };
 type Child = {
   url: string; dbKind: 'sqlite' | 'postgres'; sqliteFile?: string; databaseUrl?: string; machines: Machine[]; configId: number; deptId: number; clusterPid?: number; workers?: number;
   /** bench/lib/held-notifications.ts, in the child's own server (not with BENCH_SERVER_WORKERS) */
@@ -68,155 +69,19 @@ const server = await startChildServer<Child>(import.meta.filename, cpuProfDir ? 
 const backends = server.databaseUrl ? await watchBackends(server.databaseUrl) : undefined;
 /** The server's and its database's CPU and calls so far. */
 const reading = async (): Promise<Reading> => ({ serverCpu: serverPids().reduce((sum, pid) => sum + cpuSeconds(pid), 0), pgCpu: await backends?.cpu(), calls: readDbCalls(callsDir) });
-const origin = new URL(server.url);
-// Every machine keeps one connection open, as a device would, and so does its customer's phone.
-// (Node's default agent keeps only 256 idle sockets: the rest reconnected, and a request on a new
-// connection to a busy server waited up to 10–14 s to be read — see docs/performance.md.)
-const agents = new Map<string, http.Agent>();
-const agentFor = (name: string) => {
-  let agent = agents.get(name);
-  if (!agent) agents.set(name, (agent = new http.Agent({ keepAlive: true, maxSockets: 1 })));
-  return agent;
-};
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`terminal flow on ${server.dbKind}${server.databaseUrl ? ` (${databaseTransport(server.databaseUrl)})` : ''}: ${MACHINES} machines${RATE ? `, ${RATE} purchases begun a second (BENCH_RATE)` : ''}, ${SECONDS} s; ${os.cpus().length} cores, load before ${load()}`
   + (server.clusterPid ? `; server: main.ts with SERVER_WORKERS=${server.workers} (pid ${server.clusterPid})` : ''));
 
-// ---- the machines and the customer, over HTTP ----
+// ---- the machines and their customers, over HTTP: in this process, or in BENCH_LOAD_PROCESSES load processes ----
 
-function post(path: string, body: string, headers: Record<string, string>, agent: http.Agent): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request({ host: origin.hostname, port: origin.port, path, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (c: Buffer) => chunks.push(c));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
-}
-
-async function signed<T>(m: Machine, path: string, payload: unknown): Promise<T> {
-  const full = `/terminal/v1${path}`;
-  const raw = JSON.stringify(payload);
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const nonce = randomBytes(12).toString('hex');
-  const answer = await post(full, raw, {
-    'content-type': 'application/json', 'x-machine-no': m.machineNo, 'x-timestamp': timestamp, 'x-nonce': nonce,
-    'x-signature': signTerminal(m.key, 'POST', full, timestamp, nonce, raw),
-  }, agentFor(m.machineNo));
-  const body = JSON.parse(answer.text) as { success: boolean; msg: string; data?: T };
-  if (!body.success || !body.data) throw new Error(`${path} ${answer.status}: ${body.msg}`);
-  return body.data;
-}
-
-const seenOrders: string[] = [];
-const latencies: number[] = [];
-let errors = 0;
-let lastError = '';
-
-// time spent in each step of purchases (ms, summed), and the status calls they took
-const steps = { create: 0, pay: 0, untilPaid: 0, dispense: 0, statusCalls: 0 };
-const slowest = { create: 0, pay: 0, untilPaid: 0, dispense: 0 };
-
-type Created = { orderNo: string; codeUrl: string };
-
-// a purchase's steps, as a machine and its customer make them
-async function create(m: Machine): Promise<Created> {
-  const aisleNo = AISLES[Math.floor(Math.random() * AISLES.length)]!;
-  const created = await signed<Created>(m, '/order/create', { aisleNo, payType: PayType.wechat });
-  seenOrders.push(created.orderNo);
-  return created;
-}
-
-async function pay(m: Machine, created: Created): Promise<void> {
-  const page = new URL(created.codeUrl);
-  const paid = await post(page.pathname, new URLSearchParams({ t: page.searchParams.get('t') ?? '', action: 'pay' }).toString(), { 'content-type': 'application/x-www-form-urlencoded' }, agentFor(`customer of ${m.machineNo}`));
-  if (!paid.text.includes(messages.terminal.simPaid)) throw new Error(`支付模拟 did not pay ${created.orderNo}: ${paid.status}`);
-}
-
-/** order/status long polls until 已支付; answers how many calls it took. */
-async function untilPaid(m: Machine, orderNo: string): Promise<number> {
-  let status: number = OrderStatus.processing;
-  let calls = 0;
-  for (; calls < 5 && status !== OrderStatus.paid; calls++) {
-    status = (await signed<{ orderStatus: number }>(m, '/order/status', { orderNo, knownStatus: status, waitSeconds: 10 })).orderStatus;
-  }
-  if (status !== OrderStatus.paid) throw new Error(`${orderNo} not paid: status ${status}`);
-  return calls;
-}
-
-const dispense = (m: Machine, orderNo: string) => signed(m, '/order/dispense', { orderNo, success: true, aisleStatus: 1, message: '' });
-
-async function purchase(m: Machine): Promise<void> {
-  let t = performance.now();
-  const lap = (step: 'create' | 'pay' | 'untilPaid' | 'dispense') => {
-    const now = performance.now();
-    steps[step] += now - t;
-    slowest[step] = Math.max(slowest[step], now - t);
-    t = now;
-  };
-  const created = await create(m);
-  lap('create');
-  await pay(m, created);
-  lap('pay');
-  const statusCalls = await untilPaid(m, created.orderNo);
-  steps.statusCalls += statusCalls; // (not `+= await`: that adds to the count read before the wait)
-  lap('untilPaid');
-  await dispense(m, created.orderNo);
-  lap('dispense');
-}
-
-let completed = 0;
-
-let nextStart = 0;
-function paced(): Promise<void> | undefined {
-  if (!RATE) return undefined;
-  const now = performance.now();
-  const at = Math.max(now, nextStart);
-  nextStart = at + 1000 / RATE;
-  return at > now ? new Promise((resolve) => setTimeout(resolve, at - now)) : undefined;
-}
-
-async function runMachines(until: () => boolean): Promise<void> {
-  await Promise.all(server.machines.slice(0, MACHINES).map(async (m) => {
-    // machines come online over the first half of the warm-up, so their purchases do not move in
-    // lockstep (a window would then count whole waves of 1,000)
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * WARMUP * 500));
-    do {
-      await paced();
-      const started = performance.now();
-      try {
-        await purchase(m);
-        completed += 1;
-        latencies.push(performance.now() - started);
-      } catch (error) {
-        errors += 1;
-        lastError = error instanceof Error ? error.message : String(error);
-      }
-    } while (!until());
-  }));
-}
-
-/** The server's processes: the bench's child, or main.ts and its workers (read anew: a worker may be replaced). */
-function serverPids(): number[] {
-  if (!server.clusterPid) return [server.pid];
-  const children = fs.readFileSync(`/proc/${server.clusterPid}/task/${server.clusterPid}/children`, 'utf8').trim();
-  return [server.clusterPid, ...(children ? children.split(/\s+/).map(Number) : [])];
-}
-
-// Every machine and its customer connect before the run, 50 at a time: the machine with its heartbeat
-// (the protocol's first call), the customer with a 支付模拟 page that shows nothing.
-const connectStart = performance.now();
+const fleetOptions: FleetOptions = { url: server.url, aisles: AISLES, rate: RATE / LOAD_PROCESSES, warmupSeconds: WARMUP };
+const machines = machineFleet({ ...fleetOptions, rate: RATE }); // this process's: the run when it is the only one, then the steps
 const fleet = server.machines.slice(0, MACHINES);
-for (let i = 0; i < fleet.length; i += 50) {
-  await Promise.all(fleet.slice(i, i + 50).flatMap((m) => [
-    signed(m, '/heartbeat', { aisles: [] }),
-    post('/gateway/simulator/pay/NONE', 't=none&action=cancel', { 'content-type': 'application/x-www-form-urlencoded' }, agentFor(`customer of ${m.machineNo}`)),
-  ]));
-}
-console.log(`${fleet.length} machines and their customers connected in ${((performance.now() - connectStart) / 1000).toFixed(1)} s`);
+const connectStart = performance.now();
+const loaders = LOAD_PROCESSES > 1 ? await startLoadProcesses(fleet) : [];
+if (!loaders.length) await machines.connect(fleet);
+console.log(`${fleet.length} machines and their customers connected in ${((performance.now() - connectStart) / 1000).toFixed(1)} s${loaders.length ? ` by ${loaders.length} load processes (BENCH_LOAD_PROCESSES)` : ''}`);
 
 const bare = await openBare({ ...server, aisles: AISLES, price: PRICE });
 const stockBefore = await bare.stockByAisle();
@@ -226,42 +91,78 @@ const stockBefore = await bare.stockByAisle();
 // finished afterwards (and recounted) but not counted.
 const loadsHttp: string[] = [];
 const loadTimer = setInterval(() => loadsHttp.push(os.loadavg()[0]!.toFixed(2)), 5_000);
-const start = performance.now();
-const end = start + (WARMUP + SECONDS) * 1000;
-type Snapshot = { at: number; completed: number; errors: number; serverCpu: number; read: Reading; ownCpu: number; steps: typeof steps; latencies: number };
-const snapshot = async (): Promise<Snapshot> => {
+const end = Date.now() + (WARMUP + SECONDS) * 1000;
+/** CPU of the machines and customers: this process and the load processes. */
+const loadCpu = () => {
   const own = process.cpuUsage();
-  const at = performance.now();
-  const counted = { completed, errors, steps: { ...steps }, latencies: latencies.length };
+  return (own.user + own.system) / 1e6 + loaders.reduce((sum, l) => sum + cpuSeconds(l.pid), 0);
+};
+type Snapshot = { at: number; read: Reading; serverCpu: number; loadCpu: number };
+const snapshot = async (): Promise<Snapshot> => {
+  const at = Date.now();
   const read = await reading();
-  return { at, ...counted, serverCpu: read.serverCpu, read, ownCpu: (own.user + own.system) / 1e6 };
+  return { at, read, serverCpu: read.serverCpu, loadCpu: loadCpu() };
 };
 const after = (seconds: number) => new Promise<Snapshot>((resolve) => setTimeout(() => resolve(snapshot()), seconds * 1000));
 const windowStart = after(WARMUP);
 const windowEnd = after(WARMUP + SECONDS);
-await runMachines(() => performance.now() >= end);
-const drainSeconds = (performance.now() - end) / 1000;
+const runs = loaders.length ? await Promise.all(loaders.map((l) => l.run(end))) : [await machines.run(fleet, end)];
+const drainSeconds = (Date.now() - end) / 1000;
 clearInterval(loadTimer);
 const [w0, w1] = [await windowStart, await windowEnd];
+const records = runs.flatMap((r) => r.purchases);
+const failures = runs.flatMap((r) => r.errors);
+const errors = failures.length;
+const lastError = failures.at(-1)?.message ?? '';
+const inWindow = records.filter((r) => r.end >= w0.at && r.end < w1.at);
 const w = {
-  purchases: w1.completed - w0.completed, seconds: (w1.at - w0.at) / 1000, serverCpu: w1.serverCpu - w0.serverCpu, ownCpu: w1.ownCpu - w0.ownCpu, errors: w1.errors - w0.errors,
-  steps: Object.fromEntries(Object.entries(w1.steps).map(([k, v]) => [k, v - w0.steps[k as keyof typeof steps]])) as typeof steps,
+  purchases: inWindow.length, seconds: (w1.at - w0.at) / 1000, serverCpu: w1.serverCpu - w0.serverCpu, loadCpu: w1.loadCpu - w0.loadCpu,
+  errors: failures.filter((e) => e.end >= w0.at && e.end < w1.at).length,
+  steps: (['create', 'pay', 'untilPaid', 'dispense'] as const).reduce((sum, k) => ({ ...sum, [k]: inWindow.reduce((a, r) => a + r.steps[k], 0) }), { statusCalls: inWindow.reduce((a, r) => a + r.statusCalls, 0) } as Record<StepName | 'statusCalls', number>),
 };
+const slowest = Object.fromEntries((['create', 'pay', 'untilPaid', 'dispense'] as const).map((k) => [k, Math.max(0, ...records.map((r) => r.steps[k]))]));
 const purchases = w.purchases;
-const windowLatencies = latencies.slice(w0.latencies, w1.latencies);
-latencies.length = 0;
-latencies.push(...windowLatencies);
+const latencies = inWindow.map((r) => r.latency).sort((a, b) => a - b);
 const httpRate = purchases / w.seconds;
-latencies.sort((a, b) => a - b);
 const pct = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
 console.log(`HTTP: ${purchases} purchases completed in ${w.seconds.toFixed(1)} s = ${httpRate.toFixed(0)}/s, p50 ${pct(0.5).toFixed(0)} ms, p95 ${pct(0.95).toFixed(0)} ms a purchase, ${w.errors} errors in the window, ${errors} in all${errors ? ` (${lastError})` : ''}; `
   + `the ones under way at the end finished ${drainSeconds.toFixed(1)} s later`);
 const serverCpuMs = (w.serverCpu * 1000) / Math.max(1, purchases);
 console.log(`  CPU in the window: server ${w.serverCpu.toFixed(1)} s (${(w.serverCpu / w.seconds * 100).toFixed(0)} % of a core, ${serverCpuMs.toFixed(2)} ms a purchase: one core would carry ${(1000 / serverCpuMs).toFixed(0)}/s), `
-  + `machines + customers (this process) ${w.ownCpu.toFixed(1)} s (${(w.ownCpu / w.seconds * 100).toFixed(0)} %); load ${loadsHttp.join(' / ')}`);
+  + `machines + customers (${loaders.length ? `${loaders.length} load processes and this one` : 'this process'}) ${w.loadCpu.toFixed(1)} s (${(w.loadCpu / w.seconds * 100).toFixed(0)} %); load ${loadsHttp.join(' / ')}`);
 const per = (ms: number) => (ms / Math.max(1, purchases)).toFixed(0);
 console.log(`  a purchase's steps on average: create ${per(w.steps.create)} ms, pay ${per(w.steps.pay)} ms, until paid ${per(w.steps.untilPaid)} ms (${(w.steps.statusCalls / Math.max(1, purchases)).toFixed(2)} status calls), dispense ${per(w.steps.dispense)} ms; `
   + `slowest of the whole run: ${Object.entries(slowest).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}; p99 ${pct(0.99).toFixed(0)} ms, slowest purchase ${pct(1).toFixed(0)} ms`);
+
+/** The server's processes: the bench's child, or main.ts and its workers (read anew: a worker may be replaced). */
+function serverPids(): number[] {
+  if (!server.clusterPid) return [server.pid];
+  const children = fs.readFileSync(`/proc/${server.clusterPid}/task/${server.clusterPid}/children`, 'utf8').trim();
+  return [server.clusterPid, ...(children ? children.split(/\s+/).map(Number) : [])];
+}
+
+/** BENCH_LOAD_PROCESSES load processes, each with its share of the machines, connected and waiting for the start. */
+async function startLoadProcesses(all: Machine[]): Promise<{ pid: number; run: (endAt: number) => Promise<FleetResult> }[]> {
+  const slices = Array.from({ length: LOAD_PROCESSES }, (_, k) => all.filter((_, i) => i % LOAD_PROCESSES === k)).filter((slice) => slice.length > 0);
+  return Promise.all(slices.map(async (slice) => {
+    const child = fork(path.join(import.meta.dirname, 'lib/terminal-load-child.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const next = () => new Promise<{ type: string; result?: FleetResult }>((resolve, reject) => {
+      child.once('message', (message) => resolve(message as { type: string; result?: FleetResult }));
+      child.once('exit', (code) => reject(new Error(`a load process ended (${code})`)));
+    });
+    const connected = next();
+    child.send({ ...fleetOptions, machines: slice } satisfies LoadStart);
+    await connected;
+    return {
+      pid: child.pid!,
+      run: async (endAt: number) => {
+        const done = next();
+        child.send({ endAt } satisfies LoadGo);
+        return (await done).result!;
+      },
+    };
+  }));
+}
 
 // let the last notifications (and their 5 % duplicates) land before the steps and the baseline write
 await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -271,6 +172,8 @@ await new Promise((resolve) => setTimeout(resolve, 1_000));
 const costs: Cost[] = [costBetween(`whole purchase (the window, ${w.seconds.toFixed(0)} s)`, w0.read, w1.read, purchases)];
 if (server.notifications) {
   const fleetNow = server.machines.slice(0, MACHINES);
+  if (loaders.length) await machines.connect(fleetNow);
+  const { create, pay, untilPaid, dispense } = machines;
   const orders = new Map<string, Created>();
   const control = (what: string) => fetch(`${server.notifications}/${what}`, { method: 'POST' }).then((r) => r.text());
   // at most STEP_CONCURRENCY machines at a time: a thousand requests at once waited for PostgreSQL's 20
@@ -328,6 +231,8 @@ const rawRate = rawDone / rawSeconds;
 console.log(`bare driver: ${rawDone} purchases in ${rawSeconds.toFixed(1)} s = ${rawRate.toFixed(0)}/s (${loops} loop${loops > 1 ? 's' : ''}), ${rawErrors} errors${rawErrors ? ` (${rawLastError})` : ''}; load ${load()}`);
 
 // ---- the recount ----
+// every order a machine was given: in the run (this process's or the load processes') and in the steps (this process's)
+const seenOrders = [...(loaders.length ? runs.flatMap((r) => r.seenOrders) : []), ...machines.result.seenOrders];
 const problems: string[] = [];
 const byStatus = await bare.all<{ orderStatus: number; n: number }>('select "orderStatus", count(*) as n from pay_order group by "orderStatus" order by "orderStatus"');
 const counts = new Map(byStatus.map((r) => [Number(r.orderStatus), Number(r.n)]));
@@ -389,7 +294,7 @@ console.log(`HTTP/bare ${(httpRate / rawRate).toFixed(2)}×`);
 
 await bare.close();
 await backends?.stop();
-for (const a of agents.values()) a.destroy();
+machines.close();
 await server.stop();
 fs.rmSync(callsDir, { recursive: true, force: true });
 process.exit(problems.length ? 1 : 0);
