@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, RoleId, type MenuNode, type Module, type ModuleTreeNode } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { sideMenuOf as sideMenuIn } from '../../../test/menus.ts';
 
 const m = messages.menu;
 let t: TestApp;
@@ -30,8 +31,7 @@ const save = (body: Record<string, unknown>, token = admin) => t.call('POST', '/
 const get = (id: number | string) => t.call('GET', `/api/Module/get/${id}`, { token: admin });
 const remove = (ids: string) => t.call('DELETE', `/api/Module/delete?ids=${ids}`, { token: admin });
 const treeOf = async (): Promise<ModuleTreeNode[]> => (await t.call('POST', '/api/Module/list', { token: admin, body: {} })).body.data;
-const menuUrlsOf = (menus: MenuNode[]): string[] => menus.flatMap((n) => [n.moduleUrl, ...menuUrlsOf(n.children)]);
-const sideMenuOf = async (token: string) => menuUrlsOf((await t.call('GET', '/sync/currentUser', { token })).body.data.menus);
+const sideMenuOf = (token: string) => sideMenuIn(t, token);
 
 function screen(extra: Record<string, unknown> = {}) {
   return { parentId: systemGroupId, moduleName: '测试菜单', moduleIcon: 'AppstoreOutlined', moduleUrl: '/system/test', moduleOrder: 99, ...extra };

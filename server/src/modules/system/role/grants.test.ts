@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fill, messages, Perm, RoleId, type MenuNode, type RoleGrantTree } from '@huiyun/contract';
+import { fill, messages, Perm, RoleId, type RoleGrantTree } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { menuUrlsOf } from '../../../test/menus.ts';
 
 // 角色管理 → 菜单权限 grants a screen and its permission codes in one act.
 const m = messages.role;
@@ -42,7 +43,6 @@ const heldCodes = async (roleId: number) =>
     .orderBy('p.permission')
     .execute()).map((r) => r.permission);
 
-const menuUrlsOf = (menus: MenuNode[]): string[] => menus.flatMap((n) => [n.moduleUrl, ...menuUrlsOf(n.children)]);
 
 describe('the 菜单权限 tree with each screen\'s codes', () => {
   it('lists every code under its screen, ticked where the role holds it', async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages, Perm, RoleId, type MenuNode, type RoleRightNode } from '@huiyun/contract';
+import { messages, Perm, RoleId, type RoleRightNode } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
+import { sideMenuOf } from '../../../test/menus.ts';
 
 const m = messages.role;
 let t: TestApp;
@@ -46,7 +47,6 @@ async function moduleIdOf(url: string): Promise<number> {
   return row.moduleId;
 }
 
-const menuUrlsOf = (menus: MenuNode[]): string[] => menus.flatMap((n) => [n.moduleUrl, ...menuUrlsOf(n.children)]);
 
 describe('role list', () => {
   it('lists the seeded roles with their user counts, filters and sorts', async () => {
@@ -227,7 +227,7 @@ describe('menu rights', () => {
     const roleId = await addRole('menu_rights');
     await t.createUser({ userName: 'menu_user', roleId });
     const token = await t.login('menu_user', 'User@12345');
-    const menusOf = async () => menuUrlsOf((await t.call('GET', '/sync/currentUser', { token })).body.data.menus);
+    const menusOf = () => sideMenuOf(t, token);
     expect(await menusOf()).toEqual([]);
 
     const userScreen = await moduleIdOf('/system/user');
