@@ -12,7 +12,8 @@
 //   BENCH_SERVER_WORKERS=N: the machines buy from `node server/src/main.ts` with SERVER_WORKERS=N on the
 //   bench's database instead — PostgreSQL, with BENCH_REDIS_URL or TEST_REDIS_URL — and the server CPU
 //   is that of all its processes; BENCH_LOAD_PROCESSES=N: the machines and customers run in N processes of
-//   their own, bench/lib/terminal-load-child.ts, so that the load generator is not the cap on a larger machine)
+//   their own, bench/lib/terminal-load-child.ts, so that the load generator is not the cap on a larger machine;
+//   BENCH_SETUP_SQL='…; …': statements run on the bench's database before the run, for an experiment)
 // Beside purchases a second and server CPU, it prints what a purchase costs: the server's CPU, the CPU of
 // the PostgreSQL backends serving the bench's database (bench/lib/pg-backends.ts), the statements and round
 // trips the server sent (bench/lib/db-calls.ts, counted in each server process) — for the whole purchase in
@@ -23,6 +24,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import os from 'node:os';
+import { sql } from 'kysely';
 import { OrderStatus, PayType } from '@huiyun/contract';
 import { startChildServer } from './lib/child-server.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
@@ -321,6 +323,9 @@ async function runServerChild(): Promise<never> {
     await db.insertInto('pay_terminal_config').values({ deptId, machineNo, payType: PayType.wechat, configId, configName: '压测', payOpen: 'T', addTime: now, editTime: now }).execute();
     machines.push({ machineNo, machineId, key });
   }
+  // BENCH_SETUP_SQL: statements (separated by ';') run on the bench's database before the run, for an
+  // experiment (e.g. without the rollup triggers, or without an index) measured by the same command
+  for (const statement of (process.env.BENCH_SETUP_SQL ?? '').split(';').map((x) => x.trim()).filter(Boolean)) await sql.raw(statement).execute(db);
   const workers = Number(process.env.BENCH_SERVER_WORKERS ?? 0);
   const cluster = workers > 0 ? await startMainServer(s.databaseUrl, s.ctx.config.dataDir, workers) : undefined;
   const notifications = cluster ? undefined : await notificationControl(simulatorOf(paymentRuntime(s.ctx).gateways));
