@@ -32,12 +32,10 @@ import { ADMIN_PASSWORD, databaseTransport, startBenchServer } from './lib/serve
 import { benchNumber, reportRecount } from './lib/smoke.ts';
 import { newTerminalKey, sealTerminalKey } from '../server/src/modules/pay/machines/index.ts';
 import { openBare } from './lib/terminal-bare.ts';
-import { paymentRuntime } from '../server/src/modules/pay/orders/index.ts';
 import { simulatorOf } from '../server/src/modules/pay/gateways/index.ts';
 import { readDbCalls } from './lib/db-calls.ts';
 import { notificationControl } from './lib/held-notifications.ts';
 import { watchBackends } from './lib/pg-backends.ts';
-import { startRollupFolding } from '../server/src/modules/pay/charts/index.ts';
 import { costBetween, costTable, measureSteps, type Cost, type Reading } from './lib/terminal-steps.ts';
 import { machineFleet, type Created, type FleetOptions, type FleetResult, type Machine, type StepName } from './lib/terminal-machines.ts';
 import type { LoadGo, LoadStart } from './lib/terminal-load-child.ts';
@@ -328,15 +326,14 @@ async function runServerChild(): Promise<never> {
   for (const statement of (process.env.BENCH_SETUP_SQL ?? '').split(';').map((x) => x.trim()).filter(Boolean)) await sql.raw(statement).execute(db);
   const workers = Number(process.env.BENCH_SERVER_WORKERS ?? 0);
   const cluster = workers > 0 ? await startMainServer(s.databaseUrl, s.ctx.config.dataDir, workers) : undefined;
-  const notifications = cluster ? undefined : await notificationControl(simulatorOf(paymentRuntime(s.ctx).gateways));
-  const folding = cluster ? undefined : startRollupFolding(db); // as main.ts does (the cluster's processes fold on their own)
+  const notifications = cluster ? undefined : await notificationControl(simulatorOf(s.payments.gateways));
+  // (the sales rollups are folded by the listening server's own payments service, as in production)
   process.stdout.write(`${JSON.stringify({
     url: cluster?.url ?? s.url, dbKind: s.dbKind, sqliteFile: s.sqliteFile, databaseUrl: s.databaseUrl, machines, configId, deptId, clusterPid: cluster?.pid, workers: cluster ? workers : undefined, notifications: notifications?.url,
   } satisfies Child)}\n`);
   process.stdin.resume();
   await new Promise((resolve) => process.stdin.on('end', resolve));
   notifications?.close();
-  await folding?.stop();
   await cluster?.stop();
   await s.close();
   process.exit(0);

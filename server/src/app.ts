@@ -26,7 +26,10 @@ import { loadSecretBox } from './infra/secret-key.ts';
 import { SqlSessionStore } from './infra/sql-session-store.ts';
 import type { Access } from './http/caller.ts';
 import { callerResolvers, registerModules } from './modules/index.ts';
-import { OrderMoveRelay } from './modules/pay/orders/index.ts';
+import { OrderMoveRelay, type PaymentRuntime } from './modules/pay/orders/index.ts';
+import { BackgroundServices, choreFailed } from './http/background-services.ts';
+import { startLogRetention } from './db/log-retention.ts';
+import { startSqliteOptimizer } from './db/sqlite-optimize.ts';
 import { systemMonitorRoutes, RequestStats } from './modules/monitor/server/index.ts';
 import { metricsRoutes } from './modules/platform/metrics/index.ts';
 
@@ -39,9 +42,12 @@ export type BuildOptions = {
   logger?: boolean;
   /** Where the log lines go (tests that read them); stdout otherwise. */
   logStream?: { write: (line: string) => void };
+  /** Whether this process runs the payment gateways' start hooks (of several server processes, one does). */
+  gatewayStartHooks?: boolean;
 };
 
-export type App = { app: FastifyInstance; ctx: AppContext };
+/** The app, its context, and the payment runtime its payment routes share (tests and benches drive orders through it). */
+export type App = { app: FastifyInstance; ctx: AppContext; payments: PaymentRuntime };
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const app = Fastify({
@@ -88,6 +94,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const filesWarning = localFilesWarning(config);
   if (filesWarning) app.log.warn(filesWarning);
 
+  // the long-lived work: started on the app's hooks, stopped before its database closes (http/background-services.ts)
+  const services = platformServices(ctx);
+  services.attach(app);
+  let payments!: PaymentRuntime;
+
   const orderMoves = redis ? new OrderMoveRelay(redis) : undefined;
   app.addHook('onClose', async () => {
     orderMoves?.stop();
@@ -109,9 +120,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerAudit(app, ctx);
     await app.register(fastifyFormbody);
     // first: its hook counts the requests of every route (监控查询)
-    await app.register(systemMonitorRoutes(ctx, { redis: redis?.client, requests: new RequestStats() }));
+    await app.register(systemMonitorRoutes(ctx, { redis: redis?.client, requests: new RequestStats() }, services));
     await app.register(metricsRoutes(ctx));
-    await registerModules(app, ctx);
+    payments = await registerModules(app, ctx, services, { gatewayStartHooks: options.gatewayStartHooks });
     await registerConsole(app, config.webDist);
     await app.ready();
   } catch (error) {
@@ -120,5 +131,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.close();
     throw error;
   }
-  return { app, ctx };
+  return { app, ctx, payments };
+}
+
+/** The platform's own chores; the areas add theirs (the payments service, the upload sweep, 监控查询's figures). */
+function platformServices(ctx: AppContext): BackgroundServices {
+  const services = new BackgroundServices();
+  services.add({
+    // in the background once the server answers: the first sweep of a long-unswept log may take a while
+    name: 'log retention', startOn: 'listen',
+    start: (log) => startLogRetention(ctx.db, {
+      days: ctx.config.logRetentionDays,
+      onSwept: (deleted) => { if (deleted.sys_oper_log + deleted.sys_login_log > 0) log.info({ deleted }, `log retention: deleted entries older than ${ctx.config.logRetentionDays} days`); },
+      onError: choreFailed(log, 'log retention sweep failed'),
+    }),
+  });
+  services.add({ name: 'SQLite statistics', startOn: 'listen', start: (log) => startSqliteOptimizer(ctx.db, { onError: choreFailed(log, 'SQLite statistics (pragma optimize) failed') }) });
+  return services;
 }

@@ -3,11 +3,6 @@ import { restartBudget } from './infra/restart-budget.ts';
 import { serveGatherings } from './infra/cluster-gather.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
-import { startLogRetention } from './db/log-retention.ts';
-import { startSqliteOptimizer, type SqliteOptimizer } from './db/sqlite-optimize.ts';
-import { unavailableDependency } from './infra/dependency-faults.ts';
-import { paymentRuntime, startOrderSweeper, type OrderSweeper } from './modules/pay/orders/index.ts';
-import { startRollupFolding } from './modules/pay/charts/index.ts';
 
 async function main() {
   let config;
@@ -21,56 +16,23 @@ async function main() {
     throw error;
   }
   if (config.workers > 1 && cluster.isPrimary) return runWorkers(config.workers);
-  const { app, ctx } = await buildApp(config);
-  let retention: { stop: () => Promise<void> } | undefined;
-  let optimizer: SqliteOptimizer | undefined;
-  let orderSweeper: OrderSweeper | undefined;
-  let folding: { stop: () => Promise<void> } | undefined;
+  // of several server processes, one runs the payment gateways' start hooks: the first, and whichever replaces it
+  const { app } = await buildApp(config, { gatewayStartHooks: !cluster.isWorker || process.env[STARTER_ENV] === '1' });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return; // (a terminal's Ctrl-C reaches a cluster's processes twice: from the terminal and from the primary)
     closing = true;
     app.log.info(`${signal}: shutting down`);
-    await retention?.stop();
-    await optimizer?.stop();
-    await orderSweeper?.stop();
-    await folding?.stop();
-    await paymentRuntime(ctx).stop(); // every gateway's stop hook: nothing more goes out
-    await app.close();
+    await app.close(); // the background services stop first (http/background-services.ts), then the connections and the database
     process.exit(0);
   };
   // A promise nobody awaited that fails (a dependency away under a fire-and-forget call) is logged; the
   // process goes on serving (a database restart must not end it).
   process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled rejection'));
-  // The background chores try again on their next turn; a dependency away is not an error of theirs (its
-  // state changes are logged once by its watch).
-  const choreFailed = (what: string) => (error: unknown) => {
-    if (unavailableDependency(error)) app.log.info({ message: (error as Error).message }, `${what}: dependency unavailable, trying again next turn`);
-    else app.log.error({ err: error }, what);
-  };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // listening starts the background services (the order sweeper, 对账, the folds, log retention)
   await app.listen({ port: config.port, host: config.host });
-  // In the background once the server answers: the first sweep of a long-unswept log may take a while.
-  retention = startLogRetention(ctx.db, {
-    days: config.logRetentionDays,
-    onSwept: (deleted) => { if (deleted.sys_oper_log + deleted.sys_login_log > 0) app.log.info({ deleted }, `log retention: deleted entries older than ${config.logRetentionDays} days`); },
-    onError: choreFailed('log retention sweep failed'),
-  });
-  // the sales rollups' pending changes (数据可视化), folded now and then so that a chart's read has few to fold
-  folding = startRollupFolding(ctx.db, { onError: choreFailed('sales rollups: fold failed') });
-  optimizer = startSqliteOptimizer(ctx.db, { onError: choreFailed('SQLite statistics (pragma optimize) failed') });
-  // Unpaid orders past their time: asked at the gateway, then paid or closed; automatic refunds and
-  // refunds left under way by a crash (modules/pay/orders/sweeper.ts).
-  const payments = paymentRuntime(ctx);
-  // The gateways' start hooks (work a gateway's last run left, e.g. notifications never acknowledged): one
-  // process runs them, not each of several.
-  if (!cluster.isWorker || process.env[STARTER_ENV] === '1') void payments.gateways.start(app.log, (gateway, error) => choreFailed(`${gateway} gateway: start failed`)(error));
-  orderSweeper = startOrderSweeper(ctx, payments, {
-    log: app.log,
-    onSwept: (c) => { if (c.claimed + c.dispenseTimeouts + c.autoRefunds + c.refundsClaimed > 0) app.log.info({ swept: c }, 'order sweep'); },
-    onError: choreFailed('order sweep failed'),
-  });
   app.log.info(`汇云运营台 listening on http://${config.host}:${config.port} (database: ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}, sessions: ${config.redisUrl ? 'Redis' : 'database'})`);
 }
 

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OrderStatus } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../server/src/test/harness.ts';
 import { simulatorOf } from '../../server/src/modules/pay/gateways/index.ts';
-import { paymentRuntime } from '../../server/src/modules/pay/orders/index.ts';
 import { prepareMachines } from './setup.ts';
 import { TerminalClient } from './terminal-client.ts';
 import { runTerminals } from './run-terminals.ts';
@@ -16,10 +15,10 @@ let url: string;
 beforeAll(async () => {
   t = await startTestApp();
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  simulatorOf(paymentRuntime(t.ctx).gateways).options.duplicateRate = 0.2;
+  simulatorOf(t.payments.gateways).options.duplicateRate = 0.2;
 });
 afterAll(async () => {
-  await paymentRuntime(t.ctx).stop();
+  await t.payments.stop();
   await t?.close();
 });
 
@@ -34,7 +33,7 @@ it('sells end to end on 3 machines; stock moves once per dispensed order', { tim
   expect(stats.errors, stats.lastError).toBe(0);
   expect(stats.created).toBe(24 - stats.refused);
   expect(stats.paid).toBe(stats.dispensed + stats.failed);
-  await paymentRuntime(t.ctx).settled();
+  await t.payments.settled();
   const orders = await t.ctx.db.selectFrom('pay_order').selectAll().where('machineNo', 'like', 'TSIM-%').execute();
   const count = (s: number) => orders.filter((o) => o.orderStatus === s).length;
   expect(count(OrderStatus.dispensed)).toBe(stats.dispensed);

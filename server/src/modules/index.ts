@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { CallerResolvers } from '../http/access-check.ts';
+import type { BackgroundServices } from '../http/background-services.ts';
 import { loadAccess, authRoutes } from './system/auth/index.ts';
 import { authCodeRoutes } from './sending/authcodes/index.ts';
 import { blacklistRoutes } from './sending/blacklist/index.ts';
@@ -27,21 +28,30 @@ import { reconcileRoutes } from './pay/reconcile/index.ts';
 import { replyRoutes } from './sending/replies/index.ts';
 import { salesChartsRoutes } from './pay/charts/index.ts';
 import { apiDocsRoutes } from './platform/api-docs/index.ts';
+import { paymentsService, type PaymentsOptions } from './pay/payments/index.ts';
+import type { PaymentRuntime } from './pay/orders/index.ts';
 
-/** Every area of the API, each a Fastify plugin of its own (modules/<area>/routes.ts). */
-const areas = [
-  healthRoutes, authRoutes, userRoutes, deptRoutes, roleRoutes, menuRoutes, permissionRoutes, variableRoutes, monitorRoutes,
-  taskRoutes, (ctx: AppContext) => fileRoutes(ctx, [taskFileVisible]), authCodeRoutes, statisticsRoutes, blacklistRoutes, deviceRoutes, replyRoutes,
-  payConfigRoutes, terminalConfigRoutes,
-  machineRoutes,
-  terminalRoutes, notifyRoutes,
-  orderListRoutes, payAlarmRoutes, reconcileRoutes,
-  salesChartsRoutes,
-  apiDocsRoutes,
-];
-
-export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  for (const area of areas) await app.register(area(ctx));
+/**
+ * Every area of the API, each a Fastify plugin of its own (modules/<wing>/<area>/routes.ts), and the
+ * payments service whose runtime the payment areas share and whose long-lived work joins `services`.
+ * Answers the payment runtime (the tests and benches drive orders through it).
+ */
+export async function registerModules(app: FastifyInstance, ctx: AppContext, services: BackgroundServices, options: PaymentsOptions = {}): Promise<PaymentRuntime> {
+  const payments = paymentsService(ctx, options);
+  for (const service of payments.services) services.add(service);
+  const { runtime } = payments;
+  const areas = [
+    healthRoutes(ctx), authRoutes(ctx), userRoutes(ctx), deptRoutes(ctx), roleRoutes(ctx), menuRoutes(ctx), permissionRoutes(ctx), variableRoutes(ctx), monitorRoutes(ctx),
+    taskRoutes(ctx), fileRoutes(ctx, [taskFileVisible], services), authCodeRoutes(ctx), statisticsRoutes(ctx), blacklistRoutes(ctx), deviceRoutes(ctx), replyRoutes(ctx),
+    payConfigRoutes(ctx, runtime.gateways), terminalConfigRoutes(ctx),
+    machineRoutes(ctx),
+    terminalRoutes(ctx, runtime), notifyRoutes(ctx, runtime),
+    orderListRoutes(ctx, runtime), payAlarmRoutes(ctx), reconcileRoutes(ctx, runtime.gateways),
+    salesChartsRoutes(ctx),
+    apiDocsRoutes(ctx),
+  ];
+  for (const area of areas) await app.register(area);
+  return runtime;
 }
 
 /** How the access check (http/access-check.ts) finds a session's caller and a token's device. */

@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from './harness.ts';
 import { type PayAccount, payConfigPurpose } from '../modules/pay/gateways/index.ts';
 import { newTerminalKey, sealTerminalKey } from '../modules/pay/machines/index.ts';
 import { signedHeaders, type Machine } from './terminal-fixture.ts';
-import { refundOrder, paymentRuntime, type PaymentRuntime, sweepOrders } from '../modules/pay/orders/index.ts';
+import { refundOrder, type PaymentRuntime, sweepOrders } from '../modules/pay/orders/index.ts';
 
 // A sale through each real gateway against its local fake (tools/fake-gateways), on the database of the
 // run (SQLite or PostgreSQL), through the product's own HTTP routes: the server listens on loopback and
@@ -55,7 +55,7 @@ export function realGatewaySuite(name: string, can: Capabilities, start: () => P
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       // the notify URLs are built from PUBLIC_BASE_URL: this test server's own address, known once it listens
       (t.ctx.config as { publicBaseUrl?: string }).publicBaseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-      rt = paymentRuntime(t.ctx);
+      rt = t.payments;
       h.adapt?.(rt);
       const now = Date.now();
       const a = h.account;

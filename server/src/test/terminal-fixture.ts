@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { messages, PayType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from './harness.ts';
 import { newTerminalKey, sealTerminalKey } from '../modules/pay/machines/index.ts';
-import { paymentRuntime, type PaymentRuntime } from '../modules/pay/orders/index.ts';
+import { type PaymentRuntime } from '../modules/pay/orders/index.ts';
 import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from '../modules/pay/gateways/index.ts';
 import { signTerminal } from '../modules/pay/terminal/index.ts';
 
@@ -27,7 +27,7 @@ export function useTerminalApp(): void {
 
 async function startTerminalApp(): Promise<void> {
   t = await startTestApp();
-  rt = paymentRuntime(t.ctx);
+  rt = t.payments;
   sim = simulatorOf(rt.gateways);
   sim.options.retryDelaysMs = [10, 10, 10];
   sim.options.duplicateRate = 0;

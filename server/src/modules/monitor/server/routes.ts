@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { formatDateTime, Perm, type SystemSnapshot } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
+import type { BackgroundServices } from '../../../http/background-services.ts';
 import { ok } from '../../../http/envelope.ts';
 import { BusinessStats } from './business-stats.ts';
 import { databaseStats } from './database-stats.ts';
@@ -23,7 +24,7 @@ export type MonitorSources = { redis?: Redis; requests: RequestStats };
 // 监控查询 (/druid/login): the super administrator's (its code is granted to no role). One snapshot
 // of the server processes, the database, Redis, the business and the background jobs' last runs, polled by the
 // screen every few seconds.
-export function systemMonitorRoutes(ctx: AppContext, sources: MonitorSources) {
+export function systemMonitorRoutes(ctx: AppContext, sources: MonitorSources, services: BackgroundServices) {
   const plugin = async (app: FastifyInstance) => {
     recordRequests(app, sources.requests);
     const processStats = new ProcessStats(app);
@@ -31,9 +32,8 @@ export function systemMonitorRoutes(ctx: AppContext, sources: MonitorSources) {
     const processes = clusterGathering('process', () => processStats.figures());
     const requestWindows = clusterGathering('requests', async () => sources.requests.window());
     const business = new BusinessStats(ctx.db, ctx.now);
-    app.addHook('onReady', async () => business.start());
+    services.add({ name: '监控查询 business figures', startOn: 'ready', start: () => { business.start(); return { stop: () => business.stop() }; } });
     app.addHook('onClose', async () => {
-      business.stop();
       processes.stop();
       requestWindows.stop();
       processStats.stop();

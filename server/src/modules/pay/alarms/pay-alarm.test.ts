@@ -4,7 +4,7 @@ import { startTestApp, USER_PASSWORD, type TestApp } from '../../../test/harness
 import { twoCompanies, type TwoCompanies } from '../../../test/companies.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
 import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from '../gateways/index.ts';
-import { paymentRuntime, type PaymentRuntime } from '../orders/index.ts';
+import { type PaymentRuntime } from '../orders/index.ts';
 import { sweepRefunds } from '../orders/sweeper.ts';
 
 // 支付告警 (/pay/Alarm) on SQLite and (TEST_DATABASE_URL) PostgreSQL: the list and its filters, the data
@@ -27,7 +27,7 @@ const insertAlarm = (a: Seed) => t.ctx.db.insertInto('pay_alarm').values({ machi
 
 beforeAll(async () => {
   t = await startTestApp();
-  rt = paymentRuntime(t.ctx);
+  rt = t.payments;
   sim = simulatorOf(rt.gateways);
   c = await twoCompanies(t, 'pa', '告警');
   await t.createUser({ userName: 'pa_demo', roleId: RoleId.demo, deptId: c.companyA });

@@ -8,7 +8,6 @@ import { startFakeWechatV3, type FakeWechatV3 } from '../../../../../tools/fake-
 import { twoCompanies } from '../../../test/companies.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { WechatV2Gateway } from '../gateways/index.ts';
-import { paymentRuntime } from '../orders/index.ts';
 
 // POST /api/Config/check on SQLite and (TEST_DATABASE_URL) PostgreSQL: the saved config, as the console saved it,
 // checked against the local fakes: valid with the right keys, a sentence naming the field with a wrong one;
@@ -37,7 +36,7 @@ beforeAll(async () => {
   [v3, v2, alipay] = await Promise.all([startFakeWechatV3(), startFakeWechatV2(), startFakeAlipay()]);
   t = await startTestApp({ WECHATPAY_BASE_URL: v3.baseUrl, ALIPAY_GATEWAY_URL: alipay.gatewayUrl });
   // APIv2 on its own HTTPS port, its CA trusted (production: one host for both, the system's CAs)
-  paymentRuntime(t.ctx).gateways.add(new WechatV2Gateway({ baseUrl: v2.baseUrl, tlsCa: v2.certs.caPem }));
+  t.payments.gateways.add(new WechatV2Gateway({ baseUrl: v2.baseUrl, tlsCa: v2.certs.caPem }));
   ({ adminA, adminB, userA } = await twoCompanies(t, 'chk', '检测'));
   const configs = seededConfigs({ v3, v2, alipay }, 'https://pay.example.com');
   const byGateway = Object.fromEntries(configs.map((c) => [c.gateway, c]));

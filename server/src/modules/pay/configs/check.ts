@@ -8,8 +8,7 @@ import type { Access } from '../../../http/caller.ts';
 import { ok } from '../../../http/envelope.ts';
 import { notFound } from '../../../http/errors.ts';
 import { parse } from '../../../http/validate.ts';
-import { loadPayAccount, PayAccountError, type PayAccount, type PaymentGateway, failed, probeResult } from '../gateways/index.ts';
-import { paymentRuntime } from '../orders/index.ts';
+import { loadPayAccount, PayAccountError, type GatewayRegistry, type PayAccount, type PaymentGateway, failed, probeResult } from '../gateways/index.ts';
 
 const m = messages.payConfigCheck;
 
@@ -18,11 +17,11 @@ const m = messages.payConfigCheck;
  * its gateway for one harmless signed call (PaymentGateway.probe). A config outside the caller's companies is
  * refused as the list hides it; what the gateway answered, valid or not, is the answer (200), for the screen to show.
  */
-export async function checkPayConfig(ctx: AppContext, caller: Access, id: number): Promise<{ name: string; result: PayConfigCheckResult }> {
+export async function checkPayConfig(ctx: AppContext, gateways: GatewayRegistry, caller: Access, id: number): Promise<{ name: string; result: PayConfigCheckResult }> {
   const row = await ctx.db.selectFrom('pay_config').select(['id', 'name', 'deptId', 'gateway']).where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound();
   assertDeptInScope(caller.deptScope, row.deptId);
-  const gateway = paymentRuntime(ctx).gateways.get(row.gateway) as PaymentGateway<PayAccount> | undefined;
+  const gateway = gateways.get(row.gateway) as PaymentGateway<PayAccount> | undefined;
   if (!gateway?.probe) return { name: row.name, result: probeResult([failed(m.action, m.unsupported)]) };
   let account: PayAccount | undefined;
   try {
@@ -36,11 +35,11 @@ export async function checkPayConfig(ctx: AppContext, caller: Access, id: number
 }
 
 /** POST /api/Config/check { id }: operation-logged with the config it checked and the sentence it answered (never a key). */
-export function registerPayConfigCheck(app: FastifyInstance, ctx: AppContext): void {
+export function registerPayConfigCheck(app: FastifyInstance, ctx: AppContext, gateways: GatewayRegistry): void {
   app.post('/api/Config/check', { config: { access: { permission: Perm.payConfigCheck }, audit: { module: messages.payConfig.title, action: m.action } } }, async (request) => {
     const { id } = parse(payConfigCheckRequest, request.body);
     describeTarget(request, `id ${id}`);
-    const { name, result } = await checkPayConfig(ctx, callerOf(request), id);
+    const { name, result } = await checkPayConfig(ctx, gateways, callerOf(request), id);
     describeTarget(request, `id ${id} ${name}`);
     return ok(result.message, result);
   });

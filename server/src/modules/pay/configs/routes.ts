@@ -3,6 +3,7 @@ import {
   idsRequest, labelOf, messages, payConfigListQuery, payConfigSave, payConfigSecretFields, payGatewayOptions, payTypeOptions, Perm, type PayConfig,
 } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
+import type { GatewayRegistry } from '../gateways/index.ts';
 import { callerOf } from '../../../http/access-check.ts';
 import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
@@ -50,7 +51,7 @@ function exportRow(row: PayConfig): ExportRow {
 }
 
 /** 支付配置 (SPEC §2.12, §7.6). The request bodies carry secrets: only the name reaches the operation log. */
-export function payConfigRoutes(ctx: AppContext) {
+export function payConfigRoutes(ctx: AppContext, gateways: GatewayRegistry) {
   return async (app: FastifyInstance) => {
     registerList(app, {
       permission: Perm.payConfigList,
@@ -74,6 +75,6 @@ export function payConfigRoutes(ctx: AppContext) {
       return ok(m.deleted);
     });
 
-    registerPayConfigCheck(app, ctx);
+    registerPayConfigCheck(app, ctx, gateways);
   };
 }

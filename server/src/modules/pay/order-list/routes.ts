@@ -11,7 +11,7 @@ import { AppError, notFound } from '../../../http/errors.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
-import { refundOrder, paymentRuntime } from '../orders/index.ts';
+import { refundOrder, type PaymentRuntime } from '../orders/index.ts';
 import { findOrderDetail, listOrders, orderById, streamOrders } from './queries.ts';
 
 const m = messages.order;
@@ -41,9 +41,8 @@ const exportColumns: XlsxColumn<OrderExportRow>[] = [
 
 // 交易订单: list, export, the preview with the order's refunds, the companies to filter
 // by, and 退款 (the money side is modules/pay/orders/refund.ts).
-export function orderListRoutes(ctx: AppContext) {
+export function orderListRoutes(ctx: AppContext, rt: PaymentRuntime) {
   return async (app: FastifyInstance) => {
-    const rt = paymentRuntime(ctx);
     registerList(app, {
       permission: Perm.orderList,
       query: orderListQuery,

@@ -5,7 +5,8 @@ import { compiledOnce, compiledWrite } from '../../../db/compiled-once.ts';
 import { dialectOf } from '../../../db/dialect.ts';
 import type { Database } from '../../../db/schema.ts';
 import { sharedTransaction } from '../../../db/shared-commit.ts';
-import type { Log } from './runtime.ts';
+import { refundSoon } from './refund.ts';
+import type { Log, PaymentRuntime } from './runtime.ts';
 import { announceMoved, statusLabel, transition, transitions } from './state-machine.ts';
 import { orderView, ownOrder, refuse } from './status.ts';
 
@@ -56,7 +57,14 @@ async function dispensePaid(ctx: AppContext, machine: KnownMachine, input: Termi
  * transaction (never below 0); failure → 4 and refundNeeded = 1. A repeat of the same result answers the
  * same; the opposite result for a reported order is refused.
  */
-export async function reportDispense(ctx: AppContext, machine: KnownMachine, input: TerminalDispense, log?: Log): Promise<TerminalOrderStatus> {
+export async function reportDispense(ctx: AppContext, rt: PaymentRuntime, machine: KnownMachine, input: TerminalDispense, log?: Log): Promise<TerminalOrderStatus> {
+  const result = await recordDispense(ctx, machine, input, log);
+  // a failed dispense is refunded in full at once, after the answer (the sweeper is the safety net)
+  if (result.orderStatus === OrderStatus.dispenseFailed) refundSoon(ctx, rt, result.orderNo, log);
+  return result;
+}
+
+async function recordDispense(ctx: AppContext, machine: KnownMachine, input: TerminalDispense, log?: Log): Promise<TerminalOrderStatus> {
   if (input.success && input.aisleStatus !== MachineStatus.disabled) {
     const dispensed = await dispensePaid(ctx, machine, input, log);
     if (dispensed) return dispensed;

@@ -8,7 +8,6 @@ import { runTerminals } from '../../../../../tools/terminal-simulator/run-termin
 import { payOnPage } from '../../../../../tools/terminal-simulator/terminal-client.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { loadPayAccount, WechatV2Gateway } from '../gateways/index.ts';
-import { paymentRuntime } from './runtime.ts';
 
 // The demo of README: `npm run fake-gateways -- --seed` writes the fakes' values into 支付配置 through the
 // console API (WeChat Pay V2 and V3 on one port, as on WeChat's one host), and `npm run terminal -- --config
@@ -23,11 +22,11 @@ beforeAll(async () => {
   // APIv3 over the port's plain HTTP (this in-process server does not trust the fake's CA); APIv2 over its
   // HTTPS with the CA given (the demo's server: the same HTTPS URL for both, NODE_EXTRA_CA_CERTS)
   t = await startTestApp({ WECHATPAY_BASE_URL: fakes.wechat.plainUrl, ALIPAY_GATEWAY_URL: fakes.alipay.gatewayUrl });
-  paymentRuntime(t.ctx).gateways.add(new WechatV2Gateway({ baseUrl: fakes.wechat.baseUrl, tlsCa: fakes.wechat.caPem }));
+  t.payments.gateways.add(new WechatV2Gateway({ baseUrl: fakes.wechat.baseUrl, tlsCa: fakes.wechat.caPem }));
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
-  await paymentRuntime(t.ctx).stop();
+  await t.payments.stop();
   await t?.close();
   await Promise.all([fakes?.wechat.close(), fakes?.alipay.close()]);
 });
@@ -63,7 +62,7 @@ it.each(cases)('the terminal simulator sells through $gateway on its fake\'s pag
   expect(stats.paid).toBe(stats.dispensed + stats.failed);
   expect(stats.failed).toBeGreaterThan(0);
   expect(stats.refunded).toBe(stats.failed);
-  await paymentRuntime(t.ctx).settled();
+  await t.payments.settled();
   const orders = await t.ctx.db.selectFrom('pay_order').selectAll().where('machineNo', 'like', `${prefix}-%`).execute();
   const sales = orders.filter((o) => o.transType === TransType.consume);
   const paid = sales.filter((o) => o.payTime !== null);

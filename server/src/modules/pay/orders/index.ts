@@ -4,7 +4,7 @@ export { reportDispense } from './dispense.ts';
 export { OrderMoveRelay } from './move-relay.ts';
 export { notifyRoutes } from './notify-routes.ts';
 export { refundOrder, refundSoon, refundableOf } from './refund.ts';
-export { paymentRuntime } from './runtime.ts';
+export { createPaymentRuntime } from './runtime.ts';
 export type { PaymentRuntime } from './runtime.ts';
 export { orderStatus } from './status.ts';
 export { claimExpired, claimStuckRefunds, failStaleDispenses, startOrderSweeper, sweepOrders } from './sweeper.ts';

@@ -3,9 +3,8 @@ import { fill, idInPath, messages } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
 import { type PaymentGateway, NOTIFY_BODY_ROUTE, NOTIFY_CONFIG_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateways/index.ts';
 import { handlePaidNotification, type NotifyAnswer } from './notify.ts';
-import { refundSoon } from './refund.ts';
 import { handleRefundNotification } from './refund-notify.ts';
-import { paymentRuntime } from './runtime.ts';
+import type { PaymentRuntime } from './runtime.ts';
 
 // What the gateways call (public: the gateway's own signature is checked against the order's 支付配置,
 // never a session): /gateway/<gateway>/config/<configId>/notify/<orderNo> (before: /gateway/<gateway>/notify/<orderNo>)
@@ -32,9 +31,8 @@ function acknowledge(reply: FastifyReply, gateway: PaymentGateway, answer: Notif
   return reply.code(ack.status ?? (answer.ok ? 200 : 400)).type(ack.contentType).send(ack.body);
 }
 
-export function notifyRoutes(ctx: AppContext) {
+export function notifyRoutes(ctx: AppContext, rt: PaymentRuntime) {
   return async (app: FastifyInstance) => {
-    const rt = paymentRuntime(ctx);
     rt.gateways.routes(app);
 
     await app.register(async (scope) => {
@@ -54,9 +52,7 @@ export function notifyRoutes(ctx: AppContext) {
         if (!gateway) return unknownGateway(reply, name);
         const configInPath = configId === undefined ? undefined : idInPath(configId);
         if (configId !== undefined && configInPath === undefined) return badConfigId(reply);
-        const answer = await handlePaidNotification(ctx, rt, name, request.rawBody ?? '', request.headers, request.log, orderNo, configInPath);
-        if (answer.refundOrderNo) refundSoon(ctx, rt, answer.refundOrderNo, request.log);
-        return acknowledge(reply, gateway, answer);
+        return acknowledge(reply, gateway, await handlePaidNotification(ctx, rt, name, request.rawBody ?? '', request.headers, request.log, orderNo, configInPath));
       };
       scope.post(NOTIFY_CONFIG_ROUTE, { config: access }, paid);
       scope.post(NOTIFY_ROUTE, { config: access }, paid);

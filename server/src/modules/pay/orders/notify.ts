@@ -5,6 +5,7 @@ import { sharedWrite } from '../../../db/shared-commit.ts';
 import { GatewayVerifyError, type ClosedNotification, type PaidNotification, type PayAccount, type PaymentGateway } from '../gateways/index.ts';
 import { recordAlarm } from '../alarms/index.ts';
 import { accountOf } from './pay-account.ts';
+import { refundSoon } from './refund.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
 import { payByNumber, transition } from './state-machine.ts';
 import type { Order } from './status.ts';
@@ -22,8 +23,7 @@ function mismatchDetail(field: 'orderNo' | 'amount' | 'mchId' | 'appId', paid: n
   return fill(a.detailNotifyField, { field: { orderNo: a.notifyFieldOrderNo, mchId: a.notifyFieldMchId, appId: a.notifyFieldAppId }[field] });
 }
 
-/** refundOrderNo: the order the notification marked for an automatic refund (a payment after close). */
-export type NotifyAnswer = { ok: boolean; message: string; refundOrderNo?: string };
+export type NotifyAnswer = { ok: boolean; message: string };
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -69,7 +69,8 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
     const recorded = await transition(ctx.db, order.orderId, 'markLatePayment', ctx.now(), { transId: paid.transId, payTime: paid.payTime, refundNeeded: 1 });
     if (!recorded.moved) return { ok: false, message: 'retry' };
     await recordAlarm(ctx, log, 'latePayment', order, fill(messages.payAlarm.detailLatePayment, { transId: paid.transId }));
-    return { ok: true, message: 'recorded for refund', refundOrderNo: order.orderNo };
+    refundSoon(ctx, rt, order.orderNo, log); // after the acknowledgement (the sweeper is the safety net)
+    return { ok: true, message: 'recorded for refund' };
   }
   // already paid / dispensed / failed, or a payment after close already recorded: a repeat, acknowledged, nothing changes
   return { ok: true, message: 'repeat' };

@@ -10,7 +10,7 @@ import { type PayAccount, payConfigPurpose } from '../gateways/index.ts';
 import { wechatV3AccountOf } from '../../../test/gateways/wechat-v3-harness.ts';
 import { newTerminalKey, sealTerminalKey } from '../machines/index.ts';
 import { signedHeaders, type Machine } from '../../../test/terminal-fixture.ts';
-import { paymentRuntime, type Log, type PaymentRuntime } from './runtime.ts';
+import { type Log, type PaymentRuntime } from './runtime.ts';
 import { sweepOrders, sweepRefunds } from './sweeper.ts';
 
 // A WeChat Pay V3 or Alipay call through a 支付配置 whose private key (商户私钥, 应用私钥) or the public key its answer
@@ -29,7 +29,7 @@ beforeAll(async () => {
   v3 = await startFakeWechatV3();
   alipay = await startFakeAlipay();
   t = await startTestApp({ WECHATPAY_BASE_URL: v3.baseUrl, ALIPAY_GATEWAY_URL: alipay.gatewayUrl });
-  rt = paymentRuntime(t.ctx);
+  rt = t.payments;
   token = await t.login('admin', ADMIN_PASSWORD);
 });
 afterAll(async () => {

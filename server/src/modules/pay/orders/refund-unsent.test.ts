@@ -5,7 +5,7 @@ import { startFakeWechatV2, type FakeWechatV2 } from '../../../../../tools/fake-
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { type PayAccount, WechatV2Gateway, payConfigPurpose } from '../gateways/index.ts';
 import { wechatV2AccountOf } from '../../../test/gateways/wechat-v2-harness.ts';
-import { paymentRuntime, type Log, type PaymentRuntime } from './runtime.ts';
+import { type Log, type PaymentRuntime } from './runtime.ts';
 import { sweepRefunds } from './sweeper.ts';
 
 // A WeChat Pay V2 refund through a 支付配置 whose API certificate does not load here never leaves this server:
@@ -22,7 +22,7 @@ let token: string;
 beforeAll(async () => {
   fake = await startFakeWechatV2();
   t = await startTestApp({ WECHATPAY_BASE_URL: fake.baseUrl });
-  rt = paymentRuntime(t.ctx);
+  rt = t.payments;
   // the fake's TLS certificate is its own CA's (production: the system's CAs)
   rt.gateways.add(new WechatV2Gateway({ baseUrl: fake.baseUrl, tlsCa: fake.certs.caPem }));
   token = await t.login('admin', ADMIN_PASSWORD);

@@ -4,7 +4,7 @@ import { fill, messages, OrderStatus, PayType, REFUND_KEY_PATTERN, RoleId, Trans
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { AUTO_REFUND_KEY } from './refund.ts';
 import { simulatorOf, type SimulatorGateway } from '../gateways/index.ts';
-import { paymentRuntime, type PaymentRuntime } from './runtime.ts';
+import { type PaymentRuntime } from './runtime.ts';
 import { sweepOrders, sweepRefunds } from './sweeper.ts';
 
 // Refunds through POST /api/Order/refund and the sweeper, on SQLite and (TEST_DATABASE_URL)
@@ -22,7 +22,7 @@ const RECOVER_MS = 60_000;
 
 beforeAll(async () => {
   t = await startTestApp({ PAY_RECOVER_SECONDS: String(RECOVER_MS / 1000) });
-  rt = paymentRuntime(t.ctx);
+  rt = t.payments;
   sim = simulatorOf(rt.gateways);
   token = await t.login('admin', ADMIN_PASSWORD);
   const otherDept = await t.createCompany('退款别家公司', 'OTHER-RF');

@@ -2,9 +2,10 @@ import type { AppContext } from '../../../context.ts';
 import { type GatewayRegistry, gatewayRegistry } from '../gateways/index.ts';
 import { ThrottledWarnings } from '../alarms/index.ts';
 
-// The payment runtime of one server: its gateways (gateway/registry.ts) and the work it does after
-// answering (an automatic refund). One per AppContext, made on first use. The gateways' own work (their
-// routes, what they do at start, under way, at shutdown) goes through the registry's lifecycle hooks.
+// The payment runtime of one server: its gateways (gateways/registry.ts) and the work it does after
+// answering (an automatic refund). Made once by the payments service (pay/payments) when the app is built
+// and handed to the routes that need it. The gateways' own work (their routes, what they do at start, under
+// way, at shutdown) goes through the registry's lifecycle hooks.
 
 /** Where the payment half writes its warnings and errors (a request's or the sweeper's logger). */
 export type Log = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
@@ -21,11 +22,7 @@ export type PaymentRuntime = {
   stop: () => Promise<void>;
 };
 
-const runtimes = new WeakMap<AppContext, PaymentRuntime>();
-
-export function paymentRuntime(ctx: AppContext): PaymentRuntime {
-  const known = runtimes.get(ctx);
-  if (known) return known;
+export function createPaymentRuntime(ctx: AppContext): PaymentRuntime {
   const gateways = gatewayRegistry(ctx);
   const pending = new Set<Promise<unknown>>();
   const settled = async () => {
@@ -46,6 +43,5 @@ export function paymentRuntime(ctx: AppContext): PaymentRuntime {
       await gateways.stop();
     },
   };
-  runtimes.set(ctx, runtime);
   return runtime;
 }

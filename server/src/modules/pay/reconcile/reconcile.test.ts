@@ -4,7 +4,6 @@ import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { twoCompanies, type TwoCompanies } from '../../../test/companies.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
 import { simulatorOf } from '../gateways/index.ts';
-import { paymentRuntime } from '../orders/index.ts';
 import { reconcileDeps } from './routes.ts';
 import { reconcileDay } from './run.ts';
 import { startReconcileJob } from './job.ts';
@@ -83,7 +82,7 @@ beforeAll(async () => {
   await sale({ configId: configB, deptId: c.companyB, orderNo: 'RC-B1', fen: 999, at: D0 + 10 * HOUR });
 });
 afterAll(async () => {
-  await paymentRuntime(t.ctx).stop();
+  await t.payments.stop();
   await t?.close();
 });
 
@@ -246,8 +245,8 @@ describe('对账 runs claimed once', () => {
     let entered!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
     const inBill = new Promise<void>((resolve) => { entered = resolve; });
-    const simulator = simulatorOf(paymentRuntime(t.ctx).gateways);
-    const slow = { ...reconcileDeps(t.ctx), gatewayOf: () => ({ ...simulator, name: 'simulator', downloadBill: async (config: never, day: string) => { entered(); await held; return simulator.downloadBill(config, day); } }) as never };
+    const simulator = simulatorOf(t.payments.gateways);
+    const slow = { ...reconcileDeps(t.ctx, t.payments.gateways), gatewayOf: () => ({ ...simulator, name: 'simulator', downloadBill: async (config: never, day: string) => { entered(); await held; return simulator.downloadBill(config, day); } }) as never };
     const day = '2026-03-12';
     const first = reconcileDay(slow, { day, configIds: [configA], by: 'one', mode: 'button' });
     await inBill; // the first has claimed its run and waits for the bill
@@ -257,7 +256,7 @@ describe('对账 runs claimed once', () => {
     release();
     expect(await first).toMatchObject({ runs: 1, busy: 0 });
     expect((await runs({ start: day, end: day })).filter((r) => r.configId === configA)).toMatchObject([{ runBy: 'one', result: 'matched' }]);
-    const deps = reconcileDeps(t.ctx);
+    const deps = reconcileDeps(t.ctx, t.payments.gateways);
     const configs = (await t.ctx.db.selectFrom('pay_config').select('id').execute()).length;
     expect(await reconcileDay(deps, { day, by: 'system', mode: 'job' })).toMatchObject({ runs: configs - 1, busy: 1 }); // the others were not run yet
     expect(await reconcileDay(deps, { day, by: 'system', mode: 'job' })).toMatchObject({ runs: 0, busy: configs });
@@ -267,7 +266,7 @@ describe('对账 runs claimed once', () => {
 
   it('records a gateway without a bill as 失败 with the reason, and the other configs still run', async () => {
     const other = await t.ctx.db.insertInto('pay_config').values({ deptId: c.companyA, name: '无账单', payType: PayType.alipay, gateway: 'no_such_gateway', addTime: 1, editTime: 1 }).returning('id').executeTakeFirstOrThrow();
-    const answer = await reconcileDay(reconcileDeps(t.ctx), { day: '2026-03-13', configIds: [configA, other.id], by: 'x', mode: 'button' });
+    const answer = await reconcileDay(reconcileDeps(t.ctx, t.payments.gateways), { day: '2026-03-13', configIds: [configA, other.id], by: 'x', mode: 'button' });
     expect(answer).toMatchObject({ runs: 2 });
     expect(await runOf('2026-03-13', other.id)).toMatchObject({ result: 'failed', message: m.noBill });
     expect(await runOf('2026-03-13', configA)).toMatchObject({ result: 'matched' });
@@ -275,13 +274,13 @@ describe('对账 runs claimed once', () => {
 
   it("runs yesterday's 对账 at start when today's PAY_RECONCILE_AT has passed, and waits for it when it has not", async () => {
     const configs = (await t.ctx.db.selectFrom('pay_config').select('id').execute()).length;
-    const late = { ...reconcileDeps(t.ctx), now: () => shanghaiDayStart('2026-03-15')! + 11 * HOUR };
+    const late = { ...reconcileDeps(t.ctx, t.payments.gateways), now: () => shanghaiDayStart('2026-03-15')! + 11 * HOUR };
     const done = await new Promise<{ day: string; runs: number }>((resolve) => {
       const job = startReconcileJob(late, '10:30', (answer) => void job.stop().then(() => resolve(answer)));
     });
     expect(done).toMatchObject({ day: '2026-03-14', runs: configs });
     expect((await runs({ start: '2026-03-14', end: '2026-03-14' })).map((r) => r.runBy)).toEqual(Array(configs).fill('system'));
-    const early = { ...reconcileDeps(t.ctx), now: () => shanghaiDayStart('2026-03-16')! + 10 * HOUR };
+    const early = { ...reconcileDeps(t.ctx, t.payments.gateways), now: () => shanghaiDayStart('2026-03-16')! + 10 * HOUR };
     const job = startReconcileJob(early, '10:30');
     await job.stop();
     expect(await runs({ start: '2026-03-15', end: '2026-03-15' })).toEqual([]);
@@ -293,11 +292,11 @@ describe('对账 runs claimed once', () => {
     const held = new Promise<void>((resolve) => { release = resolve; });
     const inBill = new Promise<void>((resolve) => { entered = resolve; });
     // the stalled run's gateway answers an empty bill at last: had it been written, NEXT would show 平台有/通道无
-    const stalled = { ...reconcileDeps(t.ctx), gatewayOf: () => ({ name: 'simulator', downloadBill: async (_c: never, day: string) => { entered(); await held; return { day, rows: [] }; } }) as never };
+    const stalled = { ...reconcileDeps(t.ctx, t.payments.gateways), gatewayOf: () => ({ name: 'simulator', downloadBill: async (_c: never, day: string) => { entered(); await held; return { day, rows: [] }; } }) as never };
     const first = reconcileDay(stalled, { day: NEXT, configIds: [configA], by: 'stalled', mode: 'button' });
     await inBill;
     await reconcileDb(t.ctx.db).updateTable('pay_reconcile_run').set({ leaseUntil: 1 }).where('day', '=', NEXT).where('configId', '=', configA).execute(); // (its lease ran out)
-    expect(await reconcileDay(reconcileDeps(t.ctx), { day: NEXT, configIds: [configA], by: 'takeover', mode: 'job' })).toMatchObject({ runs: 1, busy: 0 });
+    expect(await reconcileDay(reconcileDeps(t.ctx, t.payments.gateways), { day: NEXT, configIds: [configA], by: 'takeover', mode: 'job' })).toMatchObject({ runs: 1, busy: 0 });
     release();
     await first;
     const next = await runOf(NEXT, configA);
@@ -317,7 +316,7 @@ describe('对账 runs claimed once', () => {
     const days = [...new Set(times.map((r) => shanghaiDay(Number(r.payTime))))];
     let platform = 0;
     for (const day of days) {
-      expect(await reconcileDay(reconcileDeps(t.ctx), { day, configIds: [configId], by: 'x', mode: 'button' })).toMatchObject({ runs: 1, diffs: 0 });
+      expect(await reconcileDay(reconcileDeps(t.ctx, t.payments.gateways), { day, configIds: [configId], by: 'x', mode: 'button' })).toMatchObject({ runs: 1, diffs: 0 });
       const result = await runOf(day, configId);
       expect(result).toMatchObject({ result: 'matched' });
       expect(result.gatewayCount).toBe(result.platformCount);

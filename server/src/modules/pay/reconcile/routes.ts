@@ -11,9 +11,7 @@ import { AppError, conflict } from '../../../http/errors.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
-import { loadPayAccount, type PayAccount, type PaymentGateway } from '../gateways/index.ts';
-import { paymentRuntime } from '../orders/index.ts';
-import { startReconcileJob } from './job.ts';
+import { loadPayAccount, type GatewayRegistry, type PayAccount, type PaymentGateway } from '../gateways/index.ts';
 import { configChoices, configIdsToRun, handleDiff, listDiffs, listRuns } from './queries.ts';
 import { reconcileDay, type ReconcileDeps } from './run.ts';
 
@@ -56,16 +54,15 @@ const diffColumns: XlsxColumn<DiffExportRow>[] = [
 ];
 
 /** The reconciliation of a day by the gateways this server has (the registry of the payment runtime). */
-export function reconcileDeps(ctx: AppContext, onError?: (error: unknown) => void): ReconcileDeps {
-  const { gateways } = paymentRuntime(ctx);
+export function reconcileDeps(ctx: AppContext, gateways: GatewayRegistry, onError?: (error: unknown) => void): ReconcileDeps {
   return { db: ctx.db, now: ctx.now, gatewayOf: (name) => gateways.get(name) as PaymentGateway<PayAccount> | undefined, accountOf: (id) => loadPayAccount(ctx.db, ctx.secrets, id), onError };
 }
 
 // 对账 (/pay/Reconcile): the runs, a run's differences (both with their export), the 对账 button,
-// 标记处理 (operation log) and the 支付配置 choices; the daily job starts when the server listens.
-export function reconcileRoutes(ctx: AppContext) {
+// 标记处理 (operation log) and the 支付配置 choices. The daily job is the payments service's (pay/payments).
+export function reconcileRoutes(ctx: AppContext, gateways: GatewayRegistry) {
   return async (app: FastifyInstance) => {
-    const deps = reconcileDeps(ctx, (error) => app.log.error({ err: error }, '对账 failed'));
+    const deps = reconcileDeps(ctx, gateways, (error) => app.log.error({ err: error }, '对账 failed'));
     const audit = (action: string) => ({ module: m.title, action });
 
     registerList(app, {
@@ -115,13 +112,5 @@ export function reconcileRoutes(ctx: AppContext) {
       return ok(m.handleDone);
     });
 
-    let job: { stop: () => Promise<void> } | undefined;
-    // a listening server only (main.ts): the tests' injected apps run no job
-    app.addHook('onListen', async () => {
-      job = startReconcileJob(deps, ctx.config.pay.reconcileAt, (done) => {
-        if (done.runs > 0) app.log.info({ reconcile: done }, `对账 ${done.day}: ${done.runs} runs, ${done.diffs} differences`);
-      });
-    });
-    app.addHook('onClose', async () => job?.stop());
   };
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { messages, OrderStatus, TERMINAL_PREFIX, terminalCreateOrderSchema, terminalDispenseSchema, terminalHeartbeatSchema, terminalOrderStatusSchema } from '@huiyun/contract';
+import { messages, TERMINAL_PREFIX, terminalCreateOrderSchema, terminalDispenseSchema, terminalHeartbeatSchema, terminalOrderStatusSchema } from '@huiyun/contract';
 import type { AppContext, KnownMachine } from '../../../context.ts';
 import { ok } from '../../../http/envelope.ts';
 import { AppError, unauthorized } from '../../../http/errors.ts';
 import { parse } from '../../../http/validate.ts';
-import { createOrder, reportDispense, orderStatus, refundSoon, paymentRuntime } from '../orders/index.ts';
+import { createOrder, reportDispense, orderStatus, type PaymentRuntime } from '../orders/index.ts';
 import { heartbeat } from './heartbeat.ts';
 
 const t = messages.terminal;
@@ -36,14 +36,13 @@ export const originOf = (request: FastifyRequest) => `${request.protocol}://${re
 
 // The terminal protocol (docs/terminal-protocol.md) under /terminal/v1: every call is signed by the
 // machine (access 'terminal', checked in terminal/auth.ts). Machine traffic, not in the operation log.
-export function terminalRoutes(ctx: AppContext) {
+export function terminalRoutes(ctx: AppContext, rt: PaymentRuntime) {
   return async (app: FastifyInstance) => {
     // The signature covers the bytes received, which only the JSON parser keeps: any other body (a form the
     // app-wide parser would read, text, …) is refused with 415 before routing, so none is ever checked
     // against an empty body.
     app.removeAllContentTypeParsers();
     keepRawJsonBody(app);
-    const rt = paymentRuntime(ctx);
     const access = { access: 'terminal' as const };
     app.post(`${TERMINAL_PREFIX}/order/create`, { config: access }, async (request) =>
       ok('', await createOrder(ctx, rt, machineOf(request), parse(terminalCreateOrderSchema, request.body), originOf(request), request.log)),
@@ -55,11 +54,9 @@ export function terminalRoutes(ctx: AppContext) {
       reply.raw.once('close', () => void (closed = true));
       return ok('', await orderStatus(ctx, machineOf(request), input.orderNo, input.knownStatus, input.waitSeconds ?? 0, () => closed));
     });
-    app.post(`${TERMINAL_PREFIX}/order/dispense`, { config: access }, async (request) => {
-      const result = await reportDispense(ctx, machineOf(request), parse(terminalDispenseSchema, request.body), request.log);
-      if (result.orderStatus === OrderStatus.dispenseFailed) refundSoon(ctx, rt, result.orderNo, request.log);
-      return ok('', result);
-    });
+    app.post(`${TERMINAL_PREFIX}/order/dispense`, { config: access }, async (request) =>
+      ok('', await reportDispense(ctx, rt, machineOf(request), parse(terminalDispenseSchema, request.body), request.log)),
+    );
     app.post(`${TERMINAL_PREFIX}/heartbeat`, { config: access }, async (request) =>
       ok('', await heartbeat(ctx, machineOf(request), parse(terminalHeartbeatSchema, request.body).aisles)),
     );

@@ -2,6 +2,7 @@ import fastifyMultipart, { type MultipartFile, type Multipart } from '@fastify/m
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { downloadFileQuery, messages, Perm, uploadFilesFields, UploadKind } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
+import type { BackgroundServices } from '../../../http/background-services.ts';
 import { callerOf } from '../../../http/access-check.ts';
 import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
@@ -31,18 +32,20 @@ declare module 'fastify' {
 }
 
 /** `attached`: the rules by which other areas let a caller see a file it does not own (see loadDownloadable). */
-export function fileRoutes(ctx: AppContext, attached: readonly AttachedFileRule[]) {
+export function fileRoutes(ctx: AppContext, attached: readonly AttachedFileRule[], services: BackgroundServices) {
   return async (app: FastifyInstance) => {
-    // In the background once the server is up: the walk of uploads/ grows with the files kept and must not
+    // In the background once the app is ready: the walk of the store grows with the files kept and must not
     // hold the start (a close waits for it).
-    let sweeping: Promise<void> = Promise.resolve();
-    app.addHook('onReady', async () => {
-      sweeping = ctx.files.sweepPartials().then(
-        (swept: number) => { if (swept > 0) app.log.warn({ swept }, 'removed the partial files of uploads cut off by a stop'); },
-        (error: unknown) => app.log.error({ err: error }, 'sweeping partial uploads failed'),
-      );
+    services.add({
+      name: 'partial uploads sweep', startOn: 'ready',
+      start: (log) => {
+        const sweeping = ctx.files.sweepPartials().then(
+          (swept: number) => { if (swept > 0) log.warn({ swept }, 'removed the partial files of uploads cut off by a stop'); },
+          (error: unknown) => log.error({ err: error }, 'sweeping partial uploads failed'),
+        );
+        return { stop: () => sweeping };
+      },
     });
-    app.addHook('onClose', async () => sweeping);
     // Registered in this plugin only: the other areas keep refusing multipart bodies.
     await app.register(fastifyMultipart, { throwFileSizeLimit: false });
 

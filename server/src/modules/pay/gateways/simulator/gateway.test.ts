@@ -3,7 +3,7 @@ import { Kysely, type CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
-import { paymentRuntime, type PaymentRuntime, startOrderSweeper } from '../../orders/index.ts';
+import { type PaymentRuntime, startOrderSweeper } from '../../orders/index.ts';
 import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from './gateway.ts';
 
 // The simulator gateway on its own: retries until acknowledged, duplicates, lost attempts, refunds;
@@ -17,7 +17,7 @@ const config = () => ({ id: configId, gateway: 'simulator', partner: 'MCH-S', ap
 
 beforeAll(async () => {
   t = await startTestApp();
-  rt = paymentRuntime(t.ctx);
+  rt = t.payments;
   sim = simulatorOf(rt.gateways);
   const now = Date.now();
   configId = (await t.ctx.db.insertInto('pay_config').values({ deptId: 1, name: '模拟', payType: PayType.wechat, gateway: 'simulator', partner: 'MCH-S', addTime: now, editTime: now }).returning('id').executeTakeFirstOrThrow()).id;

@@ -1,0 +1,53 @@
+import type { AppContext } from '../../../context.ts';
+import { choreFailed, type BackgroundService } from '../../../http/background-services.ts';
+import { startRollupFolding } from '../charts/index.ts';
+import { createPaymentRuntime, startOrderSweeper, type PaymentRuntime } from '../orders/index.ts';
+import { reconcileDeps, startReconcileJob } from '../reconcile/index.ts';
+
+// The payment half's one service: the gateway registry and the work after an answer (the payment
+// runtime, handed to the routes that take payments), and its long-lived work, started and stopped in
+// one place — the gateways' start hooks, the order sweeper, the daily 对账, the sales rollups' fold.
+
+export type PaymentsService = { runtime: PaymentRuntime; services: BackgroundService[] };
+
+export type PaymentsOptions = {
+  /** Whether this process runs the gateways' start hooks (of several server processes, one does: main.ts). */
+  gatewayStartHooks?: boolean;
+};
+
+export function paymentsService(ctx: AppContext, options: PaymentsOptions = {}): PaymentsService {
+  const runtime = createPaymentRuntime(ctx);
+  const services: BackgroundService[] = [
+    {
+      // the gateways' start hooks (work a gateway's last run left, e.g. notifications never acknowledged);
+      // at close: the work under way settles, then every gateway's stop hook (nothing more goes out)
+      name: 'payment gateways', startOn: 'listen',
+      start: (log) => {
+        if (options.gatewayStartHooks !== false) void runtime.gateways.start(log, (gateway, error) => choreFailed(log, `${gateway} gateway: start failed`)(error));
+        return { stop: () => runtime.stop() };
+      },
+    },
+    {
+      // unpaid orders past their time asked at the gateway, then paid or closed; automatic refunds and refunds
+      // left under way by a crash (orders/sweeper.ts)
+      name: 'order sweeper', startOn: 'listen',
+      start: (log) => startOrderSweeper(ctx, runtime, {
+        log,
+        onSwept: (c) => { if (c.claimed + c.dispenseTimeouts + c.autoRefunds + c.refundsClaimed > 0) log.info({ swept: c }, 'order sweep'); },
+        onError: choreFailed(log, 'order sweep failed'),
+      }),
+    },
+    {
+      name: '对账', startOn: 'listen',
+      start: (log) => startReconcileJob(reconcileDeps(ctx, runtime.gateways, (error) => log.error({ err: error }, '对账 failed')), ctx.config.pay.reconcileAt, (done) => {
+        if (done.runs > 0) log.info({ reconcile: done }, `对账 ${done.day}: ${done.runs} runs, ${done.diffs} differences`);
+      }),
+    },
+    {
+      // the sales rollups' pending changes (数据可视化), folded now and then so that a chart's read has few to fold
+      name: 'sales rollups fold', startOn: 'listen',
+      start: (log) => startRollupFolding(ctx.db, { onError: choreFailed(log, 'sales rollups: fold failed') }),
+    },
+  ];
+  return { runtime, services };
+}
