@@ -30,7 +30,8 @@ import { OrderMoveRelay, type PaymentRuntime } from './modules/pay/orders/index.
 import { BackgroundServices, choreFailed } from './http/background-services.ts';
 import { startLogRetention } from './db/log-retention.ts';
 import { startSqliteOptimizer } from './db/sqlite-optimize.ts';
-import { systemMonitorRoutes, RequestStats } from './modules/monitor/server/index.ts';
+import { startScheduledBackups } from './infra/scheduled-backup.ts';
+import { systemMonitorRoutes, RequestStats, version } from './modules/monitor/server/index.ts';
 import { metricsRoutes } from './modules/platform/metrics/index.ts';
 
 export type BuildOptions = {
@@ -146,6 +147,18 @@ function platformServices(ctx: AppContext): BackgroundServices {
       onError: choreFailed(log, 'log retention sweep failed'),
     }),
   });
+  if (ctx.config.backup.dir) {
+    services.add({
+      name: 'scheduled backup', startOn: 'listen',
+      start: (log) => {
+        if (ctx.config.databaseUrl) {
+          log.warn('BACKUP_DIR is set but the database is PostgreSQL: no scheduled backup (pg_dump, README "备份与恢复")');
+          return { stop: () => {} };
+        }
+        return startScheduledBackups(ctx.config, version, log);
+      },
+    });
+  }
   services.add({ name: 'SQLite statistics', startOn: 'listen', start: (log) => startSqliteOptimizer(ctx.db, { onError: choreFailed(log, 'SQLite statistics (pragma optimize) failed') }) });
   return services;
 }

@@ -52,6 +52,10 @@ const schema = z.object({
   PAY_SECRET_PREVIOUS_KEYS: z.string().refine((v) => v.split(',').every(isKey32), 'must be a comma list of 32-byte base64 keys').optional(),
   // GET /metrics (Prometheus) answers only with this bearer token; unset, the route is off
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // A scheduled backup of the embedded deployment (SQLite): where, when (HH:mm, the server's local time), how many kept
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_AT: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm, e.g. 03:30').default('03:30'),
+  BACKUP_KEEP: intIn(1, 1000).default(7),
   // Where uploaded files live: this host's DATA_DIR/uploads, or an S3-compatible bucket several hosts share
   FILE_STORE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().min(3).max(63).optional(),
@@ -96,6 +100,8 @@ export type Config = {
   e2eSeed: boolean;
   /** Largest file /upload/files takes. */
   uploadMaxMb: number;
+  /** The scheduled backup (infra/scheduled-backup.ts): off without a folder. */
+  backup: { dir?: string; at: string; keep: number };
   /** Where uploaded files live (infra/file-store.ts): DATA_DIR/uploads, or an S3-compatible bucket. */
   fileStore: { kind: 'local' } | S3StoreConfig;
   /** The sending engine: how long a pulled batch stays leased, how often a number may fail before it is final. */
@@ -193,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'web/dist')),
     e2eSeed: e.E2E_SEED === '1',
     uploadMaxMb: e.UPLOAD_MAX_MB,
+    backup: { dir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : undefined, at: e.BACKUP_AT, keep: e.BACKUP_KEEP },
     fileStore: e.FILE_STORE === 's3'
       ? {
         kind: 's3',

@@ -82,7 +82,7 @@ export async function serverProcess(options: { dataDir: string; databaseUrl?: st
   return { url: `http://127.0.0.1:${port}`, start, kill, applicationName, exitedByItself: () => exitedByItself, output: () => output };
 }
 
-export type ServerOnTestDatabase = { server: ServerProcess; db: Kysely<Database>; dataDir: string; close: () => Promise<void> };
+export type ServerOnTestDatabase = { server: ServerProcess; db: Kysely<Database>; dataDir: string; /** PostgreSQL: the server's database */ databaseUrl?: string; close: () => Promise<void> };
 
 /**
  * A server process on a database of its own — a fresh PostgreSQL database when TEST_DATABASE_URL is set,
@@ -114,6 +114,7 @@ export async function serverOnTestDatabase(env: Record<string, string> = {}, opt
     server,
     db,
     dataDir,
+    databaseUrl: testDb?.url,
     close: async () => {
       await server.kill();
       await db.destroy();
