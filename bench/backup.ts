@@ -29,6 +29,8 @@ const NUMBERS = benchNumber('BENCH_NUMBERS', 1_000_000, 5_000);
 const server = await startBenchServer();
 const dataDir = server.ctx.config.dataDir;
 const now = Date.now();
+const countOrders = async () => Number((await server.ctx.db.selectFrom('pay_order').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const ordersBefore = await countOrders(); // (the demo machines' own)
 await seedOrders(server, now, ORDERS, () => {});
 const file = generateNumberFile(NUMBERS, { junkRate: 0, duplicateRate: 0, seed: 5 });
 await storeFile(server.ctx, { content: file, fileName: 'numbers.txt', kind: UploadKind.numbers, userId: 1, deptId: 1 });
@@ -65,7 +67,7 @@ const copyCpu = cpu() - c;
 const problems: string[] = [];
 const restored = new DatabaseSync(path.join(work, 'restored', 'huiyun.db'), { readOnly: true });
 for (const [table, n] of Object.entries(manifest.counts)) expectCount(problems, `restored ${table}`, Number((restored.prepare(`select count(*) as n from "${table}"`).get() as { n: number }).n), n);
-expectCount(problems, 'orders in the backup', manifest.counts.pay_order!, ORDERS);
+expectCount(problems, 'orders in the backup', manifest.counts.pay_order!, ORDERS + ordersBefore);
 expectCount(problems, 'numbers in the backup', manifest.counts.sync_task_number!, NUMBERS);
 restored.close();
 expectCount(problems, 'stored files restored', fs.readdirSync(path.join(work, 'restored', 'uploads'), { recursive: true }).filter((f) => String(f).endsWith('.txt')).length, manifest.files.count);
