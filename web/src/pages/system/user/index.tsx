@@ -3,12 +3,12 @@ import { Button } from 'antd';
 import { ApartmentOutlined } from '../../../shared/icons.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { fill, lockStatusOptions, messages, Perm, RoleId, SUPER_ADMIN_USER_ID, type User } from '@huiyun/contract';
-import { companyTree, deleteUsers, exportUsers, forceOffline, listUsers, refreshCache, resetPassword, type UserFilters } from '../../../api/user.ts';
-import { queryKeys } from '../../../api/queryKeys.ts';
+import { deleteUsers, exportUsers, forceOffline, listUsers, refreshCache, resetPassword, type UserFilters } from '../../../api/user.ts';
 import { roleOptionsQuery } from '../../../api/role.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { ChangeDeptDialog } from './ChangeDeptDialog.tsx';
+import { useCompanyTree } from './companyTree.ts';
 import { DataScopeDialog } from './DataScopeDialog.tsx';
 import { LockSwitch } from './LockSwitch.tsx';
 import { PasswordDialog, type ShownPassword } from './PasswordDialog.tsx';
@@ -27,7 +27,7 @@ export function UserPage() {
   const [deptUsers, setDeptUsers] = useState<User[] | null>(null);
 
   const roles = useQuery({ ...roleOptionsQuery, meta: { errorText: m.roleLoadFailed } });
-  const companies = useQuery({ queryKey: queryKeys.options('dept', 'companyTree'), queryFn: companyTree, enabled: can(Perm.userDataScope), retry: false, meta: { silent: true } });
+  const companies = useCompanyTree(can(Perm.userDataScope), { silent: true });
 
   const roleOptions = useMemo(
     () => (roles.data ?? [])
