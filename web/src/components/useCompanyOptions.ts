@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { RoleId, type DeptChoice } from '@huiyun/contract';
+import type { DeptChoice } from '@huiyun/contract';
 import { deptChoices } from '../api/dept.ts';
 import { queryKeys } from '../api/queryKeys.ts';
-import { useCurrentUser } from '../shared/useCurrentUser.ts';
+import { usePermission } from '../shared/useCurrentUser.ts';
 import type { FieldConfig, FieldOption } from './ListPage/index.ts';
 
 export type CompanyOptions = {
@@ -35,8 +35,8 @@ type Options = {
  * /api/Dept/choices counts the companies its own answer names (对账: those of its 支付配置 choices).
  */
 export function useManyCompanies(companies: number): boolean {
-  const { data: me } = useCurrentUser();
-  return me?.roleId === RoleId.superAdmin || companies > 1;
+  const superAdministrator = usePermission({ account: 'superAdministrator' });
+  return superAdministrator || companies > 1;
 }
 
 /**

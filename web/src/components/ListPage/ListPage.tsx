@@ -3,7 +3,7 @@ import { Grid, Table, type TablePaginationConfig } from 'antd';
 import { Panel } from '../Panel.tsx';
 import { listTotalText, messages, pageSizeOptions } from '@huiyun/contract';
 import { useOpenedOnce } from '../useOpenedOnce.ts';
-import { useAccess } from '../../shared/useCurrentUser.ts';
+import { useAllowed, usePermission } from '../../shared/useCurrentUser.ts';
 import { useAllowedEntries } from '../useAllowedEntries.tsx';
 import { SearchForm } from './SearchForm.tsx';
 import { Toolbar } from './Toolbar.tsx';
@@ -24,14 +24,17 @@ export function ListPage<Row extends object, F extends object = Record<string, u
   const wide = Grid.useBreakpoint().xxl === true;
 
   // The one permission check of a list screen: 新增 / 编辑, 删除, 导出, each row action and toolbar button name their Access.
-  const allowed = useAccess();
-  const canAdd = Boolean(edit && edit.canAdd !== false && allowed(edit));
-  const canEdit = Boolean(edit && edit.canEdit !== false && allowed(edit));
-  const canDelete = Boolean(remove && !remove.hidden && allowed(remove));
+  const mayEdit = usePermission(edit ?? {});
+  const mayRemove = usePermission(remove ?? {});
+  const mayExport = usePermission(props.exporter ?? {});
+  const canAdd = Boolean(edit && edit.canAdd !== false && mayEdit);
+  const canEdit = Boolean(edit && edit.canEdit !== false && mayEdit);
+  const canDelete = Boolean(remove && !remove.hidden && mayRemove);
   const toolbarButtons = useAllowedEntries(toolbar, list.ctx);
+  const allowedRowActions = useAllowed(rowActions);
   const actions: RowAction<Row>[] = [
     ...(canEdit ? [{ key: 'edit', label: messages.common.edit, onClick: (row: Row) => list.ctx.openEdit(row) }] : []),
-    ...rowActions.filter(allowed),
+    ...allowedRowActions,
     ...(canDelete
       ? [{ key: 'delete', label: messages.common.delete, danger: true, onClick: (row: Row) => list.askRemove([row[rowKey] as Key], [row]) }]
       : []),
@@ -71,7 +74,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
         onAdd={canAdd ? list.ctx.openAdd : undefined}
         onDelete={canDelete ? () => list.askRemove(list.selected.keys, list.selected.rows) : undefined}
         deleteDisabled={list.selected.keys.length === 0}
-        onExport={props.exporter && allowed(props.exporter) ? list.exportList : undefined}
+        onExport={props.exporter && mayExport ? list.exportList : undefined}
         exporting={list.exporting}
         extra={toolbarButtons}
       />

@@ -41,8 +41,7 @@ export function MachineAislePage() {
 }
 
 function AisleBoard({ machineId }: { machineId: number }) {
-  const can = usePermission();
-  const canSave = can(Perm.aisleSave);
+  const canSave = usePermission(Perm.aisleSave);
   const grid = useQuery({ queryKey: queryKeys.options('aisle', 'grid', machineId), queryFn: () => aisleGrid(machineId), meta: { errorText: a.loadFailed } });
   const actions = useAisleActions(machineId);
   const [view, setView] = useState<'table' | 'grid'>('table');

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { DEVICE_LIST_URL, menuUrlOf, messages, Perm, type DeviceRow } from '@huiyun/contract';
 import { listDevices, type DeviceFilters } from '../../../api/device.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { useAccess } from '../../../shared/useCurrentUser.ts';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { AddAuthCodeDialog } from '../../../components/AddAuthCodeDialog.tsx';
 import { DeviceActivationHelp } from './DeviceActivationHelp.tsx';
 import { batteryText, capabilitiesText, deviceStatusBadges, deviceStatusOf, signalText } from './deviceStatus.ts';
@@ -46,7 +46,7 @@ const columns: ListColumn<DeviceRow>[] = [
 /** 设备列表, opened from 授权码列表: the activated devices, their status and today's work, kept fresh. */
 export function DevicesPage() {
   // Who may make codes: the same rule as 授权码列表's 新增.
-  const mayMakeCode = useAccess()({ permission: Perm.authCodeSave, account: 'administrator' });
+  const mayMakeCode = usePermission({ permission: Perm.authCodeSave, account: 'administrator' });
   const [adding, setAdding] = useState(false);
   return (
     <>
