@@ -2,7 +2,6 @@ import { lazy, Suspense, type Key } from 'react';
 import { Grid, Table, type TablePaginationConfig } from 'antd';
 import { Panel } from '../Panel.tsx';
 import { listTotalText, messages, pageSizeOptions } from '@huiyun/contract';
-import { useOpenedOnce } from '../useOpenedOnce.ts';
 import { useAllowed, usePermission } from '../../shared/useCurrentUser.ts';
 import { useAllowedEntries } from '../useAllowedEntries.tsx';
 import { SearchForm } from './SearchForm.tsx';
@@ -20,7 +19,6 @@ const EditDialog = lazy(() => import('./EditDialog.tsx').then((m) => ({ default:
 export function ListPage<Row extends object, F extends object = Record<string, unknown>>(props: ListPageProps<Row, F>) {
   const { queryKey, rowKey, columns, searchFields, rowActions = [], toolbar = [], edit, remove, title } = props;
   const list = useListPage(props);
-  const dialogOpened = useOpenedOnce(list.dialog.open);
   const wide = Grid.useBreakpoint().xxl === true;
 
   // The one permission check of a list screen: 新增 / 编辑, 删除, 导出, each row action and toolbar button name their Access.
@@ -84,7 +82,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
         dataSource={list.rows}
         loading={list.loading}
         pagination={pagination}
-        locale={props.emptyState && !list.filtered ? { emptyText: props.emptyState } : undefined}
+        locale={props.emptyState && !list.filtered ? { emptyText: typeof props.emptyState === 'function' ? props.emptyState(list.ctx) : props.emptyState } : undefined}
         scroll={{ x: scrollX }}
         rowSelection={
           selectable
@@ -96,12 +94,12 @@ export function ListPage<Row extends object, F extends object = Record<string, u
           list.changeTable(pager, { columnKey: one?.columnKey, order: (one?.order ?? null) as SortOrder | null }, extra.action);
         }}
       />
-      {edit && dialogOpened && 'dialog' in edit && (
+      {edit && list.dialog.opened && 'dialog' in edit && (
         <Suspense>
-          <edit.dialog open={list.dialog.open} editing={list.dialog.editing} onClose={list.closeDialog} />
+          <edit.dialog open={list.dialog.open} editing={list.dialog.editing} onClose={list.dialog.close} />
         </Suspense>
       )}
-      {edit && dialogOpened && !('dialog' in edit) && (
+      {edit && list.dialog.opened && !('dialog' in edit) && (
         <Suspense>
           <EditDialog
             name={`${queryKey}-edit`}
@@ -109,7 +107,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
             config={edit}
             open={list.dialog.open}
             editing={list.dialog.editing}
-            onClose={list.closeDialog}
+            onClose={list.dialog.close}
           />
         </Suspense>
       )}
