@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AccountCode, Perm, SUPER_ADMIN_USER_ID } from '@huiyun/contract';
+import { AccountCode, Perm, RoleId, SUPER_ADMIN_USER_ID } from '@huiyun/contract';
 import { accessAllows } from './useCurrentUser.ts';
 
-const user = (over: { permissions?: string[]; code?: (typeof AccountCode)[keyof typeof AccountCode]; userId?: number } = {}) => ({
+const user = (over: { permissions?: string[]; code?: (typeof AccountCode)[keyof typeof AccountCode]; userId?: number; roleId?: number } = {}) => ({
   permissions: over.permissions ?? [Perm.authCodeSave],
   code: over.code ?? AccountCode.ordinary,
   userId: over.userId ?? 7,
+  roleId: over.roleId ?? 0,
 });
 
 describe('accessAllows (ListPage\'s one check of a button)', () => {
@@ -30,5 +31,11 @@ describe('accessAllows (ListPage\'s one check of a button)', () => {
   it("'accountOne' is account 1 only", () => {
     expect(accessAllows(user({ code: AccountCode.administrator }), { account: 'accountOne' })).toBe(false);
     expect(accessAllows(user({ userId: SUPER_ADMIN_USER_ID }), { account: 'accountOne' })).toBe(true);
+  });
+
+  it("'superAdministrator' is the super administrator's role only", () => {
+    expect(accessAllows(user({ code: AccountCode.administrator }), { account: 'superAdministrator' })).toBe(false);
+    expect(accessAllows(user({ roleId: RoleId.superAdmin }), { account: 'superAdministrator' })).toBe(true);
+    expect(accessAllows(undefined, { account: 'superAdministrator' })).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { isAdministratorAccount, SUPER_ADMIN_USER_ID, type CurrentUser, type MenuNode } from '@huiyun/contract';
+import { isAdministratorAccount, RoleId, SUPER_ADMIN_USER_ID, type CurrentUser, type MenuNode } from '@huiyun/contract';
 import { fetchCurrentUser } from '../api/auth.ts';
 import { getToken } from './session.ts';
 
@@ -29,34 +29,40 @@ export function menuUrls(menus: MenuNode[]): Set<string> {
   return urls;
 }
 
-/** The permission codes check of the current user (the server enforces them anyway). */
-export function usePermission(): (code: string) => boolean {
-  const access = useAccess();
-  return (permission) => access({ permission });
-}
-
-/** Who sees a button or an action (like ant-design-pro's access.ts); the server enforces the same. */
+/** Who sees a button, an action or a screen's part (like ant-design-pro's access.ts); the server enforces the same. */
 export type Access = {
   /** The permission code it needs. */
   permission?: string;
   /**
    * Which accounts, beyond the permission: 'administrator' (an administrator account: 授权码 and the task
-   * sub-accounts are theirs), 'accountOne' (account 1 only: 清空历史).
+   * sub-accounts are theirs), 'accountOne' (account 1 only: 清空历史), 'superAdministrator' (the super
+   * administrator's role: 新增公司, and the super administrator role as a choice).
    */
-  account?: 'administrator' | 'accountOne';
+  account?: 'administrator' | 'accountOne' | 'superAdministrator';
 };
 
 /** Whether Access lets the user in (nobody while the user is not loaded, but for an open Access). */
-export function accessAllows(user: Pick<CurrentUser, 'permissions' | 'code' | 'userId'> | undefined, { permission, account }: Access): boolean {
+export function accessAllows(user: Pick<CurrentUser, 'permissions' | 'code' | 'userId' | 'roleId'> | undefined, { permission, account }: Access): boolean {
   return (
     (permission === undefined || (user?.permissions ?? []).includes(permission)) &&
     (account !== 'administrator' || isAdministratorAccount(user)) &&
-    (account !== 'accountOne' || user?.userId === SUPER_ADMIN_USER_ID)
+    (account !== 'accountOne' || user?.userId === SUPER_ADMIN_USER_ID) &&
+    (account !== 'superAdministrator' || user?.roleId === RoleId.superAdmin)
   );
 }
 
-/** The one check of Access: ListPage applies it to every button and action it is given. */
-export function useAccess(): (access: Access) => boolean {
+/**
+ * The one permission check of a screen: whether the caller may (a permission code, or an Access with the
+ * accounts it is limited to). Buttons and actions given to ListPage, useAllowedEntries or useAllowed name
+ * their Access and hide themselves; a screen asks this for anything else (a field, a dialog's part).
+ */
+export function usePermission(access: string | Access): boolean {
   const { data } = useCurrentUser();
-  return (access) => accessAllows(data, access);
+  return accessAllows(data, typeof access === 'string' ? { permission: access } : access);
+}
+
+/** The entries (row actions, toolbar buttons) whose Access lets the caller in: how a list of them hides its own. */
+export function useAllowed<Entry extends Access>(entries: readonly Entry[]): Entry[] {
+  const { data } = useCurrentUser();
+  return entries.filter((entry) => accessAllows(data, entry));
 }

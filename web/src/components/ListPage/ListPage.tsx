@@ -2,8 +2,7 @@ import { lazy, Suspense, type Key } from 'react';
 import { Grid, Table, type TablePaginationConfig } from 'antd';
 import { Panel } from '../Panel.tsx';
 import { listTotalText, messages, pageSizeOptions } from '@huiyun/contract';
-import { useOpenedOnce } from '../useOpenedOnce.ts';
-import { useAccess } from '../../shared/useCurrentUser.ts';
+import { useAllowed, usePermission } from '../../shared/useCurrentUser.ts';
 import { useAllowedEntries } from '../useAllowedEntries.tsx';
 import { SearchForm } from './SearchForm.tsx';
 import { Toolbar } from './Toolbar.tsx';
@@ -20,18 +19,20 @@ const EditDialog = lazy(() => import('./EditDialog.tsx').then((m) => ({ default:
 export function ListPage<Row extends object, F extends object = Record<string, unknown>>(props: ListPageProps<Row, F>) {
   const { queryKey, rowKey, columns, searchFields, rowActions = [], toolbar = [], edit, remove, title } = props;
   const list = useListPage(props);
-  const dialogOpened = useOpenedOnce(list.dialog.open);
   const wide = Grid.useBreakpoint().xxl === true;
 
   // The one permission check of a list screen: 新增 / 编辑, 删除, 导出, each row action and toolbar button name their Access.
-  const allowed = useAccess();
-  const canAdd = Boolean(edit && edit.canAdd !== false && allowed(edit));
-  const canEdit = Boolean(edit && edit.canEdit !== false && allowed(edit));
-  const canDelete = Boolean(remove && !remove.hidden && allowed(remove));
+  const mayEdit = usePermission(edit ?? {});
+  const mayRemove = usePermission(remove ?? {});
+  const mayExport = usePermission(props.exporter ?? {});
+  const canAdd = Boolean(edit && edit.canAdd !== false && mayEdit);
+  const canEdit = Boolean(edit && edit.canEdit !== false && mayEdit);
+  const canDelete = Boolean(remove && !remove.hidden && mayRemove);
   const toolbarButtons = useAllowedEntries(toolbar, list.ctx);
+  const allowedRowActions = useAllowed(rowActions);
   const actions: RowAction<Row>[] = [
     ...(canEdit ? [{ key: 'edit', label: messages.common.edit, onClick: (row: Row) => list.ctx.openEdit(row) }] : []),
-    ...rowActions.filter(allowed),
+    ...allowedRowActions,
     ...(canDelete
       ? [{ key: 'delete', label: messages.common.delete, danger: true, onClick: (row: Row) => list.askRemove([row[rowKey] as Key], [row]) }]
       : []),
@@ -71,7 +72,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
         onAdd={canAdd ? list.ctx.openAdd : undefined}
         onDelete={canDelete ? () => list.askRemove(list.selected.keys, list.selected.rows) : undefined}
         deleteDisabled={list.selected.keys.length === 0}
-        onExport={props.exporter && allowed(props.exporter) ? list.exportList : undefined}
+        onExport={props.exporter && mayExport ? list.exportList : undefined}
         exporting={list.exporting}
         extra={toolbarButtons}
       />
@@ -81,7 +82,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
         dataSource={list.rows}
         loading={list.loading}
         pagination={pagination}
-        locale={props.emptyState && !list.filtered ? { emptyText: props.emptyState } : undefined}
+        locale={props.emptyState && !list.filtered ? { emptyText: typeof props.emptyState === 'function' ? props.emptyState(list.ctx) : props.emptyState } : undefined}
         scroll={{ x: scrollX }}
         rowSelection={
           selectable
@@ -93,12 +94,12 @@ export function ListPage<Row extends object, F extends object = Record<string, u
           list.changeTable(pager, { columnKey: one?.columnKey, order: (one?.order ?? null) as SortOrder | null }, extra.action);
         }}
       />
-      {edit && dialogOpened && 'dialog' in edit && (
+      {edit && list.dialog.opened && 'dialog' in edit && (
         <Suspense>
-          <edit.dialog open={list.dialog.open} editing={list.dialog.editing} onClose={list.closeDialog} />
+          <edit.dialog open={list.dialog.open} editing={list.dialog.editing} onClose={list.dialog.close} />
         </Suspense>
       )}
-      {edit && dialogOpened && !('dialog' in edit) && (
+      {edit && list.dialog.opened && !('dialog' in edit) && (
         <Suspense>
           <EditDialog
             name={`${queryKey}-edit`}
@@ -106,7 +107,7 @@ export function ListPage<Row extends object, F extends object = Record<string, u
             config={edit}
             open={list.dialog.open}
             editing={list.dialog.editing}
-            onClose={list.closeDialog}
+            onClose={list.dialog.close}
           />
         </Suspense>
       )}

@@ -72,9 +72,15 @@ export type EditDialogProps<Row> = { open: boolean; editing: Row | null; onClose
 
 /** Who may add and edit: ListPage shows 新增 and 编辑 only to callers its Access lets in. */
 type EditAccess = Access & {
-  /** false: no 新增 on this screen, or not for this caller beyond the Access (e.g. only the super administrator adds). */
+  /**
+   * false: no 新增 button on this screen, or not for this caller beyond the Access (e.g. only the super
+   * administrator adds). ctx.openAdd still opens the dialog (设备列表's empty state makes a code with it).
+   */
   canAdd?: boolean;
-  /** false: the rows are not edited (no 编辑 row action). */
+  /**
+   * false: ListPage adds no 编辑 row action: the rows are not edited, or the screen places its own among its
+   * row actions, calling ctx.openEdit (任务列表).
+   */
   canEdit?: boolean;
 };
 
@@ -141,6 +147,9 @@ export type ListPageProps<Row extends object, F extends object = Record<string, 
   exporter?: ExportConfig<F>;
   /** Shown above the search form. */
   title?: ReactNode;
-  /** Shown in place of the table's 暂无数据 while no search filter is set: what to do to get a first row. */
-  emptyState?: ReactNode;
+  /**
+   * Shown in place of the table's 暂无数据 while no search filter is set: what to do to get a first row
+   * (given the ListContext when it opens the add dialog).
+   */
+  emptyState?: ReactNode | ((ctx: ListContext<Row>) => ReactNode);
 };

@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { LIST_COUNT_BOUND, messages } from '@huiyun/contract';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { useConfirm } from '../useConfirm.ts';
+import { useEditDialog } from '../useEditDialog.ts';
 import { useServerAction } from '../../shared/useServerAction.ts';
 import type { ListContext, ListPageProps, ListParams, RowAction, SortOrder } from './types.ts';
 import { useToast } from '../../shared/toast.tsx';
@@ -20,7 +21,7 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
   const [paging, setPaging] = useState<Paging>({ page: 1, limit: defaultPageSize, sortField: '', sortOrder: '' });
   const [filters, setFilters] = useState<Filters>({});
   const [selected, setSelected] = useState<{ keys: Key[]; rows: Row[] }>({ keys: [], rows: [] });
-  const [dialog, setDialog] = useState<{ open: boolean; editing: Row | null }>({ open: false, editing: null });
+  const dialog = useEditDialog<Row>();
 
   const params = { ...filters, ...paging } as ListParams<F>;
   const query = useQuery({
@@ -70,8 +71,8 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
     selectedRows: selected.rows,
     selectedKeys: selected.keys,
     refetch: () => void query.refetch(),
-    openAdd: () => setDialog({ open: true, editing: null }),
-    openEdit: (row) => setDialog({ open: true, editing: row }),
+    openAdd: dialog.openAdd,
+    openEdit: dialog.openEdit,
   };
 
   const removeAction = useServerAction(queryKey, (input: { keys: Key[]; rows: Row[] }) =>
@@ -140,7 +141,6 @@ export function useListPage<Row extends object, F extends object>(props: ListPag
     selected,
     setSelected,
     dialog,
-    closeDialog: () => setDialog((d) => ({ ...d, open: false })),
     ctx,
     search,
     changeTable,

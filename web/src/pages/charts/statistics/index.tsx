@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
 import { useQuery, keepPreviousData } from '@tanstack/react-query';
 import { Button, Col, Form, Radio, Row, Select, Space, Table, Tooltip } from 'antd';
-import { messages, payTypeOptions, RoleId, type SalesRank } from '@huiyun/contract';
+import { messages, payTypeOptions, type DeptChoice, type SalesRank } from '@huiyun/contract';
 import { fetchSalesCharts, fetchSalesChartsOptions, type SalesChartsFilters } from '../../../api/salesCharts.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
-import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
+import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
+import { CompanySelect } from '../../../components/CompanySelect.tsx';
 import { Panel } from '../../../components/Panel.tsx';
 import { RadioGroup } from '../../../components/RadioGroup.tsx';
 import { DateRangeInput } from '../../../components/ListPage/DateRangeInput.tsx';
@@ -13,6 +14,7 @@ import { EChart } from './EChart.tsx';
 import { SalesCards } from './SalesCards.tsx';
 
 const m = messages.salesCharts;
+const noCompanies: DeptChoice[] = [];
 
 type Filters = Omit<SalesChartsFilters, 'granularity'>;
 
@@ -49,7 +51,6 @@ export function SalesChartsPage() {
   const [granularity, setGranularity] = useState<SalesChartsFilters['granularity']>('day');
   const [filters, setFilters] = useState<Filters>({});
   const deptId = Form.useWatch('deptId', form);
-  const { data: me } = useCurrentUser();
 
   const options = useQuery({ queryKey: queryKeys.options('salesCharts', 'filters'), queryFn: fetchSalesChartsOptions, staleTime: 60_000, meta: { silent: true } });
   const charts = useQuery({
@@ -60,8 +61,8 @@ export function SalesChartsPage() {
     meta: { errorText: m.loadFailed },
   });
 
-  const depts = options.data?.depts ?? [];
-  const manyCompanies = me?.roleId === RoleId.superAdmin || depts.length > 1;
+  // The filter choices carry the caller's companies: nothing more is fetched for them.
+  const companies = useCompanyOptions({ choices: options.data?.depts ?? noCompanies });
   const machineOptions = useMemo(
     () => (options.data?.machines ?? []).filter((x) => deptId === undefined || x.deptId === deptId).map((x) => ({ value: x.machineNo, label: x.machineName ? `${x.machineNo} ${x.machineName}` : x.machineNo })),
     [options.data, deptId],
@@ -81,9 +82,9 @@ export function SalesChartsPage() {
     <Space orientation="vertical" size={16} style={{ width: '100%' }} className="sales-charts">
       <Panel>
         <Form form={form} layout="inline" onFinish={(values) => setFilters(values)} className="sales-charts-filters">
-          {manyCompanies && (
+          {companies.many && (
             <Form.Item name="deptId" label={m.dept}>
-              <Select allowClear style={{ width: 180 }} placeholder={m.all} options={depts.map((d) => ({ value: d.deptId, label: d.deptName }))} onChange={() => form.setFieldValue('machineNo', undefined)} />
+              <CompanySelect companies={companies} allowClear style={{ width: 180 }} placeholder={m.all} onChange={() => form.setFieldValue('machineNo', undefined)} />
             </Form.Item>
           )}
           <Form.Item name="machineNo" label={m.machine}>

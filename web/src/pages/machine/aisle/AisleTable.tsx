@@ -1,7 +1,7 @@
 import { Button, Progress, Space, Table, Tag, Tooltip } from 'antd';
 import { Fragment, type ReactNode } from 'react';
 import { fill, MachineStatus, messages, Perm, type Aisle } from '@huiyun/contract';
-import { useAccess, type Access } from '../../../shared/useCurrentUser.ts';
+import { useAllowed, type Access } from '../../../shared/useCurrentUser.ts';
 import type { useAisleActions } from './useAisleActions.ts';
 
 const a = messages.aisle;
@@ -27,13 +27,12 @@ function ReportedStock({ aisle }: { aisle: Aisle }) {
 
 /** The aisles as a table, layer by layer: one row per aisle with its actions. */
 export function AisleTable({ aisles, loading, actions, onEdit }: Props) {
-  const allowed = useAccess();
-  const rowActions = ([
+  const rowActions = useAllowed([
     { key: 'edit', permission: Perm.aisleSave, render: (row) => <Button type="link" size="small" onClick={() => onEdit(row)}>{a.edit}</Button> },
     { key: 'restock', permission: Perm.aisleSave, render: (row) => <Button type="link" size="small" disabled={row.stock >= row.capacity} onClick={() => actions.restockOne(row)}>{a.restock}</Button> },
     { key: 'toggle', permission: Perm.aisleSave, render: (row) => <Button type="link" size="small" onClick={() => actions.toggle(row)}>{row.status === MachineStatus.enabled ? a.disable : a.enable}</Button> },
     { key: 'delete', permission: Perm.aisleDelete, render: (row) => <Button type="link" size="small" danger onClick={() => actions.remove(row)}>{messages.common.delete}</Button> },
-  ] satisfies RowAction[]).filter(allowed);
+  ] satisfies RowAction[]);
   return (
     <Table<Aisle>
       rowKey="aisleId"

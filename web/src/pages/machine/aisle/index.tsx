@@ -15,6 +15,7 @@ import { AisleTable } from './AisleTable.tsx';
 import { MachineSelect } from './MachineSelect.tsx';
 import { useAisleActions } from './useAisleActions.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
+import { useEditDialog } from '../../../components/useEditDialog.ts';
 
 // The two dialogs (antd Form, the contract's aisle schemas and zod) load when first opened.
 const AisleDialog = lazy(() => import('./AisleDialog.tsx').then((d) => ({ default: d.AisleDialog })));
@@ -41,22 +42,19 @@ export function MachineAislePage() {
 }
 
 function AisleBoard({ machineId }: { machineId: number }) {
-  const can = usePermission();
-  const canSave = can(Perm.aisleSave);
+  const canSave = usePermission(Perm.aisleSave);
   const grid = useQuery({ queryKey: queryKeys.options('aisle', 'grid', machineId), queryFn: () => aisleGrid(machineId), meta: { errorText: a.loadFailed } });
   const actions = useAisleActions(machineId);
   const [view, setView] = useState<'table' | 'grid'>('table');
-  const [editing, setEditing] = useState<Aisle | null>(null);
-  const [adding, setAdding] = useState(false);
+  const aisleDialog = useEditDialog<Aisle>();
   const [gridOpen, setGridOpen] = useState(false);
-  const aisleOpened = useOpenedOnce(adding || editing !== null);
   const gridOpened = useOpenedOnce(gridOpen);
   const aisles = grid.data?.aisles ?? [];
   const stock = aisles.reduce((n, x) => n + x.stock, 0);
   const capacity = aisles.reduce((n, x) => n + x.capacity, 0);
   const machine = grid.data?.machine;
   const toolbar = useAllowedEntries([
-    { key: 'add', permission: Perm.aisleSave, render: () => <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>{a.add}</Button> },
+    { key: 'add', permission: Perm.aisleSave, render: () => <Button type="primary" icon={<PlusOutlined />} onClick={aisleDialog.openAdd}>{a.add}</Button> },
     { key: 'grid', permission: Perm.aisleSave, render: () => <Button onClick={() => setGridOpen(true)}>{a.createGrid}</Button> },
     { key: 'restockAll', permission: Perm.aisleSave, render: () => <Button icon={<ReloadOutlined />} disabled={actions.busy || aisles.length === 0} onClick={actions.restockAll}>{a.restockAll}</Button> },
   ], undefined);
@@ -79,22 +77,13 @@ function AisleBoard({ machineId }: { machineId: number }) {
       {!grid.isLoading && aisles.length === 0 ? (
         <Empty description={a.noAisles} />
       ) : view === 'table' ? (
-        <AisleTable aisles={aisles} loading={grid.isLoading} actions={actions} onEdit={setEditing} />
+        <AisleTable aisles={aisles} loading={grid.isLoading} actions={actions} onEdit={aisleDialog.openEdit} />
       ) : (
-        <AisleGridView aisles={aisles} canSave={canSave} onEdit={setEditing} />
+        <AisleGridView aisles={aisles} canSave={canSave} onEdit={aisleDialog.openEdit} />
       )}
       <Suspense fallback={null}>
-        {aisleOpened && (
-          <AisleDialog
-            machineId={machineId}
-            open={adding || editing !== null}
-            editing={editing}
-            aisles={aisles}
-            onClose={() => {
-              setAdding(false);
-              setEditing(null);
-            }}
-          />
+        {aisleDialog.opened && (
+          <AisleDialog machineId={machineId} open={aisleDialog.open} editing={aisleDialog.editing} aisles={aisles} onClose={aisleDialog.close} />
         )}
         {gridOpened && <GridDialog machineId={machineId} open={gridOpen} onClose={() => setGridOpen(false)} />}
       </Suspense>

@@ -22,11 +22,12 @@ const AISLE_URL = '/machine/MachineAisle';
 
 /** 机器列表: the company's vending machines, each with a terminal key shown once. */
 export function MachineInfoPage() {
-  const can = usePermission();
+  // The company field is in the add / edit dialog: its choices are loaded for whoever may save.
+  const maySave = usePermission(Perm.machineSave);
   const navigate = useNavigate();
   const [shownKey, setShownKey] = useState<ShownKey | null>(null);
   const keyOpened = useOpenedOnce(shownKey !== null);
-  const companies = useCompanyOptions({ enabled: can(Perm.machineSave) });
+  const companies = useCompanyOptions({ enabled: maySave });
 
   // At 1366 px: number, name, company, status, online and last seen; address and created time from 1600 px.
   const columns: ListColumn<Machine>[] = [

@@ -22,8 +22,8 @@ export function machineDialog({ companies, onCreated }: Options): EditConfig<Mac
     { name: 'machineNo', label: m.machineNo, placeholder: 'DEMO-0003' },
     { name: 'machineName', label: m.machineName },
   ];
-  if (companies.many) fields.push({ name: 'deptId', label: m.company, type: 'select', options: companies.options, placeholder: m.companyDefault });
   fields.push(
+    ...companies.fields({ name: 'deptId', label: m.company, placeholder: m.companyDefault }),
     { name: 'address', label: m.address },
     { name: 'status', label: m.status, type: 'select', options: machineStatusOptions },
   );

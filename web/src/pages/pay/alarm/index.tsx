@@ -27,13 +27,13 @@ const all = { value: '', label: m.all };
 
 /** 支付告警: what the payment half recorded when a notification, a payment or a refund did not fit its order. Read only. */
 export function PayAlarmPage() {
-  const { options: companyOptions, many: manyCompanies } = useCompanyOptions();
+  const companies = useCompanyOptions();
 
   const searchFields: FieldConfig[] = [
     { name: 'kind', label: m.kindFilter, type: 'select', options: [all, ...payAlarmKindOptions] },
     { name: 'orderNo', label: m.orderNo },
     { name: 'machineNo', label: m.machineNo },
-    ...(manyCompanies ? [{ name: 'deptId', label: m.dept, type: 'select' as const, options: companyOptions }] : []),
+    ...companies.fields({ name: 'deptId', label: m.dept }),
     { name: 'dateRange', label: m.timeRange, type: 'dateRange', rangePlaceholder: [m.beginDate, m.endDate] },
   ];
 
@@ -42,7 +42,7 @@ export function PayAlarmPage() {
       queryKey="payAlarm"
       rowKey="alarmId"
       fetcher={listPayAlarms}
-      columns={columns(manyCompanies)}
+      columns={columns(companies.many)}
       searchFields={searchFields}
       exporter={{ run: exportPayAlarms, failText: messages.common.exportFailed }}
     />

@@ -7,6 +7,7 @@ import { savePayConfig } from '../../../api/payConfig.ts';
 import { FormDialog, SchemaField } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../shared/useServerAction.ts';
 import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
+import { CompanySelect } from '../../../components/CompanySelect.tsx';
 import { ApiCertInput } from './ApiCertInput.tsx';
 
 const m = messages.payConfig;
@@ -62,7 +63,7 @@ export function PayConfigDialog({ open, editing, onClose }: { open: boolean; edi
     >
       {!editing && companies.many && (
         <SchemaField name="deptId" label={m.dept} rules={[{ required: true, message: m.deptRequired }]}>
-          <Select options={companies.options} placeholder={fill(messages.common.selectPlaceholder, { label: m.dept })} showSearch={{ optionFilterProp: 'label' }} />
+          <CompanySelect companies={companies} placeholder={fill(messages.common.selectPlaceholder, { label: m.dept })} showSearch={{ optionFilterProp: 'label' }} />
         </SchemaField>
       )}
       <SchemaField name="name" label={m.name}>

@@ -36,7 +36,7 @@ export function OrderPage() {
   const previewOpened = useOpenedOnce(previewed !== null);
   const [refunding, setRefunding] = useState<Order | null>(null);
   const refundOpened = useOpenedOnce(refunding !== null);
-  const { options: companyOptions, many: manyCompanies } = useCompanyOptions();
+  const companies = useCompanyOptions();
 
   const searchFields: FieldConfig[] = [
     { name: 'machineNo', label: m.machineNo },
@@ -44,7 +44,7 @@ export function OrderPage() {
     { name: 'transId', label: m.transId },
     { name: 'payType', label: m.payType, type: 'select', options: [all, ...payTypeOptions] },
     { name: 'orderStatus', label: m.orderStatus, type: 'select', options: [all, ...orderStatusOptions] },
-    ...(manyCompanies ? [{ name: 'deptId', label: m.dept, type: 'select' as const, options: companyOptions }] : []),
+    ...companies.fields({ name: 'deptId', label: m.dept }),
     { name: 'dateRange', label: m.timeRange, type: 'dateRange', rangePlaceholder: [m.beginDate, m.endDate] },
   ];
   const rowActions: RowAction<Order>[] = [
@@ -58,7 +58,7 @@ export function OrderPage() {
         queryKey="order"
         rowKey="orderId"
         fetcher={listOrders}
-        columns={columns(manyCompanies)}
+        columns={columns(companies.many)}
         searchFields={searchFields}
         rowActions={rowActions}
         exporter={{ run: exportOrders, failText: messages.common.exportFailed }}

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd';
-import { messages, Perm, reconcileResultOptions, RoleId, type ReconcileRun } from '@huiyun/contract';
+import { messages, Perm, reconcileResultOptions, type ReconcileRun } from '@huiyun/contract';
 import { exportReconcileRuns, listReconcileRuns, reconcileConfigOptions, type ReconcileRunFilters } from '../../../api/reconcile.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
-import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
+import { useManyCompanies } from '../../../components/useCompanyOptions.ts';
 import { ListPage, type FieldConfig, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { ResultTag } from './ReconcileTags.tsx';
@@ -37,10 +37,10 @@ export function ReconcilePage() {
   const diffsOpened = useOpenedOnce(viewed !== null);
   const [running, setRunning] = useState(false);
   const runOpened = useOpenedOnce(running);
-  const { data: me } = useCurrentUser();
   const configs = useQuery({ queryKey: queryKeys.options('reconcile', 'configs'), queryFn: reconcileConfigOptions, staleTime: 60_000, meta: { silent: true } });
   const configOptions = useMemo(() => (configs.data ?? []).map((c) => ({ value: c.configId, label: c.name })), [configs.data]);
-  const manyCompanies = me?.roleId === RoleId.superAdmin || new Set((configs.data ?? []).map((c) => c.deptName)).size > 1;
+  // 对账's readers need not read /api/Dept/choices: its companies are those of the 支付配置 choices.
+  const manyCompanies = useManyCompanies(new Set((configs.data ?? []).map((c) => c.deptName)).size);
 
   const searchFields: FieldConfig[] = [
     { name: 'configId', label: m.config, type: 'select', options: configOptions },

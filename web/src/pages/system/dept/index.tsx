@@ -1,7 +1,7 @@
-import { messages, Perm, RoleId, type Dept } from '@huiyun/contract';
+import { messages, Perm, type Dept } from '@huiyun/contract';
 import { deleteDepts, exportDepts, listDepts, type DeptFilters } from '../../../api/dept.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { deptDialog } from './deptDialog.ts';
 
 const m = messages.dept;
@@ -15,9 +15,8 @@ const columns: ListColumn<Dept>[] = [
 
 /** 公司管理 (SPEC §2.4): search by name and code, add, edit, delete; the companies of the caller's scope. */
 export function DeptPage() {
-  const { data: me } = useCurrentUser();
   // Only the super administrator adds companies (a new one would lie outside everybody else's scope).
-  const isSuperAdmin = me?.roleId === RoleId.superAdmin;
+  const isSuperAdmin = usePermission({ account: 'superAdministrator' });
   return (
     <ListPage<Dept, DeptFilters>
       queryKey="dept"

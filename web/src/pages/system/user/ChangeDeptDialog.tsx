@@ -1,12 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Empty, Spin, Tree } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import { fill, messages, type User } from '@huiyun/contract';
-import { changeDept, companyTree } from '../../../api/user.ts';
-import { queryKeys } from '../../../api/queryKeys.ts';
+import { changeDept } from '../../../api/user.ts';
 import { FormDialog } from '../../../components/FormDialog/index.ts';
 import { useServerAction } from '../../../shared/useServerAction.ts';
-import { toTreeData } from './companyTree.ts';
+import { toTreeData, useCompanyTree } from './companyTree.ts';
 import { useToast } from '../../../shared/toast.tsx';
 
 const m = messages.user;
@@ -15,7 +13,7 @@ const m = messages.user;
 export function ChangeDeptDialog({ users, onClose }: { users: User[] | null; onClose: () => void }) {
   const message = useToast();
   const open = users !== null;
-  const query = useQuery({ queryKey: queryKeys.options('dept', 'companyTree'), queryFn: companyTree, enabled: open, staleTime: 0, retry: false });
+  const query = useCompanyTree(open);
   const [deptId, setDeptId] = useState<number | null>(null);
   const saver = useServerAction('user', (input: { userIds: number[]; deptId: number; deptName: string }) =>
     changeDept(input.userIds, input.deptId, input.deptName),

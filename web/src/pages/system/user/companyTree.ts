@@ -1,4 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
 import type { UserDeptNode } from '@huiyun/contract';
+import { companyTree } from '../../../api/user.ts';
+import { queryKeys } from '../../../api/queryKeys.ts';
 
 export type CompanyTreeNode = { key: number; title: string; children: CompanyTreeNode[] };
 
@@ -12,4 +15,21 @@ export function toTreeData(items: UserDeptNode[]): CompanyTreeNode[] {
     (parent ? parent.children : roots).push(node);
   }
   return roots;
+}
+
+/**
+ * 用户管理's companies (GET /api/UserDept/deptTree/0), for its company field and 部门设置's tree. Not
+ * useCompanyOptions: this list is read by 数据权限's and 部门设置's permissions, /api/Dept/choices by
+ * the screens that filter by company; and the user dialog offers the field whenever the list has one.
+ * `silent`: a failed load leaves the field out without a message (the dialog's tree says it).
+ */
+export function useCompanyTree(enabled: boolean, { silent = false }: { silent?: boolean } = {}) {
+  return useQuery({
+    queryKey: queryKeys.options('dept', 'companyTree'),
+    queryFn: companyTree,
+    enabled,
+    staleTime: 0,
+    retry: false,
+    ...(silent ? { meta: { silent: true } } : {}),
+  });
 }

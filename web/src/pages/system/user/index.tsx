@@ -3,12 +3,12 @@ import { Button } from 'antd';
 import { ApartmentOutlined } from '../../../shared/icons.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { fill, lockStatusOptions, messages, Perm, RoleId, SUPER_ADMIN_USER_ID, type User } from '@huiyun/contract';
-import { companyTree, deleteUsers, exportUsers, forceOffline, listUsers, refreshCache, resetPassword, type UserFilters } from '../../../api/user.ts';
-import { queryKeys } from '../../../api/queryKeys.ts';
+import { deleteUsers, exportUsers, forceOffline, listUsers, refreshCache, resetPassword, type UserFilters } from '../../../api/user.ts';
 import { roleOptionsQuery } from '../../../api/role.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { ChangeDeptDialog } from './ChangeDeptDialog.tsx';
+import { useCompanyTree } from './companyTree.ts';
 import { DataScopeDialog } from './DataScopeDialog.tsx';
 import { LockSwitch } from './LockSwitch.tsx';
 import { PasswordDialog, type ShownPassword } from './PasswordDialog.tsx';
@@ -19,18 +19,21 @@ const m = messages.user;
 
 /** 用户管理 (SPEC §2.6): search, add, edit, delete, lock, reset password, data permission, force offline, refresh cache, department. */
 export function UserPage() {
-  const can = usePermission();
   const me = useCurrentUser().data;
-  const isSuperAdmin = me?.roleId === RoleId.superAdmin;
+  const mayGrantCompanies = usePermission(Perm.userDataScope);
+  const mayLock = usePermission(Perm.userLock);
+  // The super administrator role is given only by the super administrator.
+  const isSuperAdmin = usePermission({ account: 'superAdministrator' });
   const [shownPassword, setShownPassword] = useState<ShownPassword | null>(null);
   const [dataScopeUser, setDataScopeUser] = useState<User | null>(null);
   const [deptUsers, setDeptUsers] = useState<User[] | null>(null);
 
   const roles = useQuery({ ...roleOptionsQuery, meta: { errorText: m.roleLoadFailed } });
-  const companies = useQuery({ queryKey: queryKeys.options('dept', 'companyTree'), queryFn: companyTree, enabled: can(Perm.userDataScope), retry: false, meta: { silent: true } });
+  const companies = useCompanyTree(mayGrantCompanies, { silent: true });
 
   const roleOptions = useMemo(
     () => (roles.data ?? [])
+      // The rule is about the role itself: the super administrator role is offered to the super administrator only.
       .filter((r) => isSuperAdmin || r.roleId !== RoleId.superAdmin)
       .map((r) => ({ value: r.roleId, label: r.roleName })),
     [roles.data, isSuperAdmin],
@@ -38,7 +41,7 @@ export function UserPage() {
   const companyOptions = useMemo(() => (companies.data ?? []).map((c) => ({ value: c.id, label: c.name })), [companies.data]);
 
   /** Account 1 and the caller itself cannot be locked (the server refuses anyway). */
-  const lockable = (user: User) => can(Perm.userLock) && user.userId !== SUPER_ADMIN_USER_ID && user.userId !== me?.userId;
+  const lockable = (user: User) => mayLock && user.userId !== SUPER_ADMIN_USER_ID && user.userId !== me?.userId;
 
   // At 1366 px: account, name, mobile, company, role, lock; sex, e-mail and who / when edited from 1600 px.
   const columns: ListColumn<User>[] = [

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Tag } from 'antd';
-import { MobileOutlined, PlusOutlined } from '../../../shared/icons.tsx';
+import { MobileOutlined } from '../../../shared/icons.tsx';
 import { useNavigate } from 'react-router';
 import { DEVICE_LIST_URL, fill, isAuthCodeUsed, messages, Perm, type AuthCode } from '@huiyun/contract';
 import { deleteAuthCode, exportAuthCodes, listAuthCodes, type AuthCodeFilters } from '../../../api/authcode.ts';
@@ -30,9 +30,7 @@ const columns: ListColumn<AuthCode>[] = [
 /** 授权码列表 (SPEC §2.15): search by code; add, recharge and delete for administrators only. */
 export function AuthCodePage() {
   const navigate = useNavigate();
-  const [adding, setAdding] = useState(false);
   const [recharging, setRecharging] = useState<AuthCode | null>(null);
-  const addOpened = useOpenedOnce(adding);
   const rechargeOpened = useOpenedOnce(recharging !== null);
 
   // Adding, recharging and deleting codes are the administrators' business.
@@ -62,17 +60,8 @@ export function AuthCodePage() {
         searchFields={[{ name: 'authCode', label: m.authCode }]}
         rowActions={rowActions}
         exporter={{ run: exportAuthCodes, failText: messages.common.exportFailed }}
+        edit={{ permission: Perm.authCodeSave, account: 'administrator', canEdit: false, dialog: AddAuthCodeDialog }}
         toolbar={[
-          {
-            key: 'add',
-            permission: Perm.authCodeSave,
-            account: 'administrator',
-            render: () => (
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
-                {messages.common.add}
-              </Button>
-            ),
-          },
           {
             key: 'devices',
             render: () => (
@@ -84,7 +73,6 @@ export function AuthCodePage() {
         ]}
       />
       <Suspense fallback={null}>
-        {addOpened && <AddAuthCodeDialog open={adding} onClose={() => setAdding(false)} />}
         {rechargeOpened && <RechargeDialog code={recharging} onClose={() => setRecharging(null)} />}
       </Suspense>
     </>

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Descriptions, Form, Select } from 'antd';
+import { Descriptions, Form } from 'antd';
 import { messages, type BlacklistAddResult } from '@huiyun/contract';
 import { uploadBlacklist } from '../../../api/blacklist.ts';
 import { InvalidSamples, NumberFileDropzone, NumberUploadModal, useNumberFileUpload } from '../../../components/NumberUpload/index.ts';
 import type { CompanyOptions } from '../../../components/useCompanyOptions.ts';
+import { CompanySelect } from '../../../components/CompanySelect.tsx';
 import type { Entity } from '../../../api/queryKeys.ts';
 
 const m = messages.blacklist;
@@ -31,7 +32,7 @@ export function UploadBlacklistDialog({ open, queryKey, companies, defaultDeptId
       {companies.many && (
         <Form layout="vertical">
           <Form.Item label={m.dept} htmlFor="blacklist-upload-dept">
-            <Select id="blacklist-upload-dept" value={deptId} onChange={setDeptId} options={companies.options} disabled={upload.percent !== null} />
+            <CompanySelect id="blacklist-upload-dept" companies={companies} value={deptId} onChange={setDeptId} disabled={upload.percent !== null} />
           </Form.Item>
         </Form>
       )}

@@ -3,7 +3,7 @@ import { Button } from 'antd';
 import { UploadOutlined } from '../../../shared/icons.tsx';
 import { blacklistSourceLabel, messages, Perm, type BlacklistEntry } from '@huiyun/contract';
 import { deleteBlacklist, exportBlacklist, listBlacklist, saveBlacklist, type BlacklistFilters } from '../../../api/blacklist.ts';
-import { ListPage, type FieldConfig, type ListColumn } from '../../../components/ListPage/index.ts';
+import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
 import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { useCompanyOptions } from '../../../components/useCompanyOptions.ts';
@@ -28,8 +28,7 @@ export function BlacklistPage() {
   const [uploading, setUploading] = useState(false);
   const uploadOpened = useOpenedOnce(uploading);
 
-  const deptField: FieldConfig = { name: 'deptId', label: m.dept, type: 'select', options: companies.options };
-  const companyFields = companies.many ? [deptField] : [];
+  const companyFields = companies.fields({ name: 'deptId', label: m.dept });
   const columns: ListColumn<BlacklistEntry>[] = [
     { key: 'phone', title: m.phone, width: 160 },
     ...(companies.many ? [{ key: 'deptName', title: m.dept }] : []),

@@ -1,16 +1,20 @@
-import { useState } from 'react';
+import { lazy } from 'react';
 import { Badge, Divider, Typography } from 'antd';
 import { ArrowLeftOutlined } from '../../../shared/icons.tsx';
 import { Link } from 'react-router';
 import { DEVICE_LIST_URL, menuUrlOf, messages, Perm, type DeviceRow } from '@huiyun/contract';
 import { listDevices, type DeviceFilters } from '../../../api/device.ts';
 import { ListPage, type ListColumn } from '../../../components/ListPage/index.ts';
-import { useAccess } from '../../../shared/useCurrentUser.ts';
-import { AddAuthCodeDialog } from '../../../components/AddAuthCodeDialog.tsx';
+import { usePermission } from '../../../shared/useCurrentUser.ts';
 import { DeviceActivationHelp } from './DeviceActivationHelp.tsx';
 import { batteryText, capabilitiesText, deviceStatusBadges, deviceStatusOf, signalText } from './deviceStatus.ts';
 
+// 生成授权码 (antd Form, the contract's schemas and zod) loads when first opened.
+const AddAuthCodeDialog = lazy(() => import('../../../components/AddAuthCodeDialog.tsx').then((d) => ({ default: d.AddAuthCodeDialog })));
+
 const m = messages.device;
+/** Who may make codes: the same rule as 授权码列表's 新增. */
+const makeCode = { permission: Perm.authCodeSave, account: 'administrator' } as const;
 const BACK_URL = menuUrlOf(DEVICE_LIST_URL);
 /** Devices report every minute or more often: the list follows in the background, status and counters move. */
 const DEVICE_REFRESH_MS = 10_000;
@@ -45,30 +49,27 @@ const columns: ListColumn<DeviceRow>[] = [
 
 /** 设备列表, opened from 授权码列表: the activated devices, their status and today's work, kept fresh. */
 export function DevicesPage() {
-  // Who may make codes: the same rule as 授权码列表's 新增.
-  const mayMakeCode = useAccess()({ permission: Perm.authCodeSave, account: 'administrator' });
-  const [adding, setAdding] = useState(false);
+  const mayMakeCode = usePermission(makeCode);
   return (
-    <>
-      <ListPage<DeviceRow, DeviceFilters>
-        queryKey="device"
-        rowKey="authCodeId"
-        fetcher={listDevices}
-        columns={columns}
-        searchFields={[{ name: 'machineName', label: m.machineName }]}
-        refreshInterval={() => DEVICE_REFRESH_MS}
-        emptyState={<DeviceActivationHelp onMakeCode={mayMakeCode ? () => setAdding(true) : undefined} />}
-        title={
-          <>
-            <Link to={BACK_URL}>
-              <ArrowLeftOutlined /> {m.backToAuthCodes}
-            </Link>
-            <Divider orientation="vertical" />
-            {m.title}
-          </>
-        }
-      />
-      <AddAuthCodeDialog open={adding} onClose={() => setAdding(false)} />
-    </>
+    <ListPage<DeviceRow, DeviceFilters>
+      queryKey="device"
+      rowKey="authCodeId"
+      fetcher={listDevices}
+      columns={columns}
+      searchFields={[{ name: 'machineName', label: m.machineName }]}
+      refreshInterval={() => DEVICE_REFRESH_MS}
+      // The code is made in ListPage's add dialog; no 新增 button (the screen lists devices, not codes).
+      edit={{ ...makeCode, canAdd: false, canEdit: false, dialog: AddAuthCodeDialog }}
+      emptyState={(ctx) => <DeviceActivationHelp onMakeCode={mayMakeCode ? ctx.openAdd : undefined} />}
+      title={
+        <>
+          <Link to={BACK_URL}>
+            <ArrowLeftOutlined /> {m.backToAuthCodes}
+          </Link>
+          <Divider orientation="vertical" />
+          {m.title}
+        </>
+      }
+    />
   );
 }

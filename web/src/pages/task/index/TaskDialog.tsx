@@ -4,20 +4,14 @@ import { QrDialog } from './QrDialog.tsx';
 import { TaskBasicsFields, TaskDeviceFields, TaskMediaFields, TaskNumberFields, TaskQrField, TaskSendWindowFields } from './TaskFieldGroups.tsx';
 import type { TaskFormValues } from './taskForm.ts';
 import { useTaskDialog } from './useTaskDialog.ts';
-import type { Entity } from '../../../api/queryKeys.ts';
+import type { EditDialogProps } from '../../../components/ListPage/index.ts';
+import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
 
-type Props = {
-  open: boolean;
-  editing: Task | null;
-  /** The caller's own userId: another owner's task lists that owner's devices. */
-  currentUserId: number | undefined;
-  queryKey: Entity;
-  onClose: () => void;
-};
-
-/** 新增任务 / 编辑任务: fields per showType (SPEC §4), devices, image / file upload, QR preview. */
-export function TaskDialog({ open, editing, currentUserId, queryKey, onClose }: Props) {
-  const task = useTaskDialog({ open, editing, currentUserId, queryKey });
+/** 新增任务 / 编辑任务 (任务列表's ListPage dialog): fields per showType (SPEC §4), devices, image / file upload, QR preview. */
+export function TaskDialog({ open, editing, onClose }: EditDialogProps<Task>) {
+  // The caller's own userId: another owner's task lists that owner's devices.
+  const me = useCurrentUser().data;
+  const task = useTaskDialog({ open, editing, currentUserId: me?.userId, queryKey: 'task' });
   return (
     <FormDialog<TaskFormValues>
       open={open}

@@ -1,10 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Tag, Tooltip, Typography } from 'antd';
-import { DownloadOutlined, PlusOutlined } from '../../../shared/icons.tsx';
+import { DownloadOutlined } from '../../../shared/icons.tsx';
 import { fill, labelOf, messages, Perm, showTypeOptions, TaskStatus, taskStatusOptions, TASK_PAGE_SIZE, type Task } from '@huiyun/contract';
 import { deleteTask, listTasks, pauseStartTask, type TaskFilters } from '../../../api/task.ts';
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
-import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
 import { useOpenedOnce } from '../../../components/useOpenedOnce.ts';
 import { useToast } from '../../../shared/toast.tsx';
 
@@ -58,14 +57,12 @@ const columns: ListColumn<Task>[] = [
   { key: 'userName', title: m.userName, width: 100 },
 ];
 
-type Dialog = { kind: 'edit' | 'upload' | 'export' | 'test'; task: Task | null } | null;
+type Dialog = { kind: 'upload' | 'export' | 'test'; task: Task | null } | null;
 
 /** 任务列表 (SPEC §2.14): search, add, export, upload numbers, pause / start, insert test number, edit, delete. */
 export function TaskPage() {
   const message = useToast();
-  const { data: me } = useCurrentUser();
   const [dialog, setDialog] = useState<Dialog>(null);
-  const editOpened = useOpenedOnce(dialog?.kind === 'edit');
   const uploadOpened = useOpenedOnce(dialog?.kind === 'upload');
   const exportOpened = useOpenedOnce(dialog?.kind === 'export');
   const testOpened = useOpenedOnce(dialog?.kind === 'test');
@@ -96,7 +93,8 @@ export function TaskPage() {
     },
     // a test number is the administrators' (SPEC §2.14)
     { key: 'test', label: m.insertTest, permission: Perm.taskInsertTest, account: 'administrator', visible: (t) => notCompleted(t), onClick: open('test') },
-    { key: 'edit', label: messages.common.edit, permission: Perm.taskSave, onClick: open('edit') },
+    // 编辑 keeps its place among the actions (ListPage's own would come first): it opens ListPage's dialog.
+    { key: 'edit', label: messages.common.edit, permission: Perm.taskSave, onClick: (t, ctx) => ctx.openEdit(t) },
     {
       key: 'delete',
       label: messages.common.delete,
@@ -127,16 +125,8 @@ export function TaskPage() {
         selectable
         searchFields={[{ name: 'taskName', label: m.taskName }]}
         rowActions={rowActions}
+        edit={{ permission: Perm.taskSave, canEdit: false, dialog: TaskDialog }}
         toolbar={[
-          {
-            key: 'add',
-            permission: Perm.taskSave,
-            render: () => (
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => open('edit')(null)}>
-                {messages.common.add}
-              </Button>
-            ),
-          },
           {
             key: 'export',
             permission: Perm.taskExport,
@@ -148,17 +138,6 @@ export function TaskPage() {
           },
         ]}
       />
-      {editOpened && (
-        <Suspense fallback={null}>
-          <TaskDialog
-            open={dialog?.kind === 'edit'}
-            editing={dialog?.kind === 'edit' ? dialog.task : null}
-            currentUserId={me?.userId}
-            queryKey={QUERY_KEY}
-            onClose={close}
-          />
-        </Suspense>
-      )}
       {uploadOpened && (
         <Suspense fallback={null}>
           <UploadDialog task={dialog?.kind === 'upload' ? dialog.task : null} queryKey={QUERY_KEY} onClose={close} />

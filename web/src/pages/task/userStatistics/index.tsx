@@ -1,7 +1,7 @@
 import { Button } from 'antd';
 import { ClearOutlined } from '../../../shared/icons.tsx';
 import {
-  fill, isAdministratorAccount, messages, Perm, SUPER_ADMIN_USER_ID, type TaskUserStatistics,
+  fill, messages, Perm, SUPER_ADMIN_USER_ID, type TaskUserStatistics,
 } from '@huiyun/contract';
 import {
   clearHistoryTotals, clearSendNum, clearTotalSendNum, deleteTaskUser, exportTaskUserStatistics, listTaskUserStatistics,
@@ -10,7 +10,7 @@ import {
 import { ListPage, type ListColumn, type RowAction } from '../../../components/ListPage/index.ts';
 import { useServerAction } from '../../../shared/useServerAction.ts';
 import { useConfirm } from '../../../components/useConfirm.ts';
-import { useCurrentUser } from '../../../shared/useCurrentUser.ts';
+import { useCurrentUser, usePermission } from '../../../shared/useCurrentUser.ts';
 import { StatisticsTotals } from './StatisticsTotals.tsx';
 import { taskUserDialog } from './taskUserDialog.ts';
 
@@ -32,7 +32,8 @@ const columns: ListColumn<TaskUserStatistics>[] = [
 /** 用户发送统计 (SPEC §2.16): totals, accounts and their counters; add / clear / delete for administrators. */
 export function UserStatisticsPage() {
   const me = useCurrentUser().data;
-  const isAdmin = isAdministratorAccount(me);
+  // The history totals are the administrators', like the sub-accounts' actions below.
+  const isAdmin = usePermission({ account: 'administrator' });
   const confirm = useConfirm();
   const clearHistory = useServerAction('statistics', clearHistoryTotals);
   // The task sub-accounts are the administrators' business; 清空历史 is account 1's.
