@@ -16,6 +16,8 @@ import { paymentRuntime } from '../orders/index.ts';
 import { startReconcileJob } from './job.ts';
 import { configChoices, configIdsToRun, handleDiff, listDiffs, listRuns } from './queries.ts';
 import { reconcileDay, type ReconcileDeps } from './run.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.reconcile;
 
@@ -72,6 +74,7 @@ export function reconcileRoutes(ctx: AppContext) {
       permission: Perm.reconcileList,
       query: reconcileRunListQuery,
       list: '/api/Reconcile/list',
+      doc: { tag: 'reconcile', row: r.reconcileRunRow },
       load: (request, query) => listRuns(ctx.db, callerOf(request).deptScope, query),
       export: { url: '/api/Reconcile/export', fileName: m.title, columns: runColumns, row: (row): RunExportRow => ({ ...row, result: labelOf(reconcileResultOptions, row.result) }) },
     });
@@ -80,6 +83,7 @@ export function reconcileRoutes(ctx: AppContext) {
       permission: Perm.reconcileList,
       query: reconcileDiffListQuery,
       list: '/api/Reconcile/diffList',
+      doc: { tag: 'reconcile', row: r.reconcileDiffRow },
       load: (request, query) => listDiffs(ctx.db, callerOf(request).deptScope, query),
       export: {
         url: '/api/Reconcile/diffExport', fileName: m.diffExportName, columns: diffColumns,
@@ -90,10 +94,10 @@ export function reconcileRoutes(ctx: AppContext) {
       },
     });
 
-    app.post('/api/Reconcile/configOptions', { config: { access: { permission: Perm.reconcileList } } }, async (request) =>
+    app.post('/api/Reconcile/configOptions', { config: { access: { permission: Perm.reconcileList }, doc: { tag: 'reconcile', answer: answers.items(r.reconcileConfigChoice) } } }, async (request) =>
       ok('', await configChoices(ctx.db, callerOf(request).deptScope)));
 
-    app.post('/api/Reconcile/run', { config: { access: { permission: Perm.reconcileRun }, audit: audit(m.run) } }, async (request) => {
+    app.post('/api/Reconcile/run', { config: { access: { permission: Perm.reconcileRun }, doc: { tag: 'reconcile', body: reconcileRunRequest, answer: answers.data(r.reconcileRunAnswer), refuses: [409] }, audit: audit(m.run) } }, async (request) => {
       const input = parse(reconcileRunRequest, request.body);
       describeTarget(request, `${input.day} ${input.configId === undefined ? m.allConfigs : `configId ${input.configId}`}`);
       const today = shanghaiDay(ctx.now());
@@ -106,7 +110,7 @@ export function reconcileRoutes(ctx: AppContext) {
       return ok(fill(m.runDone, { runs: answer.runs, diffs: answer.diffs }), { runs: answer.runs, diffs: answer.diffs } satisfies ReconcileRunAnswer);
     });
 
-    app.post('/api/Reconcile/handle', { config: { access: { permission: Perm.reconcileHandle }, audit: audit(m.handle) } }, async (request) => {
+    app.post('/api/Reconcile/handle', { config: { access: { permission: Perm.reconcileHandle }, doc: { tag: 'reconcile', body: reconcileHandleRequest, answer: answers.message }, audit: audit(m.handle) } }, async (request) => {
       const input = parse(reconcileHandleRequest, request.body);
       describeTarget(request, `diffId ${input.diffId}`);
       const caller = callerOf(request);

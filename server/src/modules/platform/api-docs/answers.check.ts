@@ -6,7 +6,7 @@ import type { createAisleGrid, saveAisle, saveMachine } from '../../pay/machines
 import type { generateQrImage, ImportResult } from '../../sending/tasks/index.ts';
 import type { heartbeat } from '../../pay/terminal/index.ts';
 
-// The answers the contract has no type of its own for (route-docs.ts names their schemas) agree with
+// The answers the contract has no type of its own for (the routes' docs name their schemas) agree with
 // what the server's functions return, checked by `npm run typecheck` (nothing runs this file); the
 // others are held to the contract's types by contract/src/responses/agree.check.ts.
 
