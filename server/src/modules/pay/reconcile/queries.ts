@@ -68,8 +68,8 @@ type DiffRow = SelectedRow<typeof diffColumns>;
 const toDiff = (row: DiffRow): ReconcileDiff => ({
   diffId: Number(row.diffId), runId: Number(row.runId), category: row.category as ReconcileCategory, kind: row.kind as ReconcileDiff['kind'],
   orderNo: String(row.orderNo), refundNo: String(row.refundNo), gatewayTradeNo: String(row.gatewayTradeNo),
-  platformAmount: yuanOrEmpty(row.platformAmount as number | null), platformStatus: row.platformStatus === null ? '' : orderStatusLabel(Number(row.platformStatus)),
-  gatewayAmount: yuanOrEmpty(row.gatewayAmount as number | null), gatewayStatus: row.gatewayAmount === null ? '' : row.kind === 'refund' ? m.gatewayRefunded : m.gatewayPaid,
+  platformAmount: yuanOrEmpty(row.platformAmount), platformStatus: row.platformStatus === null ? '' : orderStatusLabel(Number(row.platformStatus)),
+  gatewayAmount: yuanOrEmpty(row.gatewayAmount), gatewayStatus: row.gatewayAmount === null ? '' : row.kind === 'refund' ? m.gatewayRefunded : m.gatewayPaid,
   gatewayTime: row.gatewayTime === null ? '' : formatDateTime(Number(row.gatewayTime)),
   handled: Number(row.handled) === 1 ? 1 : 0, handleNote: String(row.handleNote), handledBy: String(row.handledBy),
   handledTime: row.handledTime === null ? '' : formatDateTime(Number(row.handledTime)),

@@ -13,6 +13,8 @@ import type { heartbeat } from '../../pay/terminal/index.ts';
 type Returned<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 type Saved = Returned<typeof saveMachine>;
 
+// Not derived, each of them: a route's doc names its answer schema but does not type its handler (Fastify
+// types what a handler returns as unknown), so what the server function returns is held to the schema here.
 export const serverAnswerChecks = [
   true satisfies r.SameShape<Returned<typeof saveAisle>, z.output<typeof r.aisleSaved>>,
   true satisfies r.SameShape<Returned<typeof createAisleGrid>, z.output<typeof r.aisleGridCreated>>,
