@@ -51,8 +51,12 @@ export type ListRoutes<S extends z.ZodType<Paged>, Row, Out extends Record<strin
   permission: PermissionCode;
   query: S;
   list: string;
-  /** The API document's tag (the area) and the contract's schema of a row (@huiyun/contract/responses); the query and the export's answer follow. */
-  doc: { tag: string; row: z.ZodType };
+  /**
+   * The API document's tag (the area) and the contract's schema of a row (@huiyun/contract/responses); the query
+   * and the export's answer follow. The rows `load` answers are typed by the schema's output: a list whose rows
+   * drift from the documented row fails the typecheck.
+   */
+  doc: { tag: string; row: z.ZodType<Row> };
   methods?: ('GET' | 'POST')[];
   load: (request: FastifyRequest, query: z.output<S>) => Promise<Listed<Row>>;
   export?: ExportSpec<z.output<S>, Row, Out>;
