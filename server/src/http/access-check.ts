@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { Access } from './caller.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import { isApiPath } from './error-handler.ts';
+import type { RouteDoc } from './route-doc.ts';
 import { extractDeviceToken, extractToken, hashToken } from './token.ts';
 
 /**
@@ -35,12 +36,19 @@ declare module 'fastify' {
     sessionTokenHash?: string;
   }
   interface FastifyInstance {
-    /** Every API route and what it needs: the table the authorization tests walk. */
+    /** Every API route, what it needs and what it reads and answers: the table the authorization tests walk and the API document is made of. */
     declaredRoutes: DeclaredRoute[];
   }
 }
 
-export type DeclaredRoute = { method: string; url: string; access: RouteAccess };
+export type DeclaredRoute = { method: string; url: string; access: RouteAccess; doc?: RouteDoc };
+
+/** The route's doc for one of its methods: a route taking GET and POST reads on GET from the query string what POST reads from the body. */
+function docFor(method: string, doc: RouteDoc | undefined): RouteDoc | undefined {
+  if (!doc || method !== 'GET' || !doc.body) return doc;
+  const { body, ...rest } = doc;
+  return { ...rest, query: body };
+}
 
 /** The logged-in caller; only call it in a route that declared 'login' or a permission. */
 export function callerOf(request: FastifyRequest): Access {
@@ -68,7 +76,7 @@ export function registerAccessCheck(app: FastifyInstance, ctx: AppContext, resol
     if (!isApiPath(route.url)) return;
     const access = route.config?.access;
     if (!access) throw new Error(`Route ${String(route.method)} ${route.url} does not declare config.access`);
-    for (const method of [route.method].flat()) if (method !== 'HEAD') declaredRoutes.push({ method, url: route.url, access });
+    for (const method of [route.method].flat()) if (method !== 'HEAD') declaredRoutes.push({ method, url: route.url, access, doc: docFor(method, route.config?.doc) });
   });
 
   app.addHook('preHandler', async (request) => {

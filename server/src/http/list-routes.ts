@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { LIST_COUNT_BOUND, type PermissionCode } from '@huiyun/contract';
 import type { Listed } from '../db/list/paging.ts';
 import { page } from './envelope.ts';
+import { answers, type Answer } from './route-doc.ts';
 import { parse } from './validate.ts';
 import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from './xlsx.ts';
 
@@ -20,6 +21,7 @@ import { EXPORT_MAX_ROWS, sendXlsx, type XlsxColumn } from './xlsx.ts';
 //     permission: Perm.variableList,
 //     query: variableListQuery,                       // the contract's list query (page/limit or pageNum/pageSize)
 //     list: '/api/Variable/list',
+//     doc: { tag: 'variable', row: r.variableRow },             // for the API document: the area and the contract's row schema
 //     load: (request, query) => listVariables(ctx.db, query),   // the module's query, built on listPage
 //     export: { url: '/api/Variable/export', fileName: messages.variable.title, columns: exportColumns },
 //   });
@@ -49,6 +51,12 @@ export type ListRoutes<S extends z.ZodType<Paged>, Row, Out extends Record<strin
   permission: PermissionCode;
   query: S;
   list: string;
+  /**
+   * The API document's tag (the area) and the contract's schema of a row (@huiyun/contract/responses); the query
+   * and the export's answer follow. The rows `load` answers are typed by the schema's output: a list whose rows
+   * drift from the documented row fails the typecheck.
+   */
+  doc: { tag: string; row: z.ZodType<Row> };
   methods?: ('GET' | 'POST')[];
   load: (request: FastifyRequest, query: z.output<S>) => Promise<Listed<Row>>;
   export?: ExportSpec<z.output<S>, Row, Out>;
@@ -69,7 +77,8 @@ export function registerList<S extends z.ZodType<Paged>, Row, Out extends Record
   app: FastifyInstance,
   spec: ListRoutes<S, Row, Out>,
 ): void {
-  const config = { access: { permission: spec.permission } };
+  const access = { permission: spec.permission };
+  const documented = (answer: Answer) => ({ tag: spec.doc.tag, body: spec.query, answer });
   const methods = spec.methods ?? ['POST'];
   const input = (request: FastifyRequest) => (request.method === 'GET' ? request.query : request.body);
   for (const method of methods) {
@@ -80,7 +89,7 @@ export function registerList<S extends z.ZodType<Paged>, Row, Out extends Record
   app.route({
     method: methods,
     url: spec.list,
-    config,
+    config: { access, doc: documented(answers.list(spec.doc.row)) },
     handler: async (request) => {
       const { rows, total, totalBounded, next } = await spec.load(request, parse(spec.query, input(request)));
       // listPage counts up to its bound + 1 rows and says when it stopped there (共 1,000+ 条); a query
@@ -97,7 +106,7 @@ export function registerList<S extends z.ZodType<Paged>, Row, Out extends Record
   app.route({
     method: methods,
     url: exported.url,
-    config,
+    config: { access, doc: documented(answers.xlsx) },
     handler: async (request, reply) => {
       const parsed = exportAll(parse(spec.query, input(request)));
       const query = exported.query ? exported.query(parsed) : parsed;

@@ -1,4 +1,4 @@
-import { sql, AliasNode, IdentifierNode, SelectQueryNode, TableNode, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, AliasNode, IdentifierNode, SelectQueryNode, TableNode, type Expression, type InferResult, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { LIST_COUNT_BOUND, type PageQuery } from '@huiyun/contract';
 import { dialectOf } from '../dialect.ts';
 import type { OwnValues } from '../list-templates.ts';
@@ -55,13 +55,16 @@ export type ListOptions = {
  * `totalBounded` and `next` are required keys (their value may be undefined) so a list that builds its own
  * answer and drops one does not compile: pass `{ ...listed, rows: listed.rows.map(toX) }`.
  */
+/** The row a list's column function selects, as Kysely infers it from the schema (db/schema.ts): what the list's mapper takes. */
+export type SelectedRow<F extends (...args: never[]) => SelectQueryBuilder<any, any, any>> = InferResult<ReturnType<F>>[number];
+
 export type Listed<Row> = { rows: Row[]; total: number; totalBounded: true | undefined; next: string | undefined };
 
 /**
  * One page of a filtered query plus the total, the shape every list call answers. Sorting is by a
  * whitelisted column only (the client names an API field, never a column), then by `tieBreaker` so
- * paging is stable. `selectColumns` picks the row's columns; end it with `.$castTo<Row>()` to name
- * the row type the mapper takes.
+ * paging is stable. `selectColumns` picks the row's columns; the rows are of the type Kysely infers
+ * from the schema (the mapper takes `SelectedRow<typeof selectColumns>`).
  *
  * The total is exact up to the count's bound (`countBoundOf`: LIST_COUNT_BOUND, or a step of
  * SEARCH_COUNT_STEP when a contains filter is in the query) and the bound + 1 beyond, with

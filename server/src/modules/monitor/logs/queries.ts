@@ -1,10 +1,10 @@
-import { sql, type Expression, type InferResult, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import {
   describeUserAgent, formatDateTime, loginLogSortFields, operLogSortFields, shanghaiDayRange,
   type LoginLog, type LoginLogListQuery, type LogResult, type OperLog, type OperLogListQuery,
 } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import { listPage, sortColumnsOf } from '../../../db/list/paging.ts';
+import { listPage, sortColumnsOf, type SelectedRow } from '../../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../../db/list/search.ts';
 import { inDeptScope, type DeptScope } from '../../../db/scope.ts';
 
@@ -35,7 +35,7 @@ function operLogColumns(qb: SelectQueryBuilder<Database, 'sys_oper_log', {}>) {
   return qb.select(['operId', 'userName', 'module', 'action', 'target', 'method', 'url', 'ip', 'success', 'message', 'costMs', 'operTime']);
 }
 
-type OperLogRow = InferResult<ReturnType<typeof operLogColumns>>[number];
+type OperLogRow = SelectedRow<typeof operLogColumns>;
 
 function toOperLog(row: OperLogRow): OperLog {
   return { ...row, success: row.success as LogResult, costMs: Number(row.costMs), operTime: formatDateTime(Number(row.operTime)) };
@@ -80,7 +80,7 @@ function loginLogColumns(qb: SelectQueryBuilder<Database & { l: Database['sys_lo
   return qb.select(['l.infoId', 'l.userName', 'l.ip', 'l.userAgent', 'l.success', 'l.message', 'l.loginTime']);
 }
 
-type LoginLogRow = InferResult<ReturnType<typeof loginLogColumns>>[number];
+type LoginLogRow = SelectedRow<typeof loginLogColumns>;
 
 function toLoginLog(row: LoginLogRow): LoginLog {
   return {

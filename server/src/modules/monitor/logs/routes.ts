@@ -12,6 +12,8 @@ import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { listLoginLogs, listOperLogs } from './queries.ts';
 import { forceLogout, listOnline } from './service.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.monitor;
 
@@ -62,6 +64,7 @@ export function monitorRoutes(ctx: AppContext) {
       permission: Perm.operLogList,
       query: operLogListQuery,
       list: '/api/OperLog/list',
+      doc: { tag: 'monitor', row: r.operLogRow },
       load: (request, query) => listOperLogs(ctx.db, callerOf(request).deptScope, query),
       export: { url: '/api/OperLog/export', fileName: m.operLogTitle, columns: operLogColumns, row: withResultLabel },
     });
@@ -70,6 +73,7 @@ export function monitorRoutes(ctx: AppContext) {
       permission: Perm.loginLogList,
       query: loginLogListQuery,
       list: '/api/LoginLog/list',
+      doc: { tag: 'monitor', row: r.loginLogRow },
       load: (request, query) => listLoginLogs(ctx.db, callerOf(request).deptScope, query),
       export: { url: '/api/LoginLog/export', fileName: m.loginLogTitle, columns: loginLogColumns, row: withResultLabel },
     });
@@ -78,11 +82,12 @@ export function monitorRoutes(ctx: AppContext) {
       permission: Perm.onlineList,
       query: onlineListQuery,
       list: '/api/Online/list',
+      doc: { tag: 'monitor', row: r.onlineSession },
       load: (request, query) => listOnline(ctx, callerOf(request), query, request.sessionTokenHash),
       export: { url: '/api/Online/export', fileName: m.onlineTitle, columns: onlineColumns },
     });
 
-    app.post('/api/Online/forceLogout', { config: { access: { permission: Perm.onlineForceLogout }, audit: { module: m.onlineTitle, action: messages.common.actionForceOffline } } }, async (request) => {
+    app.post('/api/Online/forceLogout', { config: { access: { permission: Perm.onlineForceLogout }, doc: { tag: 'monitor', body: forceLogoutRequest, answer: answers.message }, audit: { module: m.onlineTitle, action: messages.common.actionForceOffline } } }, async (request) => {
       const { sessionId } = parse(forceLogoutRequest, request.body);
       // Only a prefix of the hash goes into the log: enough to tell sessions apart.
       describeTarget(request, `session ${sessionId.slice(0, 12)}`);

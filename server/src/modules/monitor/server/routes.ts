@@ -11,6 +11,8 @@ import { lastJobRuns } from '../../../db/job-runs.ts';
 import { jobRunView } from './job-run-view.ts';
 import { ProcessStats, version } from './process-stats.ts';
 import { recordRequests, routeStats, type RequestStats } from './request-stats.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 /** Redis's clients and memory, from INFO. */
 async function redisStats(redis: Redis): Promise<SystemSnapshot['redis']> {
@@ -39,7 +41,7 @@ export function systemMonitorRoutes(ctx: AppContext, sources: MonitorSources, se
       processStats.stop();
     });
 
-    app.get('/api/SystemMonitor/snapshot', { config: { access: { permission: Perm.systemMonitorView } } }, async () => {
+    app.get('/api/SystemMonitor/snapshot', { config: { access: { permission: Perm.systemMonitorView }, doc: { tag: 'system-monitor', answer: answers.data(r.systemSnapshot) } } }, async () => {
       const [all, windows, database, redis, businessNow, jobs] = await Promise.all([
         processes.all(), requestWindows.all(), databaseStats(ctx.db, ctx.config), sources.redis ? redisStats(sources.redis) : null, business.snapshot(), lastJobRuns(ctx.db),
       ]);

@@ -5,6 +5,7 @@ import { callerOf } from '../../../http/access-check.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { listPayAlarms } from './queries.ts';
+import * as r from '@huiyun/contract/responses';
 
 const m = messages.payAlarm;
 
@@ -24,6 +25,7 @@ export function payAlarmRoutes(ctx: AppContext) {
       permission: Perm.payAlarmList,
       query: payAlarmListQuery,
       list: '/api/PayAlarm/list',
+      doc: { tag: 'pay-alarm', row: r.payAlarmRow },
       load: (request, query) => listPayAlarms(ctx.db, callerOf(request).deptScope, query),
       export: {
         url: '/api/PayAlarm/export', fileName: m.title, columns: exportColumns,

@@ -9,6 +9,8 @@ import { ok } from '../../../http/envelope.ts';
 import { notFound } from '../../../http/errors.ts';
 import { parse } from '../../../http/validate.ts';
 import { loadPayAccount, PayAccountError, type GatewayRegistry, type PayAccount, type PaymentGateway, failed, probeResult } from '../gateways/index.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.payConfigCheck;
 
@@ -36,7 +38,7 @@ export async function checkPayConfig(ctx: AppContext, gateways: GatewayRegistry,
 
 /** POST /api/Config/check { id }: operation-logged with the config it checked and the sentence it answered (never a key). */
 export function registerPayConfigCheck(app: FastifyInstance, ctx: AppContext, gateways: GatewayRegistry): void {
-  app.post('/api/Config/check', { config: { access: { permission: Perm.payConfigCheck }, audit: { module: messages.payConfig.title, action: m.action } } }, async (request) => {
+  app.post('/api/Config/check', { config: { access: { permission: Perm.payConfigCheck }, doc: { tag: 'pay-config', body: payConfigCheckRequest, answer: answers.data(r.payConfigCheckAnswer) }, audit: { module: messages.payConfig.title, action: m.action } } }, async (request) => {
     const { id } = parse(payConfigCheckRequest, request.body);
     describeTarget(request, `id ${id}`);
     const { name, result } = await checkPayConfig(ctx, gateways, callerOf(request), id);

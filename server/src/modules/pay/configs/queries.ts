@@ -1,10 +1,10 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import {
   formatDateTime, payConfigSecretFields, payConfigSortFields, SECRET_MASK, type PayConfig, type PayConfigListQuery, type PayGateway,
 } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
 import type { Database } from '../../../db/schema.ts';
-import { listPage, sortColumnsOf } from '../../../db/list/paging.ts';
+import { listPage, sortColumnsOf, type SelectedRow } from '../../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../../db/list/search.ts';
 import { inDeptScope } from '../../../db/scope.ts';
 import type { Access } from '../../../http/caller.ts';
@@ -18,7 +18,7 @@ function configsInScope(db: Kysely<Database>, caller: Access) {
 }
 
 function withColumns(qb: ReturnType<typeof configsInScope>) {
-  return qb.selectAll('c').select('d.deptName').$castTo<PayConfigRow>();
+  return qb.selectAll('c').select('d.deptName');
 }
 
 /** The configs of the caller's companies (super administrator: all), every secret masked. */
@@ -35,7 +35,7 @@ export async function listPayConfigs(ctx: AppContext, caller: Access, query: Pay
   return { rows: rows.map((row) => toPayConfig(ctx, row)), ...paged };
 }
 
-type PayConfigRow = Selectable<Database['pay_config']> & { deptName: string | null };
+type PayConfigRow = SelectedRow<typeof withColumns>;
 
 /**
  * A public key as stored (plain: no secret), unless it holds private key material — saved before the save refused

@@ -13,6 +13,8 @@ import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { registerPayConfigCheck } from './check.ts';
 import { listPayConfigs } from './queries.ts';
 import { deletePayConfigs, savePayConfig } from './service.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.payConfig;
 const audit = (action: string) => ({ module: m.title, action });
@@ -57,18 +59,19 @@ export function payConfigRoutes(ctx: AppContext, gateways: GatewayRegistry) {
       permission: Perm.payConfigList,
       query: payConfigListQuery,
       list: '/api/Config/list',
+      doc: { tag: 'pay-config', row: r.payConfigRow },
       load: (request, query) => listPayConfigs(ctx, callerOf(request), query),
       export: { url: '/api/Config/export', fileName: m.title, columns: exportColumns, row: exportRow },
     });
 
-    app.post('/api/Config/save', { config: { access: { permission: Perm.payConfigSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
+    app.post('/api/Config/save', { config: { access: { permission: Perm.payConfigSave }, doc: { tag: 'pay-config', body: payConfigSave, answer: answers.data(r.paySaved.payConfig) }, audit: audit(messages.common.actionSave) } }, async (request) => {
       const input = parse(payConfigSave, request.body);
       describeTarget(request, input.id === undefined ? input.name : `id ${input.id} ${input.name}`);
       const id = await savePayConfig(ctx, callerOf(request), input);
       return ok(m.saved, { id });
     });
 
-    app.delete('/api/Config/delete', { config: { access: { permission: Perm.payConfigDelete }, audit: audit(messages.common.actionDelete) } }, async (request) => {
+    app.delete('/api/Config/delete', { config: { access: { permission: Perm.payConfigDelete }, doc: { tag: 'pay-config', query: idsRequest, answer: answers.message }, audit: audit(messages.common.actionDelete) } }, async (request) => {
       const { ids } = parse(idsRequest, request.query);
       describeTarget(request, `id ${ids.join(',')}`);
       await deletePayConfigs(ctx, callerOf(request), ids);

@@ -13,6 +13,8 @@ import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { createAisleGrid, deleteAisles, restockAisles, saveAisle, setAisleStatus } from './aisle-service.ts';
 import { deleteMachines, machineInScope, resetTerminalKey, saveMachine, setMachineStatus } from './machine-service.ts';
 import { aislesOf, findMachineOption, listMachines, machineOptions } from './queries.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.machine;
 const a = messages.aisle;
@@ -40,6 +42,7 @@ export function machineRoutes(ctx: AppContext) {
       permission: Perm.machineList,
       query: machineListQuery,
       list: '/api/Machine/list',
+      doc: { tag: 'machine', row: r.machineRow },
       load: (request, query) => listMachines(ctx.db, callerOf(request).deptScope, query, ctx.now()),
       export: {
         url: '/api/Machine/export', fileName: m.title, columns: exportColumns,
@@ -47,19 +50,19 @@ export function machineRoutes(ctx: AppContext) {
       },
     });
 
-    app.post('/api/Machine/options', { config: { access: { anyOf: [Perm.machineList, Perm.aisleList] } } }, async (request) => {
+    app.post('/api/Machine/options', { config: { access: { anyOf: [Perm.machineList, Perm.aisleList] }, doc: { tag: 'machine', body: machineOptionsQuery, answer: answers.items(r.machineOption) } } }, async (request) => {
       const { keyword, machineId } = parse(machineOptionsQuery, request.body);
       return ok('', await machineOptions(ctx.db, callerOf(request).deptScope, keyword, machineId));
     });
 
-    app.post('/api/Machine/save', { config: { access: { permission: Perm.machineSave }, audit: auditMachine(messages.common.actionSave) } }, async (request) => {
+    app.post('/api/Machine/save', { config: { access: { permission: Perm.machineSave }, doc: { tag: 'machine', body: machineSave, answer: answers.data(r.machineSaved) }, audit: auditMachine(messages.common.actionSave) } }, async (request) => {
       const input = parse(machineSave, request.body);
       describeTarget(request, input.machineNo);
       const saved = await saveMachine(ctx, callerOf(request), input);
       return ok(m.saved, saved.created ?? { machineId: saved.machineId });
     });
 
-    app.delete('/api/Machine/delete', { config: { access: { permission: Perm.machineDelete }, audit: auditMachine(messages.common.actionDelete) } }, async (request) => {
+    app.delete('/api/Machine/delete', { config: { access: { permission: Perm.machineDelete }, doc: { tag: 'machine', query: idsRequest, answer: answers.message }, audit: auditMachine(messages.common.actionDelete) } }, async (request) => {
       const { ids } = parse(idsRequest, request.query);
       describeTarget(request, `machineId ${ids.join(',')}`);
       const deleted = await deleteMachines(ctx, callerOf(request), ids);
@@ -67,7 +70,7 @@ export function machineRoutes(ctx: AppContext) {
       return ok(m.deleted);
     });
 
-    app.post('/api/Machine/status', { config: { access: { permission: Perm.machineSave }, audit: auditMachine(m.actionStatus) } }, async (request) => {
+    app.post('/api/Machine/status', { config: { access: { permission: Perm.machineSave }, doc: { tag: 'machine', body: machineStatusRequest, answer: answers.message }, audit: auditMachine(m.actionStatus) } }, async (request) => {
       const { machineId, status } = parse(machineStatusRequest, request.body);
       describeTarget(request, `machineId ${machineId} status ${status}`);
       const machineNo = await setMachineStatus(ctx, callerOf(request), machineId, status);
@@ -75,7 +78,7 @@ export function machineRoutes(ctx: AppContext) {
       return ok(m.statusChanged);
     });
 
-    app.post('/api/Machine/resetKey', { config: { access: { permission: Perm.machineResetKey }, audit: auditMachine(m.actionResetKey) } }, async (request) => {
+    app.post('/api/Machine/resetKey', { config: { access: { permission: Perm.machineResetKey }, doc: { tag: 'machine', body: machineIdRequest, answer: answers.data(r.machineKeyAnswer) }, audit: auditMachine(m.actionResetKey) } }, async (request) => {
       const { machineId } = parse(machineIdRequest, request.body);
       describeTarget(request, `machineId ${machineId}`);
       const answer = await resetTerminalKey(ctx, callerOf(request), machineId);
@@ -83,14 +86,14 @@ export function machineRoutes(ctx: AppContext) {
       return ok(m.resetKeyOk, answer);
     });
 
-    app.post('/api/Aisle/grid', { config: { access: { permission: Perm.aisleList } } }, async (request) => {
+    app.post('/api/Aisle/grid', { config: { access: { permission: Perm.aisleList }, doc: { tag: 'machine', body: aisleGridQuery, answer: answers.data(r.aisleGrid) } } }, async (request) => {
       const { machineId } = parse(aisleGridQuery, request.body);
       await machineInScope(ctx.db, callerOf(request), machineId);
       const [machine, aisles] = await Promise.all([findMachineOption(ctx.db, machineId), aislesOf(ctx.db, machineId)]);
       return ok('', { machine, aisles });
     });
 
-    app.post('/api/Aisle/save', { config: { access: { permission: Perm.aisleSave }, audit: auditAisle(messages.common.actionSave) } }, async (request) => {
+    app.post('/api/Aisle/save', { config: { access: { permission: Perm.aisleSave }, doc: { tag: 'machine', body: aisleSave, answer: answers.data(r.aisleSaved) }, audit: auditAisle(messages.common.actionSave) } }, async (request) => {
       const input = parse(aisleSave, request.body);
       describeTarget(request, `machineId ${input.machineId}`);
       const saved = await saveAisle(ctx, callerOf(request), input);
@@ -98,7 +101,7 @@ export function machineRoutes(ctx: AppContext) {
       return ok(a.saved, saved);
     });
 
-    app.post('/api/Aisle/createGrid', { config: { access: { permission: Perm.aisleSave }, audit: auditAisle(a.actionCreateGrid) } }, async (request) => {
+    app.post('/api/Aisle/createGrid', { config: { access: { permission: Perm.aisleSave }, doc: { tag: 'machine', body: aisleGridCreate, answer: answers.data(r.aisleGridCreated) }, audit: auditAisle(a.actionCreateGrid) } }, async (request) => {
       const input = parse(aisleGridCreate, request.body);
       describeTarget(request, `machineId ${input.machineId} ${input.layers}×${input.columns}`);
       const result = await createAisleGrid(ctx, callerOf(request), input);
@@ -106,7 +109,7 @@ export function machineRoutes(ctx: AppContext) {
       return ok(result.created === 0 ? a.gridNothingNew : fill(a.gridCreated, { created: result.created, kept: result.kept }), result);
     });
 
-    app.post('/api/Aisle/restock', { config: { access: { permission: Perm.aisleSave }, audit: auditAisle(a.actionRestock) } }, async (request) => {
+    app.post('/api/Aisle/restock', { config: { access: { permission: Perm.aisleSave }, doc: { tag: 'machine', body: aisleRestock, answer: answers.data(r.aislesRestocked) }, audit: auditAisle(a.actionRestock) } }, async (request) => {
       const { machineId, aisleIds } = parse(aisleRestock, request.body);
       describeTarget(request, `machineId ${machineId}`);
       const result = await restockAisles(ctx, callerOf(request), machineId, aisleIds);
@@ -114,7 +117,7 @@ export function machineRoutes(ctx: AppContext) {
       return ok(fill(a.restocked, { count: result.count }), { count: result.count });
     });
 
-    app.post('/api/Aisle/status', { config: { access: { permission: Perm.aisleSave }, audit: auditAisle(a.actionStatus) } }, async (request) => {
+    app.post('/api/Aisle/status', { config: { access: { permission: Perm.aisleSave }, doc: { tag: 'machine', body: aisleStatusRequest, answer: answers.message }, audit: auditAisle(a.actionStatus) } }, async (request) => {
       const { aisleIds, status } = parse(aisleStatusRequest, request.body);
       describeTarget(request, `aisleId ${aisleIds.join(',')}`);
       const changed = await setAisleStatus(ctx, callerOf(request), aisleIds, status);
@@ -122,7 +125,7 @@ export function machineRoutes(ctx: AppContext) {
       return ok(a.statusChanged);
     });
 
-    app.delete('/api/Aisle/delete', { config: { access: { permission: Perm.aisleDelete }, audit: auditAisle(messages.common.actionDelete) } }, async (request) => {
+    app.delete('/api/Aisle/delete', { config: { access: { permission: Perm.aisleDelete }, doc: { tag: 'machine', query: idsRequest, answer: answers.message }, audit: auditAisle(messages.common.actionDelete) } }, async (request) => {
       const { ids } = parse(idsRequest, request.query);
       describeTarget(request, `aisleId ${ids.join(',')}`);
       const deleted = await deleteAisles(ctx, callerOf(request), ids);

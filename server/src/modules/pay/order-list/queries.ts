@@ -2,7 +2,7 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { fenToYuan, formatDateTime, orderSortFields, TransType, type Order, type OrderDetail, type OrderListQuery } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
 import { refundableOf } from '../orders/index.ts';
-import { listPage, sortColumnsOf, type Listed } from '../../../db/list/paging.ts';
+import { listPage, sortColumnsOf, type Listed, type SelectedRow } from '../../../db/list/paging.ts';
 import { assertDeptInScope, inDeptScope, type DeptScope } from '../../../db/scope.ts';
 import { shanghaiDayRange } from '@huiyun/contract';
 
@@ -22,21 +22,12 @@ const orderColumns = [
   'o.remark', 'o.createTime', 'o.payTime', 'o.refundedAmount', 'o.reservedAmount', 'o.parentId', 'o.failReason',
 ] as const;
 
-type OrderRow = Omit<Order, 'deptName' | 'goodsPrice' | 'payAmount' | 'createTime' | 'payTime' | 'refundedAmount' | 'refundableAmount'> & {
-  deptName: string | null;
-  goodsPrice: number | string;
-  payAmount: number | string;
-  createTime: number | string;
-  payTime: number | string | null;
-  refundedAmount: number | string;
-  reservedAmount: number | string;
-};
-
 type Orders = SelectQueryBuilder<Database & { o: Database['pay_order'] }, 'o', {}>;
 
 function withColumns(qb: Orders) {
-  return qb.leftJoin('sys_dept as d', 'd.deptId', 'o.deptId').select(orderColumns).$castTo<OrderRow>();
+  return qb.leftJoin('sys_dept as d', 'd.deptId', 'o.deptId').select(orderColumns);
 }
+type OrderRow = SelectedRow<typeof withColumns>;
 
 /** The orders of the caller's scope that the screen's filters select (not yet ordered or paged). */
 function filteredOrders(db: Kysely<Database>, scope: DeptScope, query: OrderListQuery) {

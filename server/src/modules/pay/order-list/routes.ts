@@ -13,6 +13,8 @@ import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { refundOrder, type PaymentRuntime } from '../orders/index.ts';
 import { findOrderDetail, listOrders, orderById, streamOrders } from './queries.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.order;
 
@@ -47,6 +49,7 @@ export function orderListRoutes(ctx: AppContext, rt: PaymentRuntime) {
       permission: Perm.orderList,
       query: orderListQuery,
       list: '/api/Order/list',
+      doc: { tag: 'order-list', row: r.orderRow },
       load: (request, query) => listOrders(ctx.db, callerOf(request).deptScope, query),
       export: {
         url: '/api/Order/export', fileName: m.title, columns: exportColumns,
@@ -57,14 +60,14 @@ export function orderListRoutes(ctx: AppContext, rt: PaymentRuntime) {
       },
     });
 
-    app.post('/api/Order/detail', { config: { access: { permission: Perm.orderList } } }, async (request) => {
+    app.post('/api/Order/detail', { config: { access: { permission: Perm.orderList }, doc: { tag: 'order-list', body: orderDetailRequest, answer: answers.data(r.orderDetail) } } }, async (request) => {
       const { orderId } = parse(orderDetailRequest, request.body);
       const detail = await findOrderDetail(ctx.db, callerOf(request).deptScope, orderId);
       if (!detail) throw notFound(m.notFound);
       return ok('', detail);
     });
 
-    app.post('/api/Order/refund', { config: { access: { permission: Perm.orderRefund }, audit: { module: m.title, action: m.refund } } }, async (request) => {
+    app.post('/api/Order/refund', { config: { access: { permission: Perm.orderRefund }, doc: { tag: 'order-list', body: orderRefundRequest, answer: answers.data(r.orderRefundResult) }, audit: { module: m.title, action: m.refund } } }, async (request) => {
       const input = parse(orderRefundRequest, request.body);
       describeTarget(request, `orderId ${input.orderId}`);
       const scope = callerOf(request).deptScope;

@@ -5,6 +5,7 @@ import { type PaymentGateway, NOTIFY_BODY_ROUTE, NOTIFY_CONFIG_ROUTE, NOTIFY_ROU
 import { handlePaidNotification, type NotifyAnswer } from './notify.ts';
 import { handleRefundNotification } from './refund-notify.ts';
 import type { PaymentRuntime } from './runtime.ts';
+import { answers } from '../../../http/route-doc.ts';
 
 // What the gateways call (public: the gateway's own signature is checked against the order's 支付配置,
 // never a session): /gateway/<gateway>/config/<configId>/notify/<orderNo> (before: /gateway/<gateway>/notify/<orderNo>)
@@ -37,7 +38,7 @@ export function notifyRoutes(ctx: AppContext, rt: PaymentRuntime) {
 
     await app.register(async (scope) => {
       keepRawBodies(scope);
-      const access = { access: 'public' as const };
+      const access = { access: 'public' as const, doc: { tag: 'gateway', note: '支付网关的异步通知：请求体为该网关自己的签名格式，按原文验签，不是本系统的 JSON', answer: answers.gatewayAck } };
       const unknownGateway = (reply: FastifyReply, name: string) => reply.code(404).type('text/plain; charset=utf-8').send(fill(messages.terminal.gatewayUnknown, { gateway: name.slice(0, 32) }));
 
       // a 支付配置 id in the path is checked for its range (idInPath) before any query: PostgreSQL refuses a larger

@@ -4,7 +4,7 @@ import {
   type ReconcileCategory, type ReconcileConfigChoice, type ReconcileDiff, type ReconcileDiffListQuery, type ReconcileResult, type ReconcileRun, type ReconcileRunListQuery,
 } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import { listPage, sortColumnsOf, type Listed } from '../../../db/list/paging.ts';
+import { listPage, sortColumnsOf, type Listed, type SelectedRow } from '../../../db/list/paging.ts';
 import { assertDeptInScope, inDeptScope, type DeptScope } from '../../../db/scope.ts';
 import { AppError } from '../../../db/errors.ts';
 import { reconcileDb, type ReconcileDatabase } from './tables.ts';
@@ -20,18 +20,15 @@ const yuanOrEmpty = (fen: number | string | null) => (fen === null ? '' : fenToY
 
 const runSortColumns = sortColumnsOf(reconcileRunSortFields, { table: 'r' });
 type Runs = SelectQueryBuilder<ReconcileDatabase & { r: ReconcileDatabase['pay_reconcile_run'] }, 'r', {}>;
-type RunRow = Omit<ReconcileRun, 'configName' | 'deptName' | 'platformAmount' | 'gatewayAmount' | 'finishTime' | 'unhandledCount' | 'result'> & {
-  configName: string | null; deptName: string | null; platformAmount: number | string; gatewayAmount: number | string; finishTime: number | string | null;
-  unhandledCount: number | string; result: string;
-};
 
 function runColumns(qb: Runs) {
   return qb.leftJoin('pay_config as c', 'c.id', 'r.configId').leftJoin('sys_dept as d', 'd.deptId', 'r.deptId')
     .select(['r.runId', 'r.day', 'r.configId', 'c.name as configName', 'r.gateway', 'r.deptId', 'd.deptName', 'r.platformCount', 'r.platformAmount',
       'r.gatewayCount', 'r.gatewayAmount', 'r.diffCount', 'r.result', 'r.message', 'r.runBy', 'r.finishTime'])
-    .select(sql<number>`(select count(*) from pay_reconcile_diff x where x."runId" = r."runId" and x.handled = 0)`.as('unhandledCount'))
-    .$castTo<RunRow>();
+    // a raw count: bigint on PostgreSQL, answered as text there
+    .select(sql<number | string>`(select count(*) from pay_reconcile_diff x where x."runId" = r."runId" and x.handled = 0)`.as('unhandledCount'));
 }
+type RunRow = SelectedRow<typeof runColumns>;
 
 const toRun = (row: RunRow): ReconcileRun => ({
   ...row, configName: row.configName ?? '', deptName: row.deptName ?? '', platformCount: Number(row.platformCount), gatewayCount: Number(row.gatewayCount),
@@ -66,13 +63,13 @@ export async function runInScope(db: Kysely<Database>, scope: DeptScope, runId: 
 const diffSortColumns = sortColumnsOf(reconcileDiffSortFields, { table: 'x' });
 type Diffs = SelectQueryBuilder<ReconcileDatabase & { x: ReconcileDatabase['pay_reconcile_diff'] }, 'x', {}>;
 const diffColumns = (qb: Diffs) => qb.selectAll('x');
-type DiffRow = ReconcileDatabase['pay_reconcile_diff'] extends infer T ? { [K in keyof T]: unknown } : never;
+type DiffRow = SelectedRow<typeof diffColumns>;
 
 const toDiff = (row: DiffRow): ReconcileDiff => ({
   diffId: Number(row.diffId), runId: Number(row.runId), category: row.category as ReconcileCategory, kind: row.kind as ReconcileDiff['kind'],
   orderNo: String(row.orderNo), refundNo: String(row.refundNo), gatewayTradeNo: String(row.gatewayTradeNo),
-  platformAmount: yuanOrEmpty(row.platformAmount as number | null), platformStatus: row.platformStatus === null ? '' : orderStatusLabel(Number(row.platformStatus)),
-  gatewayAmount: yuanOrEmpty(row.gatewayAmount as number | null), gatewayStatus: row.gatewayAmount === null ? '' : row.kind === 'refund' ? m.gatewayRefunded : m.gatewayPaid,
+  platformAmount: yuanOrEmpty(row.platformAmount), platformStatus: row.platformStatus === null ? '' : orderStatusLabel(Number(row.platformStatus)),
+  gatewayAmount: yuanOrEmpty(row.gatewayAmount), gatewayStatus: row.gatewayAmount === null ? '' : row.kind === 'refund' ? m.gatewayRefunded : m.gatewayPaid,
   gatewayTime: row.gatewayTime === null ? '' : formatDateTime(Number(row.gatewayTime)),
   handled: Number(row.handled) === 1 ? 1 : 0, handleNote: String(row.handleNote), handledBy: String(row.handledBy),
   handledTime: row.handledTime === null ? '' : formatDateTime(Number(row.handledTime)),
@@ -84,7 +81,7 @@ export async function listDiffs(db: Kysely<Database>, scope: DeptScope, query: R
   if (query.category) filtered = filtered.where('x.category', '=', query.category);
   if (query.handled !== undefined) filtered = filtered.where('x.handled', '=', query.handled);
   const listed = await listPage(db, filtered, diffColumns, query, { sortColumns: diffSortColumns, defaultSort: ['x.diffId', 'asc'], tieBreaker: 'x.diffId' });
-  return { ...listed, rows: listed.rows.map((row) => toDiff(row as DiffRow)) };
+  return { ...listed, rows: listed.rows.map(toDiff) };
 }
 
 /** 标记处理: a note on the difference, who and when. Changes nothing else (never the order). */

@@ -14,6 +14,8 @@ import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { loadPayAccount, type GatewayRegistry, type PayAccount, type PaymentGateway } from '../gateways/index.ts';
 import { configChoices, configIdsToRun, handleDiff, listDiffs, listRuns } from './queries.ts';
 import { reconcileDay, type ReconcileDeps } from './run.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.reconcile;
 
@@ -69,6 +71,7 @@ export function reconcileRoutes(ctx: AppContext, gateways: GatewayRegistry) {
       permission: Perm.reconcileList,
       query: reconcileRunListQuery,
       list: '/api/Reconcile/list',
+      doc: { tag: 'reconcile', row: r.reconcileRunRow },
       load: (request, query) => listRuns(ctx.db, callerOf(request).deptScope, query),
       export: { url: '/api/Reconcile/export', fileName: m.title, columns: runColumns, row: (row): RunExportRow => ({ ...row, result: labelOf(reconcileResultOptions, row.result) }) },
     });
@@ -77,6 +80,7 @@ export function reconcileRoutes(ctx: AppContext, gateways: GatewayRegistry) {
       permission: Perm.reconcileList,
       query: reconcileDiffListQuery,
       list: '/api/Reconcile/diffList',
+      doc: { tag: 'reconcile', row: r.reconcileDiffRow },
       load: (request, query) => listDiffs(ctx.db, callerOf(request).deptScope, query),
       export: {
         url: '/api/Reconcile/diffExport', fileName: m.diffExportName, columns: diffColumns,
@@ -87,10 +91,10 @@ export function reconcileRoutes(ctx: AppContext, gateways: GatewayRegistry) {
       },
     });
 
-    app.post('/api/Reconcile/configOptions', { config: { access: { permission: Perm.reconcileList } } }, async (request) =>
+    app.post('/api/Reconcile/configOptions', { config: { access: { permission: Perm.reconcileList }, doc: { tag: 'reconcile', answer: answers.items(r.reconcileConfigChoice) } } }, async (request) =>
       ok('', await configChoices(ctx.db, callerOf(request).deptScope)));
 
-    app.post('/api/Reconcile/run', { config: { access: { permission: Perm.reconcileRun }, audit: audit(m.run) } }, async (request) => {
+    app.post('/api/Reconcile/run', { config: { access: { permission: Perm.reconcileRun }, doc: { tag: 'reconcile', body: reconcileRunRequest, answer: answers.data(r.reconcileRunAnswer), refuses: [409] }, audit: audit(m.run) } }, async (request) => {
       const input = parse(reconcileRunRequest, request.body);
       describeTarget(request, `${input.day} ${input.configId === undefined ? m.allConfigs : `configId ${input.configId}`}`);
       const today = shanghaiDay(ctx.now());
@@ -103,7 +107,7 @@ export function reconcileRoutes(ctx: AppContext, gateways: GatewayRegistry) {
       return ok(fill(m.runDone, { runs: answer.runs, diffs: answer.diffs }), { runs: answer.runs, diffs: answer.diffs } satisfies ReconcileRunAnswer);
     });
 
-    app.post('/api/Reconcile/handle', { config: { access: { permission: Perm.reconcileHandle }, audit: audit(m.handle) } }, async (request) => {
+    app.post('/api/Reconcile/handle', { config: { access: { permission: Perm.reconcileHandle }, doc: { tag: 'reconcile', body: reconcileHandleRequest, answer: answers.message }, audit: audit(m.handle) } }, async (request) => {
       const input = parse(reconcileHandleRequest, request.body);
       describeTarget(request, `diffId ${input.diffId}`);
       const caller = callerOf(request);

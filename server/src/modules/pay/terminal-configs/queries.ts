@@ -4,7 +4,7 @@ import {
   type TerminalPayConfigChoice,
 } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import { listPage, sortColumnsOf } from '../../../db/list/paging.ts';
+import { listPage, sortColumnsOf, type SelectedRow } from '../../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../../db/list/search.ts';
 import { assertDeptInScope, inDeptScope } from '../../../db/scope.ts';
 import type { Access } from '../../../http/caller.ts';
@@ -24,8 +24,9 @@ function bindingsInScope(db: Kysely<Database>, caller: Access) {
 }
 
 function withColumns(qb: ReturnType<typeof bindingsInScope>) {
-  return qb.selectAll('t').select(['mc.machineName', 'c.name as payConfigName', 'd.deptName']).$castTo<Row>();
+  return qb.selectAll('t').select(['mc.machineName', 'c.name as payConfigName', 'd.deptName']);
 }
+type Row = SelectedRow<typeof withColumns>;
 
 /** The bindings of the caller's companies (super administrator: all); machineNo searched as a part. */
 export async function listTerminalConfigs(db: Kysely<Database>, caller: Access, query: TerminalConfigListQuery) {
@@ -41,11 +42,6 @@ export async function listTerminalConfigs(db: Kysely<Database>, caller: Access, 
   );
   return { rows: rows.map(toTerminalConfig), ...paged };
 }
-
-type Row = {
-  tcId: number; deptId: number; machineNo: string; payType: number; configId: number; configName: string; payOpen: string; posNo: string;
-  editUser: string; editTime: number | string; machineName: string | null; payConfigName: string | null; deptName: string | null;
-};
 
 function toTerminalConfig(row: Row): TerminalConfig {
   return {

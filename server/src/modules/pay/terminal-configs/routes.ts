@@ -12,6 +12,8 @@ import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { configChoices, listTerminalConfigs, machineChoices } from './queries.ts';
 import { deleteTerminalConfigs, saveTerminalConfig } from './service.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.terminalConfig;
 const audit = (action: string) => ({ module: m.title, action });
@@ -51,28 +53,29 @@ export function terminalConfigRoutes(ctx: AppContext) {
       permission: Perm.terminalConfigList,
       query: terminalConfigListQuery,
       list: '/api/MachineConfig/list',
+      doc: { tag: 'terminal-config', row: r.terminalConfigRow },
       load: (request, query) => listTerminalConfigs(ctx.db, callerOf(request), query),
       export: { url: '/api/MachineConfig/export', fileName: m.title, columns: exportColumns, row: exportRow },
     });
 
-    app.post('/api/MachineConfig/machines', { config: { access: { permission: Perm.terminalConfigSave } } }, async (request) => {
+    app.post('/api/MachineConfig/machines', { config: { access: { permission: Perm.terminalConfigSave }, doc: { tag: 'terminal-config', body: terminalMachineQuery, answer: answers.items(r.terminalMachineChoice) } } }, async (request) => {
       const { keyword } = parse(terminalMachineQuery, request.body);
       return ok('', await machineChoices(ctx.db, callerOf(request), keyword));
     });
 
-    app.post('/api/MachineConfig/configs', { config: { access: { permission: Perm.terminalConfigSave } } }, async (request) => {
+    app.post('/api/MachineConfig/configs', { config: { access: { permission: Perm.terminalConfigSave }, doc: { tag: 'terminal-config', body: terminalConfigChoicesQuery, answer: answers.items(r.terminalPayConfigChoice) } } }, async (request) => {
       const { machineNo, payType } = parse(terminalConfigChoicesQuery, request.body);
       return ok('', await configChoices(ctx.db, callerOf(request), machineNo, payType));
     });
 
-    app.post('/api/MachineConfig/save', { config: { access: { permission: Perm.terminalConfigSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
+    app.post('/api/MachineConfig/save', { config: { access: { permission: Perm.terminalConfigSave }, doc: { tag: 'terminal-config', body: terminalConfigSave, answer: answers.data(r.paySaved.terminalConfig) }, audit: audit(messages.common.actionSave) } }, async (request) => {
       const input = parse(terminalConfigSave, request.body);
       describeTarget(request, `${input.machineNo} ${labelOf(payTypeOptions, input.payType)}`);
       const tcId = await saveTerminalConfig(ctx, callerOf(request), input);
       return ok(m.saved, { tcId });
     });
 
-    app.delete('/api/MachineConfig/delete', { config: { access: { permission: Perm.terminalConfigDelete }, audit: audit(messages.common.actionDelete) } }, async (request) => {
+    app.delete('/api/MachineConfig/delete', { config: { access: { permission: Perm.terminalConfigDelete }, doc: { tag: 'terminal-config', query: idsRequest, answer: answers.message }, audit: audit(messages.common.actionDelete) } }, async (request) => {
       const { ids } = parse(idsRequest, request.query);
       describeTarget(request, `tcId ${ids.join(',')}`);
       await deleteTerminalConfigs(ctx, callerOf(request), ids);

@@ -6,6 +6,8 @@ import { AppError, unauthorized } from '../../../http/errors.ts';
 import { parse } from '../../../http/validate.ts';
 import { createOrder, reportDispense, orderStatus, type PaymentRuntime } from '../orders/index.ts';
 import { heartbeat } from './heartbeat.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const t = messages.terminal;
 
@@ -44,20 +46,20 @@ export function terminalRoutes(ctx: AppContext, rt: PaymentRuntime) {
     app.removeAllContentTypeParsers();
     keepRawJsonBody(app);
     const access = { access: 'terminal' as const };
-    app.post(`${TERMINAL_PREFIX}/order/create`, { config: access }, async (request) =>
+    app.post(`${TERMINAL_PREFIX}/order/create`, { config: { ...access, doc: { tag: 'terminal', body: terminalCreateOrderSchema, answer: answers.data(r.terminalOrderCreated), refuses: [409, 502] } } }, async (request) =>
       ok('', await createOrder(ctx, rt, machineOf(request), parse(terminalCreateOrderSchema, request.body), originOf(request), request.log)),
     );
-    app.post(`${TERMINAL_PREFIX}/order/status`, { config: access }, async (request, reply) => {
+    app.post(`${TERMINAL_PREFIX}/order/status`, { config: { ...access, doc: { tag: 'terminal', body: terminalOrderStatusSchema, answer: answers.data(r.terminalOrderStatus), refuses: [404] } } }, async (request, reply) => {
       const input = parse(terminalOrderStatusSchema, request.body);
       // the machine hung up: stop waiting (the response's 'close' comes only then, before it is sent)
       let closed = false;
       reply.raw.once('close', () => void (closed = true));
       return ok('', await orderStatus(ctx, machineOf(request), input.orderNo, input.knownStatus, input.waitSeconds ?? 0, () => closed));
     });
-    app.post(`${TERMINAL_PREFIX}/order/dispense`, { config: access }, async (request) =>
+    app.post(`${TERMINAL_PREFIX}/order/dispense`, { config: { ...access, doc: { tag: 'terminal', body: terminalDispenseSchema, answer: answers.data(r.terminalOrderStatus), refuses: [404, 409] } } }, async (request) =>
       ok('', await reportDispense(ctx, rt, machineOf(request), parse(terminalDispenseSchema, request.body), request.log)),
     );
-    app.post(`${TERMINAL_PREFIX}/heartbeat`, { config: access }, async (request) =>
+    app.post(`${TERMINAL_PREFIX}/heartbeat`, { config: { ...access, doc: { tag: 'terminal', body: terminalHeartbeatSchema, answer: answers.data(r.terminalHeartbeatAnswer) } } }, async (request) =>
       ok('', await heartbeat(ctx, machineOf(request), parse(terminalHeartbeatSchema, request.body).aisles)),
     );
   };

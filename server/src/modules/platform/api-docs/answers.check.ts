@@ -6,13 +6,15 @@ import type { createAisleGrid, saveAisle, saveMachine } from '../../pay/machines
 import type { generateQrImage, ImportResult } from '../../sending/tasks/index.ts';
 import type { heartbeat } from '../../pay/terminal/index.ts';
 
-// The answers the contract has no type of its own for (route-docs.ts names their schemas) agree with
+// The answers the contract has no type of its own for (the routes' docs name their schemas) agree with
 // what the server's functions return, checked by `npm run typecheck` (nothing runs this file); the
 // others are held to the contract's types by contract/src/responses/agree.check.ts.
 
 type Returned<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 type Saved = Returned<typeof saveMachine>;
 
+// Not derived, each of them: a route's doc names its answer schema but does not type its handler (Fastify
+// types what a handler returns as unknown), so what the server function returns is held to the schema here.
 export const serverAnswerChecks = [
   true satisfies r.SameShape<Returned<typeof saveAisle>, z.output<typeof r.aisleSaved>>,
   true satisfies r.SameShape<Returned<typeof createAisleGrid>, z.output<typeof r.aisleGridCreated>>,

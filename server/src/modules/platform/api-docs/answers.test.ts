@@ -5,7 +5,7 @@ import { answerEnvelope, answerFailure } from '@huiyun/contract/responses';
 import { ADMIN_PASSWORD } from '../../../test/harness.ts';
 import { call, makeMachine, t, useTerminalApp } from '../../../test/terminal-fixture.ts';
 import { answerPointer, documentSchemas } from './document-check.ts';
-import { routeDocs } from './route-docs.ts';
+import { routeKey } from './openapi.ts';
 
 // Real answers of the app (fastify.inject on SQLite and, with TEST_DATABASE_URL, PostgreSQL) against the
 // OpenAPI document: each validates against the schema the document gives its route and status (Ajv) and
@@ -26,9 +26,9 @@ beforeAll(async () => {
   schemaAt = documentSchemas(doc);
 });
 
-/** The contract's schema of what the route puts in data (route-docs.ts), for a success. */
+/** The contract's schema of what the route puts in data (its doc, http/route-doc.ts), for a success. */
 function dataSchemaOf(key: string): z.ZodType {
-  const answer = routeDocs[key].answer;
+  const answer = t.app.declaredRoutes.find((route) => routeKey(route.method, route.url) === key)!.doc!.answer;
   if (answer.kind === 'data') return answer.schema;
   if (answer.kind === 'items') return z.array(answer.item);
   if (answer.kind === 'list') return z.array(answer.row);

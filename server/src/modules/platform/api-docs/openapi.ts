@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { answerSchemas } from '@huiyun/contract/responses';
 import type { DeclaredRoute, RouteAccess } from '../../../http/access-check.ts';
-import { refusalTexts, type Answer, type Refusal } from './answers.ts';
-import { routeDocs, type RouteDoc } from './route-docs.ts';
+import type { Answer, Refusal, RouteDoc } from '../../../http/route-doc.ts';
+import { refusalTexts } from './answers.ts';
 
 // The OpenAPI 3.1 document of the API, generated from the routes the app declared (app.declaredRoutes:
-// method, url, access), the contract's zod schemas each one parses and answers (route-docs.ts), and the
-// contract's answer schemas (@huiyun/contract/responses, components.schemas by name). Nothing in it is
-// written by hand: a schema changed in contract/ changes the document.
+// method, url, access, and the doc each route carries: the contract's zod schemas it parses and answers,
+// http/route-doc.ts) and the contract's answer schemas (@huiyun/contract/responses, components.schemas by
+// name). Nothing in it is written by hand: a schema changed in contract/ changes the document.
 
 type JsonSchema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
@@ -33,7 +33,7 @@ function answerComponents(): Record<string, JsonSchema> {
 
 const nameOfSchema = new Map<z.ZodType, string>(Object.entries(answerSchemas).map(([name, schema]) => [schema, name]));
 
-/** The answer schema's name in components.schemas; a route answering an unnamed schema is an error of route-docs.ts. */
+/** The answer schema's name in components.schemas; a route answering an unnamed schema is an error of its doc. */
 function nameOf(schema: z.ZodType, key: string): string {
   const name = nameOfSchema.get(schema);
   if (!name) throw new Error(`${key}: its answer schema is not in the contract's answerSchemas (@huiyun/contract/responses)`);
@@ -90,7 +90,7 @@ function namesARecord(route: DeclaredRoute, doc: RouteDoc): boolean {
  * The refusals a route may answer, each the Failure envelope with its Chinese message: 400 for a route
  * that reads input, 401 for one that needs a caller, 403 for one that needs a permission, 404 for one
  * that names a record, 415 for one with a body, 503 (a dependency away) for all but /livez, and those
- * its entry adds (409, 429, 502 …).
+ * its doc adds (409, 429, 502 …).
  */
 export function refusalsOf(route: DeclaredRoute, doc: RouteDoc): Refusal[] {
   const refusals = new Set<Refusal>(doc.refuses ?? []);
@@ -160,9 +160,9 @@ function operationOf(route: DeclaredRoute, doc: RouteDoc): Operation {
   };
 }
 
-/** The routes declared without an entry in route-docs.ts (api-docs.test.ts expects none). */
+/** The routes declared without a doc (api-docs.test.ts expects none). */
 export function undocumentedRoutes(routes: DeclaredRoute[]): string[] {
-  return routes.map((r) => routeKey(r.method, r.url)).filter((key) => !(key in routeDocs));
+  return routes.filter((r) => !r.doc).map((r) => routeKey(r.method, r.url));
 }
 
 const refusedResponses = Object.fromEntries(
@@ -172,12 +172,12 @@ const refusedResponses = Object.fromEntries(
 export function openApiDocument(routes: DeclaredRoute[], version: string): JsonSchema {
   const paths: Record<string, Record<string, Operation>> = {};
   for (const route of routes) {
-    const doc = routeDocs[routeKey(route.method, route.url)];
+    const doc = route.doc;
     if (!doc) continue;
     const path = route.url.replace(/:(\w+)/g, '{$1}');
     (paths[path] ??= {})[route.method.toLowerCase()] = operationOf(route, doc);
   }
-  const tags = [...new Set(Object.values(routeDocs).map((doc) => doc.tag))].sort().map((name) => ({ name }));
+  const tags = [...new Set(routes.flatMap((route) => (route.doc ? [route.doc.tag] : [])))].sort().map((name) => ({ name }));
   return {
     openapi: '3.1.0',
     info: { title: '汇云运营台 API', version, description: '每个应答都是统一信封 { success, msg, errorInfo, data?, total? }（components.schemas.Envelope）；拒绝时 success 为 false，msg 为中文原因（Failure）。' },

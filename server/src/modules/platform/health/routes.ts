@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../../../context.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 /** A dependency that has not answered within this is down for the health check. */
 const CHECK_TIMEOUT_MS = 2_000;
@@ -18,7 +20,7 @@ const within = (check: Promise<unknown>) => new Promise<'up' | 'down'>((resolve)
  */
 export function healthRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.get('/healthz', { config: { access: 'public' } }, async (_request, reply) => {
+    app.get('/healthz', { config: { access: 'public', doc: { tag: 'health', answer: answers.data(r.readiness), refuses: [503] } } }, async (_request, reply) => {
       const [database, redis] = await Promise.all([
         within(sql`select 1`.execute(ctx.db)),
         ctx.redisPing ? within(ctx.redisPing()) : undefined,
@@ -28,6 +30,6 @@ export function healthRoutes(ctx: AppContext) {
       const down = Object.entries(data).filter(([, state]) => state === 'down').map(([name]) => name).join(', ');
       return reply.status(503).send({ success: false, msg: `${down} down`, errorInfo: `${down} down`, data });
     });
-    app.get('/livez', { config: { access: 'public' } }, async () => ({ success: true, msg: 'ok', errorInfo: 'ok', data: { uptimeSeconds: Math.floor(process.uptime()) } }));
+    app.get('/livez', { config: { access: 'public', doc: { tag: 'health', answer: answers.data(r.liveness), live: true } } }, async () => ({ success: true, msg: 'ok', errorInfo: 'ok', data: { uptimeSeconds: Math.floor(process.uptime()) } }));
   };
 }

@@ -1,7 +1,7 @@
-import type { InferResult, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { AuthCodeUseStatus, capabilitiesOf, formatDateTime, type AuthCode, type AuthCodeListQuery, type TaskUserChoice, type UserDevice } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import { listPage } from '../../../db/list/paging.ts';
+import { listPage, type SelectedRow } from '../../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../../db/list/search.ts';
 import { inDeptScope } from '../../../db/scope.ts';
 import type { Access } from '../../../http/caller.ts';
@@ -33,7 +33,7 @@ export async function listAuthCodes(db: Kysely<Database>, caller: Access, query:
   return { rows: rows.map(toAuthCode), ...paged };
 }
 
-type AuthCodeRow = InferResult<ReturnType<typeof withColumns>>[number];
+type AuthCodeRow = SelectedRow<typeof withColumns>;
 
 function toAuthCode(row: AuthCodeRow): AuthCode {
   return {

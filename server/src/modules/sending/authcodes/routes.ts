@@ -12,6 +12,8 @@ import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { listAuthCodes, taskUserChoices } from './queries.ts';
 import { deleteAuthCode, rechargeAuthCode, saveAuthCode, userDevices } from './service.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.authcode;
 const audit = (action: string) => ({ module: m.title, action });
@@ -34,6 +36,7 @@ export function authCodeRoutes(ctx: AppContext) {
       permission: Perm.authCodeList,
       query: authCodeListQuery,
       list: '/sync/queryAuthCodeList',
+      doc: { tag: 'authcode', row: r.authCodeRow },
       load: (request, query) => listAuthCodes(ctx.db, callerOf(request), query),
       export: {
         url: '/sync/exportAuthCodeList', fileName: m.title, columns: exportColumns,
@@ -41,7 +44,7 @@ export function authCodeRoutes(ctx: AppContext) {
       },
     });
 
-    app.post('/sync/queryTaskUserList', { config: { access: { permission: Perm.authCodeList } } }, async (request) =>
+    app.post('/sync/queryTaskUserList', { config: { access: { permission: Perm.authCodeList }, doc: { tag: 'authcode', answer: answers.items(r.taskUserChoice) } } }, async (request) =>
       ok('', await taskUserChoices(ctx.db, callerOf(request))),
     );
 
@@ -49,7 +52,7 @@ export function authCodeRoutes(ctx: AppContext) {
       app.route({
         method,
         url: '/sync/queryUserCodeList',
-        config: { access: 'login' },
+        config: { access: 'login', doc: { tag: 'authcode', body: userCodeListQuery, answer: answers.items(r.userDevice) } },
         handler: async (request) => {
           const { userId } = parse(userCodeListQuery, method === 'GET' ? request.query : request.body);
           return ok('', await userDevices(ctx, callerOf(request), userId));
@@ -57,14 +60,14 @@ export function authCodeRoutes(ctx: AppContext) {
       });
     }
 
-    app.post('/sync/saveAuthCode', { config: { access: { permission: Perm.authCodeSave }, audit: audit(m.actionSave) } }, async (request) => {
+    app.post('/sync/saveAuthCode', { config: { access: { permission: Perm.authCodeSave }, doc: { tag: 'authcode', body: authCodeSave, answer: answers.data(r.syncSaved.authCode) }, audit: audit(m.actionSave) } }, async (request) => {
       const input = parse(authCodeSave, request.body);
       describeTarget(request, input.authCode);
       const id = await saveAuthCode(ctx, callerOf(request), input);
       return ok(m.saved, { id });
     });
 
-    app.post('/sync/recAuthCode', { config: { access: { permission: Perm.authCodeRecharge }, audit: audit(m.actionRecharge) } }, async (request) => {
+    app.post('/sync/recAuthCode', { config: { access: { permission: Perm.authCodeRecharge }, doc: { tag: 'authcode', body: authCodeRecharge, answer: answers.message }, audit: audit(m.actionRecharge) } }, async (request) => {
       const input = parse(authCodeRecharge, request.body);
       describeTarget(request, `id ${input.id} +${input.dueNum} / +${input.dueDateNum}d`);
       const authCode = await rechargeAuthCode(ctx, callerOf(request), input);
@@ -72,7 +75,7 @@ export function authCodeRoutes(ctx: AppContext) {
       return ok(m.recharged);
     });
 
-    app.post('/sync/deleteAuthCode', { config: { access: { permission: Perm.authCodeDelete }, audit: audit(m.actionDelete) } }, async (request) => {
+    app.post('/sync/deleteAuthCode', { config: { access: { permission: Perm.authCodeDelete }, doc: { tag: 'authcode', body: authCodeIdRequest, answer: answers.message }, audit: audit(m.actionDelete) } }, async (request) => {
       const { id } = parse(authCodeIdRequest, request.body);
       describeTarget(request, `id ${id}`);
       const authCode = await deleteAuthCode(ctx, callerOf(request), id);

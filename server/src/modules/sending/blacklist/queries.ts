@@ -1,7 +1,7 @@
-import { sql, type InferResult, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import { blacklistKey, formatDateTime, type BlacklistEntry, type BlacklistListQuery } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import { listPage } from '../../../db/list/paging.ts';
+import { listPage, type SelectedRow } from '../../../db/list/paging.ts';
 import { assertDeptInScope, inDeptScope } from '../../../db/scope.ts';
 import type { Access } from '../../../http/caller.ts';
 
@@ -35,7 +35,7 @@ export async function listBlacklist(db: Kysely<Database>, caller: Access, query:
   return { rows: rows.map(toEntry), ...paged };
 }
 
-type EntryRow = InferResult<ReturnType<typeof withColumns>>[number];
+type EntryRow = SelectedRow<typeof withColumns>;
 
 function toEntry(row: EntryRow): BlacklistEntry {
   const phone = String(row.phone); // PostgreSQL answers bigint as text

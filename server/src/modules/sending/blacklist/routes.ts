@@ -9,6 +9,8 @@ import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { listBlacklist } from './queries.ts';
 import { addToBlacklist, deleteFromBlacklist, uploadToBlacklist } from './service.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.blacklist;
 const audit = (action: string) => ({ module: m.title, action });
@@ -29,11 +31,12 @@ export function blacklistRoutes(ctx: AppContext) {
       permission: Perm.blacklistList,
       query: blacklistListQuery,
       list: '/sync/queryBlacklist',
+      doc: { tag: 'blacklist', row: r.blacklistRow },
       load: (request, query) => listBlacklist(ctx.db, callerOf(request), query),
       export: { url: '/sync/exportBlacklist', fileName: m.title, columns: exportColumns, row: (row) => ({ ...row, source: blacklistSourceLabel(row.source) }) },
     });
 
-    app.post('/sync/saveBlacklist', { config: { access: { permission: Perm.blacklistSave }, audit: audit(m.actionAdd) } }, async (request) => {
+    app.post('/sync/saveBlacklist', { config: { access: { permission: Perm.blacklistSave }, doc: { tag: 'blacklist', body: blacklistAdd, answer: answers.data(r.blacklistAddResult) }, audit: audit(m.actionAdd) } }, async (request) => {
       const input = parse(blacklistAdd, request.body);
       describeTarget(request, `deptId ${input.deptId ?? callerOf(request).deptId}`);
       const { dept, result } = await addToBlacklist(ctx, callerOf(request), input);
@@ -41,7 +44,7 @@ export function blacklistRoutes(ctx: AppContext) {
       return ok(fill(m.added, { added: result.added, duplicates: result.duplicates }), result);
     });
 
-    app.post('/sync/uploadBlacklist', { config: { access: { permission: Perm.blacklistSave }, audit: audit(m.actionUpload) } }, async (request) => {
+    app.post('/sync/uploadBlacklist', { config: { access: { permission: Perm.blacklistSave }, doc: { tag: 'blacklist', body: blacklistUpload, answer: answers.data(r.blacklistAddResult) }, audit: audit(m.actionUpload) } }, async (request) => {
       const input = parse(blacklistUpload, request.body);
       describeTarget(request, `deptId ${input.deptId ?? callerOf(request).deptId} fileNo ${input.fileNo}`);
       const { dept, result } = await uploadToBlacklist(ctx, callerOf(request), input);
@@ -49,7 +52,7 @@ export function blacklistRoutes(ctx: AppContext) {
       return ok(fill(m.uploaded, { added: result.added, duplicates: result.duplicates, invalid: result.invalid }), result);
     });
 
-    app.post('/sync/deleteBlacklist', { config: { access: { permission: Perm.blacklistDelete }, audit: audit(m.actionDelete) } }, async (request) => {
+    app.post('/sync/deleteBlacklist', { config: { access: { permission: Perm.blacklistDelete }, doc: { tag: 'blacklist', body: blacklistDelete, answer: answers.data(r.blacklistDeleted) }, audit: audit(m.actionDelete) } }, async (request) => {
       const { ids } = parse(blacklistDelete, request.body);
       describeTarget(request, ids.map((k) => `${k.deptId}:${k.phone}`).join(','));
       const count = await deleteFromBlacklist(ctx, callerOf(request), { ids });

@@ -31,7 +31,7 @@ export async function listDevices(db: Kysely<Database>, caller: Access, query: D
         'c.id', 'c.authCode', 'c.machineCode', 'c.machineName', 'u.userName', 'c.lastSeenAt', 'c.activatedAt', 'c.battery', 'c.signalLevel',
         'c.appVersion', 'c.dueNum', 'c.dueDate', 'dd.sendCount', 'c.capabilities', 'c.deviceState',
         heldByDevice(eb, eb.ref('c.machineCode'), now).as('leased'),
-      ]).$castTo<DeviceListRow>(),
+      ]),
     { page: query.pageNum, limit: query.pageSize, sortField: '', sortOrder: '', after: query.after },
     { sortColumns: {}, defaultSort: ['c.id', 'desc'], tieBreaker: 'c.id', searches },
   );
@@ -56,21 +56,3 @@ export async function listDevices(db: Kysely<Database>, caller: Access, query: D
   })), ...paged };
 }
 
-type DeviceListRow = {
-  id: number;
-  authCode: string;
-  machineCode: string | null;
-  machineName: string | null;
-  userName: string;
-  lastSeenAt: number | null;
-  activatedAt: number | null;
-  battery: number | null;
-  signalLevel: number | null;
-  appVersion: string | null;
-  dueNum: number;
-  dueDate: number;
-  sendCount: number | null;
-  leased: number | string | null;
-  capabilities: string | null;
-  deviceState: string | null;
-};

@@ -11,6 +11,8 @@ import { parse } from '../../../http/validate.ts';
 import { sendStoredFile } from './send-file.ts';
 import { loadDownloadable, uploadFile, type AttachedFileRule } from './service.ts';
 import { uploadMaxBytes } from '../../../infra/file-storage.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 // Files (SPEC §7.1): generic uploads and downloads.
 //   POST /upload/files            multipart `file` (+ `kind`), stored → [{fileNo, fileName, filePath}]
@@ -51,7 +53,7 @@ export function fileRoutes(ctx: AppContext, attached: readonly AttachedFileRule[
 
     // Number files go up for a task (上传号码) or for the do-not-contact list (黑名单 上传号码).
     app.post('/upload/files', {
-      config: { access: { anyOf: [Perm.taskUpload, Perm.blacklistSave] }, audit: audit(messages.upload.actionUpload) },
+      config: { access: { anyOf: [Perm.taskUpload, Perm.blacklistSave] }, doc: { tag: 'files', query: uploadFilesFields, upload: true, note: 'multipart/form-data：文件字段 file，kind 也可作为表单字段', answer: answers.items(r.uploadResultItem), refuses: [413, 415] }, audit: audit(messages.upload.actionUpload) },
       preValidation: (request) => readFieldsBeforeFile(request, uploadMaxBytes(ctx)),
     }, async (request) => {
       const pending = request.pendingFile;
@@ -65,7 +67,7 @@ export function fileRoutes(ctx: AppContext, attached: readonly AttachedFileRule[
       return ok(messages.upload.uploaded, [item]);
     });
 
-    app.get('/download/file', { config: { access: 'login' } }, async (request, reply) => {
+    app.get('/download/file', { config: { access: 'login', doc: { tag: 'files', query: downloadFileQuery, answer: answers.storedFile, refuses: [403, 404] } } }, async (request, reply) => {
       // A missing or over-long path is as unknown as any other: 404, like a path that is not stored.
       const query = downloadFileQuery.safeParse(request.query ?? {});
       if (!query.success) throw notFound(messages.upload.fileNotFound);

@@ -1,7 +1,7 @@
-import { sql, type InferResult, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { formatDateTime, shanghaiDayRange, type ReplyListQuery, type ReplyRow } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import { listPage, type Listed } from '../../../db/list/paging.ts';
+import { listPage, type Listed, type SelectedRow } from '../../../db/list/paging.ts';
 import { contains, likePatternOf, type ListSearch } from '../../../db/list/search.ts';
 import { inDeptScope } from '../../../db/scope.ts';
 import type { Access } from '../../../http/caller.ts';
@@ -20,7 +20,7 @@ function withColumns(qb: Replies) {
     .select(['r.id', 'r.receivedAt', 'r.phone', 'r.content', 'r.machineCode', 'r.machineName', 'u.userName', 'r.taskId', 't.taskName', 'r.unsubscribed']);
 }
 
-type Row = InferResult<ReturnType<typeof withColumns>>[number];
+type Row = SelectedRow<typeof withColumns>;
 
 function filteredReplies(db: Kysely<Database>, caller: Access, query: ReplyListQuery) {
   let filtered = db.selectFrom('sync_reply as r')

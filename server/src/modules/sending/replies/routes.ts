@@ -9,6 +9,8 @@ import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { deviceOf } from '../devices/index.ts';
 import { listReplies } from './queries.ts';
 import { recordReplies } from './record.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.reply;
 
@@ -28,7 +30,7 @@ const exportColumns: XlsxColumn<ReplySheetRow>[] = [
 // traffic, not in the operation log) and 回复记录, their list and export (read only).
 export function replyRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.post(`${DEVICE_API_PREFIX}/replies`, { config: { access: 'device' } }, async (request) =>
+    app.post(`${DEVICE_API_PREFIX}/replies`, { config: { access: 'device', doc: { tag: 'reply', body: deviceRepliesRequest, answer: answers.data(r.deviceRepliesResult) } } }, async (request) =>
       ok(m.replied, await recordReplies(ctx, deviceOf(request), parse(deviceRepliesRequest, request.body ?? {}))),
     );
 
@@ -36,6 +38,7 @@ export function replyRoutes(ctx: AppContext) {
       permission: Perm.replyList,
       query: replyListQuery,
       list: '/sync/queryReplyList',
+      doc: { tag: 'reply', row: r.replyRow },
       load: (request, query) => listReplies(ctx.db, callerOf(request), query),
       export: {
         url: '/sync/exportReplyList', fileName: m.title, columns: exportColumns,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { shanghaiDay, type StatisticsTotals, type TaskUserStatistics, type TaskUserStatisticsQuery } from '@huiyun/contract';
+import { shanghaiDay, type StatisticsTotals, type TaskUserStatisticsQuery } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
 import { listPage } from '../../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../../db/list/search.ts';
@@ -43,7 +43,7 @@ export async function statisticsTotals(db: Kysely<Database>, caller: Access, now
 }
 
 function withColumns(qb: ReturnType<typeof visibleAccounts>) {
-  return qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum', 'u.deliveredNum']).$castTo<TaskUserStatistics>();
+  return qb.select(['u.userId', 'u.userName', 'u.totalSendNum', 'u.smcount', 'u.sucount', 'u.stcount', 'u.socount', 'u.sendNum', 'u.deliveredNum']);
 }
 
 export async function listTaskUserStatistics(db: Kysely<Database>, caller: Access, query: TaskUserStatisticsQuery) {

@@ -9,6 +9,8 @@ import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { listTaskUserStatistics, statisticsTotals } from './queries.ts';
 import { clearHistoryTotals, clearSendNum, clearTotalSendNum, deleteTaskUser, saveTaskUser } from './service.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.statistics;
 const audit = (action: string) => ({ module: m.title, action });
@@ -28,7 +30,7 @@ const exportColumns: XlsxColumn<TaskUserStatistics>[] = [
 // 用户发送统计 (SPEC §2.16, §7.8; the "chear" spelling is the public API's). POST, JSON or form bodies.
 export function statisticsRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.post('/sync/queryStatisticsTotal', { config: { access: { permission: Perm.statisticsList } } }, async (request) =>
+    app.post('/sync/queryStatisticsTotal', { config: { access: { permission: Perm.statisticsList }, doc: { tag: 'statistics', answer: answers.data(r.statisticsTotals) } } }, async (request) =>
       ok('', await statisticsTotals(ctx.db, callerOf(request), ctx.now())),
     );
 
@@ -36,11 +38,12 @@ export function statisticsRoutes(ctx: AppContext) {
       permission: Perm.statisticsList,
       query: taskUserStatisticsQuery,
       list: '/sync/queryTaskUserStatisticsList',
+      doc: { tag: 'statistics', row: r.taskUserStatisticsRow },
       load: (request, query) => listTaskUserStatistics(ctx.db, callerOf(request), query),
       export: { url: '/sync/exportTaskUserStatisticsList', fileName: m.title, columns: exportColumns },
     });
 
-    app.post('/sync/saveTaskUser', { config: { access: { permission: Perm.taskUserSave }, audit: audit(m.actionSave) } }, async (request) => {
+    app.post('/sync/saveTaskUser', { config: { access: { permission: Perm.taskUserSave }, doc: { tag: 'statistics', body: taskUserSave, answer: answers.data(r.syncSaved.taskUser) }, audit: audit(m.actionSave) } }, async (request) => {
       const input = parse(taskUserSave, request.body);
       describeTarget(request, input.userName);
       const userId = await saveTaskUser(ctx, callerOf(request), input);
@@ -48,7 +51,7 @@ export function statisticsRoutes(ctx: AppContext) {
     });
 
     const clear = (url: string, action: string, run: typeof clearTotalSendNum) =>
-      app.post(url, { config: { access: { permission: Perm.taskUserClear }, audit: audit(action) } }, async (request) => {
+      app.post(url, { config: { access: { permission: Perm.taskUserClear }, doc: { tag: 'statistics', body: taskUserIdRequest, answer: answers.message }, audit: audit(action) } }, async (request) => {
         const { taskUserId } = parse(taskUserIdRequest, request.body);
         describeTarget(request, `userId ${taskUserId}`);
         describeTarget(request, await run(ctx, callerOf(request), taskUserId));
@@ -57,13 +60,13 @@ export function statisticsRoutes(ctx: AppContext) {
     clear('/sync/chearTaskUserTotalSendNum', m.actionClearTotal, clearTotalSendNum);
     clear('/sync/chearTaskUserSendNum', m.actionClearSingle, clearSendNum);
 
-    app.post('/sync/chearHisTaskUserTotalSendNum', { config: { access: { permission: Perm.taskUserClear }, audit: audit(m.actionClearHistory) } }, async (request) => {
+    app.post('/sync/chearHisTaskUserTotalSendNum', { config: { access: { permission: Perm.taskUserClear }, doc: { tag: 'statistics', answer: answers.message }, audit: audit(m.actionClearHistory) } }, async (request) => {
       const cleared = await clearHistoryTotals(ctx, callerOf(request));
       describeTarget(request, `${cleared}`);
       return ok(m.cleared);
     });
 
-    app.post('/sync/deleteTaskUser', { config: { access: { permission: Perm.taskUserDelete }, audit: audit(m.actionDelete) } }, async (request) => {
+    app.post('/sync/deleteTaskUser', { config: { access: { permission: Perm.taskUserDelete }, doc: { tag: 'statistics', body: taskUserIdRequest, answer: answers.message }, audit: audit(m.actionDelete) } }, async (request) => {
       const { taskUserId } = parse(taskUserIdRequest, request.body);
       describeTarget(request, `userId ${taskUserId}`);
       describeTarget(request, await deleteTaskUser(ctx, callerOf(request), taskUserId));

@@ -1,13 +1,11 @@
-import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { AuthCodeUseStatus, formatDateTime, isInSendWindow, TaskStatus, type Task, type TaskListQuery } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
 import { dialectOf, type DialectName } from '../../../db/dialect.ts';
-import { listPage } from '../../../db/list/paging.ts';
+import { listPage, type SelectedRow } from '../../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../../db/list/search.ts';
 import type { Access } from '../../../http/caller.ts';
 import { visibleTasks } from './task-access.ts';
-
-type TaskRow = Selectable<Database['sync_task']> & { userName: string | null; machineCodes: string };
 
 /** One page of the tasks the caller may see, newest first, with their devices and creator; `now` for 不在发送时段. */
 export async function listTasks(db: Kysely<Database>, caller: Access, query: TaskListQuery, now: number) {
@@ -38,9 +36,9 @@ function withColumns(qb: Tasks, kind: DialectName) {
     .leftJoin('sys_user', 'sys_user.userId', 'sync_task.userId')
     .selectAll('sync_task')
     .select('sys_user.userName')
-    .select((eb) => machineCodesOf(kind, eb).as('machineCodes'))
-    .$castTo<TaskRow>();
+    .select((eb) => machineCodesOf(kind, eb).as('machineCodes'));
 }
+type TaskRow = SelectedRow<typeof withColumns>;
 
 /**
  * The row's machineCodeList as a JSON array text, in machineCode order (`[]` for none): a subquery per
@@ -51,7 +49,8 @@ function machineCodesOf(kind: DialectName, eb: ExpressionBuilder<Database, 'sync
   const codes = kind === 'postgres'
     ? sql<string>`coalesce(json_agg(${sql.ref('d.machineCode')} order by ${sql.ref('d.machineCode')}), '[]')::text`
     : sql<string>`json_group_array(${sql.ref('d.machineCode')} order by ${sql.ref('d.machineCode')})`;
-  return eb.selectFrom('sync_task_device as d').select(codes.as('codes')).whereRef('d.taskId', '=', 'sync_task.taskId');
+  // an aggregate answers one row even for a task without devices, so the subquery's value is never null ($asScalar: its type, the same SQL)
+  return eb.selectFrom('sync_task_device as d').select(codes.as('codes')).whereRef('d.taskId', '=', 'sync_task.taskId').$asScalar();
 }
 
 /** The machine codes among `codes` that `ownerId` has activated (authorization code used). */

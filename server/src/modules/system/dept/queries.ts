@@ -1,7 +1,7 @@
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { deptSortFields, formatDateTime, type Dept, type DeptChoice, type DeptListQuery } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import { listPage, sortColumnsOf } from '../../../db/list/paging.ts';
+import { listPage, sortColumnsOf, type SelectedRow } from '../../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../../db/list/search.ts';
 import { inDeptScope, type DeptScope } from '../../../db/scope.ts';
 
@@ -19,10 +19,9 @@ export async function listDepts(db: Kysely<Database>, scope: DeptScope, query: D
   return { rows: rows.map(toDept), ...paged };
 }
 
-type DeptRow = Selectable<Database['sys_dept']>;
-const allColumns = (qb: SelectQueryBuilder<Database, 'sys_dept', {}>) => qb.selectAll().$castTo<DeptRow>();
+const allColumns = (qb: SelectQueryBuilder<Database, 'sys_dept', {}>) => qb.selectAll();
 
-function toDept(row: DeptRow): Dept {
+function toDept(row: SelectedRow<typeof allColumns>): Dept {
   return { ...row, addTime: formatDateTime(row.addTime), editTime: formatDateTime(row.editTime) };
 }
 

@@ -9,6 +9,8 @@ import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { deptChoices, listDepts } from './queries.ts';
 import { deleteDepts, saveDept } from './service.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.dept;
 const audit = (action: string) => ({ module: m.title, action });
@@ -30,15 +32,16 @@ export function deptRoutes(ctx: AppContext) {
       permission: Perm.deptList,
       query: deptListQuery,
       list: '/api/Dept/list',
+      doc: { tag: 'dept', row: r.deptRow },
       load: (request, query) => listDepts(ctx.db, callerOf(request).deptScope, query),
       export: { url: '/api/Dept/export', fileName: m.title, columns: exportColumns },
     });
 
     // The one list of companies a caller may pick; every screen with a company filter or choice reads it.
-    app.post('/api/Dept/choices', { config: { access: { anyOf: deptChoiceReaders } } }, async (request) =>
+    app.post('/api/Dept/choices', { config: { access: { anyOf: deptChoiceReaders }, doc: { tag: 'dept', answer: answers.items(r.deptChoice) } } }, async (request) =>
       ok('', await deptChoices(ctx.db, callerOf(request).deptScope)));
 
-    app.post('/api/Dept/save', { config: { access: { permission: Perm.deptSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
+    app.post('/api/Dept/save', { config: { access: { permission: Perm.deptSave }, doc: { tag: 'dept', body: deptSave, answer: answers.data(r.systemSaved.dept) }, audit: audit(messages.common.actionSave) } }, async (request) => {
       const input = parse(deptSave, request.body);
       describeTarget(request, `${input.deptNo} ${input.deptName}`);
       const deptId = await saveDept(ctx, callerOf(request), input);
@@ -52,7 +55,7 @@ export function deptRoutes(ctx: AppContext) {
       await deleteDepts(ctx, callerOf(request), ids);
       return ok(m.deleted);
     };
-    const removeOptions = { config: { access: { permission: Perm.deptDelete }, audit: audit(messages.common.actionDelete) } };
+    const removeOptions = { config: { access: { permission: Perm.deptDelete }, doc: { tag: 'dept', query: idsRequest, answer: answers.message }, audit: audit(messages.common.actionDelete) } };
     app.get('/api/Dept/delete', removeOptions, remove);
     app.delete('/api/Dept/delete', removeOptions, remove);
   };

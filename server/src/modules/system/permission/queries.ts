@@ -1,7 +1,7 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { permissionSortFields, permissionTable, RoleId, type Permission, type PermissionListQuery } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import { listPage, sortColumnsOf } from '../../../db/list/paging.ts';
+import { listPage, sortColumnsOf, type SelectedRow } from '../../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../../db/list/search.ts';
 
 const sortColumns = sortColumnsOf(permissionSortFields, { table: 'p' });
@@ -10,8 +10,6 @@ const sortColumns = sortColumnsOf(permissionSortFields, { table: 'p' });
 export function isBuiltInCode(code: string): boolean {
   return Object.hasOwn(permissionTable, code);
 }
-
-type PermissionRow = { permissionId: number; permissionName: string; permission: string; granted?: unknown };
 
 /** One page of permissions; with a roleId each row says whether that role holds it. */
 export async function listPermissions(db: Kysely<Database>, query: PermissionListQuery) {
@@ -23,30 +21,32 @@ export async function listPermissions(db: Kysely<Database>, query: PermissionLis
   const { rows, ...paged } = await listPage(
     db,
     filtered,
-    (qb) => {
-      const base = qb.select(['p.permissionId', 'p.permissionName', 'p.permission']);
-      if (roleId === undefined) return base.$castTo<PermissionRow>();
-      // The super administrator holds every code whatever its grant rows say (modules/system/auth/access.ts).
-      if (roleId === RoleId.superAdmin) return base.select(sql<SqlBool>`1 = 1`.as('granted')).$castTo<PermissionRow>();
-      return base.select((eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom('sys_role_permission as rp')
-              .select('rp.permissionId')
-              .whereRef('rp.permissionId', '=', 'p.permissionId')
-              .where('rp.roleId', '=', roleId),
-          )
-          .as('granted'),
-      ).$castTo<PermissionRow>();
-    },
+    (qb) => permissionColumns(qb, roleId),
     query,
     { sortColumns, defaultSort: ['p.permissionId', 'desc'], tieBreaker: 'p.permissionId', searches },
   );
   return { rows: rows.map((row) => toPermission(row, roleId !== undefined)), ...paged };
 }
 
-function toPermission(row: PermissionRow, withGranted: boolean): Permission {
+/** A page's columns; with a roleId, whether that role holds the code (granted). */
+function permissionColumns(qb: SelectQueryBuilder<Database & { p: Database['sys_permission'] }, 'p', {}>, roleId: number | undefined) {
+  return qb.select(['p.permissionId', 'p.permissionName', 'p.permission']).$if(roleId !== undefined, (withGrant) => roleId === RoleId.superAdmin
+    // The super administrator holds every code whatever its grant rows say (modules/system/auth/access.ts).
+    ? withGrant.select(sql<SqlBool>`1 = 1`.as('granted'))
+    : withGrant.select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('sys_role_permission as rp')
+            .select('rp.permissionId')
+            .whereRef('rp.permissionId', '=', 'p.permissionId')
+            .where('rp.roleId', '=', roleId!), // $if: only with a roleId
+        )
+        .as('granted'),
+    ));
+}
+
+function toPermission(row: SelectedRow<typeof permissionColumns>, withGranted: boolean): Permission {
   const result: Permission = {
     permissionId: row.permissionId,
     permissionName: row.permissionName,

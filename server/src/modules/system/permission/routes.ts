@@ -11,6 +11,8 @@ import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { listPermissions } from './queries.ts';
 import { deletePermissions, rolePermissionIds, savePermission, saveRolePermissions } from './service.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.permission;
 const audit = (action: string) => ({ module: m.title, action });
@@ -27,31 +29,32 @@ export function permissionRoutes(ctx: AppContext) {
       permission: Perm.permissionList,
       query: permissionListQuery,
       list: '/api/Permission/list',
+      doc: { tag: 'permission', row: r.permissionRow },
       load: (_request, query) => listPermissions(ctx.db, query),
       // The sheet lists the codes only, never a role's grants.
       export: { url: '/api/Permission/export', fileName: m.title, columns: exportColumns, query: (query) => ({ ...query, roleId: undefined }) },
     });
 
-    app.post('/api/Permission/save', { config: { access: { permission: Perm.permissionSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
+    app.post('/api/Permission/save', { config: { access: { permission: Perm.permissionSave }, doc: { tag: 'permission', body: permissionSave, answer: answers.data(r.systemSaved.permission) }, audit: audit(messages.common.actionSave) } }, async (request) => {
       const input = parse(permissionSave, request.body);
       describeTarget(request, input.permission);
       const permissionId = await savePermission(ctx, input);
       return ok(m.saved, { permissionId });
     });
 
-    app.delete('/api/Permission/delete', { config: { access: { permission: Perm.permissionDelete }, audit: audit(messages.common.actionDelete) } }, async (request) => {
+    app.delete('/api/Permission/delete', { config: { access: { permission: Perm.permissionDelete }, doc: { tag: 'permission', query: idsRequest, answer: answers.message }, audit: audit(messages.common.actionDelete) } }, async (request) => {
       const { ids } = parse(idsRequest, request.query);
       describeTarget(request, `permissionId ${ids.join(',')}`);
       await deletePermissions(ctx, ids);
       return ok(m.deleted);
     });
 
-    app.get('/api/RolePermission/list/:roleId', { config: { access: { permission: Perm.permissionList } } }, async (request) => {
+    app.get('/api/RolePermission/list/:roleId', { config: { access: { permission: Perm.permissionList }, doc: { tag: 'permission', params: rolePermissionListParams, answer: answers.data(r.permissionIds) } } }, async (request) => {
       const { roleId } = parse(rolePermissionListParams, request.params);
       return ok('', await rolePermissionIds(ctx, roleId));
     });
 
-    app.post('/api/RolePermission/save', { config: { access: { permission: Perm.permissionGrant }, audit: audit(m.configure) } }, async (request) => {
+    app.post('/api/RolePermission/save', { config: { access: { permission: Perm.permissionGrant }, doc: { tag: 'permission', body: rolePermissionSave, answer: answers.message }, audit: audit(m.configure) } }, async (request) => {
       const input = parse(rolePermissionSave, request.body);
       describeTarget(request, `roleId ${input.roleId}: ${input.permissionIds.join(',')}`);
       await saveRolePermissions(ctx, callerOf(request), input);

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { formatDateTime, RoleId, roleSortFields, type Role, type RoleListQuery, type RoleOption, type RoleRightNode } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import { listPage, sortColumnsOf } from '../../../db/list/paging.ts';
+import { listPage, sortColumnsOf, type SelectedRow } from '../../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../../db/list/search.ts';
-import { inDeptScope } from '../../../db/scope.ts';
+import { inDeptScope, type DeptScope } from '../../../db/scope.ts';
 import type { Access } from '../../../http/caller.ts';
 
 const sortColumns = sortColumnsOf(roleSortFields, { table: 'r' });
@@ -19,29 +19,24 @@ export async function listRoles(db: Kysely<Database>, caller: Access, query: Rol
   if (query.roleName) searches.push(contains(db, 'sys_role', 'r.roleName', query.roleName));
   if (query.roleNo) searches.push(contains(db, 'sys_role', 'r.roleNo', query.roleNo));
   const scope = caller.deptScope;
-  const { rows, ...paged } = await listPage(
-    db,
-    filtered,
-    (qb) =>
-      qb.select((eb) => [
-        'r.roleId', 'r.systemNo', 'r.roleNo', 'r.roleName', 'r.isAdmin', 'r.addTime', 'r.editTime',
-        eb
-          .selectFrom('sys_user as u')
-          .select((sub) => sub.fn.countAll<number>().as('n'))
-          .whereRef('u.roleId', '=', 'r.roleId')
-          .where(inDeptScope('u.deptId', scope))
-          .as('userCount'),
-      ]).$castTo<RoleRow>(),
-    query,
-    { sortColumns, defaultSort: ['r.roleId', 'desc'], tieBreaker: 'r.roleId', searches },
-  );
+  const { rows, ...paged } = await listPage(db, filtered, (qb) => roleColumns(qb, scope), query, {
+    sortColumns, defaultSort: ['r.roleId', 'desc'], tieBreaker: 'r.roleId', searches,
+  });
   return { rows: rows.map(toRole), ...paged };
 }
 
-type RoleRow = {
-  roleId: number; systemNo: string; roleNo: string; roleName: string; isAdmin: number; addTime: number; editTime: number;
-  userCount: number | string | null;
-};
+function roleColumns(qb: ReturnType<typeof visibleRoles>, scope: DeptScope) {
+  return qb.select((eb) => [
+    'r.roleId', 'r.systemNo', 'r.roleNo', 'r.roleName', 'r.isAdmin', 'r.addTime', 'r.editTime',
+    eb
+      .selectFrom('sys_user as u')
+      .select((sub) => sub.fn.countAll().as('n'))
+      .whereRef('u.roleId', '=', 'r.roleId')
+      .where(inDeptScope('u.deptId', scope))
+      .as('userCount'),
+  ]);
+}
+type RoleRow = SelectedRow<typeof roleColumns>;
 
 function toRole(row: RoleRow): Role {
   return {

@@ -10,6 +10,8 @@ import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { listRoles, roleOptions, roleRightTree } from './queries.ts';
 import { roleGrantTree, saveRoleRights } from './grants.ts';
 import { assertRoleExists, deleteRoles, saveRole } from './service.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const m = messages.role;
 const audit = (action: string) => ({ module: m.title, action });
@@ -31,6 +33,7 @@ export function roleRoutes(ctx: AppContext) {
       permission: Perm.roleList,
       query: roleListQuery,
       list: '/api/Role/list',
+      doc: { tag: 'role', row: r.roleRow },
       load: (request, query) => listRoles(ctx.db, callerOf(request), query),
       export: {
         url: '/api/Role/export', fileName: m.title, columns: exportColumns,
@@ -38,14 +41,14 @@ export function roleRoutes(ctx: AppContext) {
       },
     });
 
-    app.post('/api/Role/save', { config: { access: { permission: Perm.roleSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
+    app.post('/api/Role/save', { config: { access: { permission: Perm.roleSave }, doc: { tag: 'role', body: roleSave, answer: answers.data(r.systemSaved.role), refuses: [409] }, audit: audit(messages.common.actionSave) } }, async (request) => {
       const input = parse(roleSave, request.body);
       describeTarget(request, input.roleNo);
       const roleId = await saveRole(ctx, callerOf(request), input);
       return ok(m.saved, { roleId });
     });
 
-    app.delete('/api/Role/delete', { config: { access: { permission: Perm.roleDelete }, audit: audit(messages.common.actionDelete) } }, async (request) => {
+    app.delete('/api/Role/delete', { config: { access: { permission: Perm.roleDelete }, doc: { tag: 'role', query: idsRequest, answer: answers.message }, audit: audit(messages.common.actionDelete) } }, async (request) => {
       const { ids } = parse(idsRequest, request.query);
       describeTarget(request, `roleId ${ids.join(',')}`);
       await deleteRoles(ctx, callerOf(request), ids);
@@ -53,24 +56,24 @@ export function roleRoutes(ctx: AppContext) {
     });
 
     // The role choices of the user form and of 权限管理's role filter.
-    app.get('/api/Role/dropDown/all', { config: { access: { anyOf: [Perm.userList, Perm.permissionList] } } }, async (request) => {
+    app.get('/api/Role/dropDown/all', { config: { access: { anyOf: [Perm.userList, Perm.permissionList] }, doc: { tag: 'role', answer: answers.items(r.roleOption) } } }, async (request) => {
       return ok('', await roleOptions(ctx.db, callerOf(request)));
     });
 
-    app.get('/api/RoleRight/tree/:roleId', { config: { access: { permission: Perm.roleGrantMenu } } }, async (request) => {
+    app.get('/api/RoleRight/tree/:roleId', { config: { access: { permission: Perm.roleGrantMenu }, doc: { tag: 'role', params: roleIdParams, answer: answers.items(r.grantNode) } } }, async (request) => {
       const { roleId } = parse(roleIdParams, request.params);
       await assertRoleExists(ctx, callerOf(request), roleId);
       return ok('', await roleRightTree(ctx.db, roleId));
     });
 
     // The console's 菜单权限: the tree above with each screen's permission codes under it.
-    app.get('/api/RoleRight/grants/:roleId', { config: { access: { permission: Perm.roleGrantMenu } } }, async (request) => {
+    app.get('/api/RoleRight/grants/:roleId', { config: { access: { permission: Perm.roleGrantMenu }, doc: { tag: 'role', params: roleIdParams, answer: answers.data(r.roleGrantTree) } } }, async (request) => {
       const { roleId } = parse(roleIdParams, request.params);
       await assertRoleExists(ctx, callerOf(request), roleId);
       return ok('', await roleGrantTree(ctx.db, roleId));
     });
 
-    app.post('/api/RoleRight/save', { config: { access: { permission: Perm.roleGrantMenu }, audit: audit(m.actionGrantMenu) } }, async (request) => {
+    app.post('/api/RoleRight/save', { config: { access: { permission: Perm.roleGrantMenu }, doc: { tag: 'role', body: roleRightSave, answer: answers.message }, audit: audit(m.actionGrantMenu) } }, async (request) => {
       const input = parse(roleRightSave, request.body);
       describeTarget(request, `roleId ${input.roleId}`);
       await saveRoleRights(ctx, callerOf(request), input);

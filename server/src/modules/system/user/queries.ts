@@ -1,7 +1,7 @@
-import type { InferResult, Kysely, SelectQueryBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { formatDateTime, userSortFields, type LockStatus, type User, type UserDeptNode, type UserListQuery } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import { listPage, sortColumnsOf } from '../../../db/list/paging.ts';
+import { listPage, sortColumnsOf, type SelectedRow } from '../../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../../db/list/search.ts';
 import { inDeptScope, type DeptScope } from '../../../db/scope.ts';
 
@@ -32,7 +32,7 @@ export async function listUsers(db: Kysely<Database>, scope: DeptScope, query: U
   return { rows: rows.map(toUser), ...paged };
 }
 
-type UserRow = InferResult<ReturnType<typeof withColumns>>[number];
+type UserRow = SelectedRow<typeof withColumns>;
 
 function toUser(row: UserRow): User {
   return {

@@ -1,7 +1,7 @@
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { formatDateTime, variableSortFields, type Variable, type VariableListQuery } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import { listPage, sortColumnsOf } from '../../../db/list/paging.ts';
+import { listPage, sortColumnsOf, type SelectedRow } from '../../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../../db/list/search.ts';
 
 const sortColumns = sortColumnsOf(variableSortFields);
@@ -17,9 +17,8 @@ export async function listVariables(db: Kysely<Database>, query: VariableListQue
   return { rows: rows.map(toVariable), ...paged };
 }
 
-type VariableRow = Selectable<Database['sys_variable']>;
-const allColumns = (qb: SelectQueryBuilder<Database, 'sys_variable', {}>) => qb.selectAll().$castTo<VariableRow>();
+const allColumns = (qb: SelectQueryBuilder<Database, 'sys_variable', {}>) => qb.selectAll();
 
-function toVariable(row: VariableRow): Variable {
+function toVariable(row: SelectedRow<typeof allColumns>): Variable {
   return { ...row, addTime: formatDateTime(row.addTime), editTime: formatDateTime(row.editTime) };
 }

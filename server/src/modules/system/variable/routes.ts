@@ -9,6 +9,8 @@ import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
 import { listVariables } from './queries.ts';
 import { deleteVariables, saveVariable } from './service.ts';
+import * as r from '@huiyun/contract/responses';
+import { answers } from '../../../http/route-doc.ts';
 
 const audit = (action: string) => ({ module: messages.variable.title, action });
 
@@ -26,18 +28,19 @@ export function variableRoutes(ctx: AppContext) {
       permission: Perm.variableList,
       query: variableListQuery,
       list: '/api/Variable/list',
+      doc: { tag: 'variable', row: r.variableRow },
       load: (_request, query) => listVariables(ctx.db, query),
       export: { url: '/api/Variable/export', fileName: messages.variable.title, columns: exportColumns },
     });
 
-    app.post('/api/Variable/save', { config: { access: { permission: Perm.variableSave }, audit: audit(messages.common.actionSave) } }, async (request) => {
+    app.post('/api/Variable/save', { config: { access: { permission: Perm.variableSave }, doc: { tag: 'variable', body: variableSave, answer: answers.data(r.systemSaved.variable) }, audit: audit(messages.common.actionSave) } }, async (request) => {
       const input = parse(variableSave, request.body);
       describeTarget(request, input.varName);
       const varId = await saveVariable(ctx, callerOf(request), input);
       return ok(messages.variable.saved, { varId });
     });
 
-    app.delete('/api/Variable/delete', { config: { access: { permission: Perm.variableDelete }, audit: audit(messages.common.actionDelete) } }, async (request) => {
+    app.delete('/api/Variable/delete', { config: { access: { permission: Perm.variableDelete }, doc: { tag: 'variable', query: idsRequest, answer: answers.message }, audit: audit(messages.common.actionDelete) } }, async (request) => {
       const { ids } = parse(idsRequest, request.query);
       describeTarget(request, `varId ${ids.join(',')}`);
       await deleteVariables(ctx, ids);

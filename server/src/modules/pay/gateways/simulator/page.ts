@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Selectable } from 'kysely';
 import { fenToYuan, isOrderNo, messages } from '@huiyun/contract';
 import type { Database } from '../../../../db/schema.ts';
+import { answers } from '../../../../http/route-doc.ts';
 
 const t = messages.terminal;
 
@@ -34,12 +35,12 @@ export function simulatorPageRoutes(app: FastifyInstance, simulator: PaymentPage
   };
   const html = (reply: FastifyReply, body: string) => reply.code(body === missingPage ? 404 : 200).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
   // an order number is checked for its shape before any query (PostgreSQL cannot even compare one holding U+0000)
-  app.get(`${SIM_PAGE_PATH}:orderNo`, { config: { access: 'public' } }, async (request, reply) => {
+  app.get(`${SIM_PAGE_PATH}:orderNo`, { config: { access: 'public', doc: { tag: 'gateway', note: '模拟支付网关的付款页（HTML），仅用于演示与测试', answer: answers.html } } }, async (request, reply) => {
     const { orderNo } = request.params as { orderNo: string };
     const { t: token = '' } = request.query as { t?: string };
     return html(reply, isOrderNo(orderNo) ? await page(orderNo, String(token)) : missingPage);
   });
-  app.post(`${SIM_PAGE_PATH}:orderNo`, { config: { access: 'public' } }, async (request, reply) => {
+  app.post(`${SIM_PAGE_PATH}:orderNo`, { config: { access: 'public', doc: { tag: 'gateway', note: '模拟支付网关付款页的表单提交（HTML 表单）', answer: answers.html } } }, async (request, reply) => {
     const { orderNo } = request.params as { orderNo: string };
     if (!isOrderNo(orderNo)) return html(reply, missingPage);
     const body = (request.body ?? {}) as { t?: string; action?: string };
