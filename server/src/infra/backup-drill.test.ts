@@ -14,13 +14,22 @@ import { createTestDatabase, testDbKind } from '../test/test-database.ts';
 import { prepareMachines } from '../../../tools/terminal-simulator/setup.ts';
 import { runTerminals } from '../../../tools/terminal-simulator/run-terminals.ts';
 import { TerminalClient } from '../../../tools/terminal-simulator/terminal-client.ts';
+import { startDevices } from '../../../tools/device-simulator/run-devices.ts';
+import { DeviceClient } from '../../../tools/device-simulator/device-client.ts';
+import { expectCountersMatchRows, phoneNumbers } from '../test/devices.ts';
+import { keptRollups, recountFromOrders } from '../modules/pay/charts/rollup-recount.ts';
+import { rollupNames } from '../modules/pay/charts/rollup-tables.ts';
 import { backupDataDir, restoreDataDir } from './data-dir-backup.ts';
+import { sealedColumns, sealPurpose } from './sealed-columns.ts';
+import { loadSecretBox } from './secret-key.ts';
 
 // The restore drill: machines sell and a number file is imported into a task while the backup is taken;
 // the backup is restored into an empty place, a server starts on it, and the recount holds at the backup's
 // moment — every order in a legal state, each aisle's stock down by exactly its dispensed orders, no
 // refund reserved without its refund rows, the sales rollups equal to the orders, the task's counters equal
 // to its number rows, every stored file present, and the machines' sealed keys open (a signed call passes).
+// Devices send a task (its image and number file stored) all along: its counters equal its number rows,
+// each rollup equals the orders counted again key by key, and every sealed secret opens with the restored key.
 // SQLite: `npm run backup` / `npm run restore`'s functions; PostgreSQL: pg_dump -Fc and pg_restore.
 
 const postgres = testDbKind() === 'postgres';
@@ -56,6 +65,61 @@ async function importNumbers(live: ServerOnTestDatabase, token: string, lines: n
   })).json() as { success: boolean; msg: string };
   expect(imported.success, imported.msg).toBe(true);
   return taskId;
+}
+
+/** Posts a file to /upload/files as `kind`; answers its fileNo and storage key. */
+async function upload(url: string, token: string, kind: string, fileName: string, content: Buffer): Promise<{ fileNo: string; filePath: string }> {
+  const form = new FormData();
+  form.append('kind', kind);
+  form.append('file', new Blob([content]), fileName);
+  const answer = await (await fetch(`${url}/upload/files`, { method: 'POST', headers: { token }, body: form })).json() as { success: boolean; msg: string; data: { fileNo: string; filePath: string }[] };
+  expect(answer.success, answer.msg).toBe(true);
+  return answer.data[0]!;
+}
+
+async function post(url: string, token: string, route: string, body: unknown): Promise<{ success: boolean; msg: string; data?: { taskId?: number } }> {
+  return (await fetch(`${url}${route}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as never;
+}
+
+/**
+ * A task with an image and `numbers` numbers, made as an operator makes one (the devices activated first:
+ * a task goes only to its owner's active devices), and the codes its devices activate with.
+ */
+async function sendingTask(live: ServerOnTestDatabase, token: string, machineCodes: string[], numbers: number): Promise<{ taskId: number; codes: string[] }> {
+  const now = Date.now();
+  const codes = machineCodes.map((_, i) => `BKPDEV${i}${now.toString(36).toUpperCase()}`);
+  await live.db.insertInto('sync_auth_code').values(codes.map((authCode) => ({
+    authCode, authUserId: 1, dueNum: 1_000_000, dueDateNum: 30, dueDate: now + 30 * 86_400_000, addUserId: 1, deptId: 1, addTime: now, editTime: now,
+  }))).execute();
+  for (const [i, authCode] of codes.entries()) await new DeviceClient(live.server.url).activate({ authCode, machineCode: machineCodes[i]!, machineName: machineCodes[i]! });
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(300, 7)]);
+  const image = await upload(live.server.url, token, 'image', 'poster.png', png);
+  const saved = await post(live.server.url, token, '/sync/saveTaskInfo', {
+    taskName: '备份演练 发送', showType: 3, content: '备份演练', imgUrl: `/download/file?filePath=${encodeURIComponent(image.filePath)}`,
+    singleSendNumDay: 100_000, batchSendNum: 10, batchSendMaxNum: 20, intervalSeconds: 0, machineCodeList: machineCodes.join(','),
+  });
+  expect(saved.success, saved.msg).toBe(true);
+  const numberFile = await upload(live.server.url, token, 'numbers', 'send.txt', Buffer.from(phoneNumbers(numbers).join('\n')));
+  const imported = await post(live.server.url, token, '/sync/uploadTaskData', { taskId: saved.data!.taskId, fileNo: numberFile.fileNo, fileName: 'send.txt', fileUrl: '' });
+  expect(imported.success, imported.msg).toBe(true);
+  return { taskId: saved.data!.taskId!, codes };
+}
+
+/** Every sealed secret (the machines' terminal keys, the 支付配置's secrets) opens with the key in `dataDir`; answers how many. */
+async function openSealed(db: Kysely<Database>, dataDir: string): Promise<number> {
+  const box = loadSecretBox({ dataDir, paySecretPreviousKeys: [] }, () => {});
+  let opened = 0;
+  for (const { table, columns } of sealedColumns) {
+    const rows = await db.selectFrom(table as 'pay_machine').selectAll().execute() as unknown as Record<string, string | null>[];
+    for (const row of rows) {
+      for (const column of columns) {
+        if (!row[column]) continue;
+        box.open(sealPurpose(table, column), row[column]!);
+        opened++;
+      }
+    }
+  }
+  return opened;
 }
 
 /** What must hold in any restored copy, whatever moment it was taken at. */
@@ -105,14 +169,18 @@ describe('the restore drill', () => {
     const token = await login(live.server.url);
     const machines = await prepareMachines({ server: live.server.url, admin: 'admin', password: ADMIN_PASSWORD, count: 4, prefix: 'BKP' });
     const firstTask = await importNumbers(live, token, 2_000);
+    const sending = await sendingTask(live, token, ['bkp-1', 'bkp-2', 'bkp-3'], 3_000);
     let seed = 7;
     const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
     const selling = runTerminals({ server: live.server.url, machines, rate: Infinity, dispenseFail: 0.2, abandon: 0.1, durationMs: 4_000, random });
+    const fleet = startDevices({ server: live.server.url, codes: sending.codes, machinePrefix: 'bkp', speed: Infinity, failRate: 0.1, reportEvery: 5, retry: { firstDelayMs: 50, maxDelayMs: 500 }, random });
+    closers.push(async () => { fleet.kill(); await fleet.done.catch(() => {}); });
     const importing = (async () => {
       await new Promise((resolve) => setTimeout(resolve, 800));
       return importNumbers(live, token, 20_000);
     })();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
+    while (fleet.stats.sent < 100) await new Promise((resolve) => setTimeout(resolve, 20)); // the devices are sending
 
     const backupDir = path.join(tempDir('backup'), 'copy');
     let restoredDb: Kysely<Database>;
@@ -131,6 +199,8 @@ describe('the restore drill', () => {
     const stats = await selling;
     expect(stats.errors, stats.lastError).toBe(0);
     await importing;
+    fleet.stop();
+    expect((await fleet.done).errors).toBe(0);
 
     restoredDir = path.join(tempDir('restored'), 'data');
     let databaseUrl: string | undefined;
@@ -153,6 +223,11 @@ describe('the restore drill', () => {
     closers.push(restored.kill);
 
     expect(await recount(restoredDb, path.join(restoredDir, 'uploads'))).toEqual([]);
+    await expectCountersMatchRows(restoredDb, sending.taskId);
+    const sent = Number((await restoredDb.selectFrom('sync_task').select('totalSendNum').where('taskId', '=', sending.taskId).executeTakeFirstOrThrow()).totalSendNum);
+    expect(sent).toBeGreaterThan(0);
+    for (const table of rollupNames) expect(await keptRollups(restoredDb, table), table).toEqual(await recountFromOrders(restoredDb, table));
+    expect(await openSealed(restoredDb, restoredDir)).toBeGreaterThanOrEqual(machines.length);
     const sold = Number((await restoredDb.selectFrom('pay_order').select((eb) => eb.fn.countAll().as('n')).where('machineNo', 'like', 'BKP-%').executeTakeFirstOrThrow()).n);
     expect(sold).toBeGreaterThan(0);
     expect(Number((await restoredDb.selectFrom('sync_task').select('totalNum').where('taskId', '=', firstTask).executeTakeFirstOrThrow()).totalNum)).toBe(2_000);

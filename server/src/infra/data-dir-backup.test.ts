@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
-import { backupDataDir, BackupError, backupsIn, restoreDataDir } from './data-dir-backup.ts';
+import { backupDataDir, BackupError, backupsIn, restoreDataDir, type BackupManifest } from './data-dir-backup.ts';
 import { msUntil, runScheduledBackup } from './scheduled-backup.ts';
 
 // The backup's refusals and what it keeps apart; the drill (backup-drill.test.ts) proves a restore.
@@ -66,6 +66,26 @@ describe('backupDataDir / restoreDataDir', () => {
     expect(fs.statSync(path.join(restored, 'pay-secret.key')).mode & 0o777).toBe(0o600);
     expect(() => restoreDataDir({ from: backup, dataDir: restored })).toThrow(/not empty/);
     expect(() => restoreDataDir({ from: temp(), dataDir: path.join(temp(), 'x') })).toThrow(/not a backup/);
+  });
+
+  it('restores nothing from a backup unlike its manifest, or made by a newer version', async () => {
+    const backup = path.join(temp(), 'b');
+    await backupDataDir({ dataDir: dataDir(), to: backup });
+    const manifestFile = path.join(backup, 'manifest.json');
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as BackupManifest;
+    const refused = (changed: Partial<BackupManifest>, reason: RegExp) => {
+      fs.writeFileSync(manifestFile, JSON.stringify({ ...manifest, ...changed }));
+      const target = path.join(temp(), 'r');
+      expect(() => restoreDataDir({ from: backup, dataDir: target })).toThrow(reason);
+      expect(fs.existsSync(target)).toBe(false);
+    };
+    refused({ counts: { ...manifest.counts, pay_order: 4 } }, /pay_order: the manifest says 4 rows, the database has 3/);
+    refused({ files: { ...manifest.files, count: 2 } }, /stored files: the manifest says 2, the backup holds 1/);
+    refused({ migration: '0035_device_capabilities_window_delivery' }, /migration/);
+    const newer = new DatabaseSync(path.join(backup, 'huiyun.db'));
+    newer.exec(`insert into kysely_migration values ('9999_from_a_newer_version', '')`);
+    newer.close();
+    refused({ migration: '9999_from_a_newer_version' }, /newer version/);
   });
 });
 

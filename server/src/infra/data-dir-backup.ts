@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
+import { migrations } from '../db/migrations/index.ts';
 import { SECRET_KEY_FILE } from './secret-key.ts';
 
 // A backup of the embedded deployment's DATA_DIR, made while the server runs and machines sell:
@@ -104,6 +105,11 @@ export function restoreDataDir(options: { from: string; dataDir: string }): Back
   try {
     const integrity = check.prepare('pragma quick_check').get() as Record<string, unknown>;
     if (Object.values(integrity)[0] !== 'ok') throw new BackupError(`${database} is damaged: ${JSON.stringify(integrity)}`);
+    const unlike = differencesFromManifest(check, manifest, path.join(options.from, 'uploads'));
+    if (unlike.length) throw new BackupError(`${options.from} does not match its manifest, nothing was restored:\n  ${unlike.join('\n  ')}`);
+    if (manifest.migration && !Object.hasOwn(migrations, manifest.migration)) {
+      throw new BackupError(`the backup was made by a newer version of the server (migration ${manifest.migration}, which this version does not know): restore it with that version`);
+    }
   } finally {
     check.close();
   }
@@ -152,6 +158,22 @@ function copyStoredFiles(snapshot: DatabaseSync, from: string, to: string): Back
     }
   }
   return { count: rows.length - missing.length, bytes, missing, store: 'local' };
+}
+
+/** Where the backup's database and files differ from its manifest: its last migration, its row counts, its stored files. */
+function differencesFromManifest(db: DatabaseSync, manifest: BackupManifest, uploads: string): string[] {
+  const unlike: string[] = [];
+  const migration = lastMigration(db);
+  if (migration !== manifest.migration) unlike.push(`migration: the manifest says ${manifest.migration}, the database has ${migration}`);
+  for (const [table, rows] of Object.entries(manifest.counts)) {
+    const counted = countRows(db, table);
+    if (counted !== rows) unlike.push(`${table}: the manifest says ${rows} rows, the database has ${counted}`);
+  }
+  if (manifest.files.store === 'local') {
+    const present = fs.existsSync(uploads) ? (fs.readdirSync(uploads, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((e) => e.isFile()).length : 0;
+    if (present !== manifest.files.count) unlike.push(`stored files: the manifest says ${manifest.files.count}, the backup holds ${present}`);
+  }
+  return unlike;
 }
 
 function lastMigration(db: DatabaseSync): string {
