@@ -3,6 +3,7 @@ import { restartBudget } from './infra/restart-budget.ts';
 import { serveGatherings } from './infra/cluster-gather.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
+import { countInFlight, drain } from './http/drain.ts';
 import { startLogRetention } from './db/log-retention.ts';
 import { startSqliteOptimizer, type SqliteOptimizer } from './db/sqlite-optimize.ts';
 import { unavailableDependency } from './infra/dependency-faults.ts';
@@ -22,6 +23,7 @@ async function main() {
   }
   if (config.workers > 1 && cluster.isPrimary) return runWorkers(config.workers);
   const { app, ctx } = await buildApp(config);
+  const inFlight = countInFlight(app);
   let retention: { stop: () => Promise<void> } | undefined;
   let optimizer: SqliteOptimizer | undefined;
   let orderSweeper: OrderSweeper | undefined;
@@ -31,6 +33,7 @@ async function main() {
     if (closing) return; // (a terminal's Ctrl-C reaches a cluster's processes twice: from the terminal and from the primary)
     closing = true;
     app.log.info(`${signal}: shutting down`);
+    await drain(app, inFlight, { graceMs: config.shutdownGraceMs }); // /healthz 503, no new connections, requests in flight finish
     await retention?.stop();
     await optimizer?.stop();
     await orderSweeper?.stop();
