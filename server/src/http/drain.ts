@@ -42,9 +42,10 @@ export type InFlight = { readonly count: () => number; readonly idle: () => Prom
 export function countInFlight(app: FastifyInstance): InFlight {
   let count = 0;
   let waiters: (() => void)[] = [];
-  app.server.on('request', (_request, response) => {
+  // before the app's own listener: the header is set before any answer is written
+  app.server.prependListener('request', (_request, response) => {
     count++;
-    if (draining()) response.setHeader('connection', 'close');
+    if (draining() && !response.headersSent) response.setHeader('connection', 'close');
     let done = false;
     const finish = () => {
       if (done) return;
