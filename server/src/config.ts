@@ -18,6 +18,8 @@ const schema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   REDIS_PREFIX: z.string().min(1).max(100).default('huiyun:'),
   SERVER_WORKERS: intIn(1, 64).default(1),
+  // on SIGTERM: how long requests in flight may take to finish before their connections are cut (http/drain.ts)
+  SHUTDOWN_GRACE_SECONDS: intIn(0, 600).default(20),
   ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').max(64).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_IDLE_MINUTES: intIn(1, 60 * 24 * 30).default(30),
@@ -88,6 +90,8 @@ export type Config = {
   redisPrefix: string;
   /** Server processes on the one port (node:cluster, main.ts): more than 1 only on PostgreSQL with Redis. */
   workers: number;
+  /** On SIGTERM, how long requests in flight may take to finish (http/drain.ts). */
+  shutdownGraceMs: number;
   /** The bearer token of GET /metrics; undefined: the route is off. */
   metricsToken?: string;
   adminPassword?: string;
@@ -182,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     workers: e.SERVER_WORKERS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     metricsToken: e.METRICS_TOKEN,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,

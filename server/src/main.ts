@@ -3,6 +3,7 @@ import { restartBudget } from './infra/restart-budget.ts';
 import { serveGatherings } from './infra/cluster-gather.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
+import { countInFlight, drain } from './http/drain.ts';
 
 async function main() {
   let config;
@@ -18,11 +19,13 @@ async function main() {
   if (config.workers > 1 && cluster.isPrimary) return runWorkers(config.workers);
   // of several server processes, one runs the payment gateways' start hooks: the first, and whichever replaces it
   const { app } = await buildApp(config, { gatewayStartHooks: !cluster.isWorker || process.env[STARTER_ENV] === '1' });
+  const inFlight = countInFlight(app);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return; // (a terminal's Ctrl-C reaches a cluster's processes twice: from the terminal and from the primary)
     closing = true;
     app.log.info(`${signal}: shutting down`);
+    await drain(app, inFlight, { graceMs: config.shutdownGraceMs }); // /healthz 503, no new connections, requests in flight finish
     await app.close(); // the background services stop first (http/background-services.ts), then the connections and the database
     process.exit(0);
   };

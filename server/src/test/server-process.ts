@@ -28,6 +28,8 @@ export type ServerProcess = {
   start: () => Promise<void>;
   /** SIGKILL, and waits for the exit (on PostgreSQL, serverOnTestDatabase's also for the dead server's backends to end). */
   kill: () => Promise<void>;
+  /** Sends `signal` (a graceful stop: SIGTERM) and waits for the exit; answers the exit code. */
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
   /** The application_name its PostgreSQL connections carry (PGAPPNAME), to find its backends. */
   readonly applicationName: string;
   /** Times the process ended by itself, not by kill (a fault test: it must never). */
@@ -79,7 +81,18 @@ export async function serverProcess(options: { dataDir: string; databaseUrl?: st
     });
     killing = false;
   };
-  return { url: `http://127.0.0.1:${port}`, start, kill, applicationName, exitedByItself: () => exitedByItself, output: () => output };
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    const running = child;
+    if (!running || running.exitCode !== null) return running?.exitCode ?? null;
+    killing = true;
+    const code = await new Promise<number | null>((resolve) => {
+      running.once('exit', (exitCode) => resolve(exitCode));
+      running.kill(signal);
+    });
+    killing = false;
+    return code;
+  };
+  return { url: `http://127.0.0.1:${port}`, start, kill, stop, applicationName, exitedByItself: () => exitedByItself, output: () => output };
 }
 
 export type ServerOnTestDatabase = { server: ServerProcess; db: Kysely<Database>; dataDir: string; /** PostgreSQL: the server's database */ databaseUrl?: string; close: () => Promise<void> };

@@ -4,6 +4,7 @@ import type { AppContext, KnownMachine } from '../../../context.ts';
 import { compiledOnce } from '../../../db/compiled-once.ts';
 import { AppError } from '../../../db/errors.ts';
 import type { Database } from '../../../db/schema.ts';
+import { draining, onDrain } from '../../../http/drain.ts';
 import { moveClock, orderMovedSince, orderMoveOrTimeout } from './status-waiters.ts';
 
 // A machine's view of its own orders: the answer it gets, and order/status (a long poll).
@@ -45,11 +46,20 @@ export async function orderStatus(ctx: AppContext, machine: KnownMachine, orderN
   let since = moveClock();
   let order = await ownOrder(ctx, machine, orderNo);
   const until = Date.now() + Math.min(waitSeconds, 30) * 1000;
-  while (knownStatus !== undefined && order.orderStatus === knownStatus && Date.now() < until && !closed()) {
-    // a move between the read and this wait has already woken its polls: read again at once
-    if (!orderMovedSince(order.orderId, since)) await orderMoveOrTimeout(order.orderId, Math.min(RECHECK_MS, until - Date.now()));
-    since = moveClock();
-    order = await ownOrder(ctx, machine, orderNo);
+  if (knownStatus === undefined || Date.now() >= until) return orderView(order);
+  // a stopping instance (http/drain.ts) answers its long polls at once, with the status as it is
+  let wake = () => {};
+  const drainStart = new Promise<void>((resolve) => void (wake = resolve));
+  const unsubscribe = onDrain(() => wake());
+  try {
+    while (order.orderStatus === knownStatus && Date.now() < until && !closed() && !draining()) {
+      // a move between the read and this wait has already woken its polls: read again at once
+      if (!orderMovedSince(order.orderId, since)) await Promise.race([orderMoveOrTimeout(order.orderId, Math.min(RECHECK_MS, until - Date.now())), drainStart]);
+      since = moveClock();
+      order = await ownOrder(ctx, machine, orderNo);
+    }
+  } finally {
+    unsubscribe();
   }
   return orderView(order);
 }
