@@ -60,9 +60,11 @@ describe('SIGTERM drains one server process under load', () => {
     console.log(`drain under load: ${figures!.ms} ms, ${figures!.inFlightAtStart} requests in flight at its start (a 30 s long poll among them), ${figures!.cutOff} cut`);
     // While it was away the machines' connects were refused. A kept-alive connection idle at the stop is
     // closed by the server (no request on it): a request sent on it at that instant is never read, the
-    // client sees "other side closed" and sends it again (the books below show nothing was lost or doubled).
-    // Nothing else: no reset of a request being answered.
-    expect(faults.other.filter((f) => !/ECONNREFUSED|other side closed/.test(f))).toEqual([]);
+    // client sees "other side closed" — or, when the request's bytes had reached the server's socket unread, a
+    // reset (ECONNRESET: the kernel's answer to closing a socket with unread data, seen on a loaded machine) —
+    // and sends it again (the books below show nothing was lost or doubled). No request being answered was cut
+    // (cutOff 0 above); nothing else is allowed.
+    expect(faults.other.filter((f) => !/ECONNREFUSED|ECONNRESET|other side closed/.test(f))).toEqual([]);
     expect(await settledBooks(db)).toBe(0);
     await expectBooksExact(db, 'DRAIN', progress);
     expect(progress.dispensed + progress.failed).toBe(MACHINES * PURCHASES);
