@@ -4,6 +4,7 @@ import { payTypeOptions } from './enums.ts';
 import { optionalIdOf, optionalText } from './fields.ts';
 import { MACHINE_NO_PATTERN } from './machine.ts';
 import { dayOf } from './order.ts';
+import type * as figuresAnswers from './responses/figures.ts';
 
 // 数据可视化 (/charts/statistics, SPEC §2.13): the filters and the answer. Amounts are yuan
 // text ('12.50'); days, months and years are Asia/Shanghai ones.
@@ -50,20 +51,7 @@ export type SalesCard = { key: 'today' | 'yesterday' | 'month'; amount: string; 
 export type SalesRank = { key: string; name: string; amount: string; count: number };
 export type PayShare = { payType: number; label: string; amount: string; count: number };
 
-export type SalesCharts = {
-  granularity: ChartGranularity;
-  /** The days the series covers, 'YYYY-MM-DD'. */
-  from: string;
-  to: string;
-  series: SalesPoint[];
-  cards: SalesCard[];
-  topMachines: SalesRank[];
-  topGoods: SalesRank[];
-  payShare: PayShare[];
-};
+export type SalesCharts = z.output<typeof figuresAnswers.salesCharts>;
 
 /** The filters' choices: the companies of the caller's scope and their terminals. */
-export type SalesChartsOptions = {
-  depts: { deptId: number; deptName: string }[];
-  machines: { machineNo: string; machineName: string; deptId: number }[];
-};
+export type SalesChartsOptions = z.output<typeof figuresAnswers.salesChartsOptions>;

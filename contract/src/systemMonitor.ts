@@ -3,6 +3,8 @@
 
 /** The window the request figures cover. */
 export const REQUEST_WINDOW_MINUTES = 5;
+import type { z } from 'zod';
+import type * as figuresAnswers from './responses/figures.ts';
 
 export type RouteStats = { route: string; count: number; errors: number; p50: number; p95: number; p99: number };
 
@@ -25,25 +27,4 @@ export type JobRunView = {
   failTime: string | null; failError: string;
 };
 
-export type SystemSnapshot = {
-  time: string;
-  /** The process that answered, and (`processes`, by pid) every server process — more than one with SERVER_WORKERS. */
-  server: { version: string; node: string; workers: number; processes: ProcessFigures[] } & ProcessFigures;
-  requests: RouteStats[];
-  database: {
-    kind: 'sqlite' | 'postgres';
-    sizeBytes: number | null;
-    pool: { total: number; idle: number; waiting: number } | null;
-    /** PostgreSQL with pg_stat_statements loaded; null otherwise. */
-    slowest: { statement: string; calls: number; meanMs: number }[] | null;
-  };
-  redis: { clients: number; usedMemory: number } | null;
-  business: {
-    devicesOnline: number; machinesOnline: number;
-    /** null until the server has run a minute. */
-    sentLastMinute: number | null; ordersLastMinute: number | null;
-    refundsInFlight: number; alarmsToday: number;
-    /** The last run of each background job that has run (the order sweep, the log retention, the daily 对账). */
-    jobs: JobRunView[];
-  };
-};
+export type SystemSnapshot = z.output<typeof figuresAnswers.systemSnapshot>;
