@@ -4,8 +4,8 @@ import { idOf } from './fields.ts';
 import type * as payAnswers from './responses/pay.ts';
 
 // 支付配置 → 检测: the request names a saved config; the answer says what one harmless signed call with its keys
-// proved, check by check, each failure naming the field to fix. The answer's zod form is responses/pay.ts
-// payConfigCheckAnswer (agree.check.ts keeps it equal to this type).
+// proved, check by check, each failure naming the field to fix. The answer's shape is responses/pay.ts
+// payConfigCheckAnswer (PayConfigCheckResult is its z.output).
 
 export const payConfigCheckRequest = z.object({ id: idOf(m.configRequired) });
 export type PayConfigCheckRequest = z.infer<typeof payConfigCheckRequest>;
