@@ -92,16 +92,7 @@ export const DeviceWaitReason = {
 } as const;
 export type DeviceWaitReason = (typeof DeviceWaitReason)[keyof typeof DeviceWaitReason];
 
-export type DeviceBatchItem = {
-  /** The number's id, to report under; null for the task's test phone (nothing to report). */
-  id: number | null;
-  phone: string;
-  /** The text to send to this number, the random-number rule already applied. */
-  content: string;
-  test: boolean;
-  /** How many times this number failed before (0 on its first try): `hy<id>a<attempt>` is a stable id per send. */
-  attempt: number;
-};
+export type DeviceBatchItem = z.output<typeof syncAnswers.deviceBatchItem>;
 
 export type DeviceBatch = z.output<typeof syncAnswers.deviceBatch>;
 

@@ -36,16 +36,7 @@ export type RoleOption = z.output<typeof systemAnswers.roleOption>;
 export type RoleRightNode = z.output<typeof systemAnswers.roleRightNode>;
 
 /** One permission code under its screen in the 菜单权限 tree (the screen is moduleId). */
-export type RoleGrantAction = {
-  permissionId: number;
-  permission: string;
-  permissionName: string;
-  /** The screen's module. */
-  moduleId: number;
-  /** The screen's 查询 code: held by whoever holds the screen. */
-  isList: boolean;
-  checked: boolean;
-};
+export type RoleGrantAction = z.output<typeof systemAnswers.roleGrantAction>;
 
 /** GET /api/RoleRight/grants/{roleId}: the menu tree (as /api/RoleRight/tree) and each screen's codes. */
 export type RoleGrantTree = z.output<typeof systemAnswers.roleGrantTree>;

@@ -36,20 +36,11 @@ export const salesChartsQuery = z
 export type SalesChartsQuery = z.infer<typeof salesChartsQuery>;
 
 /** One bar / point: a day 'YYYY-MM-DD', a month 'YYYY-MM' or a year 'YYYY'. */
-export type SalesPoint = {
-  period: string;
-  /** Orders created (QR codes shown): the "clicks". */
-  createdCount: number;
-  paidCount: number;
-  /** Paid minus refunded, yuan. */
-  amount: string;
-  paidAmount: string;
-  refundAmount: string;
-};
+export type SalesPoint = z.output<typeof figuresAnswers.salesPoint>;
 
-export type SalesCard = { key: 'today' | 'yesterday' | 'month'; amount: string; count: number; previousAmount: string; previousCount: number };
-export type SalesRank = { key: string; name: string; amount: string; count: number };
-export type PayShare = { payType: number; label: string; amount: string; count: number };
+export type SalesCard = z.output<typeof figuresAnswers.salesCard>;
+export type SalesRank = z.output<typeof figuresAnswers.salesRank>;
+export type PayShare = z.output<typeof figuresAnswers.payShare>;
 
 export type SalesCharts = z.output<typeof figuresAnswers.salesCharts>;
 

@@ -45,7 +45,7 @@ export const uploadTaskDataRequest = z.object({ taskId: taskIdField, ...numberFi
 export type UploadTaskDataRequest = z.infer<typeof uploadTaskDataRequest>;
 
 /** An invalid token of a number list with its 1-based line. */
-export type InvalidLine = { line: number; text: string };
+export type InvalidLine = z.output<typeof syncAnswers.invalidLine>;
 
 /** What one number upload did (answer data of /sync/uploadTaskData). */
 export type UploadTaskDataResult = z.output<typeof syncAnswers.uploadTaskDataResult>;

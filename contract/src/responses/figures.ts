@@ -7,6 +7,10 @@ import { yuan } from './envelope.ts';
 
 const count = z.number().int();
 
+/**
+ * - `createdCount`: Orders created (QR codes shown): the "clicks".
+ * - `amount`: Paid minus refunded, yuan.
+ */
 export const salesPoint = z.object({ period: z.string(), createdCount: count, paidCount: count, amount: yuan, paidAmount: yuan, refundAmount: yuan });
 export const salesCard = z.object({ key: z.enum(['today', 'yesterday', 'month']), amount: yuan, count, previousAmount: yuan, previousCount: count });
 export const salesRank = z.object({ key: z.string(), name: z.string(), amount: yuan, count });
@@ -25,6 +29,9 @@ export const salesChartsOptions = z.object({
 
 const bytes = z.number();
 export const routeStats = z.object({ route: z.string(), count, errors: count, p50: z.number(), p95: z.number(), p99: z.number() });
+/**
+ * - `cpuPercent`: Of one core, since the last snapshot (or the start): 0–100 × cores.
+ */
 export const processFigures = z.object({
   pid: count, uptimeSeconds: z.number(),
   rss: bytes, heapUsed: bytes, heapTotal: bytes, cpuPercent: z.number(),

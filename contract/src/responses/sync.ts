@@ -97,6 +97,11 @@ export const deviceActivation = z.object({
   machineCode: z.string(), machineName: z.string(), userName: z.string().describe('授权码的归属账号'),
   dueNum: count.describe('剩余可发送条数'), dueDateStr: time.describe('授权码到期时间（北京时间）'),
 });
+/**
+ * - `id`: The number's id, to report under; null for the task's test phone (nothing to report).
+ * - `content`: The text to send to this number, the random-number rule already applied.
+ * - `attempt`: How many times this number failed before (0 on its first try): `hy<id>a<attempt>` is a stable id per send.
+ */
 export const deviceBatchItem = z.object({
   id: id.nullable().describe('号码的 id，上报结果时用；任务的测试号码为 null（无需上报）'),
   phone: z.string(),

@@ -55,6 +55,10 @@ export const roleRow = z.object({
 });
 export const roleOption = z.object({ roleId: id, roleName: z.string() });
 export const roleRightNode = grantNode;
+/**
+ * - `moduleId`: The screen's module.
+ * - `isList`: The screen's 查询 code: held by whoever holds the screen.
+ */
 export const roleGrantAction = z.object({
   permissionId: id, permission: z.string(), permissionName: z.string(), moduleId: id, isList: z.boolean(), checked: z.boolean(),
 });
