@@ -4,6 +4,8 @@ import { pageNumQuery } from './authcode.ts';
 import { cleanDeviceText, deviceText, idOf, optionalText, typedText } from './fields.ts';
 import { DeliveryState, DeviceCapability, ShowType } from './enums.ts';
 import type * as syncAnswers from './responses/sync.ts';
+import { DeviceWaitReason } from './enums.ts';
+export { DeviceWaitReason };
 
 // The device protocol (docs/device-protocol.md): what a sending device sends to /device/v1/* and
 // what it gets back, inside the product's one envelope ({ success, msg, errorInfo, data }).
@@ -76,21 +78,6 @@ export const canSendShowType = (capabilities: readonly string[], showType: numbe
 
 export type DeviceActivation = z.output<typeof syncAnswers.deviceActivation>;
 
-/** Why a pull answered no batch; the device shows `message` and asks again after retryAfterSeconds. */
-export const DeviceWaitReason = {
-  noTask: 'noTask',
-  taskPaused: 'taskPaused',
-  taskCompleted: 'taskCompleted',
-  noPending: 'noPending',
-  dailyCap: 'dailyCap',
-  quotaUsedUp: 'quotaUsedUp',
-  codeExpired: 'codeExpired',
-  /** Every running task of the device needs something it cannot send (capabilities). */
-  unsupportedType: 'unsupportedType',
-  /** Every task it could send is outside its sending window now. */
-  outsideWindow: 'outsideWindow',
-} as const;
-export type DeviceWaitReason = (typeof DeviceWaitReason)[keyof typeof DeviceWaitReason];
 
 export type DeviceBatchItem = z.output<typeof syncAnswers.deviceBatchItem>;
 

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { common, fill, payConfig as m } from './messages.ts';
 import { payTypeOptions, type Option } from './enums.ts';
 import { MAX_INT_COLUMN, optionalId, optionalIdOf, optionalText, pageQuery, requiredText } from './fields.ts';
-import type * as payAnswers from './responses/pay.ts';
 
 // 支付配置 (SPEC §3 Payment config, §7.6): one gateway account of a company for one pay type. The
 // secrets are sealed at rest on the server and only ever leave it masked (secrets.ts maskSecret); a
@@ -158,6 +157,33 @@ export const payConfigListQuery = pageQuery.extend({
 export type PayConfigListQuery = z.infer<typeof payConfigListQuery>;
 
 /** A config as the API shows it: every secret masked (maskSecret) or '' when not set. */
-export type PayConfig = z.output<typeof payAnswers.payConfigRow>;
+export type PayConfig = {
+  id: number;
+  deptId: number;
+  deptName: string;
+  name: string;
+  payType: number;
+  gateway: PayGateway;
+  partner: string;
+  subMchId: string;
+  appid: string;
+  notifyUrl: string;
+  signType: string;
+  sellerUserId: string;
+  certSerialNo: string;
+  platformPubKeyId: string;
+  platformPubKey: string;
+  alipayPublicKey: string;
+  partnerKey: string;
+  certPassword: string;
+  rsaKey: string;
+  apiV3Key: string;
+  appPrivateKey: string;
+  apiCert: string;
+  addUser: string;
+  editUser: string;
+  addTime: string;
+  editTime: string;
+};
 
 export const payConfigSortFields = ['name', 'payType', 'partner', 'editTime'] as const;

@@ -5,22 +5,15 @@ import { idOf, optionalIdOf, pageQuery, requiredText, typedText } from './fields
 import { shanghaiDayStart } from './monitor.ts';
 import { dayOf } from './order.ts';
 import type * as payAnswers from './responses/pay.ts';
+import { ReconcileCategory } from './enums.ts';
+import { ReconcileResult } from './enums.ts';
+export { ReconcileResult };
+export { ReconcileCategory };
 
 // 对账 (/pay/Reconcile): a run per (Beijing day, 支付配置) compares the gateway's bill with our
 // orders and refunds of that day in integer fen; each difference is kept with both sides until an operator
 // marks it handled. Amounts are integer fen in the tables and yuan text ('12.50') here.
 
-/** pay_reconcile_diff.category. */
-export const ReconcileCategory = {
-  /** the gateway's bill has it, we have no such paid order / successful refund (on any day) */
-  gatewayOnly: 'gatewayOnly',
-  /** we have it paid / refunded that day, the gateway's bill (of that day or the next) has not */
-  platformOnly: 'platformOnly',
-  amount: 'amount',
-  /** both have the number, but our side is not paid / not refunded */
-  status: 'status',
-} as const;
-export type ReconcileCategory = (typeof ReconcileCategory)[keyof typeof ReconcileCategory];
 export const reconcileCategoryOptions: Option<ReconcileCategory>[] = [
   { value: 'gatewayOnly', label: m.categoryGatewayOnly },
   { value: 'platformOnly', label: m.categoryPlatformOnly },
@@ -28,9 +21,6 @@ export const reconcileCategoryOptions: Option<ReconcileCategory>[] = [
   { value: 'status', label: m.categoryStatus },
 ];
 
-/** pay_reconcile_run.result. */
-export const ReconcileResult = { running: 'running', matched: 'matched', different: 'different', failed: 'failed' } as const;
-export type ReconcileResult = (typeof ReconcileResult)[keyof typeof ReconcileResult];
 export const reconcileResultOptions: Option<ReconcileResult>[] = [
   { value: 'matched', label: m.resultMatched },
   { value: 'different', label: m.resultDifferent },

@@ -5,12 +5,12 @@ import { optionalIdOf, optionalText } from './fields.ts';
 import { MACHINE_NO_PATTERN } from './machine.ts';
 import { dayOf } from './order.ts';
 import type * as figuresAnswers from './responses/figures.ts';
+import { chartGranularities, type ChartGranularity } from './enums.ts';
+export { chartGranularities, type ChartGranularity };
 
 // 数据可视化 (/charts/statistics, SPEC §2.13): the filters and the answer. Amounts are yuan
 // text ('12.50'); days, months and years are Asia/Shanghai ones.
 
-export const chartGranularities = ['day', 'month', 'year'] as const;
-export type ChartGranularity = (typeof chartGranularities)[number];
 
 /** How far back the 日 / 月 / 年 views reach without a time range, and the longest range each accepts. */
 export const chartWindows = { day: 30, month: 12, year: 5 } as const;

@@ -4,12 +4,12 @@ import type { Option } from './enums.ts';
 import { idOf, optionalId, optionalText, pageQuery, requiredText } from './fields.ts';
 import { configPayType } from './payConfig.ts';
 import type * as payAnswers from './responses/pay.ts';
+import { PayOpen } from './enums.ts';
+export { PayOpen };
 
 // 终端支付配置 (SPEC §3 Terminal pay config, §5, §7.6): binds a machine and a pay type to a 支付配置 of
 // the machine's company. One row per (machineNo, payType). payOpen T 正常 / N 停用.
 
-export const PayOpen = { normal: 'T', disabled: 'N' } as const;
-export type PayOpen = (typeof PayOpen)[keyof typeof PayOpen];
 export const payOpenOptions: Option<PayOpen>[] = [
   { value: PayOpen.normal, label: '正常' },
   { value: PayOpen.disabled, label: '停用' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chartGranularities } from '../salesCharts.ts';
+import { chartGranularities } from '../enums.ts';
 import { yuan } from './envelope.ts';
 
 // The answers of 数据可视化 (POST /api/Charts/*) and 监控查询 (GET /api/SystemMonitor/snapshot): the one

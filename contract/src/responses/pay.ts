@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { MachineStatus } from '../enums.ts';
+import { MachineStatus, PayOpen, ReconcileCategory, ReconcileResult } from '../enums.ts';
 import { payConfigSecretFields, payConfigTextFields, payGateways } from '../payConfig.ts';
-import { ReconcileCategory, ReconcileResult } from '../reconcile.ts';
-import { PayOpen } from '../terminalConfig.ts';
 import { epochMs, id, savedId, textColumns, time, yuan } from './envelope.ts';
 
 // The answers of the 售货机 / 支付 area (机器, 货道, 终端支付配置, 支付配置, 订单, 支付告警, 对账) and of

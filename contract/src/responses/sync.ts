@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { DeviceWaitReason } from '../device.ts';
-import { DeviceCapability } from '../enums.ts';
+import { DeviceCapability, DeviceWaitReason } from '../enums.ts';
 import { epochMs, id, savedId, time } from './envelope.ts';
 
 // The answers of the 短信任务 area (授权码, 任务, 统计, 黑名单, files) and of the device protocol
