@@ -204,8 +204,6 @@ export type ReconcileCategory = (typeof ReconcileCategory)[keyof typeof Reconcil
 export const ReconcileResult = { running: 'running', matched: 'matched', different: 'different', failed: 'failed' } as const;
 export type ReconcileResult = (typeof ReconcileResult)[keyof typeof ReconcileResult];
 
-export const PayOpen = { normal: 'T', disabled: 'N' } as const;
-export type PayOpen = (typeof PayOpen)[keyof typeof PayOpen];
 
 export const chartGranularities = ['day', 'month', 'year'] as const;
 export type ChartGranularity = (typeof chartGranularities)[number];

@@ -4,7 +4,7 @@ import type { Option } from './enums.ts';
 import { idOf, optionalId, optionalText, pageQuery, requiredText } from './fields.ts';
 import { configPayType } from './payConfig.ts';
 import type * as payAnswers from './responses/pay.ts';
-import { PayOpen } from './enums.ts';
+import { PayOpen } from './payOpen.ts';
 export { PayOpen };
 
 // 终端支付配置 (SPEC §3 Terminal pay config, §5, §7.6): binds a machine and a pay type to a 支付配置 of

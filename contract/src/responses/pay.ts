@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MachineStatus, PayOpen, ReconcileCategory, ReconcileResult } from '../enums.ts';
+import { MachineStatus, ReconcileCategory, ReconcileResult } from '../enums.ts';
+import { PayOpen } from '../payOpen.ts';
 import { payConfigSecretFields, payConfigTextFields, payGateways } from '../payConfig.ts';
 import { epochMs, id, savedId, textColumns, time, yuan } from './envelope.ts';
 
