@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { typedText } from './fields.ts';
 import { login, password } from './messages.ts';
+import type * as systemAnswers from './responses/system.ts';
 
 export const loginRequest = z.object({
   userName: typedText(login.accountRequired, { invalid: login.badCredentials }).trim().min(1, login.accountRequired).max(64, login.badCredentials),
@@ -10,47 +11,17 @@ export const loginRequest = z.object({
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 
-export type LoginAnswer = { token: string; userId: number; code: 0 | 1 };
+export type LoginAnswer = z.output<typeof systemAnswers.loginAnswer>;
 
-export type MenuNode = {
-  moduleId: number;
-  parentId: number;
-  moduleName: string;
-  moduleIcon: string;
-  moduleUrl: string;
-  moduleOrder: number;
-  children: MenuNode[];
-};
+export type MenuNode = z.output<typeof systemAnswers.menuNode>;
 
-export type CurrentUser = {
-  userId: number;
-  userName: string;
-  userRealName: string;
-  code: 0 | 1;
-  roleId: number;
-  roleName: string;
-  deptId: number | null;
-  deptName: string;
-  menus: MenuNode[];
-  permissions: string[];
-};
+export type CurrentUser = z.output<typeof systemAnswers.currentUser>;
 
 /**
  * 个人中心 (GET /sync/profile): the caller's own account. The last login is the successful login
  * before the latest one (登录日志), so an operator sees whether someone else used the account.
  */
-export type UserProfile = {
-  userId: number;
-  userName: string;
-  userRealName: string;
-  userMobile: string;
-  userEmail: string;
-  deptName: string;
-  roleName: string;
-  /** 'YYYY-MM-DD HH:mm:ss' (Asia/Shanghai), '' when there was none. */
-  lastLoginTime: string;
-  lastLoginIp: string;
-};
+export type UserProfile = z.output<typeof systemAnswers.userProfile>;
 
 export const passwordChangeRequest = z
   .object({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authcode as m, common } from './messages.ts';
 import { idOf, optionalIdOf, optionalText, pageCursor, pageNumber, pageSizeOf, requiredId, typedText } from './fields.ts';
 import type { DeviceCapability } from './enums.ts';
+import type * as syncAnswers from './responses/sync.ts';
 
 // 授权码 (SPEC §2.15, §3; PRODUCT §4 "Devices"): an administrator makes a code for an owner; a device
 // activating it binds itself to the code (useStatus used) and to the owner.
@@ -84,24 +85,11 @@ export const userCodeListQuery = z.object({
   userId: optionalIdOf(common.badParameter),
 });
 
-export type AuthCode = {
-  id: number;
-  userName: string;
-  authCode: string;
-  useStatus: number;
-  machineCode: string;
-  machineName: string;
-  dueNum: number;
-  /** 'YYYY-MM-DD HH:mm:ss' (Asia/Shanghai) of the expiry instant. */
-  dueDateStr: string;
-  /** Validity days granted so far (creation plus every recharge). */
-  dueDateNum: number;
-  authUserId: number;
-};
+export type AuthCode = z.output<typeof syncAnswers.authCodeRow>;
 
 /** An owner choice of the add dialog (queryTaskUserList). */
-export type TaskUserChoice = { userId: number; userName: string };
+export type TaskUserChoice = z.output<typeof syncAnswers.taskUserChoice>;
 
 /** A device activated by one of the account's codes (queryUserCodeList). */
 /** A device in the task dialog's choice, with what it can send (the dialog warns when none can send the task's type). */
-export type UserDevice = { machineCode: string; machineName: string; capabilities: DeviceCapability[] };
+export type UserDevice = z.output<typeof syncAnswers.userDevice>;

@@ -4,6 +4,7 @@ import { isSendableNumber } from './carriers.ts';
 import { MAX_INT_COLUMN, optionalId, typedText } from './fields.ts';
 import { blacklist as m, common, fill } from './messages.ts';
 import { numberFileFields, type InvalidLine } from './upload.ts';
+import type * as syncAnswers from './responses/sync.ts';
 
 // 黑名单 (PRODUCT §4 退订/黑名单): a company's do-not-contact numbers, skipped when numbers are uploaded
 // into a task. Requests of /sync/queryBlacklist, exportBlacklist, saveBlacklist, uploadBlacklist and
@@ -89,27 +90,7 @@ export const blacklistDelete = z.object({
 });
 export type BlacklistDelete = z.infer<typeof blacklistDelete>;
 
-export type BlacklistEntry = {
-  /** blacklistKey(deptId, phone). */
-  id: string;
-  deptId: number;
-  deptName: string;
-  phone: string;
-  addUser: string;
-  /** For a number a reply unsubscribed: when the phone received the reply. */
-  addTime: string;
-  /** BlacklistSource. */
-  source: string;
-};
+export type BlacklistEntry = z.output<typeof syncAnswers.blacklistRow>;
 
 /** What an add or an upload did. */
-export type BlacklistAddResult = {
-  /** Numbers new to the list. */
-  added: number;
-  /** Repeats within the input plus numbers the list already held. */
-  duplicates: number;
-  /** Tokens that are not a mobile number (an upload counts them; an add refuses them). */
-  invalid: number;
-  /** The first invalid tokens with their 1-based line. */
-  invalidSamples: InvalidLine[];
-};
+export type BlacklistAddResult = z.output<typeof syncAnswers.blacklistAddResult>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dept as m } from './messages.ts';
 import { optionalId, optionalText, pageQuery, requiredText } from './fields.ts';
+import type * as systemAnswers from './responses/system.ts';
 
 export const deptSave = z.object({
   deptId: optionalId,
@@ -16,21 +17,12 @@ export const deptListQuery = pageQuery.extend({
 export type DeptListQuery = z.infer<typeof deptListQuery>;
 
 /** A company (SPEC §3 Department / company). */
-export type Dept = {
-  deptId: number;
-  deptName: string;
-  deptNo: string;
-  parentId: number;
-  addUser: string;
-  editUser: string;
-  addTime: string;
-  editTime: string;
-};
+export type Dept = z.output<typeof systemAnswers.deptRow>;
 
 /**
  * A company the caller may pick (a list's company filter, a dialog's company choice): one of its data
  * scope. POST /api/Dept/choices answers them, ordered by deptId.
  */
-export type DeptChoice = Pick<Dept, 'deptId' | 'deptName'>;
+export type DeptChoice = z.output<typeof systemAnswers.deptChoice>;
 
 export const deptSortFields = ['deptName', 'deptNo', 'editTime', 'editUser'] as const;

@@ -3,6 +3,9 @@ import { common, device as m } from './messages.ts';
 import { pageNumQuery } from './authcode.ts';
 import { cleanDeviceText, deviceText, idOf, optionalText, typedText } from './fields.ts';
 import { DeliveryState, DeviceCapability, ShowType } from './enums.ts';
+import type * as syncAnswers from './responses/sync.ts';
+import { DeviceWaitReason } from './enums.ts';
+export { DeviceWaitReason };
 
 // The device protocol (docs/device-protocol.md): what a sending device sends to /device/v1/* and
 // what it gets back, inside the product's one envelope ({ success, msg, errorInfo, data }).
@@ -73,64 +76,14 @@ export function capabilitiesOf(stored: string | null | undefined): DeviceCapabil
 export const canSendShowType = (capabilities: readonly string[], showType: number) =>
   capabilitiesNeeded(showType).every((c) => capabilities.includes(c));
 
-export type DeviceActivation = {
-  /** Send as `Authorization: Bearer <deviceToken>` on every other call. */
-  deviceToken: string;
-  machineCode: string;
-  machineName: string;
-  userName: string;
-  dueNum: number;
-  dueDateStr: string;
-};
+export type DeviceActivation = z.output<typeof syncAnswers.deviceActivation>;
 
-/** Why a pull answered no batch; the device shows `message` and asks again after retryAfterSeconds. */
-export const DeviceWaitReason = {
-  noTask: 'noTask',
-  taskPaused: 'taskPaused',
-  taskCompleted: 'taskCompleted',
-  noPending: 'noPending',
-  dailyCap: 'dailyCap',
-  quotaUsedUp: 'quotaUsedUp',
-  codeExpired: 'codeExpired',
-  /** Every running task of the device needs something it cannot send (capabilities). */
-  unsupportedType: 'unsupportedType',
-  /** Every task it could send is outside its sending window now. */
-  outsideWindow: 'outsideWindow',
-} as const;
-export type DeviceWaitReason = (typeof DeviceWaitReason)[keyof typeof DeviceWaitReason];
 
-export type DeviceBatchItem = {
-  /** The number's id, to report under; null for the task's test phone (nothing to report). */
-  id: number | null;
-  phone: string;
-  /** The text to send to this number, the random-number rule already applied. */
-  content: string;
-  test: boolean;
-  /** How many times this number failed before (0 on its first try): `hy<id>a<attempt>` is a stable id per send. */
-  attempt: number;
-};
+export type DeviceBatchItem = z.output<typeof syncAnswers.deviceBatchItem>;
 
-export type DeviceBatch = {
-  batchId: string;
-  taskId: number;
-  taskName: string;
-  showType: number;
-  imgUrl: string;
-  fileName: string;
-  /** Where the device downloads the task's image or file (with its device token). */
-  fileUrl: string;
-  qrUrl: string;
-  intervalSeconds: number;
-  clearNum: number;
-  /** Report before this instant (epoch ms); unreported numbers then go back to pending. */
-  leaseUntil: number;
-  leaseSeconds: number;
-  items: DeviceBatchItem[];
-};
+export type DeviceBatch = z.output<typeof syncAnswers.deviceBatch>;
 
-export type DevicePull =
-  | { batch: DeviceBatch; wait: null }
-  | { batch: null; wait: { reason: DeviceWaitReason; message: string; retryAfterSeconds: number } };
+export type DevicePull = z.output<typeof syncAnswers.devicePull>;
 
 export const DeviceResultStatus = { sent: 'sent', failed: 'failed' } as const;
 
@@ -153,7 +106,7 @@ export const deviceReportRequest = z.object({
 export type DeviceReportRequest = z.infer<typeof deviceReportRequest>;
 
 /** What a report changed: sent and failed count what was applied now; ignored were repeats or no longer this batch's. */
-export type DeviceReportResult = { sent: number; failed: number; retrying: number; ignored: number; taskCompleted: boolean };
+export type DeviceReportResult = z.output<typeof syncAnswers.deviceReportResult>;
 
 export const deviceHeartbeatRequest = z.object({
   battery: z.coerce.number().int().min(0).max(100).optional().catch(undefined),
@@ -170,27 +123,7 @@ export const deviceFileQuery = z.object({ filePath: typedText(common.badParamete
 export const deviceListQuery = pageNumQuery.extend({ machineName: optionalText(100) });
 export type DeviceListQuery = z.infer<typeof deviceListQuery>;
 
-export type DeviceRow = {
-  authCodeId: number;
-  authCode: string;
-  machineCode: string;
-  machineName: string;
-  userName: string;
-  online: boolean;
-  lastSeenStr: string;
-  activatedAtStr: string;
-  sentToday: number;
-  leased: number;
-  battery: number | null;
-  signal: number | null;
-  appVersion: string;
-  dueNum: number;
-  dueDateStr: string;
-  /** What it declared it can send (all five when it declared nothing). */
-  capabilities: DeviceCapability[];
-  /** The last heartbeat's state text ('' when none). */
-  state: string;
-};
+export type DeviceRow = z.output<typeof syncAnswers.deviceRow>;
 
 // ---- Delivery reports (docs/device-protocol.md §5): after a number was reported sent.
 
@@ -213,7 +146,7 @@ export const deviceDeliveryRequest = z.object({
 export type DeviceDeliveryRequest = z.infer<typeof deviceDeliveryRequest>;
 
 /** What a delivery report changed; ignored: repeats, later events of a number already settled, numbers not sent by this device. */
-export type DeviceDeliveryResult = { delivered: number; undelivered: number; ignored: number };
+export type DeviceDeliveryResult = z.output<typeof syncAnswers.deviceDeliveryResult>;
 
 /** The stored DeliveryState of a delivery status. */
 export const deliveryStateOf = (status: keyof typeof DeviceDeliveryStatus) =>

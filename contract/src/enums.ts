@@ -169,3 +169,41 @@ export const machineStatusOptions: Option<MachineStatus>[] = [
 export const AisleStatus = MachineStatus;
 export type AisleStatus = MachineStatus;
 export const aisleStatusOptions = machineStatusOptions;
+
+// Read by the answer schemas (responses/) as well as their own areas, which re-export them: here, so no
+// area file and its schema import each other.
+/** Why a pull answered no batch; the device shows `message` and asks again after retryAfterSeconds. */
+export const DeviceWaitReason = {
+  noTask: 'noTask',
+  taskPaused: 'taskPaused',
+  taskCompleted: 'taskCompleted',
+  noPending: 'noPending',
+  dailyCap: 'dailyCap',
+  quotaUsedUp: 'quotaUsedUp',
+  codeExpired: 'codeExpired',
+  /** Every running task of the device needs something it cannot send (capabilities). */
+  unsupportedType: 'unsupportedType',
+  /** Every task it could send is outside its sending window now. */
+  outsideWindow: 'outsideWindow',
+} as const;
+export type DeviceWaitReason = (typeof DeviceWaitReason)[keyof typeof DeviceWaitReason];
+
+/** pay_reconcile_diff.category. */
+export const ReconcileCategory = {
+  /** the gateway's bill has it, we have no such paid order / successful refund (on any day) */
+  gatewayOnly: 'gatewayOnly',
+  /** we have it paid / refunded that day, the gateway's bill (of that day or the next) has not */
+  platformOnly: 'platformOnly',
+  amount: 'amount',
+  /** both have the number, but our side is not paid / not refunded */
+  status: 'status',
+} as const;
+export type ReconcileCategory = (typeof ReconcileCategory)[keyof typeof ReconcileCategory];
+
+/** pay_reconcile_run.result. */
+export const ReconcileResult = { running: 'running', matched: 'matched', different: 'different', failed: 'failed' } as const;
+export type ReconcileResult = (typeof ReconcileResult)[keyof typeof ReconcileResult];
+
+
+export const chartGranularities = ['day', 'month', 'year'] as const;
+export type ChartGranularity = (typeof chartGranularities)[number];

@@ -3,6 +3,7 @@ import { aisle as a, machine as m } from './messages.ts';
 import { MachineStatus } from './enums.ts';
 import { idListOf, idOf, MAX_INT_COLUMN, optionalIdOf, optionalText, pageQuery, requiredText } from './fields.ts';
 import { yuanToFen } from './money.ts';
+import type * as payAnswers from './responses/pay.ts';
 
 // 设备管理 (PRODUCT §5): 机器列表 (售货机; machineNo is SPEC's terminal number, each machine
 // has a terminal key for the terminal protocol, shown once) and 货道信息 (a machine's aisle grid, prices
@@ -42,27 +43,12 @@ export const machineStatusRequest = z.object({ machineId: idOf(m.machineRequired
 export const machineOptionsQuery = z.object({ keyword: optionalText(64), machineId: optionalIdOf(m.machineRequired) });
 
 /** A machine as the list shows it: never its terminal key. */
-export type Machine = {
-  machineId: number;
-  machineNo: string;
-  machineName: string;
-  deptId: number;
-  deptName: string;
-  address: string;
-  status: MachineStatus;
-  /** 'YYYY-MM-DD HH:mm:ss', '' when it never called in. */
-  lastSeenAt: string;
-  online: boolean;
-  addUser: string;
-  editUser: string;
-  addTime: string;
-  editTime: string;
-};
+export type Machine = z.output<typeof payAnswers.machineRow>;
 
-export type MachineOption = { machineId: number; machineNo: string; machineName: string; deptName: string; status: MachineStatus };
+export type MachineOption = z.output<typeof payAnswers.machineOption>;
 
 /** What creating a machine or resetting its key answers: the clear key, this once. */
-export type MachineKeyAnswer = { machineId: number; machineNo: string; terminalKey: string };
+export type MachineKeyAnswer = z.output<typeof payAnswers.machineKeyAnswer>;
 
 export const machineSortFields = ['machineNo', 'machineName', 'deptName', 'status', 'lastSeenAt', 'addTime'] as const;
 
@@ -128,23 +114,6 @@ export const aisleRestock = z.object({ machineId: idOf(m.machineRequired), aisle
 export const aisleStatusRequest = z.object({ aisleIds, status: statusOf(a.statusValue) });
 
 /** An aisle as the screen shows it: price in yuan ('3.50'). */
-export type Aisle = {
-  aisleId: number;
-  machineId: number;
-  aisleNo: string;
-  layer: number;
-  aisleColumn: number;
-  goodsNo: string;
-  goodsName: string;
-  price: string;
-  capacity: number;
-  stock: number;
-  /** What the machine last reported in its heartbeat (null: never), and when ('' never). */
-  reportedStock: number | null;
-  reportedAt: string;
-  status: MachineStatus;
-  editUser: string;
-  editTime: string;
-};
+export type Aisle = z.output<typeof payAnswers.aisleRow>;
 
-export type AisleGrid = { machine: MachineOption; aisles: Aisle[] };
+export type AisleGrid = z.output<typeof payAnswers.aisleGrid>;

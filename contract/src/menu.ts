@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { common, menu as m } from './messages.ts';
 import { levelOf, optionalId, optionalText, pageQuery, pathIdOf, requiredText } from './fields.ts';
+import type * as systemAnswers from './responses/system.ts';
 
 // Menus have two levels: top-level groups (parentId 0) and the screens under them, which is what the
 // side menu shows. A new menu under a group is a screen; one with parentId 0 is a group.
@@ -22,23 +23,9 @@ export type ModuleNodesQuery = z.infer<typeof moduleNodesQuery>;
 /** GET /api/Module/get/{id}. */
 export const moduleIdParams = z.object({ id: pathIdOf(common.badParameter) });
 
-export type Module = {
-  moduleId: number;
-  parentId: number;
-  moduleLevel: number;
-  systemNo: string;
-  /** 1 for a screen, 0 for a group. */
-  isLeaf: number;
-  /** The ids from the top down to this one, comma-separated. */
-  fullIndex: string;
-  moduleIcon: string;
-  moduleOrder: number;
-  moduleName: string;
-  moduleNotes: string;
-  moduleUrl: string;
-};
+export type Module = z.output<typeof systemAnswers.moduleRow>;
 
 /** POST /api/Module/list: the whole tree, each level ordered by moduleOrder. */
-export type ModuleTreeNode = Module & { children: ModuleTreeNode[] };
+export type ModuleTreeNode = z.output<typeof systemAnswers.moduleTreeNode>;
 
 export const TOP_LEVEL_PARENT_ID = 0;

@@ -3,6 +3,7 @@ import { common, monitor as m } from './messages.ts';
 import { optionalText, pageQuery, typedText } from './fields.ts';
 import { LogResult } from './enums.ts';
 import { remembered } from './remembered.ts';
+import type * as systemAnswers from './responses/system.ts';
 
 // 系统监控: 在线用户, 操作日志 and 登录日志 — their filters, rows and the helpers both sides share.
 
@@ -86,49 +87,11 @@ export const loginLogSortFields = ['loginTime', 'userName', 'ip'] as const;
 export const onlineSortFields = ['userName', 'ip', 'loginTime', 'lastSeenAt'] as const;
 export type OnlineSortField = (typeof onlineSortFields)[number];
 
-export type OperLog = {
-  operId: number;
-  userName: string;
-  module: string;
-  action: string;
-  target: string;
-  method: string;
-  url: string;
-  ip: string;
-  success: LogResult;
-  message: string;
-  costMs: number;
-  operTime: string;
-};
+export type OperLog = z.output<typeof systemAnswers.operLogRow>;
 
-export type LoginLog = {
-  infoId: number;
-  userName: string;
-  ip: string;
-  userAgent: string;
-  /** The browser and system of userAgent in short ('Chrome 120 / Windows 10'). */
-  client: string;
-  success: LogResult;
-  message: string;
-  loginTime: string;
-};
+export type LoginLog = z.output<typeof systemAnswers.loginLogRow>;
 
-export type OnlineSession = {
-  /** The session's token hash: names the session, cannot be used as a token. */
-  sessionId: string;
-  userId: number;
-  userName: string;
-  userRealName: string;
-  deptName: string;
-  ip: string;
-  userAgent: string;
-  client: string;
-  loginTime: string;
-  lastSeenAt: string;
-  expiresAt: string;
-  /** The caller's own session (it cannot force itself offline). */
-  current: boolean;
-};
+export type OnlineSession = z.output<typeof systemAnswers.onlineSession>;
 
 const browsers: [RegExp, string][] = [
   [/Edg(?:e|A|iOS)?\/(\d+)/, 'Edge'],

@@ -5,6 +5,7 @@ import { optionalIdOf, optionalText, pageQuery, requiredText, typedText, idOf } 
 import { yuanToFen } from './money.ts';
 import { MACHINE_NO_PATTERN } from './machine.ts';
 import { shanghaiDayStart } from './monitor.ts';
+import type * as payAnswers from './responses/pay.ts';
 
 // 交易订单 (/pay/Order, SPEC §2.5): the list query and the row (the labels and tag colours
 // of its numbers are in orderLabels.ts). Amounts are integer fen in pay_order and yuan text ('12.50', '-3.00') here.
@@ -74,7 +75,7 @@ export const orderRefundRequest = z.object({
 export type OrderRefundRequest = z.input<typeof orderRefundRequest>;
 
 /** What 退款 answers: the refund row (13 退款成功, 12 退款中 or 14 退款失败) and the order after it. */
-export type OrderRefundResult = { refund: Order; order: Order };
+export type OrderRefundResult = z.output<typeof payAnswers.orderRefundResult>;
 
 /**
  * Only the time sorts: every filter's index ends in (createTime, orderId), so the page is read in
@@ -83,41 +84,7 @@ export type OrderRefundResult = { refund: Order; order: Order };
 export const orderSortFields = ['createTime'] as const;
 
 /** An order as the list, the preview and the export show it. */
-export type Order = {
-  orderId: number;
-  deptId: number;
-  deptName: string;
-  orderNo: string;
-  transId: string;
-  payType: number;
-  subPayType: number;
-  transType: number;
-  machineNo: string;
-  goodsNo: string;
-  goodsName: string;
-  /** Yuan, two decimals. */
-  goodsPrice: string;
-  /** Yuan, two decimals; negative for refunds. */
-  payAmount: string;
-  aisleNo: string;
-  orderStatus: number;
-  openId: string;
-  mchId: string;
-  subMchId: string;
-  remark: string;
-  /** 'YYYY-MM-DD HH:mm:ss' Asia/Shanghai. */
-  createTime: string;
-  /** '' while unpaid. */
-  payTime: string;
-  /** Yuan refunded (退款成功) of a consumption order; '0.00' for a refund row. */
-  refundedAmount: string;
-  /** Yuan still refundable: paid − refunded − reserved by refunds under way; '0.00' when unpaid or a refund row. */
-  refundableAmount: string;
-  /** A refund row's order (its orderId); null for a consumption order. */
-  parentId: number | null;
-  /** Why a refund failed (退款失败), as the gateway said; ''. */
-  failReason: string;
-};
+export type Order = z.output<typeof payAnswers.orderRow>;
 
 /** The preview: the order and its refunds (refund rows, newest first). */
-export type OrderDetail = { order: Order; refunds: Order[] };
+export type OrderDetail = z.output<typeof payAnswers.orderDetail>;

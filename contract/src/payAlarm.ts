@@ -5,6 +5,7 @@ import { payAlarmKindOptions } from './payAlarmLabels.ts';
 import { optionalIdOf, optionalText, pageQuery } from './fields.ts';
 import { MACHINE_NO_PATTERN } from './machine.ts';
 import { dayOf } from './order.ts';
+import type * as payAnswers from './responses/pay.ts';
 
 // 支付告警 (/pay/Alarm): the list query and the row. The kinds' labels and tag colours are in
 // payAlarmLabels.ts (apart from the zod schemas, like orderLabels.ts).
@@ -33,15 +34,4 @@ export type PayAlarmListQuery = z.infer<typeof payAlarmListQuery>;
 export const payAlarmSortFields = ['createTime'] as const;
 
 /** An alarm as the list shows it. */
-export type PayAlarm = {
-  alarmId: number;
-  kind: string;
-  orderNo: string;
-  machineNo: string;
-  /** 0: the order was not found (the super administrator sees these only). */
-  deptId: number;
-  deptName: string;
-  detail: string;
-  /** 'YYYY-MM-DD HH:mm:ss' Asia/Shanghai. */
-  createTime: string;
-};
+export type PayAlarm = z.output<typeof payAnswers.payAlarmRow>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { permission as m } from './messages.ts';
 import { grantIdList, idOf, optionalId, optionalText, pageQuery, pathIdOf, requiredText } from './fields.ts';
+import type * as systemAnswers from './responses/system.ts';
 
 /** A permission code is three segments like system:User:list (SPEC §3). */
 export const permissionCodePattern = /^[A-Za-z][A-Za-z0-9_]*:[A-Za-z][A-Za-z0-9_]*:[A-Za-z][A-Za-z0-9_]*$/;
@@ -20,15 +21,7 @@ export const permissionListQuery = pageQuery.extend({
 });
 export type PermissionListQuery = z.infer<typeof permissionListQuery>;
 
-export type Permission = {
-  permissionId: number;
-  permissionName: string;
-  permission: string;
-  /** Declared by the server itself (permissionTable): may be renamed, never deleted or re-coded. */
-  builtIn: boolean;
-  /** Only when the list was asked with a roleId. */
-  granted?: boolean;
-};
+export type Permission = z.output<typeof systemAnswers.permissionRow>;
 
 export const permissionSortFields = ['permissionName', 'permission'] as const;
 

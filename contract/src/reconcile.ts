@@ -4,22 +4,16 @@ import type { Option } from './enums.ts';
 import { idOf, optionalIdOf, pageQuery, requiredText, typedText } from './fields.ts';
 import { shanghaiDayStart } from './monitor.ts';
 import { dayOf } from './order.ts';
+import type * as payAnswers from './responses/pay.ts';
+import { ReconcileCategory } from './enums.ts';
+import { ReconcileResult } from './enums.ts';
+export { ReconcileResult };
+export { ReconcileCategory };
 
 // 对账 (/pay/Reconcile): a run per (Beijing day, 支付配置) compares the gateway's bill with our
 // orders and refunds of that day in integer fen; each difference is kept with both sides until an operator
 // marks it handled. Amounts are integer fen in the tables and yuan text ('12.50') here.
 
-/** pay_reconcile_diff.category. */
-export const ReconcileCategory = {
-  /** the gateway's bill has it, we have no such paid order / successful refund (on any day) */
-  gatewayOnly: 'gatewayOnly',
-  /** we have it paid / refunded that day, the gateway's bill (of that day or the next) has not */
-  platformOnly: 'platformOnly',
-  amount: 'amount',
-  /** both have the number, but our side is not paid / not refunded */
-  status: 'status',
-} as const;
-export type ReconcileCategory = (typeof ReconcileCategory)[keyof typeof ReconcileCategory];
 export const reconcileCategoryOptions: Option<ReconcileCategory>[] = [
   { value: 'gatewayOnly', label: m.categoryGatewayOnly },
   { value: 'platformOnly', label: m.categoryPlatformOnly },
@@ -27,9 +21,6 @@ export const reconcileCategoryOptions: Option<ReconcileCategory>[] = [
   { value: 'status', label: m.categoryStatus },
 ];
 
-/** pay_reconcile_run.result. */
-export const ReconcileResult = { running: 'running', matched: 'matched', different: 'different', failed: 'failed' } as const;
-export type ReconcileResult = (typeof ReconcileResult)[keyof typeof ReconcileResult];
 export const reconcileResultOptions: Option<ReconcileResult>[] = [
   { value: 'matched', label: m.resultMatched },
   { value: 'different', label: m.resultDifferent },
@@ -90,47 +81,10 @@ export const reconcileHandleRequest = z.object({
 export type ReconcileHandleRequest = z.infer<typeof reconcileHandleRequest>;
 
 /** A run as the list shows it. */
-export type ReconcileRun = {
-  runId: number;
-  day: string;
-  configId: number;
-  configName: string;
-  gateway: string;
-  deptId: number;
-  deptName: string;
-  platformCount: number;
-  /** yuan text, refunds subtracted */
-  platformAmount: string;
-  gatewayCount: number;
-  gatewayAmount: string;
-  diffCount: number;
-  unhandledCount: number;
-  result: ReconcileResult;
-  message: string;
-  runBy: string;
-  /** 'YYYY-MM-DD HH:mm:ss' Asia/Shanghai, '' while running */
-  finishTime: string;
-};
+export type ReconcileRun = z.output<typeof payAnswers.reconcileRunRow>;
 
 /** A difference with both sides ('' / null where a side has no row). */
-export type ReconcileDiff = {
-  diffId: number;
-  runId: number;
-  category: ReconcileCategory;
-  kind: 'payment' | 'refund';
-  orderNo: string;
-  refundNo: string;
-  gatewayTradeNo: string;
-  platformAmount: string;
-  platformStatus: string;
-  gatewayAmount: string;
-  gatewayStatus: string;
-  gatewayTime: string;
-  handled: 0 | 1;
-  handleNote: string;
-  handledBy: string;
-  handledTime: string;
-};
+export type ReconcileDiff = z.output<typeof payAnswers.reconcileDiffRow>;
 
-export type ReconcileConfigChoice = { configId: number; name: string; gateway: string; deptName: string };
-export type ReconcileRunAnswer = { runs: number; diffs: number };
+export type ReconcileConfigChoice = z.output<typeof payAnswers.reconcileConfigChoice>;
+export type ReconcileRunAnswer = z.output<typeof payAnswers.reconcileRunAnswer>;

@@ -4,6 +4,7 @@ import { isSendableNumber } from './carriers.ts';
 import { cleanDeviceText, deviceText, optionalText, typedText } from './fields.ts';
 import { fill, reply as m } from './messages.ts';
 import { dayOf } from './order.ts';
+import type * as syncAnswers from './responses/sync.ts';
 
 // Replies a sending device received (POST /device/v1/replies, docs/device-protocol.md "Replies") and the
 // console's 回复记录 (/task/reply). A reply that is one of the 退订 keywords puts its number on the device
@@ -64,7 +65,7 @@ export const deviceRepliesRequest = z.object({
 export type DeviceRepliesRequest = z.infer<typeof deviceRepliesRequest>;
 
 /** accepted: stored now; duplicates: already stored (same device and messageId); unsubscribed: of accepted, put on (or already on) the 黑名单. */
-export type DeviceRepliesResult = { accepted: number; duplicates: number; unsubscribed: number };
+export type DeviceRepliesResult = z.output<typeof syncAnswers.deviceRepliesResult>;
 
 // 回复记录
 export const replyListQuery = pageNumQuery
@@ -89,18 +90,4 @@ export const replyListQuery = pageNumQuery
   .refine((q) => !q.start || !q.end || q.start <= q.end, { message: m.dateOrder, path: ['end'] });
 export type ReplyListQuery = z.infer<typeof replyListQuery>;
 
-export type ReplyRow = {
-  id: number;
-  /** 'YYYY-MM-DD HH:mm:ss' Asia/Shanghai: when the phone received it. */
-  receivedAt: string;
-  phone: string;
-  content: string;
-  machineCode: string;
-  machineName: string;
-  /** The device owner's account. */
-  userName: string;
-  /** The last task the device sent the number to (its batches of the last 30 days); null: none found. */
-  taskId: number | null;
-  taskName: string;
-  unsubscribed: boolean;
-};
+export type ReplyRow = z.output<typeof syncAnswers.replyRow>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { common, role as m } from './messages.ts';
 import { grantIdList, idOf, optionalId, optionalText, pageQuery, pathIdOf, requiredText } from './fields.ts';
+import type * as systemAnswers from './responses/system.ts';
 
 /** Checkbox values as forms and JSON send them: true / 'true' / 1 / '1' / 'Y' mean yes. */
 const flag = z.preprocess(
@@ -24,40 +25,21 @@ export const roleListQuery = pageQuery.extend({
 });
 export type RoleListQuery = z.infer<typeof roleListQuery>;
 
-export type Role = {
-  roleId: number;
-  systemNo: string;
-  roleNo: string;
-  roleName: string;
-  isAdmin: boolean;
-  /** Users holding the role, counted within the caller's data scope. */
-  userCount: number;
-  addTime: string;
-  editTime: string;
-};
+export type Role = z.output<typeof systemAnswers.roleRow>;
 
 export const roleSortFields = ['roleId', 'systemNo', 'roleNo', 'roleName', 'editTime'] as const;
 
 /** GET /api/Role/dropDown/all (SPEC §7.5). */
-export type RoleOption = { roleId: number; roleName: string };
+export type RoleOption = z.output<typeof systemAnswers.roleOption>;
 
 /** One node of the menu-permission tree (SPEC §3 permission tree node), flat: pId 0 at the top. */
-export type RoleRightNode = { id: number; pId: number; name: string; open: boolean; checked: boolean };
+export type RoleRightNode = z.output<typeof systemAnswers.roleRightNode>;
 
 /** One permission code under its screen in the 菜单权限 tree (the screen is moduleId). */
-export type RoleGrantAction = {
-  permissionId: number;
-  permission: string;
-  permissionName: string;
-  /** The screen's module. */
-  moduleId: number;
-  /** The screen's 查询 code: held by whoever holds the screen. */
-  isList: boolean;
-  checked: boolean;
-};
+export type RoleGrantAction = z.output<typeof systemAnswers.roleGrantAction>;
 
 /** GET /api/RoleRight/grants/{roleId}: the menu tree (as /api/RoleRight/tree) and each screen's codes. */
-export type RoleGrantTree = { modules: RoleRightNode[]; actions: RoleGrantAction[] };
+export type RoleGrantTree = z.output<typeof systemAnswers.roleGrantTree>;
 
 /**
  * moduleIds as SPEC sends them (a JSON array string), or an array, or a comma list; empty revokes all.

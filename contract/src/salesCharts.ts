@@ -4,12 +4,13 @@ import { payTypeOptions } from './enums.ts';
 import { optionalIdOf, optionalText } from './fields.ts';
 import { MACHINE_NO_PATTERN } from './machine.ts';
 import { dayOf } from './order.ts';
+import type * as figuresAnswers from './responses/figures.ts';
+import { chartGranularities, type ChartGranularity } from './enums.ts';
+export { chartGranularities, type ChartGranularity };
 
 // 数据可视化 (/charts/statistics, SPEC §2.13): the filters and the answer. Amounts are yuan
 // text ('12.50'); days, months and years are Asia/Shanghai ones.
 
-export const chartGranularities = ['day', 'month', 'year'] as const;
-export type ChartGranularity = (typeof chartGranularities)[number];
 
 /** How far back the 日 / 月 / 年 views reach without a time range, and the longest range each accepts. */
 export const chartWindows = { day: 30, month: 12, year: 5 } as const;
@@ -35,35 +36,13 @@ export const salesChartsQuery = z
 export type SalesChartsQuery = z.infer<typeof salesChartsQuery>;
 
 /** One bar / point: a day 'YYYY-MM-DD', a month 'YYYY-MM' or a year 'YYYY'. */
-export type SalesPoint = {
-  period: string;
-  /** Orders created (QR codes shown): the "clicks". */
-  createdCount: number;
-  paidCount: number;
-  /** Paid minus refunded, yuan. */
-  amount: string;
-  paidAmount: string;
-  refundAmount: string;
-};
+export type SalesPoint = z.output<typeof figuresAnswers.salesPoint>;
 
-export type SalesCard = { key: 'today' | 'yesterday' | 'month'; amount: string; count: number; previousAmount: string; previousCount: number };
-export type SalesRank = { key: string; name: string; amount: string; count: number };
-export type PayShare = { payType: number; label: string; amount: string; count: number };
+export type SalesCard = z.output<typeof figuresAnswers.salesCard>;
+export type SalesRank = z.output<typeof figuresAnswers.salesRank>;
+export type PayShare = z.output<typeof figuresAnswers.payShare>;
 
-export type SalesCharts = {
-  granularity: ChartGranularity;
-  /** The days the series covers, 'YYYY-MM-DD'. */
-  from: string;
-  to: string;
-  series: SalesPoint[];
-  cards: SalesCard[];
-  topMachines: SalesRank[];
-  topGoods: SalesRank[];
-  payShare: PayShare[];
-};
+export type SalesCharts = z.output<typeof figuresAnswers.salesCharts>;
 
 /** The filters' choices: the companies of the caller's scope and their terminals. */
-export type SalesChartsOptions = {
-  depts: { deptId: number; deptName: string }[];
-  machines: { machineNo: string; machineName: string; deptId: number }[];
-};
+export type SalesChartsOptions = z.output<typeof figuresAnswers.salesChartsOptions>;

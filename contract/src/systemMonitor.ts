@@ -3,47 +3,18 @@
 
 /** The window the request figures cover. */
 export const REQUEST_WINDOW_MINUTES = 5;
+import type { z } from 'zod';
+import type * as figuresAnswers from './responses/figures.ts';
 
-export type RouteStats = { route: string; count: number; errors: number; p50: number; p95: number; p99: number };
+export type RouteStats = z.output<typeof figuresAnswers.routeStats>;
 
 /** One server process's own figures. */
-export type ProcessFigures = {
-  pid: number; uptimeSeconds: number;
-  rss: number; heapUsed: number; heapTotal: number;
-  /** Of one core, since the last snapshot (or the start): 0–100 × cores. */
-  cpuPercent: number;
-  eventLoop: { p50: number; p99: number; max: number };
-  connections: number | null;
-};
+export type ProcessFigures = z.output<typeof figuresAnswers.processFigures>;
 
 /** The background jobs whose last run 监控查询 shows (server/src/db/job-runs.ts). */
 export type JobName = 'orderSweep' | 'logRetention' | 'reconcile';
 
 /** A background job's last run: `summary` says what it did; `failTime` / `failError`: its last failure ('' / null: none). */
-export type JobRunView = {
-  job: JobName; startTime: string; durationMs: number; ok: boolean; summary: string; error: string; pid: number;
-  failTime: string | null; failError: string;
-};
+export type JobRunView = z.output<typeof figuresAnswers.jobRunView>;
 
-export type SystemSnapshot = {
-  time: string;
-  /** The process that answered, and (`processes`, by pid) every server process — more than one with SERVER_WORKERS. */
-  server: { version: string; node: string; workers: number; processes: ProcessFigures[] } & ProcessFigures;
-  requests: RouteStats[];
-  database: {
-    kind: 'sqlite' | 'postgres';
-    sizeBytes: number | null;
-    pool: { total: number; idle: number; waiting: number } | null;
-    /** PostgreSQL with pg_stat_statements loaded; null otherwise. */
-    slowest: { statement: string; calls: number; meanMs: number }[] | null;
-  };
-  redis: { clients: number; usedMemory: number } | null;
-  business: {
-    devicesOnline: number; machinesOnline: number;
-    /** null until the server has run a minute. */
-    sentLastMinute: number | null; ordersLastMinute: number | null;
-    refundsInFlight: number; alarmsToday: number;
-    /** The last run of each background job that has run (the order sweep, the log retention, the daily 对账). */
-    jobs: JobRunView[];
-  };
-};
+export type SystemSnapshot = z.output<typeof figuresAnswers.systemSnapshot>;

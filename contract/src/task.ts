@@ -4,6 +4,7 @@ import { RandomNum, RandomPosition, ShowType, TaskStatus } from './enums.ts';
 import { idOf, optionalId, optionalText, pageCursor, pageNumber, pageSizeOf, typedText } from './fields.ts';
 import { common, task as m } from './messages.ts';
 import { SEND_TIME_PATTERN } from './sendWindow.ts';
+import type * as syncAnswers from './responses/sync.ts';
 
 // 任务列表 (SPEC §2.14, §3 Task, §4, §7.8): requests of /sync/queryTaskInfoList, saveTaskInfo,
 // pauseStartTaskInfo, deleteTaskInfo, saveTest and generateQRCodeImage. Bodies may be JSON or forms,
@@ -126,50 +127,4 @@ export const taskQrRequest = z.object({
   qrUrl: typedText(m.qrUrlInvalid).trim().max(500, m.qrUrlInvalid).refine(isQrUrl, m.qrUrlInvalid),
 });
 
-export type Task = {
-  taskId: number;
-  taskName: string;
-  showType: number;
-  content: string;
-  imgUrl: string;
-  fileNo: string;
-  fileName: string;
-  qrUrl: string;
-  taskStatus: number;
-  singleSendNumDay: number;
-  batchSendNum: number;
-  batchSendMaxNum: number;
-  intervalSeconds: number;
-  machineCodeList: string[];
-  testNum: number;
-  testPhone: string;
-  clearNum: number;
-  isRandomNum: number;
-  randomPosition: number;
-  totalNum: number;
-  mcount: number;
-  ucount: number;
-  tcount: number;
-  ocount: number;
-  totalSendNum: number;
-  smcount: number;
-  sucount: number;
-  stcount: number;
-  socount: number;
-  failNum: number;
-  duplicateNum: number;
-  invalidNum: number;
-  blockedNum: number;
-  /** 发送时段 "HH:mm" (both '' = any time), and whether the task is running with its window closed now (不在发送时段). */
-  sendStartTime: string;
-  sendEndTime: string;
-  outsideWindow: boolean;
-  /** Delivery reports of its sent numbers: 送达 / 未送达. */
-  deliveredNum: number;
-  undeliveredNum: number;
-  userId: number;
-  userName: string;
-  deptId: number | null;
-  addTime: string;
-  editTime: string;
-};
+export type Task = z.output<typeof syncAnswers.taskRow>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deviceText, requiredText } from './fields.ts';
 import { terminal as t } from './messages.ts';
+import type * as payAnswers from './responses/pay.ts';
 
 // The terminal protocol's bodies (docs/terminal-protocol.md). Amounts are yuan strings with two decimals.
 
@@ -25,7 +26,7 @@ export const terminalCreateOrderSchema = z.object({
   payType: z.number({ error: t.payType }).int(t.payType).min(1, t.payType).max(99, t.payType),
 });
 export type TerminalCreateOrder = z.infer<typeof terminalCreateOrderSchema>;
-export type TerminalOrderCreated = { orderNo: string; codeUrl: string; amount: string; expireAt: number };
+export type TerminalOrderCreated = z.output<typeof payAnswers.terminalOrderCreated>;
 
 export const terminalOrderStatusSchema = z.object({
   orderNo,
@@ -33,11 +34,7 @@ export const terminalOrderStatusSchema = z.object({
   knownStatus: z.number().int().optional(),
   waitSeconds: z.number().min(0).max(30).optional(),
 });
-export type TerminalOrderStatus = {
-  orderNo: string; orderStatus: number; amount: string; payTime: number | null; expireAt: number | null;
-  /** Yuan given back so far (退款成功): after 出货失败 the machine can tell the customer the money is back. */
-  refundedAmount: string;
-};
+export type TerminalOrderStatus = z.output<typeof payAnswers.terminalOrderStatus>;
 
 export const terminalDispenseSchema = z.object({
   orderNo,

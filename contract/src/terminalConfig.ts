@@ -3,12 +3,13 @@ import { fill, terminalConfig as m } from './messages.ts';
 import type { Option } from './enums.ts';
 import { idOf, optionalId, optionalText, pageQuery, requiredText } from './fields.ts';
 import { configPayType } from './payConfig.ts';
+import type * as payAnswers from './responses/pay.ts';
+import { PayOpen } from './payOpen.ts';
+export { PayOpen };
 
 // 终端支付配置 (SPEC §3 Terminal pay config, §5, §7.6): binds a machine and a pay type to a 支付配置 of
 // the machine's company. One row per (machineNo, payType). payOpen T 正常 / N 停用.
 
-export const PayOpen = { normal: 'T', disabled: 'N' } as const;
-export type PayOpen = (typeof PayOpen)[keyof typeof PayOpen];
 export const payOpenOptions: Option<PayOpen>[] = [
   { value: PayOpen.normal, label: '正常' },
   { value: PayOpen.disabled, label: '停用' },
@@ -30,22 +31,7 @@ export const terminalConfigListQuery = pageQuery.extend({
 });
 export type TerminalConfigListQuery = z.infer<typeof terminalConfigListQuery>;
 
-export type TerminalConfig = {
-  tcId: number;
-  deptId: number;
-  deptName: string;
-  machineNo: string;
-  machineName: string;
-  payType: number;
-  configId: number;
-  configName: string;
-  /** The bound 支付配置's own name. */
-  payConfigName: string;
-  payOpen: PayOpen;
-  posNo: string;
-  editUser: string;
-  editTime: string;
-};
+export type TerminalConfig = z.output<typeof payAnswers.terminalConfigRow>;
 
 export const terminalConfigSortFields = ['machineNo', 'payType', 'configName', 'payOpen', 'editTime'] as const;
 
@@ -55,5 +41,5 @@ export const terminalConfigChoicesQuery = z.object({
   machineNo: requiredText(m.machineNoRequired, 32, fill(m.tooLong, { label: m.machineNo })),
   payType: configPayType(m.payTypeRequired),
 });
-export type TerminalMachineChoice = { machineNo: string; machineName: string; deptId: number; deptName: string };
-export type TerminalPayConfigChoice = { id: number; name: string; payType: number; gateway: string };
+export type TerminalMachineChoice = z.output<typeof payAnswers.terminalMachineChoice>;
+export type TerminalPayConfigChoice = z.output<typeof payAnswers.terminalPayConfigChoice>;

@@ -3,6 +3,7 @@ import { task as taskTexts, upload as m } from './messages.ts';
 import { TaskExportType } from './enums.ts';
 import type { CarrierKey } from './carriers.ts';
 import { idOf, optionalText, typedText } from './fields.ts';
+import type * as syncAnswers from './responses/sync.ts';
 
 // Files (SPEC §7.1) and the number upload / export of the task list (SPEC §7.8, PRODUCT §4).
 
@@ -23,7 +24,7 @@ export const uploadFilesFields = z.object({
 });
 
 /** One item of the Upload result (SPEC §3): filePath is the storage key /download/file takes. */
-export type UploadResultItem = { fileNo: string; fileName: string; filePath: string };
+export type UploadResultItem = z.output<typeof syncAnswers.uploadResultItem>;
 
 /** /download/file?filePath= */
 export const downloadFileQuery = z.object({
@@ -44,23 +45,10 @@ export const uploadTaskDataRequest = z.object({ taskId: taskIdField, ...numberFi
 export type UploadTaskDataRequest = z.infer<typeof uploadTaskDataRequest>;
 
 /** An invalid token of a number list with its 1-based line. */
-export type InvalidLine = { line: number; text: string };
+export type InvalidLine = z.output<typeof syncAnswers.invalidLine>;
 
 /** What one number upload did (answer data of /sync/uploadTaskData). */
-export type UploadTaskDataResult = {
-  /** Numbers added to the task. */
-  valid: number;
-  /** Repeats within the file plus numbers the task already held. */
-  duplicates: number;
-  /** Lines / tokens that are not a mobile number. */
-  invalid: number;
-  /** Numbers on the company's do-not-contact list, skipped. */
-  blocked: number;
-  /** The added numbers split by carrier. */
-  byCarrier: Record<CarrierKey, number>;
-  /** The first invalid tokens with their 1-based line. */
-  invalidSamples: InvalidLine[];
-};
+export type UploadTaskDataResult = z.output<typeof syncAnswers.uploadTaskDataResult>;
 
 
 export const exportTaskQuery = z.object({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { common, user as m } from './messages.ts';
 import { LockStatus, sexOptions } from './enums.ts';
 import { grantIdList, idListOf, idOf, levelOf, optionalId, optionalText, pageQuery, pathIdOf, requiredId, requiredText, typedText } from './fields.ts';
+import type * as systemAnswers from './responses/system.ts';
 
 /**
  * Mainland mobile numbers as the user form checks them (SPEC §5, this form only): 11 digits starting
@@ -62,33 +63,16 @@ export const userDeptTreeParams = z.object({
 /** GET /api/User/expireToken/{userName} and flashCache/{userName}: the account named in the path. */
 export const userNameParams = z.object({ userName: typedText(m.notFound).trim().min(1, m.notFound).max(64, m.notFound) });
 
-export type User = {
-  userId: number;
-  userName: string;
-  userRealName: string;
-  userSex: string;
-  userMobile: string;
-  userEmail: string;
-  isLock: LockStatus;
-  deptId: number | null;
-  deptName: string;
-  roleId: number;
-  roleName: string;
-  systemNo: string;
-  addUser: string;
-  editUser: string;
-  addTime: string;
-  editTime: string;
-};
+export type User = z.output<typeof systemAnswers.userRow>;
 
 /** Answer of POST /api/User/save: initialPassword only when an account was created (shown once). */
-export type UserSaveAnswer = { userId: number; initialPassword?: string };
+export type UserSaveAnswer = z.output<typeof systemAnswers.userSaveAnswer>;
 
 /** Answer of POST /api/User/pwd: the new temporary password, shown once. */
-export type UserPasswordReset = { userId: number; userName: string; password: string };
+export type UserPasswordReset = z.output<typeof systemAnswers.userPasswordReset>;
 
 /** One company of the data-permission and department trees (SPEC §3 permission tree node). */
-export type UserDeptNode = { id: number; pId: number; name: string; open: boolean; checked: boolean };
+export type UserDeptNode = z.output<typeof systemAnswers.userDeptNode>;
 
 /** The list's sortable fields (the server's sort whitelist); addTime is the default order, sortable by API only. */
 export const userSortFields = ['userName', 'userRealName', 'userMobile', 'isLock', 'deptName', 'roleName', 'editUser', 'editTime', 'addTime'] as const;

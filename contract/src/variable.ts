@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { variable as m } from './messages.ts';
 import { optionalId, optionalText, pageQuery, requiredText } from './fields.ts';
+import type * as systemAnswers from './responses/system.ts';
 
 export const variableSave = z.object({
   varId: optionalId,
@@ -16,17 +17,7 @@ export const variableListQuery = pageQuery.extend({
 });
 export type VariableListQuery = z.infer<typeof variableListQuery>;
 
-export type Variable = {
-  varId: number;
-  varLable: string;
-  varName: string;
-  varValue: string;
-  deptId: number | null;
-  addUser: string;
-  editUser: string;
-  addTime: string;
-  editTime: string;
-};
+export type Variable = z.output<typeof systemAnswers.variableRow>;
 
 /** The list's sortable fields: the screen's sortable columns, and the server's sort whitelist (db/list/paging.ts sortColumnsOf). */
 export const variableSortFields = ['varLable', 'varName', 'varValue', 'editUser', 'editTime'] as const;

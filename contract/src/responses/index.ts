@@ -7,8 +7,8 @@ import * as system from './system.ts';
 
 // What each API route answers, as zod schemas (@huiyun/contract/responses): the server's OpenAPI
 // document (modules/platform/api-docs) is generated from them, and its tests parse real answers with them. The
-// console keeps the contract's types (agree.check.ts holds each equal to its schema) and loads none of
-// these: no screen's bundle grows.
+// contract's entity types are their z.output, imported type-only: the console loads none of these and
+// no screen's bundle grows.
 
 export * from './envelope.ts';
 export * from './figures.ts';

@@ -1,18 +1,20 @@
 import { z } from 'zod';
-import { MachineStatus } from '../enums.ts';
+import { MachineStatus, ReconcileCategory, ReconcileResult } from '../enums.ts';
+import { PayOpen } from '../payOpen.ts';
 import { payConfigSecretFields, payConfigTextFields, payGateways } from '../payConfig.ts';
-import { ReconcileCategory, ReconcileResult } from '../reconcile.ts';
-import { PayOpen } from '../terminalConfig.ts';
 import { epochMs, id, savedId, textColumns, time, yuan } from './envelope.ts';
 
 // The answers of the 售货机 / 支付 area (机器, 货道, 终端支付配置, 支付配置, 订单, 支付告警, 对账) and of
-// the terminal protocol (docs/terminal-protocol.md): each the zod form of the contract's type of the
-// same name (agree.check.ts keeps the two equal).
+// the terminal protocol (docs/terminal-protocol.md): the one definition of each shape; the contract's
+// type of the same name is its z.output (a type-only import, so the console loads no zod schema for it).
 
 const count = z.number().int();
 const machineStatus = z.union([z.literal(MachineStatus.disabled), z.literal(MachineStatus.enabled)]);
 
 // machine and aisle
+/**
+ * - `lastSeenAt`: 'YYYY-MM-DD HH:mm:ss', '' when it never called in.
+ */
 export const machineRow = z.object({
   machineId: id, machineNo: z.string(), machineName: z.string(), deptId: id, deptName: z.string(), address: z.string(),
   status: machineStatus, lastSeenAt: time, online: z.boolean(), addUser: z.string(), editUser: z.string(), addTime: time, editTime: time,
@@ -21,6 +23,9 @@ export const machineOption = z.object({ machineId: id, machineNo: z.string(), ma
 export const machineKeyAnswer = z.object({ machineId: id, machineNo: z.string(), terminalKey: z.string() });
 /** A new machine answers its terminal key (shown once); an edit, its id. */
 export const machineSaved = z.union([machineKeyAnswer, savedId('machineId')]);
+/**
+ * - `reportedStock`: What the machine last reported in its heartbeat (null: never), and when ('' never).
+ */
 export const aisleRow = z.object({
   aisleId: id, machineId: id, aisleNo: z.string(), layer: count, aisleColumn: count, goodsNo: z.string(), goodsName: z.string(),
   price: yuan, capacity: count, stock: count, reportedStock: count.nullable(), reportedAt: time, status: machineStatus,
@@ -32,6 +37,9 @@ export const aisleGridCreated = z.object({ created: count, kept: count, machineN
 export const aislesRestocked = z.object({ count });
 
 // terminal pay config and pay config
+/**
+ * - `payConfigName`: The bound 支付配置's own name.
+ */
 export const terminalConfigRow = z.object({
   tcId: id, deptId: id, deptName: z.string(), machineNo: z.string(), machineName: z.string(), payType: z.number().int(),
   configId: id, configName: z.string(), payConfigName: z.string(), payOpen: z.enum([PayOpen.normal, PayOpen.disabled]),
@@ -51,6 +59,16 @@ export const payConfigCheckAnswer = z.object({
 });
 
 // orders, alarms, reconciliation
+/**
+ * - `goodsPrice`: Yuan, two decimals.
+ * - `payAmount`: Yuan, two decimals; negative for refunds.
+ * - `createTime`: 'YYYY-MM-DD HH:mm:ss' Asia/Shanghai.
+ * - `payTime`: '' while unpaid.
+ * - `refundedAmount`: Yuan refunded (退款成功) of a consumption order; '0.00' for a refund row.
+ * - `refundableAmount`: Yuan still refundable: paid − refunded − reserved by refunds under way; '0.00' when unpaid or a refund row.
+ * - `parentId`: A refund row's order (its orderId); null for a consumption order.
+ * - `failReason`: Why a refund failed (退款失败), as the gateway said; ''.
+ */
 export const orderRow = z.object({
   orderId: id, deptId: id, deptName: z.string(), orderNo: z.string(), transId: z.string(), payType: z.number().int(),
   subPayType: z.number().int(), transType: z.number().int(), machineNo: z.string(), goodsNo: z.string(), goodsName: z.string(),
@@ -60,9 +78,17 @@ export const orderRow = z.object({
 });
 export const orderDetail = z.object({ order: orderRow, refunds: z.array(orderRow) });
 export const orderRefundResult = z.object({ refund: orderRow, order: orderRow });
+/**
+ * - `deptId`: 0: the order was not found (the super administrator sees these only).
+ * - `createTime`: 'YYYY-MM-DD HH:mm:ss' Asia/Shanghai.
+ */
 export const payAlarmRow = z.object({
   alarmId: id, kind: z.string(), orderNo: z.string(), machineNo: z.string(), deptId: id, deptName: z.string(), detail: z.string(), createTime: time,
 });
+/**
+ * - `platformAmount`: yuan text, refunds subtracted
+ * - `finishTime`: 'YYYY-MM-DD HH:mm:ss' Asia/Shanghai, '' while running
+ */
 export const reconcileRunRow = z.object({
   runId: id, day: z.string(), configId: id, configName: z.string(), gateway: z.string(), deptId: id, deptName: z.string(),
   platformCount: count, platformAmount: yuan, gatewayCount: count, gatewayAmount: yuan, diffCount: count, unhandledCount: count,
@@ -81,6 +107,9 @@ export const reconcileRunAnswer = z.object({ runs: count, diffs: count });
 export const terminalOrderCreated = z.object({
   orderNo: z.string(), codeUrl: z.string().describe('付款二维码的内容'), amount: yuan, expireAt: epochMs.describe('未付款的订单在此时关闭'),
 });
+/**
+ * - `refundedAmount`: Yuan given back so far (退款成功): after 出货失败 the machine can tell the customer the money is back.
+ */
 export const terminalOrderStatus = z.object({
   orderNo: z.string(), orderStatus: z.number().int().describe('订单状态（docs/terminal-protocol.md §6）'), amount: yuan,
   payTime: epochMs.nullable(), expireAt: epochMs.nullable(),

@@ -3,8 +3,8 @@ import { LockStatus, LogResult } from '../enums.ts';
 import { id, savedId, time } from './envelope.ts';
 
 // The answers of the console's 系统管理 / 系统监控 routes and of signing in (auth, user, dept, role,
-// permission, menu, monitor, variable): each the zod form of the contract's type of the same name
-// (agree.check.ts keeps the two equal).
+// permission, menu, monitor, variable): the one definition of each shape; the contract's type of the same
+// name is its z.output (a type-only import, so the console loads no zod schema for it).
 
 /** A node of the company and menu grant trees (UserDeptNode, RoleRightNode). */
 export const grantNode = z.object({ id, pId: id, name: z.string(), open: z.boolean(), checked: z.boolean() });
@@ -22,6 +22,9 @@ export const currentUser = z.object({
   roleId: id, roleName: z.string(), deptId: id.nullable(), deptName: z.string(),
   menus: z.array(menuNode), permissions: z.array(z.string()),
 });
+/**
+ * - `lastLoginTime`: 'YYYY-MM-DD HH:mm:ss' (Asia/Shanghai), '' when there was none.
+ */
 export const userProfile = z.object({
   userId: id, userName: z.string(), userRealName: z.string(), userMobile: z.string(), userEmail: z.string(),
   deptName: z.string(), roleName: z.string(), lastLoginTime: time, lastLoginIp: z.string(),
@@ -44,17 +47,28 @@ export const deptRow = z.object({
 export const deptChoice = deptRow.pick({ deptId: true, deptName: true });
 
 // role
+/**
+ * - `userCount`: Users holding the role, counted within the caller's data scope.
+ */
 export const roleRow = z.object({
   roleId: id, systemNo: z.string(), roleNo: z.string(), roleName: z.string(), isAdmin: z.boolean(), userCount: z.number().int(), addTime: time, editTime: time,
 });
 export const roleOption = z.object({ roleId: id, roleName: z.string() });
 export const roleRightNode = grantNode;
+/**
+ * - `moduleId`: The screen's module.
+ * - `isList`: The screen's 查询 code: held by whoever holds the screen.
+ */
 export const roleGrantAction = z.object({
   permissionId: id, permission: z.string(), permissionName: z.string(), moduleId: id, isList: z.boolean(), checked: z.boolean(),
 });
 export const roleGrantTree = z.object({ modules: z.array(roleRightNode), actions: z.array(roleGrantAction) });
 
 // permission
+/**
+ * - `builtIn`: Declared by the server itself (permissionTable): may be renamed, never deleted or re-coded.
+ * - `granted`: Only when the list was asked with a roleId.
+ */
 export const permissionRow = z.object({
   permissionId: id, permissionName: z.string(), permission: z.string(), builtIn: z.boolean(), granted: z.boolean().optional(),
 });
@@ -63,6 +77,10 @@ export const permissionRow = z.object({
 export const permissionIds = z.array(id);
 
 // menu
+/**
+ * - `isLeaf`: 1 for a screen, 0 for a group.
+ * - `fullIndex`: The ids from the top down to this one, comma-separated.
+ */
 export const moduleRow = z.object({
   moduleId: id, parentId: id, moduleLevel: z.number().int(), systemNo: z.string(), isLeaf: z.number().int(), fullIndex: z.string(),
   moduleIcon: z.string(), moduleOrder: z.number().int(), moduleName: z.string(), moduleNotes: z.string(), moduleUrl: z.string(),
@@ -75,6 +93,11 @@ export const moduleTreeNode = moduleRow.extend({
 
 // monitor
 const logResult = z.union([z.literal(LogResult.failure), z.literal(LogResult.success)]);
+/**
+ * - `client`: The browser and system of userAgent in short ('Chrome 120 / Windows 10').
+ * - `sessionId`: The session's token hash: names the session, cannot be used as a token.
+ * - `current`: The caller's own session (it cannot force itself offline).
+ */
 export const operLogRow = z.object({
   operId: id, userName: z.string(), module: z.string(), action: z.string(), target: z.string(), method: z.string(), url: z.string(),
   ip: z.string(), success: logResult, message: z.string(), costMs: z.number(), operTime: time,

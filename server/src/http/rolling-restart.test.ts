@@ -52,7 +52,7 @@ describe.runIf(testDbKind() === 'postgres' && redisUrl)('rolling restart of two 
     redis.disconnect();
   });
 
-  it('no machine notices: nothing refused, nothing failed, nothing lost', { timeout: 120_000 }, async () => {
+  it('no machine notices: nothing refused, nothing failed, nothing lost', async () => {
     const machines = await prepareMachines({ server: proxy.url, admin: 'admin', password: 'Admin@12345', count: MACHINES, prefix: 'ROLL' });
     let seed = 5;
     const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);

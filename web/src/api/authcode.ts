@@ -1,10 +1,11 @@
 import { messages, type AuthCode, type AuthCodeRecharge, type AuthCodeSave, type Page, type TaskUserChoice, type UserDevice } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
-import type { ListParams } from './types.ts';
+import type { ListParams, FiltersOf } from './types.ts';
+import type { authCodeListQuery } from '@huiyun/contract';
 
 const m = messages.authcode;
 
-export type AuthCodeFilters = { authCode?: string };
+export type AuthCodeFilters = FiltersOf<typeof authCodeListQuery, 'authCode'>;
 
 /** The task area pages with pageNum / pageSize (SPEC §3). */
 export async function listAuthCodes(params: ListParams<AuthCodeFilters>): Promise<Page<AuthCode>> {

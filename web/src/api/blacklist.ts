@@ -2,12 +2,13 @@ import {
   messages, type BlacklistAdd, type BlacklistAddResult, type BlacklistEntry, type Page,
 } from '@huiyun/contract';
 import type { BlacklistDeleted } from '@huiyun/contract/responses';
-import type { ListParams, StoredNumberFile } from './types.ts';
+import type { ListParams, StoredNumberFile, FiltersOf } from './types.ts';
 import { download, request, requestPage } from './client.ts';
+import type { blacklistListQuery } from '@huiyun/contract';
 
 const m = messages.blacklist;
 
-export type BlacklistFilters = { phone?: string; deptId?: number };
+export type BlacklistFilters = FiltersOf<typeof blacklistListQuery, 'phone' | 'deptId'>;
 
 const filtersOf = (params: BlacklistFilters) => ({ phone: params.phone ?? '', deptId: params.deptId ?? '' });
 

@@ -1,10 +1,11 @@
 import { messages, type Dept, type DeptChoice, type DeptSave, type Page } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
-import type { ListParams } from './types.ts';
+import type { ListParams, FiltersOf } from './types.ts';
+import type { deptListQuery } from '@huiyun/contract';
 
 const m = messages.dept;
 
-export type DeptFilters = { deptName?: string; deptNo?: string };
+export type DeptFilters = FiltersOf<typeof deptListQuery, 'deptName' | 'deptNo'>;
 
 export async function listDepts(params: ListParams<DeptFilters>): Promise<Page<Dept>> {
   return requestPage<Dept>('/api/Dept/list', { body: params, failText: m.loadFailed });

@@ -1,8 +1,9 @@
 import { messages, type DeviceRow, type Page } from '@huiyun/contract';
 import { requestPage } from './client.ts';
-import type { ListParams } from './types.ts';
+import type { ListParams, FiltersOf } from './types.ts';
+import type { deviceListQuery } from '@huiyun/contract';
 
-export type DeviceFilters = { machineName?: string };
+export type DeviceFilters = FiltersOf<typeof deviceListQuery, 'machineName'>;
 
 /** 设备列表: the activated devices the caller sees, paged with pageNum / pageSize like the task area. */
 export async function listDevices(params: ListParams<DeviceFilters>): Promise<Page<DeviceRow>> {

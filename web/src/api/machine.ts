@@ -3,14 +3,15 @@ import {
 } from '@huiyun/contract';
 import type { MachineSaved } from '@huiyun/contract/responses';
 import { download, request, requestPage } from './client.ts';
-import type { ListParams } from './types.ts';
+import type { ListParams, FiltersOf } from './types.ts';
+import type { machineListQuery } from '@huiyun/contract';
 
 const m = messages.machine;
 const a = messages.aisle;
 
 // 机器列表 and 货道信息 (server/src/modules/pay/machines/routes.ts).
 
-export type MachineFilters = { machineNo?: string; machineName?: string; status?: MachineStatus | '' };
+export type MachineFilters = FiltersOf<typeof machineListQuery, 'machineNo' | 'machineName' | 'status'>;
 
 export async function listMachines(params: ListParams<MachineFilters>): Promise<Page<Machine>> {
   return requestPage<Machine>('/api/Machine/list', { body: params, failText: m.loadFailed });

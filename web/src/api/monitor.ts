@@ -1,13 +1,14 @@
 import { fill, messages, type LoginLog, type OnlineSession, type OperLog, type Page } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
 import { withDays, type DayRange } from './dayRange.ts';
-import type { ListParams } from './types.ts';
+import type { ListParams, FiltersOf } from './types.ts';
+import type { operLogListQuery, loginLogListQuery, onlineListQuery } from '@huiyun/contract';
 
 const m = messages.monitor;
 
-export type OperLogFilters = { userName?: string; module?: string; success?: number } & DayRange;
-export type LoginLogFilters = { userName?: string; ip?: string; success?: number } & DayRange;
-export type OnlineFilters = { userName?: string; ip?: string };
+export type OperLogFilters = FiltersOf<typeof operLogListQuery, 'userName' | 'module' | 'success'> & DayRange;
+export type LoginLogFilters = FiltersOf<typeof loginLogListQuery, 'userName' | 'ip' | 'success'> & DayRange;
+export type OnlineFilters = FiltersOf<typeof onlineListQuery, 'userName' | 'ip'>;
 
 /** The logs take their day range as beginTime / endTime. */
 const withLogDays = <P extends DayRange>(params: P) => withDays(params, 'beginTime', 'endTime');

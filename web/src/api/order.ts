@@ -2,19 +2,18 @@ import { messages, type Order, type OrderDetail, type OrderRefundRequest, type O
 import { download, request, requestPage } from './client.ts';
 import { withDays } from './dayRange.ts';
 import type { ListParams } from './types.ts';
+import type { orderListQuery } from '@huiyun/contract';
+import type { DayRange } from './dayRange.ts';
+import type { FiltersOf } from './types.ts';
 
 const m = messages.order;
 
 // 交易订单 (server/src/modules/pay/order-list/routes.ts).
 
-export type OrderFilters = {
-  machineNo?: string;
-  orderNo?: string;
-  transId?: string;
+// payType / orderStatus keep the select's '' (全部), which the query reads as absent.
+export type OrderFilters = FiltersOf<typeof orderListQuery, 'machineNo' | 'orderNo' | 'transId' | 'deptId'> & DayRange & {
   payType?: number | '';
   orderStatus?: number | '';
-  deptId?: number;
-  dateRange?: [string, string];
 };
 
 export async function listOrders(params: ListParams<OrderFilters>): Promise<Page<Order>> {

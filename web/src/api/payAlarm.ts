@@ -2,18 +2,15 @@ import { messages, type Page, type PayAlarm } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
 import { withDays } from './dayRange.ts';
 import type { ListParams } from './types.ts';
+import type { payAlarmListQuery } from '@huiyun/contract';
+import type { DayRange } from './dayRange.ts';
+import type { FiltersOf } from './types.ts';
 
 const m = messages.payAlarm;
 
 // 支付告警 (server/src/modules/pay/alarms/routes.ts).
 
-export type PayAlarmFilters = {
-  kind?: string;
-  orderNo?: string;
-  machineNo?: string;
-  deptId?: number;
-  dateRange?: [string, string];
-};
+export type PayAlarmFilters = FiltersOf<typeof payAlarmListQuery, 'kind' | 'orderNo' | 'machineNo' | 'deptId'> & DayRange;
 
 export async function listPayAlarms(params: ListParams<PayAlarmFilters>): Promise<Page<PayAlarm>> {
   return requestPage<PayAlarm>('/api/PayAlarm/list', { body: withDays(params), failText: m.loadFailed });

@@ -1,10 +1,11 @@
 import { messages, type Page, type PayConfig, type PayConfigCheckResult, type PayConfigSave } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
-import type { ListParams } from './types.ts';
+import type { ListParams, FiltersOf } from './types.ts';
+import type { payConfigListQuery } from '@huiyun/contract';
 
 const m = messages.payConfig;
 
-export type PayConfigFilters = { name?: string; payType?: number; partner?: string };
+export type PayConfigFilters = FiltersOf<typeof payConfigListQuery, 'name' | 'payType' | 'partner'>;
 
 export async function listPayConfigs(params: ListParams<PayConfigFilters>): Promise<Page<PayConfig>> {
   return requestPage<PayConfig>('/api/Config/list', { body: params, failText: m.loadFailed });

@@ -1,10 +1,11 @@
 import { messages, type Page, type Permission, type PermissionSave } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
-import type { ListParams } from './types.ts';
+import type { ListParams, FiltersOf } from './types.ts';
+import type { permissionListQuery } from '@huiyun/contract';
 
 const m = messages.permission;
 
-export type PermissionFilters = { permissionName?: string; permission?: string };
+export type PermissionFilters = FiltersOf<typeof permissionListQuery, 'permissionName' | 'permission'>;
 
 export async function listPermissions(params: ListParams<PermissionFilters>): Promise<Page<Permission>> {
   return requestPage<Permission>('/api/Permission/list', { body: params, failText: m.loadFailed });

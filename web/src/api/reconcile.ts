@@ -2,15 +2,17 @@ import {
   messages, type Page, type ReconcileConfigChoice, type ReconcileDiff, type ReconcileHandleRequest, type ReconcileRun, type ReconcileRunAnswer,
 } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
-import { withDays } from './dayRange.ts';
-import type { ListParams } from './types.ts';
+import { withDays, type DayRange } from './dayRange.ts';
+import type { ListParams, FiltersOf } from './types.ts';
+import type { z } from 'zod';
+import type { reconcileRunListQuery, reconcileDiffListQuery } from '@huiyun/contract';
 
 const m = messages.reconcile;
 
 // 对账 (server/src/modules/pay/reconcile/routes.ts).
 
-export type ReconcileRunFilters = { configId?: number; deptId?: number; result?: string; dateRange?: [string, string] };
-export type ReconcileDiffFilters = { runId: number; category?: string; handled?: string };
+export type ReconcileRunFilters = FiltersOf<typeof reconcileRunListQuery, 'configId' | 'deptId' | 'result'> & DayRange;
+export type ReconcileDiffFilters = Pick<z.output<typeof reconcileDiffListQuery>, 'runId'> & FiltersOf<typeof reconcileDiffListQuery, 'category' | 'handled'>;
 
 export async function listReconcileRuns(params: ListParams<ReconcileRunFilters>): Promise<Page<ReconcileRun>> {
   return requestPage<ReconcileRun>('/api/Reconcile/list', { body: withDays(params), failText: m.loadFailed });

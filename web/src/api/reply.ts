@@ -2,19 +2,17 @@ import { messages, type Page, type ReplyRow } from '@huiyun/contract';
 import { download, requestPage } from './client.ts';
 import { withDays } from './dayRange.ts';
 import type { ListParams } from './types.ts';
+import type { replyListQuery } from '@huiyun/contract';
+import type { DayRange } from './dayRange.ts';
+import type { FiltersOf } from './types.ts';
 
 const m = messages.reply;
 
 // 回复记录 (server/src/modules/sending/replies/routes.ts): read only.
 
-export type ReplyFilters = {
-  phone?: string;
-  content?: string;
-  taskName?: string;
-  machineName?: string;
-  /** '1': only the replies that unsubscribed their number. */
+export type ReplyFilters = FiltersOf<typeof replyListQuery, 'phone' | 'content' | 'taskName' | 'machineName'> & DayRange & {
+  /** '1': only the replies that unsubscribed their number (the form's text; the query reads it as a boolean). */
   unsubscribedOnly?: string;
-  dateRange?: [string, string];
 };
 
 const filtersOf = ({ phone, content, taskName, machineName, unsubscribedOnly, dateRange }: ReplyFilters) => withDays({

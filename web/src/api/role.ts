@@ -2,11 +2,12 @@ import { messages, type Page, type Role, type RoleGrantTree, type RoleOption, ty
 import { queryOptions } from '@tanstack/react-query';
 import { download, request, requestPage } from './client.ts';
 import { queryKeys } from './queryKeys.ts';
-import type { ListParams } from './types.ts';
+import type { ListParams, FiltersOf } from './types.ts';
+import type { roleListQuery } from '@huiyun/contract';
 
 const m = messages.role;
 
-export type RoleFilters = { roleName?: string; roleNo?: string };
+export type RoleFilters = FiltersOf<typeof roleListQuery, 'roleName' | 'roleNo'>;
 
 export async function listRoles(params: ListParams<RoleFilters>): Promise<Page<Role>> {
   return requestPage<Role>('/api/Role/list', { body: params, failText: m.loadFailed });

@@ -1,10 +1,11 @@
 import { messages, type Page, type StatisticsTotals, type TaskUserSave, type TaskUserStatistics } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
-import type { ListParams } from './types.ts';
+import type { ListParams, FiltersOf } from './types.ts';
+import type { taskUserStatisticsQuery } from '@huiyun/contract';
 
 const m = messages.statistics;
 
-export type StatisticsFilters = { userName?: string };
+export type StatisticsFilters = FiltersOf<typeof taskUserStatisticsQuery, 'userName'>;
 
 export async function fetchStatisticsTotals(): Promise<StatisticsTotals> {
   const answer = await request<StatisticsTotals>('/sync/queryStatisticsTotal', { body: {}, failText: m.loadFailed });

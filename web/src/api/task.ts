@@ -1,11 +1,12 @@
 import { messages, type Page, type Task, type TaskSave, type UploadTaskDataResult, type UserDevice } from '@huiyun/contract';
 import { getSession, getToken } from '../shared/session.ts';
-import type { ListParams } from './types.ts';
+import type { ListParams, FiltersOf } from './types.ts';
 import { request, requestPage } from './client.ts';
+import type { taskListQuery } from '@huiyun/contract';
 
 const m = messages.task;
 
-export type TaskFilters = { taskName?: string };
+export type TaskFilters = FiltersOf<typeof taskListQuery, 'taskName'>;
 
 /** /sync/queryTaskInfoList pages with pageNum / pageSize (SPEC §3 "Paged responses"). */
 export async function listTasks(params: ListParams<TaskFilters>): Promise<Page<Task>> {

@@ -1,10 +1,11 @@
 import { messages, type Page, type TerminalConfig, type TerminalConfigSave, type TerminalMachineChoice, type TerminalPayConfigChoice } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
-import type { ListParams } from './types.ts';
+import type { ListParams, FiltersOf } from './types.ts';
+import type { terminalConfigListQuery } from '@huiyun/contract';
 
 const m = messages.terminalConfig;
 
-export type TerminalConfigFilters = { machineNo?: string };
+export type TerminalConfigFilters = FiltersOf<typeof terminalConfigListQuery, 'machineNo'>;
 
 export async function listTerminalConfigs(params: ListParams<TerminalConfigFilters>): Promise<Page<TerminalConfig>> {
   return requestPage<TerminalConfig>('/api/MachineConfig/list', { body: params, failText: m.loadFailed });

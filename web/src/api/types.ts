@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 // Shapes the api functions take, owned here so that web/src/api never imports a component
 // (components import the api, not the other way round).
 
@@ -15,3 +17,9 @@ export type ListParams<F extends object = Record<string, unknown>> = {
 
 /** A stored number file as the calls that read it take it: {fileNo, fileName, fileUrl}. */
 export type StoredNumberFile = { fileNo: string; fileName: string; fileUrl: string };
+
+/**
+ * A list screen's filters: the named fields of the contract's list query schema, each optional (an empty
+ * filter is left out). Type-only: `typeof` of a schema imported with `import type` loads no zod.
+ */
+export type FiltersOf<S extends z.ZodType, K extends keyof z.output<S>> = Partial<Pick<z.output<S>, K>>;

@@ -3,11 +3,12 @@ import {
   type Page, type User, type UserDeptNode, type UserPasswordReset, type UserSave, type UserSaveAnswer,
 } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
-import type { ListParams } from './types.ts';
+import type { ListParams, FiltersOf } from './types.ts';
+import type { userListQuery } from '@huiyun/contract';
 
 const m = messages.user;
 
-export type UserFilters = { isLock?: string; userName?: string; userMobile?: string };
+export type UserFilters = FiltersOf<typeof userListQuery, 'isLock' | 'userName' | 'userMobile'>;
 
 export async function listUsers(params: ListParams<UserFilters>): Promise<Page<User>> {
   return requestPage<User>('/api/User/list', { body: params, failText: m.loadFailed });

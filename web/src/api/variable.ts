@@ -1,10 +1,11 @@
 import { messages, type Page, type Variable, type VariableSave } from '@huiyun/contract';
 import { download, request, requestPage } from './client.ts';
-import type { ListParams } from './types.ts';
+import type { ListParams, FiltersOf } from './types.ts';
+import type { variableListQuery } from '@huiyun/contract';
 
 const m = messages.variable;
 
-export type VariableFilters = { varLable?: string; varName?: string };
+export type VariableFilters = FiltersOf<typeof variableListQuery, 'varLable' | 'varName'>;
 
 export async function listVariables(params: ListParams<VariableFilters>): Promise<Page<Variable>> {
   return requestPage<Variable>('/api/Variable/list', { body: params, failText: m.loadFailed });
