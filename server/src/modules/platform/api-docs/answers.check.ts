@@ -8,7 +8,7 @@ import type { heartbeat } from '../../pay/terminal/index.ts';
 
 // The answers the contract has no type of its own for (the routes' docs name their schemas) agree with
 // what the server's functions return, checked by `npm run typecheck` (nothing runs this file); the
-// others are held to the contract's types by contract/src/responses/agree.check.ts.
+// others are the contract's types themselves (each entity type is its schema's z.output).
 
 type Returned<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 type Saved = Returned<typeof saveMachine>;
