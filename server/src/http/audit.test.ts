@@ -1,14 +1,11 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages } from '@huiyun/contract';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
+import { startAdminApp, type TestApp } from '../test/harness.ts';
 
 let t: TestApp;
 let token: string;
-beforeAll(async () => {
-  t = await startTestApp();
-  token = await t.login('admin', ADMIN_PASSWORD);
-});
+beforeAll(async () => ({ t, token } = await startAdminApp()));
 afterAll(async () => t?.close());
 
 it('writes who, what, target, address and result of every change, and no body', async () => {

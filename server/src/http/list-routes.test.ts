@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_COUNT_BOUND, SEARCH_COUNT_STEP } from '@huiyun/contract';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
+import { startAdminApp, type TestApp } from '../test/harness.ts';
 import { listTemplateCountsOf } from '../db/list/memory.ts';
 import { isRegisteredList } from './list-routes.ts';
 
@@ -19,10 +19,7 @@ const notPaged = new Set([
 
 let t: TestApp;
 let token: string;
-beforeAll(async () => {
-  t = await startTestApp();
-  token = await t.login('admin', ADMIN_PASSWORD);
-});
+beforeAll(async () => ({ t, token } = await startAdminApp()));
 afterAll(async () => {
   await t?.close();
 });

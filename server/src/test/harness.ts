@@ -93,6 +93,12 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   };
 }
 
+/** A test app and the super administrator's token: `({ t, token } = await startAdminApp())` in a beforeAll. */
+export async function startAdminApp(env: Record<string, string> = {}): Promise<{ t: TestApp; token: string }> {
+  const t = await startTestApp(env);
+  return { t, token: await t.login('admin', ADMIN_PASSWORD) };
+}
+
 async function dropRedisKeys(url: string, prefix: string) {
   const redis = new Redis(url);
   try {

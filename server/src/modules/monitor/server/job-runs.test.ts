@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime, type JobRunView, type SystemSnapshot } from '@huiyun/contract';
 import { timedJobRun } from '../../../db/job-runs.ts';
 import { startLogRetention } from '../../../db/log-retention.ts';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startAdminApp, type TestApp } from '../../../test/harness.ts';
 import { startOrderSweeper } from '../../pay/orders/index.ts';
 import { startReconcileJob, yesterdayOf } from '../../pay/reconcile/job.ts';
 
@@ -13,10 +13,7 @@ import { startReconcileJob, yesterdayOf } from '../../pay/reconcile/job.ts';
 let t: TestApp;
 let token: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  token = await t.login('admin', ADMIN_PASSWORD);
-});
+beforeAll(async () => ({ t, token } = await startAdminApp()));
 afterAll(async () => t?.close());
 
 const jobs = async (): Promise<JobRunView[]> => ((await t.call('GET', '/api/SystemMonitor/snapshot', { token })).body.data as SystemSnapshot).business.jobs;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_API_PREFIX, TERMINAL_PREFIX } from '@huiyun/contract';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startAdminApp, type TestApp } from '../../../test/harness.ts';
 import { documentProblems, documentSchemas, schemaPointers } from './document-check.ts';
 import { routeKey, undocumentedRoutes } from './openapi.ts';
 
@@ -10,10 +10,7 @@ import { routeKey, undocumentedRoutes } from './openapi.ts';
 
 let t: TestApp;
 let token: string;
-beforeAll(async () => {
-  t = await startTestApp();
-  token = await t.login('admin', ADMIN_PASSWORD);
-});
+beforeAll(async () => ({ t, token } = await startAdminApp()));
 afterAll(async () => {
   await t?.close();
 });

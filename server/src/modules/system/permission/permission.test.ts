@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, Perm, permissionTable, RoleId } from '@huiyun/contract';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startAdminApp, type TestApp } from '../../../test/harness.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
 
 const m = messages.permission;
 let t: TestApp;
 let token: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  token = await t.login('admin', ADMIN_PASSWORD);
-});
+beforeAll(async () => ({ t, token } = await startAdminApp()));
 afterAll(async () => t?.close());
 
 const lastLog = () =>

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@huiyun/contract';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startAdminApp, type TestApp } from '../../../test/harness.ts';
 
 let t: TestApp;
 let token: string;
-beforeAll(async () => {
-  t = await startTestApp();
-  token = await t.login('admin', ADMIN_PASSWORD);
-});
+beforeAll(async () => ({ t, token } = await startAdminApp()));
 afterAll(async () => t?.close());
 
 const save = (body: unknown) => t.call('POST', '/api/Variable/save', { token, body });
