@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseOptions, serverUrl, UsageError } from '../lib/cli-args.ts';
 import { DEFAULT_BEHAVIOUR } from './run-devices.ts';
 
 // The command line of `npm run device`, read into plain options (no I/O but reading an @file).
@@ -25,7 +25,7 @@ export const USAGE = `usage: npm run device -- --server URL (--code CODE[,CODEâ€
 One code activates one device. Ctrl-C stops cleanly (devices report what they sent) and prints a
 summary; a second Ctrl-C quits at once.`;
 
-export class UsageError extends Error {}
+export { UsageError };
 
 export type CodeSource =
   | { kind: 'list'; codes: string[] }
@@ -51,47 +51,30 @@ export type CliOptions = {
 };
 
 export function parseCliArgs(argv: string[]): CliOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        server: { type: 'string' },
-        code: { type: 'string' },
-        count: { type: 'string' },
-        'fail-rate': { type: 'string' },
-        'undelivered-rate': { type: 'string' },
-        'duplicate-rate': { type: 'string' },
-        'late-rate': { type: 'string' },
-        'report-every': { type: 'string' },
-        speed: { type: 'string' },
-        'until-idle': { type: 'boolean' },
-        idle: { type: 'string' },
-        duration: { type: 'string' },
-        prefix: { type: 'string' },
-        admin: { type: 'string' },
-        owner: { type: 'string' },
-        quota: { type: 'string' },
-        days: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseOptions(argv, {
+    server: { type: 'string' },
+    code: { type: 'string' },
+    count: { type: 'string' },
+    'fail-rate': { type: 'string' },
+    'undelivered-rate': { type: 'string' },
+    'duplicate-rate': { type: 'string' },
+    'late-rate': { type: 'string' },
+    'report-every': { type: 'string' },
+    speed: { type: 'string' },
+    'until-idle': { type: 'boolean' },
+    idle: { type: 'string' },
+    duration: { type: 'string' },
+    prefix: { type: 'string' },
+    admin: { type: 'string' },
+    owner: { type: 'string' },
+    quota: { type: 'string' },
+    days: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   const help = values.help === true;
   if (help) return { ...defaults(), help };
 
-  if (!values.server) throw new UsageError('--server URL is required (e.g. --server http://127.0.0.1:8080)');
-  let server: URL;
-  try {
-    server = new URL(values.server);
-  } catch {
-    throw new UsageError(`--server: not a URL: ${values.server}`);
-  }
-  if (!/^https?:$/.test(server.protocol)) throw new UsageError('--server must be an http:// or https:// URL');
+  const server = serverUrl(values.server);
 
   const count = values.count === undefined ? undefined : wholeNumber('--count', values.count, 1);
   let codes: CodeSource;
@@ -115,7 +98,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
 
   return {
     ...defaults(),
-    server: server.toString().replace(/\/+$/, ''),
+    server,
     codes,
     count,
     failRate: values['fail-rate'] === undefined ? 0 : probability('--fail-rate', values['fail-rate']),

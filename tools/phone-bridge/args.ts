@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { httpUrl, parseOptions, serverUrl, UsageError } from '../lib/cli-args.ts';
 import { checkSeat, PhonesFileError, readPhonesFile, type PhoneSeat } from './phones-file.ts';
 
 // The command line of `npm run phone`, read into plain options.
@@ -24,7 +24,7 @@ export const USAGE = `usage: npm run phone -- --server URL --code CODE --phone U
 
 Ctrl-C stops cleanly (what was sent is reported) and prints a summary; a second Ctrl-C quits at once.`;
 
-export class UsageError extends Error {}
+export { UsageError };
 
 export type CliOptions = {
   server: string;
@@ -36,35 +36,24 @@ export type CliOptions = {
 };
 
 export function parseCliArgs(argv: string[], readFile: (path: string) => PhoneSeat[] = readPhonesFile): CliOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        server: { type: 'string' },
-        code: { type: 'string' },
-        phone: { type: 'string' },
-        user: { type: 'string' },
-        password: { type: 'string' },
-        sim: { type: 'string' },
-        name: { type: 'string' },
-        phones: { type: 'string' },
-        'state-dir': { type: 'string' },
-        'webhook-url': { type: 'string' },
-        'webhook-listen': { type: 'string' },
-        'signing-key': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseOptions(argv, {
+    server: { type: 'string' },
+    code: { type: 'string' },
+    phone: { type: 'string' },
+    user: { type: 'string' },
+    password: { type: 'string' },
+    sim: { type: 'string' },
+    name: { type: 'string' },
+    phones: { type: 'string' },
+    'state-dir': { type: 'string' },
+    'webhook-url': { type: 'string' },
+    'webhook-listen': { type: 'string' },
+    'signing-key': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) return { server: '', phones: [], stateDir: '', webhookUrl: undefined, webhookListen: undefined, help: true };
 
-  if (!values.server) throw new UsageError('--server URL is required (e.g. --server http://127.0.0.1:8080)');
-  const server = httpUrl('--server', values.server);
+  const server = serverUrl(values.server);
 
   let phones: PhoneSeat[];
   try {
@@ -102,17 +91,6 @@ export function parseCliArgs(argv: string[], readFile: (path: string) => PhoneSe
   }
 
   return { server, phones, stateDir: values['state-dir'] ?? './data/phone-bridge', webhookUrl, webhookListen, help: false };
-}
-
-function httpUrl(name: string, text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`${name}: not a URL: ${text}`);
-  }
-  if (!/^https?:$/.test(url.protocol)) throw new UsageError(`${name} must be an http:// or https:// URL`);
-  return url.toString().replace(/\/+$/, '');
 }
 
 function hostPort(text: string): { host: string; port: number } {
