@@ -20,6 +20,7 @@ const schema = z.object({
   SERVER_WORKERS: intIn(1, 64).default(1),
   // on SIGTERM: how long requests in flight may take to finish before their connections are cut (http/drain.ts)
   SHUTDOWN_GRACE_SECONDS: intIn(0, 600).default(20),
+  SHUTDOWN_NOTICE_MS: intIn(0, 60_000).default(0),
   ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').max(64).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_IDLE_MINUTES: intIn(1, 60 * 24 * 30).default(30),
@@ -92,6 +93,8 @@ export type Config = {
   workers: number;
   /** On SIGTERM, how long requests in flight may take to finish (http/drain.ts). */
   shutdownGraceMs: number;
+  /** How long a draining instance still takes connections after /healthz turned 503 (its balancer's notice). */
+  shutdownNoticeMs: number;
   /** The bearer token of GET /metrics; undefined: the route is off. */
   metricsToken?: string;
   adminPassword?: string;
@@ -187,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: e.REDIS_PREFIX,
     workers: e.SERVER_WORKERS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    shutdownNoticeMs: e.SHUTDOWN_NOTICE_MS,
     metricsToken: e.METRICS_TOKEN,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,

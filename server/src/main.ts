@@ -25,7 +25,7 @@ async function main() {
     if (closing) return; // (a terminal's Ctrl-C reaches a cluster's processes twice: from the terminal and from the primary)
     closing = true;
     app.log.info(`${signal}: shutting down`);
-    await drain(app, inFlight, { graceMs: config.shutdownGraceMs }); // /healthz 503, no new connections, requests in flight finish
+    await drain(app, inFlight, { graceMs: config.shutdownGraceMs, noticeMs: config.shutdownNoticeMs }); // /healthz 503, no new connections, requests in flight finish
     await app.close(); // the background services stop first (http/background-services.ts), then the connections and the database
     process.exit(0);
   };

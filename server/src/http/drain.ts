@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
  * A bounded drain for a stopping instance (SIGTERM; README 多台服务器, rolling restart):
  *
  * 1. `/healthz` answers 503 from now on (draining() below): a load balancer takes the instance out.
+ *    For `noticeMs` (SHUTDOWN_NOTICE_MS) the instance still accepts connections, so that a balancer that
+ *    learns of the drain from its next health check sends nothing to a closed port meanwhile.
  * 2. No new connection is accepted (a client's connect is refused: it retries, reaching another
  *    instance); a request still arriving on a kept-alive connection is served and answered with
  *    `Connection: close`.
@@ -65,16 +67,19 @@ export type DrainFigures = { ms: number; inFlightAtStart: number; cutOff: number
  * Steps 1–4 above; the caller then stops its background work and closes the app (step 5). Resolves once
  * no request is in flight, or when `graceMs` has passed (then the connections still open are cut).
  */
-export async function drain(app: FastifyInstance, inFlight: InFlight, options: { graceMs: number }): Promise<DrainFigures> {
+export async function drain(app: FastifyInstance, inFlight: InFlight, options: { graceMs: number; noticeMs?: number }): Promise<DrainFigures> {
   const started = performance.now();
   drainingSince = Date.now();
   const inFlightAtStart = inFlight.count();
-  // no new connection; idle kept-alive ones end now (node's server.close), busy ones after their answer
-  app.server.close();
   for (const answer of [...drainListeners]) {
     try { answer(); } catch (error) { app.log.error({ err: error }, 'drain: a held request could not be answered'); }
   }
   drainListeners.clear();
+  // the balancer's notice: /healthz says 503 while connections are still taken (a connect in the accept
+  // queue when the port closes is reset, and a balancer cannot tell whether it was read)
+  if (options.noticeMs) await new Promise((resolve) => setTimeout(resolve, options.noticeMs));
+  // no new connection; idle kept-alive ones end now (node's server.close), busy ones after their answer
+  app.server.close();
   let timer: NodeJS.Timeout | undefined;
   const graceOver = new Promise<'grace'>((resolve) => { timer = setTimeout(() => resolve('grace'), options.graceMs); });
   const outcome = await Promise.race([inFlight.idle().then(() => 'idle' as const), graceOver]);

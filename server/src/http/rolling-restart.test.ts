@@ -35,7 +35,7 @@ describe.runIf(testDbKind() === 'postgres' && redisUrl)('rolling restart of two 
     database = await createTestDatabase();
     // the pay page's links (code URLs) name the balancer, not an instance
     const proxyPort = await freePort();
-    const env = { REDIS_URL: redisUrl!, REDIS_PREFIX: redisPrefix, LOG_LEVEL: 'info', SHUTDOWN_GRACE_SECONDS: '20', PUBLIC_BASE_URL: `http://127.0.0.1:${proxyPort}` };
+    const env = { REDIS_URL: redisUrl!, REDIS_PREFIX: redisPrefix, LOG_LEVEL: 'info', SHUTDOWN_GRACE_SECONDS: '20', SHUTDOWN_NOTICE_MS: '500', PUBLIC_BASE_URL: `http://127.0.0.1:${proxyPort}` };
     for (let i = 0; i < 2; i++) servers.push(await serverProcess({ dataDir, databaseUrl: database.url, env }));
     proxy = await startRoundRobinProxy(servers.map((s) => s.url), { checkMs: 50, port: proxyPort });
     for (const s of servers) await s.start(); // one after the other: the first migrates and seeds
