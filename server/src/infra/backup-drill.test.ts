@@ -15,8 +15,8 @@ import { prepareMachines } from '../../../tools/terminal-simulator/setup.ts';
 import { runTerminals } from '../../../tools/terminal-simulator/run-terminals.ts';
 import { TerminalClient } from '../../../tools/terminal-simulator/terminal-client.ts';
 import { startDevices } from '../../../tools/device-simulator/run-devices.ts';
-import { DeviceClient } from '../../../tools/device-simulator/device-client.ts';
-import { expectCountersMatchRows, phoneNumbers } from '../test/devices.ts';
+import { expectCountersMatchRows } from '../test/devices.ts';
+import { loginOverHttp as login, postOverHttp, sendingTaskOverHttp, uploadOverHttp } from '../test/sending-over-http.ts';
 import { keptRollups, recountFromOrders } from '../modules/pay/charts/rollup-recount.ts';
 import { rollupNames } from '../modules/pay/charts/rollup-tables.ts';
 import { backupDataDir, restoreDataDir } from './data-dir-backup.ts';
@@ -45,64 +45,16 @@ afterAll(async () => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function login(url: string): Promise<string> {
-  const answer = await (await fetch(`${url}/sync/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: 'admin', passwd: ADMIN_PASSWORD }) })).json() as { data: { token: string } };
-  return answer.data.token;
-}
-
 /** Uploads a number file and imports it into a new task, over HTTP: a stored file and number rows. */
 async function importNumbers(live: ServerOnTestDatabase, token: string, lines: number): Promise<number> {
   const now = Date.now();
   const { taskId } = await live.db.insertInto('sync_task').values({ ...TASK_DEFAULTS, taskName: `备份演练 ${lines}`, userId: 1, deptId: 1, taskStatus: 0, addTime: now, editTime: now })
     .returning('taskId').executeTakeFirstOrThrow();
   const numbers = Array.from({ length: lines }, (_, i) => `1${['38', '86', '33', '99'][i % 4]}${String(10_000_000 + i).slice(-8)}`).join('\n');
-  const form = new FormData();
-  form.append('file', new Blob([numbers]), 'numbers.txt');
-  const uploaded = await (await fetch(`${live.server.url}/upload/files`, { method: 'POST', headers: { token }, body: form })).json() as { success: boolean; msg: string; data: { fileNo: string }[] };
-  expect(uploaded.success, uploaded.msg).toBe(true);
-  const imported = await (await fetch(`${live.server.url}/sync/uploadTaskData`, {
-    method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify({ taskId, fileNo: uploaded.data[0]!.fileNo, fileName: 'numbers.txt', fileUrl: '' }),
-  })).json() as { success: boolean; msg: string };
+  const uploaded = await uploadOverHttp(live.server.url, token, 'numbers', 'numbers.txt', Buffer.from(numbers));
+  const imported = await postOverHttp(live.server.url, token, '/sync/uploadTaskData', { taskId, fileNo: uploaded.fileNo, fileName: 'numbers.txt', fileUrl: '' });
   expect(imported.success, imported.msg).toBe(true);
   return taskId;
-}
-
-/** Posts a file to /upload/files as `kind`; answers its fileNo and storage key. */
-async function upload(url: string, token: string, kind: string, fileName: string, content: Buffer): Promise<{ fileNo: string; filePath: string }> {
-  const form = new FormData();
-  form.append('kind', kind);
-  form.append('file', new Blob([content]), fileName);
-  const answer = await (await fetch(`${url}/upload/files`, { method: 'POST', headers: { token }, body: form })).json() as { success: boolean; msg: string; data: { fileNo: string; filePath: string }[] };
-  expect(answer.success, answer.msg).toBe(true);
-  return answer.data[0]!;
-}
-
-async function post(url: string, token: string, route: string, body: unknown): Promise<{ success: boolean; msg: string; data?: { taskId?: number } }> {
-  return (await fetch(`${url}${route}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as never;
-}
-
-/**
- * A task with an image and `numbers` numbers, made as an operator makes one (the devices activated first:
- * a task goes only to its owner's active devices), and the codes its devices activate with.
- */
-async function sendingTask(live: ServerOnTestDatabase, token: string, machineCodes: string[], numbers: number): Promise<{ taskId: number; codes: string[] }> {
-  const now = Date.now();
-  const codes = machineCodes.map((_, i) => `BKPDEV${i}${now.toString(36).toUpperCase()}`);
-  await live.db.insertInto('sync_auth_code').values(codes.map((authCode) => ({
-    authCode, authUserId: 1, dueNum: 1_000_000, dueDateNum: 30, dueDate: now + 30 * 86_400_000, addUserId: 1, deptId: 1, addTime: now, editTime: now,
-  }))).execute();
-  for (const [i, authCode] of codes.entries()) await new DeviceClient(live.server.url).activate({ authCode, machineCode: machineCodes[i]!, machineName: machineCodes[i]! });
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(300, 7)]);
-  const image = await upload(live.server.url, token, 'image', 'poster.png', png);
-  const saved = await post(live.server.url, token, '/sync/saveTaskInfo', {
-    taskName: '备份演练 发送', showType: 3, content: '备份演练', imgUrl: `/download/file?filePath=${encodeURIComponent(image.filePath)}`,
-    singleSendNumDay: 100_000, batchSendNum: 10, batchSendMaxNum: 20, intervalSeconds: 0, machineCodeList: machineCodes.join(','),
-  });
-  expect(saved.success, saved.msg).toBe(true);
-  const numberFile = await upload(live.server.url, token, 'numbers', 'send.txt', Buffer.from(phoneNumbers(numbers).join('\n')));
-  const imported = await post(live.server.url, token, '/sync/uploadTaskData', { taskId: saved.data!.taskId, fileNo: numberFile.fileNo, fileName: 'send.txt', fileUrl: '' });
-  expect(imported.success, imported.msg).toBe(true);
-  return { taskId: saved.data!.taskId!, codes };
 }
 
 /** Every sealed secret (the machines' terminal keys, the 支付配置's secrets) opens with the key in `dataDir`; answers how many. */
@@ -169,7 +121,7 @@ describe('the restore drill', () => {
     const token = await login(live.server.url);
     const machines = await prepareMachines({ server: live.server.url, admin: 'admin', password: ADMIN_PASSWORD, count: 4, prefix: 'BKP' });
     const firstTask = await importNumbers(live, token, 2_000);
-    const sending = await sendingTask(live, token, ['bkp-1', 'bkp-2', 'bkp-3'], 3_000);
+    const sending = await sendingTaskOverHttp({ url: live.server.url, db: live.db, token, machineCodes: ['bkp-1', 'bkp-2', 'bkp-3'], numbers: 3_000, codePrefix: 'BKPDEV' });
     let seed = 7;
     const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
     const selling = runTerminals({ server: live.server.url, machines, rate: Infinity, dispenseFail: 0.2, abandon: 0.1, durationMs: 4_000, random });
