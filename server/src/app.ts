@@ -16,6 +16,7 @@ import { fail } from './http/envelope.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { OneLineRequestLog } from './http/request-log.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerStatementTimeouts } from './http/statement-timeouts.ts';
 import { InvalidatedCache } from './infra/invalidated-cache.ts';
 import { MemoryCounterStore, RedisCounterStore } from './infra/counter-store.ts';
 import { localFilesWarning, openFileStore } from './infra/open-file-store.ts';
@@ -70,7 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // (after the logger: a lost PostgreSQL or Redis connection is logged once per change, infra/dependency-faults.ts)
   const db = options.db ?? connectDatabase(
-    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl, prepared: config.preparedStatements, poolSize: config.poolSize } : { kind: 'sqlite', file: path.join(config.dataDir, 'huiyun.db') },
+    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl, prepared: config.preparedStatements, poolSize: config.poolSize, poolWaitMs: config.poolWaitMs, poolMaxWaiting: config.poolMaxWaiting } : { kind: 'sqlite', file: path.join(config.dataDir, 'huiyun.db') },
     { watch: new DependencyWatch('PostgreSQL', app.log) },
   );
   const redis: WatchedRedis | undefined = config.redisUrl
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await registerSecurityHeaders(app);
     registerAccessCheck(app, ctx, callerResolvers(ctx));
     registerAudit(app, ctx);
+    registerStatementTimeouts(app, config.statementTimeouts);
     await app.register(fastifyFormbody);
     // first: its hook counts the requests of every route (监控查询)
     await app.register(systemMonitorRoutes(ctx, { redis: redis?.client, requests: new RequestStats() }, services));

@@ -15,6 +15,12 @@ const schema = z.object({
     .optional(),
   DATABASE_PREPARED_STATEMENTS: z.enum(['true', 'false']).default('true'),
   DATABASE_POOL_SIZE: intIn(1, 1000).default(20),
+  // PostgreSQL: how long a request waits for a pool connection, how many may wait; past either it answers 503
+  DATABASE_POOL_WAIT_MS: intIn(1, 600_000).default(5_000),
+  DATABASE_POOL_MAX_WAITING: intIn(0, 100_000).default(1_000),
+  // PostgreSQL: the statement timeout of a console read and of an export (0: none; http/statement-timeouts.ts)
+  CONSOLE_STATEMENT_TIMEOUT_MS: intIn(0, 3_600_000).default(15_000),
+  EXPORT_STATEMENT_TIMEOUT_MS: intIn(0, 3_600_000).default(120_000),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   REDIS_PREFIX: z.string().min(1).max(100).default('huiyun:'),
   SERVER_WORKERS: intIn(1, 64).default(1),
@@ -86,6 +92,11 @@ export type Config = {
   preparedStatements: boolean;
   /** PostgreSQL: connections this server instance keeps open at most. */
   poolSize: number;
+  /** PostgreSQL: how long a request waits for a connection, and how many wait at most, before it is answered 503. */
+  poolWaitMs: number;
+  poolMaxWaiting: number;
+  /** PostgreSQL: the statement timeout of a console read and of an export, in ms (0: none). */
+  statementTimeouts: { readMs: number; exportMs: number };
   redisUrl?: string;
   /** The start of every Redis key and channel: several deployments (or test runs) on one Redis do not meet. */
   redisPrefix: string;
@@ -186,6 +197,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     preparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'true',
     poolSize: e.DATABASE_POOL_SIZE,
+    poolWaitMs: e.DATABASE_POOL_WAIT_MS,
+    poolMaxWaiting: e.DATABASE_POOL_MAX_WAITING,
+    statementTimeouts: { readMs: e.CONSOLE_STATEMENT_TIMEOUT_MS, exportMs: e.EXPORT_STATEMENT_TIMEOUT_MS },
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     workers: e.SERVER_WORKERS,

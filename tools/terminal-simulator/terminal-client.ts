@@ -38,21 +38,35 @@ export class TerminalClient {
   }
 
   /**
-   * A call that must get through (a dispense report: the machine has already dropped the goods, or not):
-   * sent again, freshly signed, while the server is away (no answer, or 503 while its database or Redis is)
-   * — as a real machine keeps its report until it is taken. The protocol makes the report idempotent.
+   * A call sent again while the server is in trouble — no answer, or a 5xx (503 while its database or
+   * Redis is away or too busy) — after the protocol's backoff (`retryWait`), each time freshly signed, as
+   * docs/terminal-protocol.md asks; a dispense report above all (the machine has already dropped the goods,
+   * or not: the protocol makes the report idempotent). After `tries` it answers the last answer (or throws).
    */
-  async callUntilAnswered<T>(path: string, body: unknown, retry = { tries: 30, gapMs: 1_000 }): Promise<{ status: number; body: Envelope<T> }> {
+  async callUntilAnswered<T>(path: string, body: unknown, retry: Retry = { tries: 30, ...PROTOCOL_BACKOFF }): Promise<{ status: number; body: Envelope<T> }> {
     for (let attempt = 1; ; attempt++) {
       try {
         const answer = await this.call<T>(path, body);
-        if (answer.status !== 503 || attempt >= retry.tries) return answer;
+        if (answer.status < 500 || attempt >= retry.tries) return answer;
       } catch (error) {
         if (attempt >= retry.tries) throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, retry.gapMs));
+      await new Promise((resolve) => setTimeout(resolve, retryWait(attempt, retry)));
     }
   }
+}
+
+/** A backoff: the first wait spread at random over [0, firstMs), then doubling from 2·firstMs, at most maxMs. */
+export type Backoff = { firstMs: number; maxMs: number };
+export type Retry = Backoff & { tries: number };
+
+/** docs/terminal-protocol.md: 0–1 s, then 2 s, 4 s … at most 60 s. */
+export const PROTOCOL_BACKOFF: Backoff = { firstMs: 1_000, maxMs: 60_000 };
+
+/** The wait before try `attempt + 1`, after `attempt` failed ones (so a fleet that fails at once does not come back at once). */
+export function retryWait(attempt: number, backoff: Backoff, random: () => number = Math.random): number {
+  if (attempt <= 1) return random() * backoff.firstMs;
+  return Math.min(backoff.maxMs, backoff.firstMs * 2 ** (attempt - 1));
 }
 
 /**

@@ -49,6 +49,8 @@ export const common = {
   databaseUnavailable: '数据库暂不可用，请稍后再试',
   redisUnavailable: '会话服务（Redis）暂不可用，请稍后再试',
   fileStoreUnavailable: '文件存储暂不可用，请稍后再试',
+  // a console read stopped by its statement timeout (CONSOLE_STATEMENT_TIMEOUT_MS): answered 503
+  queryTimedOut: '查询超时，请缩小查询范围后重试',
   badRequestBody: '请求数据格式错误，请检查后重试',
   unsupportedMediaType: '不支持的请求数据类型',
   bodyTooLarge: '请求数据过大',

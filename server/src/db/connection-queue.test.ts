@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ConnectionQueue } from './connection-queue.ts';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { ConnectionQueue, PoolBusyError } from './connection-queue.ts';
 import { connectDatabase } from './connect.ts';
 
 const turns = () => new Promise<void>((resolve) => setImmediate(resolve)); // every pending microtask has run
@@ -60,6 +60,46 @@ describe('ConnectionQueue', () => {
     while (served < 10_000) await turns();
     expect(queue.waiting).toBe(0);
     await queue.acquire();
+  });
+});
+
+describe('ConnectionQueue with bounds', () => {
+  const refusal = (promise: Promise<void>) => promise.then(() => 'lent', (error: unknown) => (error instanceof PoolBusyError ? error.reason : String(error)));
+
+  it('lends `size` connections at once, queues up to maxWaiting, refuses one more at once, and counts', async () => {
+    const queue = new ConnectionQueue({ size: 2, maxWaiting: 2 });
+    await queue.acquire();
+    await queue.acquire();
+    expect(queue.lent).toBe(2);
+    const waiters = [refusal(queue.acquire()), refusal(queue.acquire())];
+    expect(await refusal(queue.acquire())).toBe('queueFull');
+    expect(queue.waiting).toBe(2);
+    queue.release();
+    queue.release();
+    expect(await Promise.all(waiters)).toEqual(['lent', 'lent']);
+    expect(queue.counts).toEqual({ waits: 2, refused: { queueFull: 1, waitTimeout: 0 } });
+    queue.release();
+    queue.release();
+    expect(queue.lent).toBe(0);
+  });
+
+  it('refuses a caller that waited past waitMs, and hands the next release to the one behind it', async () => {
+    vi.useFakeTimers();
+    const queue = new ConnectionQueue({ size: 1, waitMs: 30 });
+    await queue.acquire();
+    const early = refusal(queue.acquire());
+    vi.advanceTimersByTime(10);
+    const late = refusal(queue.acquire());
+    vi.advanceTimersByTime(20);
+    vi.useRealTimers();
+    expect(await early).toBe('waitTimeout');
+    expect(queue.waiting).toBe(1);
+    queue.release(); // to `late`, not to the one that gave up
+    expect(await late).toBe('lent');
+    expect(queue.lent).toBe(1);
+    expect(queue.counts).toEqual({ waits: 2, refused: { queueFull: 0, waitTimeout: 1 } });
+    queue.release();
+    expect(queue.lent).toBe(0);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { messages } from '@huiyun/contract';
+import { isStatementTimeout } from '../db/statement-timeout.ts';
 import { unavailableDependency } from '../infra/dependency-faults.ts';
 import { AppError } from './errors.ts';
 import { fail } from './envelope.ts';
@@ -10,7 +11,8 @@ export const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWit
 // The one error handler: refusals answer their own message; Fastify's request errors (bad JSON, wrong
 // content type, too large) answer a Chinese text; anything unexpected is logged with its stack and
 // answered with a generic text, never the stack. A dependency away (PostgreSQL, Redis, SQLite busy or
-// full: infra/dependency-faults.ts) answers 503 with its message; the log has its state changes.
+// full, PostgreSQL's pool busy: infra/dependency-faults.ts) answers 503 with its message; the log has its
+// state changes. A console read cancelled by its statement timeout (http/statement-timeouts.ts) answers 503 too.
 const unavailableText = {
   database: messages.common.databaseUnavailable,
   redis: messages.common.redisUnavailable,
@@ -31,6 +33,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
         : messages.common.badRequestBody;
       request.log.info({ code: (error as FastifyError).code, message: error.message }, 'request refused');
       return reply.status(status).send(fail(text));
+    }
+    if (isStatementTimeout(error)) {
+      request.log.warn({ url: request.url.split('?')[0], message: error.message }, 'statement timeout');
+      return reply.status(503).send(fail(messages.common.queryTimedOut));
     }
     const away = unavailableDependency(error);
     if (away) {

@@ -7,6 +7,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PoolBusyError } from '../db/connection-queue.ts';
+import { isStatementTimeout } from '../db/statement-timeout.ts';
 import { freePort } from '../test/server-process.ts';
 import { DependencyWatch, unavailableDependency } from './dependency-faults.ts';
 import { REDIS_OPTIONS } from './redis.ts';
@@ -66,6 +68,15 @@ describe('unavailableDependency', () => {
     await caught(() => redis.connect());
     expect(unavailableDependency(await caught(() => redis.get('k')))).toBe('redis');
     redis.disconnect();
+  });
+
+  it('knows PostgreSQL too busy: its pool refused the caller (queue full, or waited out)', () => {
+    expect(unavailableDependency(new PoolBusyError('queueFull'))).toBe('database');
+    expect(unavailableDependency(new PoolBusyError('waitTimeout'))).toBe('database');
+    // a statement stopped by its timeout is not the database away: http/error-handler.ts answers it apart
+    const timedOut = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    expect(unavailableDependency(timedOut)).toBeUndefined();
+    expect(isStatementTimeout(timedOut)).toBe(true);
   });
 
   it('leaves anything else to the generic answer', () => {

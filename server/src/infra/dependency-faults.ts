@@ -1,8 +1,11 @@
-// A dependency that falters: PostgreSQL restarted, Redis away, SQLite busy or its disk full, the file
-// store's bucket unreachable.
+// A dependency that falters: PostgreSQL restarted or too slow for the requests (its pool's queue full or
+// waited out: db/connection-queue.ts), Redis away, SQLite busy or its disk full, the file store's bucket
+// unreachable.
 // The server never exits for it: the request answers 503 with a message (http/error-handler.ts), the
 // background chores try again on their next turn, and each dependency's state goes to the log once per
 // change (DependencyWatch), not once per failed call.
+
+import { PoolBusyError } from '../db/connection-queue.ts';
 
 export type Dependency = 'database' | 'redis' | 'fileStore';
 
@@ -29,6 +32,7 @@ export function unavailableDependency(error: unknown): Dependency | undefined {
   const e = error as { name?: string; code?: unknown; errcode?: unknown; message?: unknown } | null;
   if (!e || typeof e !== 'object') return undefined;
   if (e instanceof FileStoreUnavailableError) return 'fileStore';
+  if (e instanceof PoolBusyError) return 'database';
   const message = typeof e.message === 'string' ? e.message : '';
   if (e.name === 'MaxRetriesPerRequestError' || REDIS_TEXT.test(message)) return 'redis';
   if (e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') return SQLITE_UNAVAILABLE.has(e.errcode & 0xff) ? 'database' : undefined;

@@ -24,6 +24,8 @@ export type TestApp = App & {
   close: () => Promise<void>;
   /** The start of this app's Redis keys (a second app on the same database shares its sessions with it). */
   redisPrefix: string;
+  /** PostgreSQL: the app's database (a test's own session on it); undefined on SQLite. */
+  databaseUrl?: string;
 };
 
 export type Called = { status: number; body: Envelope<any>; raw: LightMyRequestResponse };
@@ -85,6 +87,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         .executeTakeFirstOrThrow();
       return row.deptId;
     },
+    databaseUrl: testDb.url,
     close: async () => {
       await app.close();
       await testDb.drop();

@@ -34,6 +34,8 @@ export type ServerProcess = {
   readonly applicationName: string;
   /** Times the process ended by itself, not by kill (a fault test: it must never). */
   readonly exitedByItself: () => number;
+  /** The process id of the one running now (its memory: /proc/<pid>/status). */
+  readonly pid: () => number | undefined;
   /** What the processes started so far wrote to stdout (the JSON log) and to stderr. */
   readonly output: () => { stdout: string; stderr: string };
 };
@@ -92,7 +94,7 @@ export async function serverProcess(options: { dataDir: string; databaseUrl?: st
     killing = false;
     return code;
   };
-  return { url: `http://127.0.0.1:${port}`, start, kill, stop, applicationName, exitedByItself: () => exitedByItself, output: () => output };
+  return { url: `http://127.0.0.1:${port}`, start, kill, stop, applicationName, exitedByItself: () => exitedByItself, pid: () => child?.pid, output: () => output };
 }
 
 export type ServerOnTestDatabase = { server: ServerProcess; db: Kysely<Database>; dataDir: string; /** PostgreSQL: the server's database */ databaseUrl?: string; close: () => Promise<void> };

@@ -3,46 +3,54 @@ import { expect } from 'vitest';
 import { messages, OrderStatus, TransType } from '@huiyun/contract';
 import type { Database } from '../db/schema.ts';
 import type { SimMachine } from '../../../tools/terminal-simulator/setup.ts';
-import { payOnPage, TerminalClient } from '../../../tools/terminal-simulator/terminal-client.ts';
+import { payOnPage, retryWait, TerminalClient, type Backoff } from '../../../tools/terminal-simulator/terminal-client.ts';
 
 // Machines selling over the terminal protocol against a server that may falter (a fault test), and the
-// recount of the books afterwards. Every call is retried until it is answered, as the protocol says; the
-// answers on the way are counted: 503 (a dependency away, the server says so) apart from anything else.
+// recount of the books afterwards. Every call is retried until it is answered, as the protocol says (its
+// backoff, smaller: FAULT_TEST_BACKOFF unless given); the answers on the way are counted: 503 (a dependency
+// away, the server says so) apart from anything else.
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Answers seen on the way: 503s, and failures of any other kind (a 5xx other than 503, no answer at all). */
-export type Faults = { unavailable: number; other: string[] };
+/**
+ * Answers seen on the way: 503s, and failures of any other kind (a 5xx other than 503, no answer at all);
+ * with `statuses`, every answer counted by its status.
+ */
+export type Faults = { unavailable: number; other: string[]; statuses?: Record<number, number> };
 
 export const newFaults = (): Faults => ({ unavailable: 0, other: [] });
 
+/** Fault tests try again soon: the first wait 0–50 ms, then every 50 ms. */
+export const FAULT_TEST_BACKOFF: Backoff = { firstMs: 50, maxMs: 50 };
+
 /** Calls until the server answers below 500, counting what came before. A generous timeout per call: nothing may hang. */
-export async function untilAnswered<T extends { status: number }>(faults: Faults, call: () => Promise<T>): Promise<T> {
-  for (;;) {
+export async function untilAnswered<T extends { status: number }>(faults: Faults, call: () => Promise<T>, backoff = FAULT_TEST_BACKOFF): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
     try {
       const answer = await call();
+      if (faults.statuses) faults.statuses[answer.status] = (faults.statuses[answer.status] ?? 0) + 1;
       if (answer.status < 500) return answer;
       if (answer.status === 503) faults.unavailable++;
       else faults.other.push(`HTTP ${answer.status}`);
     } catch (error) {
       faults.other.push(String((error as Error).cause ?? error));
     }
-    await sleep(50);
+    await sleep(retryWait(attempt, backoff));
   }
 }
 
 /** The customer pays on the code URL's page (the simulator's or a fake gateway's); again after a failure: then it says paid. */
-const pay = (faults: Faults, codeUrl: string) => payOnPage(codeUrl, (call) => untilAnswered(faults, call));
+const pay = (faults: Faults, codeUrl: string, backoff: Backoff) => payOnPage(codeUrl, (call) => untilAnswered(faults, call, backoff));
 
 export type Progress = { created: string[]; dispensed: number; failed: number };
 
 /**
  * One machine's `purchases` (create, pay, wait until paid, report the dispense: a quarter fail); a share
- * `walkAway` of the customers leave before paying.
+ * `walkAway` of the customers leave before paying. Each call may take 15 s (the client's own timeout).
  */
-export async function sell(server: string, machine: SimMachine, purchases: number, progress: Progress, faults: Faults, random: () => number, walkAway = 0) {
+export async function sell(server: string, machine: SimMachine, purchases: number, progress: Progress, faults: Faults, random: () => number, walkAway = 0, backoff = FAULT_TEST_BACKOFF) {
   const client = new TerminalClient(server, machine.machineNo, machine.key);
-  const call = <T>(p: string, body: unknown) => untilAnswered(faults, () => client.call<T>(p, body, 15_000));
+  const call = <T>(p: string, body: unknown) => untilAnswered(faults, () => client.call<T>(p, body, 15_000), backoff);
   for (let n = 0; n < purchases; n++) {
     const created = await call<{ orderNo: string; codeUrl: string }>('/order/create', { aisleNo: ['A1', 'A2', 'B1', 'B2'][n % 4], payType: machine.payType });
     if (!created.body.success) {
@@ -54,7 +62,7 @@ export async function sell(server: string, machine: SimMachine, purchases: numbe
     const { orderNo, codeUrl } = created.body.data!;
     progress.created.push(orderNo);
     if (random() < walkAway) continue;
-    if (!(await pay(faults, codeUrl))) continue;
+    if (!(await pay(faults, codeUrl, backoff))) continue;
     let status = 10;
     for (let i = 0; i < 60 && status !== 2; i++) {
       status = (await call<{ orderStatus: number }>('/order/status', { orderNo, knownStatus: status, waitSeconds: 1 })).body.data?.orderStatus ?? status;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { SystemSnapshot } from '@huiyun/contract';
 import type { Config } from '../../../config.ts';
-import { pgPoolOf } from '../../../db/connect.ts';
+import { poolStatsOf } from '../../../db/connect.ts';
 import { dialectOf } from '../../../db/dialect.ts';
 import type { Database } from '../../../db/schema.ts';
 
@@ -34,11 +34,11 @@ const fileSize = (file: string) => {
 export async function databaseStats(db: Kysely<Database>, config: Config): Promise<SystemSnapshot['database']> {
   if (dialectOf(db) === 'postgres') {
     const size = await sql<{ size: string | number }>`select pg_database_size(current_database()) as size`.execute(db);
-    const pool = pgPoolOf.get(db);
+    const pool = poolStatsOf(db);
     return {
       kind: 'postgres',
       sizeBytes: Number(size.rows[0]?.size ?? 0),
-      pool: pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null,
+      pool: pool ? { total: pool.open, idle: pool.idle, waiting: pool.waiting } : null,
       slowest: await slowestStatements(db),
     };
   }

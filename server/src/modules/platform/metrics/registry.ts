@@ -1,15 +1,19 @@
 import cluster from 'node:cluster';
 import type { Kysely } from 'kysely';
 import { AggregatorRegistry, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { poolStatsOf } from '../../../db/connect.ts';
 import type { Config } from '../../../config.ts';
 import type { Database } from '../../../db/schema.ts';
 import { clusterGathering } from '../../../infra/cluster-gather.ts';
+import { unavailableDependency } from '../../../infra/dependency-faults.ts';
 import { BusinessStats, dayTotals, databaseStats } from '../../monitor/server/index.ts';
 import { readOncePerScrape } from './read-once-per-scrape.ts';
 import { jobRunGauges } from './job-run-gauges.ts';
+import { poolGauges } from './pool-gauges.ts';
 
 // The figures of 监控查询 for Prometheus (prom-client), in two parts. Each process's own: its default metrics
-// (CPU, memory, event-loop lag, handles) and every answer by route in a histogram. The shared ones: the
+// (CPU, memory, event-loop lag, handles), every answer by route in a histogram, and its PostgreSQL pool
+// (pool-gauges.ts: summed over the processes). The shared ones: the
 // database, the business and the background jobs' last runs, gauges read at each scrape. Counts since
 // midnight are gauges (they restart with the day); Prometheus takes their rates.
 //
@@ -18,6 +22,13 @@ import { jobRunGauges } from './job-run-gauges.ts';
 // request histograms summed, the process metrics kept apart by a `pid` label — then adds the shared part once.
 
 type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
+
+// The shared part needs the database: while it is away or too busy (its pool refuses: db/connection-queue.ts)
+// a scrape answers the processes' part alone — the pool's refusals among it — rather than failing whole.
+const withoutDatabase = (error: unknown): MetricsJson => {
+  if (unavailableDependency(error) === 'database') return [];
+  throw error;
+};
 export type Metrics = { requests: Histogram<'method' | 'route' | 'status'>; text: () => Promise<string>; contentType: string; stop: () => void };
 
 export function createMetrics(db: Kysely<Database>, config: Config, now: () => number): Metrics {
@@ -30,10 +41,13 @@ export function createMetrics(db: Kysely<Database>, config: Config, now: () => n
     name: 'huiyun_http_request_duration_seconds', help: 'HTTP answers by route, method and status class', labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [requestRegistry],
   });
+  const poolRegistry = new Registry();
+  poolGauges(() => poolStatsOf(db), poolRegistry);
   const ownPart = async (): Promise<MetricsJson> => [
     // one series a process: kept whatever prom-client would do with several (process_start_time is 'omit')
     ...(await processRegistry.getMetricsAsJSON()).map((metric) => ({ ...metric, aggregator: 'first' as const })),
     ...(await requestRegistry.getMetricsAsJSON()),
+    ...(await poolRegistry.getMetricsAsJSON()),
   ];
   const processes = clusterGathering('metrics', ownPart);
 
@@ -57,17 +71,13 @@ export function createMetrics(db: Kysely<Database>, config: Config, now: () => n
   gauge('huiyun_numbers_sent_today', 'Numbers reported sent today (Asia/Shanghai)', async () => (await today()).sent);
   gauge('huiyun_orders_created_today', 'Orders created today (Asia/Shanghai)', async () => (await today()).created);
   gauge('huiyun_database_size_bytes', 'The database on disk', async () => (await database()).sizeBytes);
-  const pool = (field: 'total' | 'idle' | 'waiting') => async () => (await database()).pool?.[field] ?? null;
-  gauge('huiyun_database_pool_connections', 'PostgreSQL pool: connections open', pool('total'));
-  gauge('huiyun_database_pool_idle', 'PostgreSQL pool: connections idle', pool('idle'));
-  gauge('huiyun_database_pool_waiting', 'PostgreSQL pool: queries waiting for a connection', pool('waiting'));
   jobRunGauges(db, shared);
 
   return {
     requests,
     contentType: shared.contentType,
     text: async () => {
-      const [parts, sharedPart] = await Promise.all([processes.all(), shared.getMetricsAsJSON()]);
+      const [parts, sharedPart] = await Promise.all([processes.all(), shared.getMetricsAsJSON().catch(withoutDatabase)]);
       return AggregatorRegistry.aggregate([...parts, sharedPart]).metrics();
     },
     stop: () => processes.stop(),
