@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { answerConfirm, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { answerConfirm, expect, test, toast, tokenOf, uniqueCode } from './fixtures.ts';
 import { clickRowAction, dialog, rowOf, rows, searchList } from './list-page.ts';
 import { BASE_URL } from './env.ts';
 import { TerminalClient } from '../tools/terminal-simulator/terminal-client.ts';
@@ -8,7 +8,7 @@ const URL = '/machine/MachineAisle';
 
 /** A machine of this test through the API; answers its id. */
 async function createMachine(page: Page, prefix: string): Promise<{ machineId: number; machineNo: string; terminalKey: string }> {
-  const machineNo = uniqueName(prefix).replace(/_/g, '-').slice(0, 32).toUpperCase();
+  const machineNo = uniqueCode(prefix).slice(0, 32);
   const token = await tokenOf(page);
   const answer = await (await page.request.post('/api/Machine/save', { headers: { token }, data: { machineNo, machineName: '货道端到端' } })).json();
   expect(answer.success).toBe(true);

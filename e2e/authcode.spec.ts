@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { expect, test, toast, tokenOf, uniqueCode } from './fixtures.ts';
 import { deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/task/authcode';
@@ -21,9 +21,6 @@ async function createCodes(page: Page, owner: string, codes: string[], dueNum = 
     expect((await answer.json()).success).toBe(true);
   }
 }
-
-/** A code unique to this run: [A-Z0-9-] only. */
-const uniqueCode = (prefix: string) => uniqueName(prefix).toUpperCase().replace(/_/g, '-');
 
 test.describe('授权码列表', () => {
   test('add through the dialog: messages, owner, 随机生成', async ({ adminPage: page }) => {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { answerConfirm, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { answerConfirm, expect, test, toast, tokenOf, uniqueCode } from './fixtures.ts';
 import { deleteRowCancelThenConfirm, dialog, listScreenScenario, rowOf, rows } from './list-page.ts';
 
 const URL = '/system/Dept';
@@ -9,11 +9,6 @@ async function search(page: Page, filters: { deptName?: string; deptNo?: string 
   if (filters.deptName !== undefined) await form.getByLabel('部门名称').fill(filters.deptName);
   if (filters.deptNo !== undefined) await form.getByLabel('部门代码').fill(filters.deptNo);
   await form.getByRole('button', { name: '查询' }).click();
-}
-
-/** A company code unique to this run, in the allowed characters. */
-function uniqueCode(prefix: string): string {
-  return uniqueName(prefix).replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
 /** Creates companies through the API with the page's own session (faster than the dialog). */

@@ -4,14 +4,12 @@
 // operator's own account.
 import type { Locator, Page } from '@playwright/test';
 import { TestDevice } from './device.ts';
-import { expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { expect, test, toast, tokenOf, uniqueCode, uniqueName } from './fixtures.ts';
 import { dialog, openFromMenu, rowOf, searchList } from './list-page.ts';
 
 const WIDTH = 1366;
 const HEIGHT = 768;
 test.use({ viewport: { width: WIDTH, height: HEIGHT } });
-
-const uniqueCode = (prefix: string) => uniqueName(prefix).toUpperCase().replace(/_/g, '-');
 
 async function post(page: Page, url: string, data: Record<string, unknown>) {
   const answer = await page.request.post(url, { headers: { token: await tokenOf(page) }, data });

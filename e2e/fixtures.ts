@@ -128,6 +128,11 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 7)}`;
 }
 
+/** A code no other test uses, of [A-Z0-9-] only (授权码, 部门代码, 机器编号). */
+export function uniqueCode(prefix: string): string {
+  return uniqueName(prefix).toUpperCase().replace(/_/g, '-');
+}
+
 /** The antd confirmation dialog currently open. */
 export function confirmDialog(page: Page) {
   return page.locator('.ant-modal-confirm');

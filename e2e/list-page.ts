@@ -14,6 +14,11 @@ export function dialog(page: Page, title: string) {
   return page.getByRole('dialog').filter({ hasText: title });
 }
 
+/** A field's validation message within a form or dialog (not a placeholder of the same text). */
+export function fieldError(scope: Locator, text: string) {
+  return scope.locator('.ant-form-item-explain-error').filter({ hasText: text });
+}
+
 /**
  * Opens the screen `name` from the side menu, opening its `group` first when the link is hidden, and
  * returns once the screen is up. The URL moves before the screen renders (the router's transition keeps

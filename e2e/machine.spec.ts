@@ -1,11 +1,11 @@
 import type { Page } from '@playwright/test';
-import { answerConfirm, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
+import { answerConfirm, expect, test, toast, tokenOf, uniqueCode } from './fixtures.ts';
 import { clickRowAction, deleteRowCancelThenConfirm, dialog, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/machine/MachineInfo';
 
 /** A machine number of this run: letters, digits and dashes, at most 32. */
-const machineNo = (prefix: string) => uniqueName(prefix).replace(/_/g, '-').slice(0, 32).toUpperCase();
+const machineNo = (prefix: string) => uniqueCode(prefix).slice(0, 32);
 const searchByNo = (page: Page, no: string) => searchList(page, 'machine', '机器编号', no);
 
 async function createMachine(page: Page, item: { machineNo: string; machineName: string }) {

@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { type Account, answerConfirm, confirmDialog, expect, test, toast, tokenOf, uniqueName, withSideMenu } from './fixtures.ts';
+import { fieldError } from './list-page.ts';
 
 const URL = '/system/Module';
 
@@ -11,9 +12,6 @@ function treeNode(page: Page, name: string) {
 }
 function form(page: Page) {
   return page.locator('form#menu-edit');
-}
-function fieldError(page: Page, text: string) {
-  return form(page).locator('.ant-form-item-explain-error').getByText(text, { exact: true });
 }
 function parentSelect(page: Page) {
   return form(page).locator('.ant-select');
@@ -70,13 +68,13 @@ test.describe('菜单管理', () => {
     await parentSelect(page).hover();
     await form(page).locator('.ant-select-clear').click();
     await toolbar(page).getByRole('button', { name: '保存' }).click();
-    await expect(fieldError(page, '请选择父级菜单')).toBeVisible();
-    await expect(fieldError(page, '请输入菜单名称')).toBeVisible();
-    await expect(fieldError(page, '请输入菜单图标')).toBeVisible();
-    await expect(fieldError(page, '请输入URL')).toBeVisible();
-    await expect(fieldError(page, '请输入菜单顺序')).toBeVisible();
+    await expect(fieldError(form(page), '请选择父级菜单')).toBeVisible();
+    await expect(fieldError(form(page), '请输入菜单名称')).toBeVisible();
+    await expect(fieldError(form(page), '请输入菜单图标')).toBeVisible();
+    await expect(fieldError(form(page), '请输入URL')).toBeVisible();
+    await expect(fieldError(form(page), '请输入菜单顺序')).toBeVisible();
     await form(page).getByLabel('URL').fill('no-slash');
-    await expect(fieldError(page, 'URL须以/开头，且不能包含空格')).toBeVisible();
+    await expect(fieldError(form(page), 'URL须以/开头，且不能包含空格')).toBeVisible();
   });
 
   test('新增 right after a click on a group keeps the new form when the group\'s detail arrives later', async ({ adminPage: page }) => {

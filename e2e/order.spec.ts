@@ -5,6 +5,7 @@ import type { Page } from '@playwright/test';
 import { BASE_URL, dataDirPointer, E2E_PORT } from './env.ts';
 import { answerConfirm, confirmDialog, expect, loginThroughUi, test, toast, tokenOf, uniqueName } from './fixtures.ts';
 import { clickRowAction, dialog, pickOption, rowActionNames, rowOf, rows } from './list-page.ts';
+import { shanghaiTime } from './suite-database.ts';
 
 // 交易订单 (/pay/Order). No screen makes orders (the terminal protocol does), so this spec writes them
 // straight into the suite's database, each number carrying this run's mark.
@@ -16,8 +17,6 @@ const machine1 = `E2E-${run}-1`;
 const machine2 = `E2E-${run}-2`;
 const machine3 = `E2E-${run}-3`;
 const machine4 = `E2E-${run}-4`;
-/** 'YYYY-MM-DD HH:mm' Asia/Shanghai → epoch ms. */
-const shanghai = (text: string) => Date.parse(`${text.replace(' ', 'T')}:00+08:00`);
 
 /** parentNo: a refund row's order (earlier in the same call), whose refunded amount it adds to when 退款成功. */
 type Row = { deptNo?: string; orderNo: string; machineNo: string; payType: number; transType: number; amount: number; status: number; transId: string; created: string; parentNo?: string };
@@ -31,7 +30,7 @@ function addOrders(orders: Row[]) {
     const insert = db.prepare(`insert into pay_order (deptId, orderNo, transId, payType, subPayType, transType, machineNo, goodsNo, goodsName,
       goodsPrice, payAmount, aisleNo, orderStatus, openId, mchId, subMchId, remark, createTime, payTime) values (?, ?, ?, ?, 0, ?, ?, 'G01', '矿泉水', 350, ?, 'A1', ?, 'oE2E', 'MCH-E2E', 'SUB-E2E', '端到端', ?, ?)`);
     for (const o of orders) {
-      const created = shanghai(o.created);
+      const created = shanghaiTime(o.created);
       // 已支付 (2) waits for its machine's dispense report: paid now, or the sweeper would count it as a
       // dispense never reported (PAY_DISPENSE_TIMEOUT_SECONDS) and refund it while the spec runs
       const paid = !o.transId ? null : o.status === 2 ? Date.now() : created + 5000;

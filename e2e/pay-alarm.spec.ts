@@ -5,6 +5,7 @@ import type { Page } from '@playwright/test';
 import { BASE_URL, dataDirPointer, E2E_PORT } from './env.ts';
 import { expect, loginThroughUi, test, tokenOf, uniqueName } from './fixtures.ts';
 import { openFromMenu, pickOption, rowOf, rows } from './list-page.ts';
+import { shanghaiTime } from './suite-database.ts';
 
 // 支付告警 (/pay/Alarm). The payment half writes alarms (server/src/modules/pay/alarms/pay-alarm.test.ts
 // drives that through a real notification and refund); this spec writes them straight into the suite's
@@ -13,8 +14,6 @@ import { openFromMenu, pickOption, rowOf, rows } from './list-page.ts';
 const run = uniqueName('a').replace(/[^A-Za-z0-9]/g, '').slice(-10).toUpperCase();
 const no = (suffix: string) => `E2EA${run}${suffix}`;
 const machine = `E2EA-${run}`;
-/** 'YYYY-MM-DD HH:mm' Asia/Shanghai → epoch ms. */
-const shanghai = (text: string) => Date.parse(`${text.replace(' ', 'T')}:00+08:00`);
 
 type Alarm = { deptNo?: string; kind: string; orderNo: string; detail: string; created: string; machineNo?: string };
 
@@ -27,7 +26,7 @@ function addAlarms(alarms: Alarm[]) {
     const insert = db.prepare('insert into pay_alarm (kind, orderNo, deptId, machineNo, detail, createTime) values (?, ?, ?, ?, ?, ?)');
     for (const a of alarms) {
       const deptId = a.deptNo === '' ? 0 : (deptOf.get(a.deptNo ?? 'DEMO') as { deptId: number }).deptId;
-      insert.run(a.kind, a.orderNo, deptId, a.machineNo ?? machine, a.detail, shanghai(a.created));
+      insert.run(a.kind, a.orderNo, deptId, a.machineNo ?? machine, a.detail, shanghaiTime(a.created));
     }
   } finally {
     db.close();

@@ -3,12 +3,9 @@ import type { Locator, Page } from '@playwright/test';
 import { maskSecret } from '@huiyun/contract';
 import { makeCertificates } from '../tools/fake-gateways/certificates.ts';
 import { expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { clickRowAction, deleteRowCancelThenConfirm, dialog, pickOption, rowOf, rows, searchList } from './list-page.ts';
+import { clickRowAction, deleteRowCancelThenConfirm, dialog, fieldError, pickOption, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/pay/Config';
-
-/** A field's validation message (not a placeholder of the same text). */
-const fieldError = (scope: Locator, text: string) => scope.locator('.ant-form-item-explain-error').filter({ hasText: text });
 
 /** A field's label when it carries the required mark (antd's `*`). */
 const requiredMark = (scope: Locator, label: string) => scope.locator('label.ant-form-item-required').getByText(label, { exact: true });

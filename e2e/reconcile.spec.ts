@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, toast, uniqueName } from './fixtures.ts';
 import { clickRowAction, dialog, openFromMenu, pickOption, rowOf } from './list-page.ts';
-import { withSuiteDatabase } from './suite-database.ts';
+import { shanghaiTime, withSuiteDatabase } from './suite-database.ts';
 
 // 对账 (/pay/Reconcile). A 支付配置 of this run's own on the simulator, with sales written straight into the
 // suite's database on both sides (pay_order, and the simulator's books pay_sim_payment), one side altered:
@@ -11,8 +11,6 @@ const run = uniqueName('r').replace(/[^A-Za-z0-9]/g, '').slice(-10).toUpperCase(
 const no = (suffix: string) => `E2ER${run}${suffix}`;
 const configName = `对账E2E-${run}`;
 const DAY = '2025-08-01';
-/** 'YYYY-MM-DD HH:mm' Asia/Shanghai → epoch ms. */
-const shanghai = (text: string) => Date.parse(`${text.replace(' ', 'T')}:00+08:00`);
 
 type Sale = { orderNo: string; ours?: number; gateway?: number; at: string };
 
@@ -27,7 +25,7 @@ function addSales(sales: Sale[]) {
     const payment = db.prepare(`insert into pay_sim_payment (orderNo, configId, amount, notifyUrl, status, transId, expireAt, createTime, payTime)
       values (?, ?, ?, 'http://127.0.0.1/n', 'paid', ?, ?, ?, ?)`);
     for (const s of sales) {
-      const at = shanghai(s.at);
+      const at = shanghaiTime(s.at);
       if (s.ours !== undefined) order.run(deptId, s.orderNo, s.ours, s.ours, at - 60_000, at, configId);
       if (s.gateway !== undefined) payment.run(s.orderNo, configId, s.gateway, `SIM${s.orderNo}`, at + 300_000, at - 60_000, at);
     }

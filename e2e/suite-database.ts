@@ -17,3 +17,8 @@ export function withSuiteDatabase<T>(work: (db: DatabaseSync) => T): T {
     db.close();
   }
 }
+
+/** 'YYYY-MM-DD HH:mm' in Asia/Shanghai (the console's zone) → epoch ms, for the times of such rows. */
+export function shanghaiTime(text: string): number {
+  return Date.parse(`${text.replace(' ', 'T')}:00+08:00`);
+}

@@ -1,15 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { SecretBox, secretKeyFromBase64 } from '../server/src/infra/secret-box.ts';
 import { dataDirPointer, E2E_PORT } from './env.ts';
-import { answerConfirm, expect, test, toast, tokenOf, uniqueName } from './fixtures.ts';
-import { clickRowAction, deleteRowCancelThenConfirm, dialog, pickOption, rowOf, rows, searchList } from './list-page.ts';
+import { answerConfirm, expect, test, toast, tokenOf, uniqueCode } from './fixtures.ts';
+import { clickRowAction, deleteRowCancelThenConfirm, dialog, fieldError, pickOption, rowOf, rows, searchList } from './list-page.ts';
 
 const URL = '/machine/MachineConfig';
-
-const fieldError = (scope: Locator, text: string) => scope.locator('.ant-form-item-explain-error').filter({ hasText: text });
 
 /**
  * Machines of the demo company, written straight into the suite's database (the 机器列表 screen is
@@ -49,7 +47,7 @@ test.describe('终端支付配置', () => {
   });
 
   test('bind a machine to a config picked from lists, refuse a duplicate, edit, search, delete', async ({ adminPage: page }) => {
-    const tag = uniqueName('E2ETC').toUpperCase().replace(/_/g, '-').slice(0, 24);
+    const tag = uniqueCode('E2ETC').slice(0, 24);
     const [machineA, machineB] = [`${tag}-A`, `${tag}-B`];
     const deptId = addMachines([machineA, machineB]);
     const configName = `${tag} 现金配置`;
@@ -111,7 +109,7 @@ test.describe('终端支付配置', () => {
   });
 
   test('a 支付配置 still bound cannot be deleted', async ({ adminPage: page }) => {
-    const tag = uniqueName('E2EBD').toUpperCase().replace(/_/g, '-').slice(0, 24);
+    const tag = uniqueCode('E2EBD').slice(0, 24);
     const deptId = addMachines([tag]);
     const configName = `${tag} 绑定`;
     const configId = await addPayConfig(page, { name: configName, payType: 1, deptId });
@@ -129,7 +127,7 @@ test.describe('终端支付配置', () => {
 });
 
 test('终端支付配置 fits 1366 px without a sideways scroll', async ({ adminPage: page }) => {
-  const tag = uniqueName('E2EFT').toUpperCase().replace(/_/g, '-').slice(0, 24);
+  const tag = uniqueCode('E2EFT').slice(0, 24);
   const deptId = addMachines([tag]);
   const configId = await addPayConfig(page, { name: `${tag} 适配`, payType: 1, deptId });
   const saved = await page.request.post('/api/MachineConfig/save', { headers: { token: await tokenOf(page) }, data: { machineNo: tag, payType: 1, configId, configName: '现金支付', payOpen: 'T', posNo: 'POS-1' } });

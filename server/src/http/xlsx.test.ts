@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import Fastify from 'fastify';
 import { expect, it } from 'vitest';
-import { sendXlsx, zipInputOf } from './xlsx.ts';
+import { sendXlsx, sheetColumns, zipInputOf } from './xlsx.ts';
 
 // The streamed writer on its own: rows from an async source, sheets rolled over at the cap.
 
@@ -32,4 +32,16 @@ it('still finds the zip input it waits on in exceljs (an upgrade that moves it f
   expect(input).toBeDefined();
   expect(typeof input!._writableState?.needDrain).toBe('boolean');
   expect(typeof input!.once).toBe('function');
+});
+
+it('heads each sheet column with the text of its name, in the order given, from the first texts that have it', () => {
+  const screen = { orderNo: '订单号', title: '交易订单' };
+  const common = { orderNo: '别的订单号', editTime: '修改时间' };
+  type Row = { orderNo: string; editTime: string; success: string };
+  expect(sheetColumns<Row>([screen, common], { editTime: 20, orderNo: 28, success: 8 }, { success: '结果' })).toEqual([
+    { header: '修改时间', key: 'editTime', width: 20 },
+    { header: '订单号', key: 'orderNo', width: 28 },
+    { header: '结果', key: 'success', width: 8 },
+  ]);
+  expect(() => sheetColumns<Row>(screen, { editTime: 20 })).toThrow('sheet column editTime: no header text');
 });

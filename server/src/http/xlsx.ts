@@ -7,6 +7,27 @@ import type { FastifyReply } from 'fastify';
 // large export never sits whole in memory.
 export type XlsxColumn<T> = { header: string; key: keyof T & string; width?: number };
 
+type SheetTexts = Readonly<Record<string, unknown>>;
+
+/**
+ * A sheet's columns in the order of `widths`, each headed by the screen's text of the same name as its
+ * key, found in the first of `texts` that has it (`sheetColumns<OperLog>(m, { operId: 10 })` is
+ * `[{ header: m.operId, key: 'operId', width: 10 }]`); `headers` heads the columns whose text goes by
+ * another name (`{ success: m.result }`). A column with no text fails when the routes are loaded.
+ */
+export function sheetColumns<T>(
+  texts: SheetTexts | readonly SheetTexts[],
+  widths: { [K in keyof T & string]?: number },
+  headers: { [K in keyof T & string]?: string } = {},
+): XlsxColumn<T>[] {
+  const sources: readonly SheetTexts[] = Array.isArray(texts) ? texts : [texts];
+  return Object.entries(widths).map(([key, width]) => {
+    const header = headers[key as keyof T & string] ?? sources.map((source) => source[key]).find((text) => typeof text === 'string');
+    if (typeof header !== 'string') throw new Error(`sheet column ${key}: no header text`);
+    return { header, key: key as keyof T & string, width: width as number };
+  });
+}
+
 /** The most rows one export writes when a list loads them as one page; a streamed export has no cap. */
 export const EXPORT_MAX_ROWS = 100_000;
 

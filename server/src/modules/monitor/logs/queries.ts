@@ -1,12 +1,13 @@
 import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import {
-  describeUserAgent, formatDateTime, loginLogSortFields, operLogSortFields, shanghaiDayRange,
+  describeUserAgent, formatDateTime, loginLogSortFields, operLogSortFields,
   type LoginLog, type LoginLogListQuery, type LogResult, type OperLog, type OperLogListQuery,
 } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
 import { listPage, sortColumnsOf, type SelectedRow } from '../../../db/list/paging.ts';
 import { contains, type ListSearch } from '../../../db/list/search.ts';
 import { inDeptScope, type DeptScope } from '../../../db/scope.ts';
+import { withinShanghaiDays } from '../../../db/list/day-range.ts';
 
 const operSortColumns = sortColumnsOf(operLogSortFields);
 
@@ -18,9 +19,7 @@ export async function listOperLogs(db: Kysely<Database>, scope: DeptScope, query
   // One of a known set of screens (operLogModules), picked from a list: equality, on the index (module, operTime, operId).
   if (query.module) filtered = filtered.where('module', '=', query.module);
   if (query.success !== undefined) filtered = filtered.where('success', '=', query.success);
-  const { from, before } = shanghaiDayRange(query.beginTime, query.endTime);
-  if (from !== undefined) filtered = filtered.where('operTime', '>=', from);
-  if (before !== undefined) filtered = filtered.where('operTime', '<', before);
+  filtered = withinShanghaiDays(filtered, 'operTime', query.beginTime, query.endTime);
   const { rows, ...paged } = await listPage(
     db,
     filtered,
@@ -63,9 +62,7 @@ export async function listLoginLogs(db: Kysely<Database>, scope: DeptScope, quer
   if (query.userName) searches.push(contains(db, 'sys_login_log', 'l.userName', query.userName));
   if (query.ip) searches.push(contains(db, 'sys_login_log', 'l.ip', query.ip));
   if (query.success !== undefined) filtered = filtered.where('l.success', '=', query.success);
-  const { from, before } = shanghaiDayRange(query.beginTime, query.endTime);
-  if (from !== undefined) filtered = filtered.where('l.loginTime', '>=', from);
-  if (before !== undefined) filtered = filtered.where('l.loginTime', '<', before);
+  filtered = withinShanghaiDays(filtered, 'l.loginTime', query.beginTime, query.endTime);
   const { rows, ...paged } = await listPage(
     db,
     filtered,

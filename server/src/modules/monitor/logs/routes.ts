@@ -9,7 +9,7 @@ import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { listLoginLogs, listOperLogs } from './queries.ts';
 import { forceLogout, listOnline } from './service.ts';
 import * as r from '@huiyun/contract/responses';
@@ -21,42 +21,17 @@ const m = messages.monitor;
 type WithResultLabel<T> = Omit<T, 'success'> & { success: string };
 const withResultLabel = <T extends { success: number }>(row: T) => ({ ...row, success: labelOf(logResultOptions, row.success as 0 | 1) });
 
-const operLogColumns: XlsxColumn<WithResultLabel<OperLog>>[] = [
-  { header: m.operId, key: 'operId', width: 10 },
-  { header: m.userName, key: 'userName' },
-  { header: m.module, key: 'module' },
-  { header: m.action, key: 'action', width: 12 },
-  { header: m.target, key: 'target', width: 30 },
-  { header: m.method, key: 'method', width: 10 },
-  { header: m.url, key: 'url', width: 32 },
-  { header: m.ip, key: 'ip' },
-  { header: m.result, key: 'success', width: 8 },
-  { header: m.message, key: 'message', width: 30 },
-  { header: m.costMs, key: 'costMs', width: 12 },
-  { header: m.operTime, key: 'operTime', width: 20 },
-];
+const operLogColumns = sheetColumns<WithResultLabel<OperLog>>(m, {
+  operId: 10, userName: 18, module: 18, action: 12, target: 30, method: 10, url: 32, ip: 18, success: 8, message: 30, costMs: 12, operTime: 20,
+}, { success: m.result });
 
-const loginLogColumns: XlsxColumn<WithResultLabel<LoginLog>>[] = [
-  { header: m.infoId, key: 'infoId', width: 10 },
-  { header: m.userName, key: 'userName' },
-  { header: m.ip, key: 'ip' },
-  { header: m.client, key: 'client', width: 28 },
-  { header: m.userAgent, key: 'userAgent', width: 50 },
-  { header: m.result, key: 'success', width: 8 },
-  { header: m.message, key: 'message', width: 30 },
-  { header: m.loginTime, key: 'loginTime', width: 20 },
-];
+const loginLogColumns = sheetColumns<WithResultLabel<LoginLog>>(m, {
+  infoId: 10, userName: 18, ip: 18, client: 28, userAgent: 50, success: 8, message: 30, loginTime: 20,
+}, { success: m.result });
 
-const onlineColumns: XlsxColumn<OnlineSession>[] = [
-  { header: m.userName, key: 'userName' },
-  { header: m.userRealName, key: 'userRealName' },
-  { header: m.deptName, key: 'deptName', width: 24 },
-  { header: m.ip, key: 'ip' },
-  { header: m.client, key: 'client', width: 28 },
-  { header: m.loginTime, key: 'loginTime', width: 20 },
-  { header: m.lastSeenAt, key: 'lastSeenAt', width: 20 },
-  { header: m.expiresAt, key: 'expiresAt', width: 20 },
-];
+const onlineColumns = sheetColumns<OnlineSession>(m, {
+  userName: 18, userRealName: 18, deptName: 24, ip: 18, client: 28, loginTime: 20, lastSeenAt: 20, expiresAt: 20,
+});
 
 export function monitorRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages, OrderStatus, PayType, TransType, type SystemSnapshot } from '@huiyun/contract';
+import { messages, OrderStatus, TransType, type SystemSnapshot } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { twoCompanies, type TwoCompanies } from '../../../test/companies.ts';
+import { insertOrders } from '../../../test/orders.ts';
 import { testDbKind } from '../../../test/test-database.ts';
 import { RequestStats, routeStats } from './request-stats.ts';
 
@@ -31,10 +32,10 @@ describe('监控查询', () => {
 
   it('shows the process, the requests per route, the database and the business', async () => {
     const now = t.ctx.now();
-    await t.ctx.db.insertInto('pay_order').values([
-      { deptId: c.companyA, orderNo: 'SM-1', payType: PayType.wechat, transType: TransType.consume, machineNo: 'SM-M1', goodsPrice: 100, payAmount: 100, orderStatus: OrderStatus.dispensed, createTime: now, payTime: now },
-      { deptId: c.companyA, orderNo: 'SM-1R', payType: PayType.wechat, transType: TransType.refund, machineNo: 'SM-M1', goodsPrice: 100, payAmount: -50, orderStatus: OrderStatus.refunding, createTime: now, payTime: null },
-    ]).execute();
+    await insertOrders(t.ctx.db, [
+      { deptId: c.companyA, orderNo: 'SM-1', machineNo: 'SM-M1', orderStatus: OrderStatus.dispensed, createTime: now, payTime: now },
+      { deptId: c.companyA, orderNo: 'SM-1R', transType: TransType.refund, machineNo: 'SM-M1', payAmount: -50, orderStatus: OrderStatus.refunding, createTime: now, payTime: null },
+    ]);
     await t.ctx.db.insertInto('pay_machine').values({ deptId: c.companyA, machineNo: 'SM-M1', machineName: '监控机', terminalKey: 'k', lastSeenAt: now, addTime: now, editTime: now }).execute();
     await t.ctx.db.insertInto('pay_alarm').values({ kind: 'latePayment', orderNo: 'SM-1', createTime: now }).execute();
     await t.call('POST', '/api/Charts/statistics', { token: c.admin, body: { granularity: 'week' } }); // a 400, counted

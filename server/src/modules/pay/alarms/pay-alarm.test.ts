@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages, OrderStatus, PayAlarmKind, PayType, RoleId, shanghaiDayStart, TransType } from '@huiyun/contract';
+import { messages, OrderStatus, PayAlarmKind, PayType, RoleId, shanghaiDayStart } from '@huiyun/contract';
 import { startTestApp, USER_PASSWORD, type TestApp } from '../../../test/harness.ts';
 import { twoCompanies, type TwoCompanies } from '../../../test/companies.ts';
+import { insertOrder } from '../../../test/orders.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
 import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from '../gateways/index.ts';
 import { type PaymentRuntime } from '../orders/index.ts';
@@ -140,11 +141,11 @@ describe('alarms the payment half writes', () => {
 
   async function orderOfB(orderNo: string, status: number, extra: { refundNeeded?: number; paid?: boolean } = {}) {
     const now = Date.now();
-    await t.ctx.db.insertInto('pay_order').values({
-      deptId: c.companyB, orderNo, transId: extra.paid ? `SIM-${orderNo}` : '', payType: PayType.wechat, transType: TransType.consume, machineNo: 'PA-B-9', goodsName: '可乐', goodsPrice: 250,
-      payAmount: 250, aisleNo: 'A1', orderStatus: status, mchId: 'MCH-PA', createTime: now, payTime: extra.paid ? now : null, configId, expireAt: now + 300_000, updateTime: now,
+    await insertOrder(t.ctx.db, {
+      deptId: c.companyB, orderNo, transId: extra.paid ? `SIM-${orderNo}` : '', machineNo: 'PA-B-9', goodsName: '可乐', goodsPrice: 250, aisleNo: 'A1',
+      orderStatus: status, mchId: 'MCH-PA', createTime: now, payTime: extra.paid ? now : null, configId, expireAt: now + 300_000, updateTime: now,
       refundNeeded: extra.refundNeeded ?? 0,
-    }).execute();
+    });
     if (extra.paid) {
       await t.ctx.db.insertInto('pay_sim_payment').values({ orderNo, configId, amount: 250, mchId: 'MCH-PA', appId: 'APP-PA', notifyUrl: 'http://127.0.0.1/gateway/simulator/notify', status: 'paid', transId: `SIM-${orderNo}`, expireAt: now, createTime: now, payTime: now }).execute();
     }

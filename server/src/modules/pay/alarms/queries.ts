@@ -1,8 +1,9 @@
 import type { InferResult, Kysely, SelectQueryBuilder } from 'kysely';
-import { formatDateTime, payAlarmSortFields, shanghaiDayRange, type PayAlarm, type PayAlarmListQuery } from '@huiyun/contract';
+import { formatDateTime, payAlarmSortFields, type PayAlarm, type PayAlarmListQuery } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
 import { listPage, sortColumnsOf, type Listed } from '../../../db/list/paging.ts';
 import { assertDeptInScope, inDeptScope, type DeptScope } from '../../../db/scope.ts';
+import { withinShanghaiDays } from '../../../db/list/day-range.ts';
 
 // 支付告警 (/pay/Alarm): the alarms of the caller's companies, newest first. Like 交易订单, every filter
 // is an equality (or the time range) read from an index ending in (createTime, alarmId) — migrations
@@ -30,9 +31,7 @@ function filteredAlarms(db: Kysely<Database>, scope: DeptScope, query: PayAlarmL
   if (query.kind) filtered = filtered.where('a.kind', '=', query.kind);
   if (query.orderNo) filtered = filtered.where('a.orderNo', '=', query.orderNo);
   if (query.machineNo) filtered = filtered.where('a.machineNo', '=', query.machineNo);
-  const { from, before } = shanghaiDayRange(query.start, query.end);
-  if (from !== undefined) filtered = filtered.where('a.createTime', '>=', from);
-  if (before !== undefined) filtered = filtered.where('a.createTime', '<', before);
+  filtered = withinShanghaiDays(filtered, 'a.createTime', query.start, query.end);
   return filtered;
 }
 

@@ -1,9 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OrderStatus, PayType, TransType } from '@huiyun/contract';
+import { OrderStatus, PayType } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
 import { migrateToLatest } from '../../../db/migrate.ts';
 import { PENDING_TABLE } from '../../../db/migrations/sales-pending-sql.ts';
+import { insertOrder } from '../../../test/orders.ts';
 import { useTestDatabase } from '../../../test/use-test-database.ts';
 import { foldSalesRollups } from './rollup-fold.ts';
 import { keptRollups, recountFromOrders } from './rollup-recount.ts';
@@ -17,10 +18,9 @@ const NOW = Date.UTC(2026, 10, 27, 4, 0, 0);
 let serial = 0;
 
 async function paidSale(db: Kysely<Database>, machineNo: string, amount: number, payType: number = PayType.wechat) {
-  const { orderId } = await db.insertInto('pay_order').values({
-    deptId: 1, orderNo: `FOLD${++serial}`, payType, transType: TransType.consume, machineNo, goodsName: '可乐',
-    goodsPrice: amount, payAmount: amount, orderStatus: OrderStatus.created, createTime: NOW + serial, payTime: null,
-  }).returning('orderId').executeTakeFirstOrThrow();
+  const orderId = await insertOrder(db, {
+    orderNo: `FOLD${++serial}`, payType, machineNo, goodsName: '可乐', goodsPrice: amount, orderStatus: OrderStatus.created, createTime: NOW + serial, payTime: null,
+  });
   await db.updateTable('pay_order').set({ orderStatus: OrderStatus.paid, payTime: NOW + serial + 500 }).where('orderId', '=', orderId).execute();
   return orderId;
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, OrderStatus, PayType, shanghaiDayStart, TransType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { twoCompanies, type TwoCompanies } from '../../../test/companies.ts';
+import { insertOrder } from '../../../test/orders.ts';
 
 // 数据可视化 on SQLite and (TEST_DATABASE_URL) PostgreSQL: orders written as the payment half writes them
 // (the rollups follow by trigger), read through /api/Charts/statistics — the 日/月/年 series, Beijing midnight,
@@ -18,23 +19,23 @@ let serial = 0;
 
 type Sale = { deptId: number; machineNo: string; payType?: number; goods?: string; amount: number; createTime: number; payTime?: number | null };
 async function sale(s: Sale): Promise<number> {
-  const row = await t.ctx.db.insertInto('pay_order').values({
-    deptId: s.deptId, orderNo: `SC${++serial}`, payType: s.payType ?? PayType.wechat, transType: TransType.consume, machineNo: s.machineNo, goodsName: s.goods ?? '可乐',
-    goodsPrice: s.amount, payAmount: s.amount, orderStatus: OrderStatus.created, createTime: s.createTime, payTime: null,
-  }).returning('orderId').executeTakeFirstOrThrow();
+  const orderId = await insertOrder(t.ctx.db, {
+    deptId: s.deptId, orderNo: `SC${++serial}`, payType: s.payType ?? PayType.wechat, machineNo: s.machineNo, goodsName: s.goods ?? '可乐',
+    goodsPrice: s.amount, orderStatus: OrderStatus.created, createTime: s.createTime, payTime: null,
+  });
   if (s.payTime !== null) {
-    await t.ctx.db.updateTable('pay_order').set({ orderStatus: OrderStatus.paid, payTime: s.payTime ?? s.createTime }).where('orderId', '=', row.orderId).execute();
-    await t.ctx.db.updateTable('pay_order').set({ orderStatus: OrderStatus.dispensed }).where('orderId', '=', row.orderId).execute();
+    await t.ctx.db.updateTable('pay_order').set({ orderStatus: OrderStatus.paid, payTime: s.payTime ?? s.createTime }).where('orderId', '=', orderId).execute();
+    await t.ctx.db.updateTable('pay_order').set({ orderStatus: OrderStatus.dispensed }).where('orderId', '=', orderId).execute();
   }
-  return row.orderId;
+  return orderId;
 }
 async function refund(orderId: number, amount: number, when: number, succeeds = true) {
   const o = await t.ctx.db.selectFrom('pay_order').selectAll().where('orderId', '=', orderId).executeTakeFirstOrThrow();
-  const r = await t.ctx.db.insertInto('pay_order').values({
+  const refundId = await insertOrder(t.ctx.db, {
     deptId: o.deptId, orderNo: `SC${++serial}R`, payType: o.payType, transType: TransType.refund, machineNo: o.machineNo, goodsName: o.goodsName, goodsPrice: o.goodsPrice,
     payAmount: -amount, orderStatus: OrderStatus.refunding, createTime: when - 1000, payTime: null, parentId: orderId, requestKey: `k${serial}`,
-  }).returning('orderId').executeTakeFirstOrThrow();
-  await t.ctx.db.updateTable('pay_order').set(succeeds ? { orderStatus: OrderStatus.refunded, payTime: when } : { orderStatus: OrderStatus.refundFailed }).where('orderId', '=', r.orderId).execute();
+  });
+  await t.ctx.db.updateTable('pay_order').set(succeeds ? { orderStatus: OrderStatus.refunded, payTime: when } : { orderStatus: OrderStatus.refundFailed }).where('orderId', '=', refundId).execute();
 }
 const machine = (deptId: number, machineNo: string, machineName: string) => t.ctx.db.insertInto('pay_machine')
   .values({ deptId, machineNo, machineName, terminalKey: 'k', lastSeenAt: null, addTime: NOW, editTime: NOW }).execute();

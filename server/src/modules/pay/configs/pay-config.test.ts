@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fill, maskSecret, messages, SECRET_MASK } from '@huiyun/contract';
+import { fill, maskSecret, messages, OrderStatus, SECRET_MASK } from '@huiyun/contract';
 import { sealPurpose } from '../../../infra/sealed-columns.ts';
+import { insertOrder } from '../../../test/orders.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
 import { twoCompanies } from '../../../test/companies.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -251,7 +252,7 @@ describe('支付配置', () => {
 
   it('refuses to delete a config its orders were paid with (refunds need its keys)', async () => {
     const id = (await save(adminA, { name: '有订单的配置', payType: 3 })).body.data.id;
-    await t.ctx.db.insertInto('pay_order').values({ deptId: companyA, orderNo: `PC-ORDER-${id}`, payType: 3, transType: 1, machineNo: 'PC-ORDER', goodsPrice: 100, payAmount: 100, orderStatus: 3, createTime: Date.now(), payTime: Date.now(), configId: id }).execute();
+    await insertOrder(t.ctx.db, { deptId: companyA, orderNo: `PC-ORDER-${id}`, machineNo: 'PC-ORDER', configId: id }); // paid and dispensed
     expect((await remove(adminA, String(id))).body.msg).toBe(fill(m.usedByOrders, { name: '有订单的配置' }));
     expect(await stored(id)).toMatchObject({ name: '有订单的配置' });
   });
@@ -261,7 +262,7 @@ describe('支付配置', () => {
     const id = (await save(adminA, { name: '换网关配置', payType: 3 })).body.data.id;
     expect((await save(adminA, { id, name: '换网关配置', payType: 3, ...wechatV2 })).body.success).toBe(true); // no order yet
     expect((await save(adminA, { id, name: '换网关配置', payType: 3, gateway: 'simulator' })).body.success).toBe(true);
-    await t.ctx.db.insertInto('pay_order').values({ deptId: companyA, orderNo: `PC-GW-${id}`, payType: 3, transType: 1, machineNo: 'PC-GW', goodsPrice: 100, payAmount: 100, orderStatus: 10, createTime: Date.now(), payTime: null, configId: id }).execute();
+    await insertOrder(t.ctx.db, { deptId: companyA, orderNo: `PC-GW-${id}`, machineNo: 'PC-GW', orderStatus: OrderStatus.processing, payTime: null, configId: id });
     const refused = await save(adminA, { id, name: '换网关配置', payType: 3, ...wechatV2 });
     expect(refused.body).toMatchObject({ success: false, msg: fill(m.gatewayChangeUsed, { name: '换网关配置' }) });
     expect(await stored(id)).toMatchObject({ gateway: 'simulator' });

@@ -9,7 +9,7 @@ import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { registerPayConfigCheck } from './check.ts';
 import { listPayConfigs } from './queries.ts';
 import { deletePayConfigs, savePayConfig } from './service.ts';
@@ -22,19 +22,9 @@ const audit = (action: string) => ({ module: m.title, action });
 type ExportRow = Record<'name' | 'deptName' | 'payType' | 'gateway' | 'partner' | 'subMchId' | 'appid' | 'notifyUrl' | 'secrets' | 'editUser' | 'editTime', string>;
 
 // The sheet says which secrets are set, never their masks.
-const exportColumns: XlsxColumn<ExportRow>[] = [
-  { header: m.name, key: 'name', width: 24 },
-  { header: m.dept, key: 'deptName', width: 20 },
-  { header: m.payType, key: 'payType' },
-  { header: m.gateway, key: 'gateway' },
-  { header: m.partner, key: 'partner', width: 20 },
-  { header: m.subMchId, key: 'subMchId', width: 20 },
-  { header: m.appid, key: 'appid', width: 24 },
-  { header: m.notifyUrl, key: 'notifyUrl', width: 40 },
-  { header: m.secretsColumn, key: 'secrets', width: 40 },
-  { header: messages.common.editUser, key: 'editUser' },
-  { header: messages.common.editTime, key: 'editTime', width: 20 },
-];
+const exportColumns = sheetColumns<ExportRow>([m, messages.common], {
+  name: 24, deptName: 20, payType: 18, gateway: 18, partner: 20, subMchId: 20, appid: 24, notifyUrl: 40, secrets: 40, editUser: 18, editTime: 20,
+}, { deptName: m.dept, secrets: m.secretsColumn });
 
 function exportRow(row: PayConfig): ExportRow {
   return {

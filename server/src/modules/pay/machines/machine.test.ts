@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fill, MachineStatus, messages, OrderStatus, PayType } from '@huiyun/contract';
+import { fill, MachineStatus, messages, PayType } from '@huiyun/contract';
 import { buildApp } from '../../../app.ts';
 import { loadConfig } from '../../../config.ts';
 import { companyWithAdmin } from '../../../test/companies.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { insertOrder } from '../../../test/orders.ts';
 import { testDbKind } from '../../../test/test-database.ts';
 import { openTerminalKey } from './terminal-key.ts';
 
@@ -28,13 +29,6 @@ const list = (body: Record<string, unknown> = {}, as = token) => t.call('POST', 
 const machineCount = async () => Number((await t.ctx.db.selectFrom('pay_machine').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 const storedKey = async (machineId: number) =>
   (await t.ctx.db.selectFrom('pay_machine').select('terminalKey').where('machineId', '=', machineId).executeTakeFirstOrThrow()).terminalKey;
-
-async function insertOrder(machineNo: string, deptId = 1) {
-  await t.ctx.db.insertInto('pay_order').values({
-    deptId, orderNo: `T${Date.now()}${Math.random().toString(36).slice(2, 8)}`, payType: PayType.wechat, transType: 1, machineNo,
-    goodsPrice: 300, payAmount: 300, orderStatus: OrderStatus.dispensed, createTime: Date.now(),
-  }).execute();
-}
 
 describe('机器列表', () => {
   it('adds a machine with a terminal key shown once, stored sealed, never listed, exported or logged', async () => {
@@ -116,7 +110,7 @@ describe('机器列表', () => {
   it('refuses to delete a machine with orders or terminal configs, all or none', async () => {
     const a = (await save({ machineNo: 'DEL-A', machineName: '有订单' })).body.data.machineId;
     const b = (await save({ machineNo: 'DEL-B', machineName: '无订单' })).body.data.machineId;
-    await insertOrder('DEL-A');
+    await insertOrder(t.ctx.db, { machineNo: 'DEL-A' });
     const refused = await t.call('DELETE', `/api/Machine/delete?ids=${b},${a}`, { token });
     expect([refused.status, refused.body.msg]).toEqual([400, fill(m.hasOrders, { machineNo: 'DEL-A' })]);
     expect((await list({ machineNo: 'DEL-' })).body.total).toBe(2);

@@ -9,7 +9,7 @@ import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { createAisleGrid, deleteAisles, restockAisles, saveAisle, setAisleStatus } from './aisle-service.ts';
 import { deleteMachines, machineInScope, resetTerminalKey, saveMachine, setMachineStatus } from './machine-service.ts';
 import { aislesOf, findMachineOption, listMachines, machineOptions } from './queries.ts';
@@ -23,16 +23,9 @@ const auditAisle = (action: string) => ({ module: a.title, action });
 
 // The sheet shows 启用 / 在线 rather than numbers and booleans. The terminal key is in no row.
 type MachineExportRow = Omit<Machine, 'status' | 'online'> & { status: string; online: string };
-const exportColumns: XlsxColumn<MachineExportRow>[] = [
-  { header: m.machineNo, key: 'machineNo', width: 20 },
-  { header: m.machineName, key: 'machineName', width: 24 },
-  { header: m.deptName, key: 'deptName', width: 24 },
-  { header: m.address, key: 'address', width: 32 },
-  { header: m.status, key: 'status', width: 8 },
-  { header: m.online, key: 'online', width: 8 },
-  { header: m.lastSeenAt, key: 'lastSeenAt', width: 20 },
-  { header: m.addTime, key: 'addTime', width: 20 },
-];
+const exportColumns = sheetColumns<MachineExportRow>(m, {
+  machineNo: 20, machineName: 24, deptName: 24, address: 32, status: 8, online: 8, lastSeenAt: 20, addTime: 20,
+});
 
 // 机器列表 and 货道信息. Answers carry a terminal key only when one was just made (新增,
 // 重置密钥); the operation log records the answer's msg, never its data (http/audit.ts).

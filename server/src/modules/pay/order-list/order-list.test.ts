@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, OrderStatus, PayType, RoleId, shanghaiDayStart, TransType } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { insertOrder, insertOrders, type OrderValues } from '../../../test/orders.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
 
 const m = messages.order;
@@ -14,18 +15,11 @@ const HOUR = 3_600_000;
 const day1 = shanghaiDayStart('2026-03-01')!;
 const day2 = shanghaiDayStart('2026-03-02')!;
 
-type Seed = { orderNo: string; parentId?: number; refundedAmount?: number; deptId?: number; machineNo?: string; payType?: number; orderStatus?: number; transType?: number; transId?: string; payAmount?: number; createTime: number; payTime?: number | null };
-
-async function insertOrder(o: Seed) {
-  const row = await t.ctx.db.insertInto('pay_order').values({
-    deptId: o.deptId ?? 1, orderNo: o.orderNo, transId: o.transId ?? '', payType: o.payType ?? PayType.wechat, transType: o.transType ?? TransType.consume,
-    machineNo: o.machineNo ?? 'OL-1', goodsNo: 'G1', goodsName: '可乐', goodsPrice: 350, payAmount: o.payAmount ?? 350, aisleNo: 'A1',
-    orderStatus: o.orderStatus ?? OrderStatus.dispensed, openId: 'oOPEN', mchId: 'MCH1', subMchId: 'SUB1', remark: '',
-    createTime: o.createTime, payTime: o.payTime === undefined ? o.createTime + 1000 : o.payTime,
-    parentId: o.parentId ?? null, refundedAmount: o.refundedAmount ?? 0,
-  }).returning('orderId').executeTakeFirstOrThrow();
-  return row.orderId;
-}
+/** An order of this file's screen: a 3.50 yuan cola of machine OL-1, with every column the list and sheet show. */
+const insertListedOrder = (o: Partial<OrderValues> & Pick<OrderValues, 'orderNo' | 'createTime'>) => insertOrder(t.ctx.db, {
+  machineNo: 'OL-1', goodsNo: 'G1', goodsName: '可乐', goodsPrice: 350, aisleNo: 'A1', openId: 'oOPEN', mchId: 'MCH1', subMchId: 'SUB1',
+  payTime: o.createTime + 1000, ...o,
+});
 
 let paidId: number;
 beforeAll(async () => {
@@ -34,11 +28,11 @@ beforeAll(async () => {
   otherDeptId = await t.createCompany('订单别家公司', 'OTHER-OL');
   await t.createUser({ userName: 'order-other-admin', roleId: RoleId.companyAdmin, deptId: otherDeptId });
   otherToken = await t.login('order-other-admin', 'User@12345');
-  paidId = await insertOrder({ orderNo: 'OL20260301A', transId: 'WX-0001', payType: PayType.wechat, orderStatus: OrderStatus.dispensed, createTime: day1 + 10 * HOUR, refundedAmount: 150 });
-  await insertOrder({ orderNo: 'OL20260301A-R1', parentId: paidId, transType: TransType.refund, payAmount: -150, orderStatus: OrderStatus.refunded, createTime: day1 + 11 * HOUR });
-  await insertOrder({ orderNo: 'OL20260301B', transId: 'ALI-0002', payType: PayType.alipay, orderStatus: OrderStatus.paid, machineNo: 'OL-2', createTime: day1 + 12 * HOUR });
-  await insertOrder({ orderNo: 'OL20260302C', payType: PayType.alipay, orderStatus: 7, machineNo: 'OL-2', createTime: day2 + 1 * HOUR, payTime: null });
-  await insertOrder({ orderNo: 'OL20260302D', deptId: otherDeptId, machineNo: 'OL-9', createTime: day2 + 2 * HOUR });
+  paidId = await insertListedOrder({ orderNo: 'OL20260301A', transId: 'WX-0001', payType: PayType.wechat, orderStatus: OrderStatus.dispensed, createTime: day1 + 10 * HOUR, refundedAmount: 150 });
+  await insertListedOrder({ orderNo: 'OL20260301A-R1', parentId: paidId, transType: TransType.refund, payAmount: -150, orderStatus: OrderStatus.refunded, createTime: day1 + 11 * HOUR });
+  await insertListedOrder({ orderNo: 'OL20260301B', transId: 'ALI-0002', payType: PayType.alipay, orderStatus: OrderStatus.paid, machineNo: 'OL-2', createTime: day1 + 12 * HOUR });
+  await insertListedOrder({ orderNo: 'OL20260302C', payType: PayType.alipay, orderStatus: 7, machineNo: 'OL-2', createTime: day2 + 1 * HOUR, payTime: null });
+  await insertListedOrder({ orderNo: 'OL20260302D', deptId: otherDeptId, machineNo: 'OL-9', createTime: day2 + 2 * HOUR });
 });
 afterAll(async () => t?.close());
 
@@ -150,10 +144,10 @@ describe('交易订单', () => {
   it('streams an export larger than a page: every order once, newest first, ties by id (keyset across pages)', async () => {
     const base = day2 + 5 * HOUR;
     const rows = Array.from({ length: 4_500 }, (_, i) => ({
-      deptId: 1, orderNo: `BULK-${String(i).padStart(5, '0')}`, payType: PayType.cash, transType: TransType.consume, machineNo: 'BULK-1', goodsPrice: 100, payAmount: 100,
-      orderStatus: OrderStatus.dispensed, createTime: base + Math.floor(i / 7) * 1000, payTime: null, // 7 orders a second: ties straddle every page
+      orderNo: `BULK-${String(i).padStart(5, '0')}`, payType: PayType.cash, machineNo: 'BULK-1',
+      createTime: base + Math.floor(i / 7) * 1000, payTime: null, // 7 orders a second: ties straddle every page
     }));
-    for (let i = 0; i < rows.length; i += 500) await t.ctx.db.insertInto('pay_order').values(rows.slice(i, i + 500)).execute();
+    await insertOrders(t.ctx.db, rows);
     const sheet = await readXlsxExport((await t.call('POST', '/api/Order/export', { token, body: { machineNo: 'BULK-1' } })).raw, m.title);
     const exported = sheet.slice(1).map((r) => r[0] as string);
     expect(exported).toHaveLength(4_500);

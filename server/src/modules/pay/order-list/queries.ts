@@ -4,7 +4,7 @@ import type { Database } from '../../../db/schema.ts';
 import { refundableOf } from '../orders/index.ts';
 import { listPage, sortColumnsOf, type Listed, type SelectedRow } from '../../../db/list/paging.ts';
 import { assertDeptInScope, inDeptScope, type DeptScope } from '../../../db/scope.ts';
-import { shanghaiDayRange } from '@huiyun/contract';
+import { withinShanghaiDays } from '../../../db/list/day-range.ts';
 
 // 交易订单: the orders of the caller's companies, newest first. Every filter is an
 // equality (or the time range) read from an index ending in (createTime, orderId) — migrations 0011
@@ -42,9 +42,7 @@ function filteredOrders(db: Kysely<Database>, scope: DeptScope, query: OrderList
   if (query.machineNo) filtered = filtered.where('o.machineNo', '=', query.machineNo);
   if (query.payType !== undefined) filtered = filtered.where('o.payType', '=', query.payType);
   if (query.orderStatus !== undefined) filtered = filtered.where('o.orderStatus', '=', query.orderStatus);
-  const { from, before } = shanghaiDayRange(query.start, query.end);
-  if (from !== undefined) filtered = filtered.where('o.createTime', '>=', from);
-  if (before !== undefined) filtered = filtered.where('o.createTime', '<', before);
+  filtered = withinShanghaiDays(filtered, 'o.createTime', query.start, query.end);
   return filtered;
 }
 

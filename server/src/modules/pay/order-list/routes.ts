@@ -10,7 +10,7 @@ import { ok } from '../../../http/envelope.ts';
 import { AppError, notFound } from '../../../http/errors.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { refundOrder, type PaymentRuntime } from '../orders/index.ts';
 import { findOrderDetail, listOrders, orderById, streamOrders } from './queries.ts';
 import * as r from '@huiyun/contract/responses';
@@ -20,26 +20,10 @@ const m = messages.order;
 
 // The sheet shows labels (支付宝, 出货成功, 消费) rather than numbers, amounts as yuan text.
 type OrderExportRow = Omit<Order, 'payType' | 'orderStatus' | 'transType'> & { payType: string; orderStatus: string; transType: string };
-const exportColumns: XlsxColumn<OrderExportRow>[] = [
-  { header: m.orderNo, key: 'orderNo', width: 28 },
-  { header: m.transId, key: 'transId', width: 32 },
-  { header: m.deptName, key: 'deptName', width: 20 },
-  { header: m.machineNo, key: 'machineNo', width: 16 },
-  { header: m.payType, key: 'payType', width: 12 },
-  { header: m.transType, key: 'transType', width: 8 },
-  { header: m.goodsNo, key: 'goodsNo', width: 12 },
-  { header: m.goodsName, key: 'goodsName', width: 20 },
-  { header: m.aisleNo, key: 'aisleNo', width: 8 },
-  { header: m.goodsPrice, key: 'goodsPrice', width: 10 },
-  { header: m.payAmount, key: 'payAmount', width: 10 },
-  { header: m.orderStatus, key: 'orderStatus', width: 12 },
-  { header: m.openId, key: 'openId', width: 30 },
-  { header: m.mchId, key: 'mchId', width: 16 },
-  { header: m.subMchId, key: 'subMchId', width: 16 },
-  { header: m.remark, key: 'remark', width: 24 },
-  { header: m.createTime, key: 'createTime', width: 20 },
-  { header: m.payTime, key: 'payTime', width: 20 },
-];
+const exportColumns = sheetColumns<OrderExportRow>(m, {
+  orderNo: 28, transId: 32, deptName: 20, machineNo: 16, payType: 12, transType: 8, goodsNo: 12, goodsName: 20, aisleNo: 8, goodsPrice: 10,
+  payAmount: 10, orderStatus: 12, openId: 30, mchId: 16, subMchId: 16, remark: 24, createTime: 20, payTime: 20,
+});
 
 // 交易订单: list, export, the preview with the order's refunds, the companies to filter
 // by, and 退款 (the money side is modules/pay/orders/refund.ts).

@@ -9,7 +9,7 @@ import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { configChoices, listTerminalConfigs, machineChoices } from './queries.ts';
 import { deleteTerminalConfigs, saveTerminalConfig } from './service.ts';
 import * as r from '@huiyun/contract/responses';
@@ -20,18 +20,9 @@ const audit = (action: string) => ({ module: m.title, action });
 
 type ExportRow = Record<'machineNo' | 'machineName' | 'deptName' | 'payType' | 'configName' | 'payConfigName' | 'payOpen' | 'posNo' | 'editUser' | 'editTime', string>;
 
-const exportColumns: XlsxColumn<ExportRow>[] = [
-  { header: m.machineNo, key: 'machineNo', width: 20 },
-  { header: m.machineName, key: 'machineName', width: 20 },
-  { header: m.dept, key: 'deptName', width: 20 },
-  { header: m.payType, key: 'payType' },
-  { header: m.configName, key: 'configName', width: 20 },
-  { header: m.configId, key: 'payConfigName', width: 24 },
-  { header: m.payOpen, key: 'payOpen' },
-  { header: m.posNo, key: 'posNo' },
-  { header: messages.common.editUser, key: 'editUser' },
-  { header: messages.common.editTime, key: 'editTime', width: 20 },
-];
+const exportColumns = sheetColumns<ExportRow>([m, messages.common], {
+  machineNo: 20, machineName: 20, deptName: 20, payType: 18, configName: 20, payConfigName: 24, payOpen: 18, posNo: 18, editUser: 18, editTime: 20,
+}, { deptName: m.dept, payConfigName: m.configId });
 
 const exportRow = (row: TerminalConfig): ExportRow => ({
   machineNo: row.machineNo,

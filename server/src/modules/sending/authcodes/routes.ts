@@ -9,7 +9,7 @@ import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { listAuthCodes, taskUserChoices } from './queries.ts';
 import { deleteAuthCode, rechargeAuthCode, saveAuthCode, userDevices } from './service.ts';
 import * as r from '@huiyun/contract/responses';
@@ -19,15 +19,9 @@ const m = messages.authcode;
 const audit = (action: string) => ({ module: m.title, action });
 
 type ExportRow = AuthCode & { useStatusText: string };
-const exportColumns: XlsxColumn<ExportRow>[] = [
-  { header: m.id, key: 'id', width: 10 },
-  { header: m.userName, key: 'userName' },
-  { header: m.authCode, key: 'authCode', width: 24 },
-  { header: m.useStatus, key: 'useStatusText', width: 12 },
-  { header: m.machineName, key: 'machineName', width: 24 },
-  { header: m.dueNum, key: 'dueNum', width: 14 },
-  { header: m.dueDateStr, key: 'dueDateStr', width: 20 },
-];
+const exportColumns = sheetColumns<ExportRow>(m, {
+  id: 10, userName: 18, authCode: 24, useStatusText: 12, machineName: 24, dueNum: 14, dueDateStr: 20,
+}, { useStatusText: m.useStatus });
 
 // 授权码列表 (SPEC §2.15, §7.8). Task-area calls accept POST with JSON or form bodies.
 export function authCodeRoutes(ctx: AppContext) {

@@ -6,7 +6,7 @@ import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { listBlacklist } from './queries.ts';
 import { addToBlacklist, deleteFromBlacklist, uploadToBlacklist } from './service.ts';
 import * as r from '@huiyun/contract/responses';
@@ -15,13 +15,7 @@ import { answers } from '../../../http/route-doc.ts';
 const m = messages.blacklist;
 const audit = (action: string) => ({ module: m.title, action });
 
-const exportColumns: XlsxColumn<BlacklistEntry>[] = [
-  { header: m.phone, key: 'phone', width: 16 },
-  { header: m.dept, key: 'deptName', width: 24 },
-  { header: m.addUser, key: 'addUser' },
-  { header: m.addTime, key: 'addTime', width: 20 },
-  { header: m.source, key: 'source', width: 12 },
-];
+const exportColumns = sheetColumns<BlacklistEntry>(m, { phone: 16, deptName: 24, addUser: 18, addTime: 20, source: 12 }, { deptName: m.dept });
 
 // 黑名单 (PRODUCT §4 退订/黑名单): a company's do-not-contact numbers, skipped by /sync/uploadTaskData.
 // Task-area calls: POST with JSON or form bodies. Which company: service.ts targetDept.

@@ -1,10 +1,11 @@
 import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { formatDateTime, shanghaiDayRange, type ReplyListQuery, type ReplyRow } from '@huiyun/contract';
+import { formatDateTime, type ReplyListQuery, type ReplyRow } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
 import { listPage, type Listed, type SelectedRow } from '../../../db/list/paging.ts';
 import { contains, likePatternOf, type ListSearch } from '../../../db/list/search.ts';
 import { inDeptScope } from '../../../db/scope.ts';
 import type { Access } from '../../../http/caller.ts';
+import { withinShanghaiDays } from '../../../db/list/day-range.ts';
 
 // 回复记录 (/task/reply): the replies the caller may see, as its tasks (PRODUCT §3): an administrator those
 // of the companies in its scope (the super administrator all), anyone else those its own devices received.
@@ -34,9 +35,7 @@ function filteredReplies(db: Kysely<Database>, caller: Access, query: ReplyListQ
     filtered = filtered.where('r.taskId', 'in', db.selectFrom('sync_task').select('sync_task.taskId').where(named));
   }
   if (query.unsubscribedOnly) filtered = filtered.where('r.unsubscribed', '=', 1);
-  const { from, before } = shanghaiDayRange(query.start, query.end);
-  if (from !== undefined) filtered = filtered.where('r.receivedAt', '>=', from);
-  if (before !== undefined) filtered = filtered.where('r.receivedAt', '<', before);
+  filtered = withinShanghaiDays(filtered, 'r.receivedAt', query.start, query.end);
   return filtered;
 }
 

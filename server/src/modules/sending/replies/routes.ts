@@ -5,7 +5,7 @@ import { callerOf } from '../../../http/access-check.ts';
 import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { deviceOf } from '../devices/index.ts';
 import { listReplies } from './queries.ts';
 import { recordReplies } from './record.ts';
@@ -16,15 +16,9 @@ const m = messages.reply;
 
 type ReplySheetRow = Omit<ReplyRow, 'unsubscribed'> & { unsubscribed: string };
 
-const exportColumns: XlsxColumn<ReplySheetRow>[] = [
-  { header: m.receivedAt, key: 'receivedAt', width: 20 },
-  { header: m.phone, key: 'phone', width: 16 },
-  { header: m.content, key: 'content', width: 50 },
-  { header: m.device, key: 'machineName', width: 20 },
-  { header: m.userName, key: 'userName', width: 16 },
-  { header: m.task, key: 'taskName', width: 24 },
-  { header: m.unsubscribed, key: 'unsubscribed', width: 8 },
-];
+const exportColumns = sheetColumns<ReplySheetRow>(m, {
+  receivedAt: 20, phone: 16, content: 50, machineName: 20, userName: 16, taskName: 24, unsubscribed: 8,
+}, { machineName: m.device, taskName: m.task });
 
 // Replies: what the sending devices' phones received (POST /device/v1/replies, device token; machine
 // traffic, not in the operation log) and 回复记录, their list and export (read only).

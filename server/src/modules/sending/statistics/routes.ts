@@ -6,7 +6,7 @@ import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { listTaskUserStatistics, statisticsTotals } from './queries.ts';
 import { clearHistoryTotals, clearSendNum, clearTotalSendNum, deleteTaskUser, saveTaskUser } from './service.ts';
 import * as r from '@huiyun/contract/responses';
@@ -15,17 +15,12 @@ import { answers } from '../../../http/route-doc.ts';
 const m = messages.statistics;
 const audit = (action: string) => ({ module: m.title, action });
 
-const exportColumns: XlsxColumn<TaskUserStatistics>[] = [
-  { header: m.userId, key: 'userId', width: 10 },
-  { header: m.userName, key: 'userName' },
-  { header: m.totalSendNum, key: 'totalSendNum', width: 12 },
-  { header: carrierLabel(Carrier.mobile), key: 'smcount', width: 10 },
-  { header: carrierLabel(Carrier.unicom), key: 'sucount', width: 10 },
-  { header: carrierLabel(Carrier.telecom), key: 'stcount', width: 10 },
-  { header: carrierLabel(Carrier.other), key: 'socount', width: 10 },
-  { header: m.sendNum, key: 'sendNum', width: 12 },
-  { header: m.deliveredNum, key: 'deliveredNum', width: 10 },
-];
+const exportColumns = sheetColumns<TaskUserStatistics>(m, {
+  userId: 10, userName: 18, totalSendNum: 12, smcount: 10, sucount: 10, stcount: 10, socount: 10, sendNum: 12, deliveredNum: 10,
+}, {
+  smcount: carrierLabel(Carrier.mobile), sucount: carrierLabel(Carrier.unicom), stcount: carrierLabel(Carrier.telecom),
+  socount: carrierLabel(Carrier.other),
+});
 
 // 用户发送统计 (SPEC §2.16, §7.8; the "chear" spelling is the public API's). POST, JSON or form bodies.
 export function statisticsRoutes(ctx: AppContext) {

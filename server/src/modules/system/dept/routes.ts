@@ -6,7 +6,7 @@ import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { deptChoices, listDepts } from './queries.ts';
 import { deleteDepts, saveDept } from './service.ts';
 import * as r from '@huiyun/contract/responses';
@@ -15,12 +15,7 @@ import { answers } from '../../../http/route-doc.ts';
 const m = messages.dept;
 const audit = (action: string) => ({ module: m.title, action });
 
-const exportColumns: XlsxColumn<Dept>[] = [
-  { header: m.deptName, key: 'deptName', width: 28 },
-  { header: m.deptNo, key: 'deptNo', width: 20 },
-  { header: messages.common.editUser, key: 'editUser' },
-  { header: messages.common.editTime, key: 'editTime', width: 20 },
-];
+const exportColumns = sheetColumns<Dept>([m, messages.common], { deptName: 28, deptNo: 20, editUser: 18, editTime: 20 });
 
 /** The screens that offer a company filter or choice: 机器列表 (its dialog), 交易订单, 支付告警, 支付配置 (its dialog), 黑名单. */
 const deptChoiceReaders = [Perm.machineSave, Perm.orderList, Perm.payAlarmList, Perm.payConfigSave, Perm.blacklistList];

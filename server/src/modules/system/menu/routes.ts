@@ -5,7 +5,7 @@ import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
 import { notFound } from '../../../http/errors.ts';
 import { parse } from '../../../http/validate.ts';
-import { sendXlsx, type XlsxColumn } from '../../../http/xlsx.ts';
+import { sendXlsx, sheetColumns } from '../../../http/xlsx.ts';
 import { allModules, findModule, groupModules, moduleTree } from './queries.ts';
 import { deleteModules, saveModule } from './service.ts';
 import * as r from '@huiyun/contract/responses';
@@ -14,16 +14,9 @@ import { answers } from '../../../http/route-doc.ts';
 const m = messages.menu;
 const audit = (action: string) => ({ module: m.title, action });
 
-const exportColumns: XlsxColumn<Module>[] = [
-  { header: m.moduleId, key: 'moduleId', width: 10 },
-  { header: m.parentId, key: 'parentId', width: 10 },
-  { header: m.moduleName, key: 'moduleName', width: 20 },
-  { header: m.moduleIcon, key: 'moduleIcon', width: 24 },
-  { header: m.moduleUrl, key: 'moduleUrl', width: 30 },
-  { header: m.moduleOrder, key: 'moduleOrder', width: 10 },
-  { header: m.moduleLevel, key: 'moduleLevel', width: 8 },
-  { header: m.moduleNotes, key: 'moduleNotes', width: 30 },
-];
+const exportColumns = sheetColumns<Module>(m, {
+  moduleId: 10, parentId: 10, moduleName: 20, moduleIcon: 24, moduleUrl: 30, moduleOrder: 10, moduleLevel: 8, moduleNotes: 30,
+});
 
 export function menuRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {

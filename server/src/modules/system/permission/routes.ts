@@ -8,7 +8,7 @@ import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { listPermissions } from './queries.ts';
 import { deletePermissions, rolePermissionIds, savePermission, saveRolePermissions } from './service.ts';
 import * as r from '@huiyun/contract/responses';
@@ -17,10 +17,7 @@ import { answers } from '../../../http/route-doc.ts';
 const m = messages.permission;
 const audit = (action: string) => ({ module: m.title, action });
 
-const exportColumns: XlsxColumn<Permission>[] = [
-  { header: m.permissionName, key: 'permissionName', width: 28 },
-  { header: m.permission, key: 'permission', width: 32 },
-];
+const exportColumns = sheetColumns<Permission>(m, { permissionName: 28, permission: 32 });
 
 /** 权限管理 (SPEC §2.10, §7.6): permission codes and which role holds which. */
 export function permissionRoutes(ctx: AppContext) {

@@ -6,7 +6,7 @@ import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { listRoles, roleOptions, roleRightTree } from './queries.ts';
 import { roleGrantTree, saveRoleRights } from './grants.ts';
 import { assertRoleExists, deleteRoles, saveRole } from './service.ts';
@@ -17,15 +17,9 @@ const m = messages.role;
 const audit = (action: string) => ({ module: m.title, action });
 
 type RoleExportRow = Omit<Role, 'isAdmin'> & { isAdmin: string };
-const exportColumns: XlsxColumn<RoleExportRow>[] = [
-  { header: m.roleId, key: 'roleId', width: 10 },
-  { header: m.systemNo, key: 'systemNo' },
-  { header: m.roleNo, key: 'roleNo', width: 20 },
-  { header: m.roleName, key: 'roleName', width: 20 },
-  { header: m.isAdmin, key: 'isAdmin', width: 12 },
-  { header: m.userCount, key: 'userCount', width: 10 },
-  { header: messages.common.editTime, key: 'editTime', width: 20 },
-];
+const exportColumns = sheetColumns<RoleExportRow>([m, messages.common], {
+  roleId: 10, systemNo: 18, roleNo: 20, roleName: 20, isAdmin: 12, userCount: 10, editTime: 20,
+});
 
 export function roleRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {

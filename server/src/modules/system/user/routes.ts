@@ -9,7 +9,7 @@ import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { listUsers } from './queries.ts';
 import {
   changeDept, deleteUsers, deptTree, forceOffline, lockUser, refreshAccessCache, resetPassword, saveUser, saveUserDepts, userDeptTree,
@@ -22,18 +22,9 @@ const audit = (action: string) => ({ module: m.title, action });
 
 // The sheet shows 正常 / 锁定 rather than N / Y.
 type UserExportRow = Omit<User, 'isLock'> & { isLock: string };
-const exportColumns: XlsxColumn<UserExportRow>[] = [
-  { header: m.userName, key: 'userName' },
-  { header: m.userRealName, key: 'userRealName' },
-  { header: m.userSex, key: 'userSex', width: 8 },
-  { header: m.userMobile, key: 'userMobile', width: 16 },
-  { header: m.userEmail, key: 'userEmail', width: 28 },
-  { header: m.isLock, key: 'isLock', width: 8 },
-  { header: m.deptName, key: 'deptName', width: 24 },
-  { header: m.roleName, key: 'roleName' },
-  { header: messages.common.editUser, key: 'editUser' },
-  { header: messages.common.editTime, key: 'editTime', width: 20 },
-];
+const exportColumns = sheetColumns<UserExportRow>([m, messages.common], {
+  userName: 18, userRealName: 18, userSex: 8, userMobile: 16, userEmail: 28, isLock: 8, deptName: 24, roleName: 18, editUser: 18, editTime: 20,
+});
 
 export function userRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {

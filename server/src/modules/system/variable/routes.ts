@@ -6,7 +6,7 @@ import { describeTarget } from '../../../http/audit.ts';
 import { ok } from '../../../http/envelope.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
-import type { XlsxColumn } from '../../../http/xlsx.ts';
+import { sheetColumns } from '../../../http/xlsx.ts';
 import { listVariables } from './queries.ts';
 import { deleteVariables, saveVariable } from './service.ts';
 import * as r from '@huiyun/contract/responses';
@@ -14,13 +14,7 @@ import { answers } from '../../../http/route-doc.ts';
 
 const audit = (action: string) => ({ module: messages.variable.title, action });
 
-const exportColumns: XlsxColumn<Variable>[] = [
-  { header: messages.variable.varLable, key: 'varLable', width: 24 },
-  { header: messages.variable.varName, key: 'varName', width: 24 },
-  { header: messages.variable.varValue, key: 'varValue', width: 40 },
-  { header: messages.common.editUser, key: 'editUser' },
-  { header: messages.common.editTime, key: 'editTime', width: 20 },
-];
+const exportColumns = sheetColumns<Variable>([messages.variable, messages.common], { varLable: 24, varName: 24, varValue: 40, editUser: 18, editTime: 20 });
 
 export function variableRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
