@@ -195,6 +195,22 @@ describe('the simulator gateway', () => {
     }
   });
 
+  it('writes the payments asked for at once in one statement, each answered once its row is stored', async () => {
+    const orderNos = Array.from({ length: 5 }, () => `SIMB-${randomBytes(4).toString('hex')}`);
+    const spy = vi.spyOn(Kysely.prototype, 'executeQuery');
+    let inserts: string[];
+    try {
+      const made = await Promise.all(orderNos.map((orderNo) => sim.createPayment(config(), { orderNo, amount: 150, subject: '测试', expireAt: Date.now() + 60_000, notifyUrl: `http://localhost${SIM_NOTIFY_PATH}` })));
+      expect(made.every((m, i) => m.codeUrl.includes(orderNos[i]!))).toBe(true);
+      inserts = spy.mock.calls.map(([query]) => (query as CompiledQuery).sql).filter((sql) => sql?.startsWith('insert into "pay_sim_payment"'));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(inserts).toHaveLength(1);
+    const stored = await t.ctx.db.selectFrom('pay_sim_payment').select('orderNo').where('orderNo', 'in', orderNos).execute();
+    expect(stored.map((r) => r.orderNo).sort()).toEqual([...orderNos].sort());
+  });
+
   it('pays on a page token naming its 支付配置 by one statement, and still on a token of the mac alone (codes shown before)', async () => {
     const fresh = await unpaidOrder();
     expect(fresh.token).toMatch(new RegExp(`^${configId}\\.[A-Za-z0-9_-]{22}$`));

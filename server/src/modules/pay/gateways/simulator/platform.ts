@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import type { Insertable, QueryCreator } from 'kysely';
 import { randomHex } from '../../../../infra/random-hex.ts';
 import { compiledOnce, compiledWrite } from '../../../../db/compiled-once.ts';
+import { GroupWrite } from '../../../../db/group-write.ts';
+import type { Database } from '../../../../db/schema.ts';
 import { sharedWrite } from '../../../../db/shared-commit.ts';
 import { simulatorBill } from './bill.ts';
 import { injectDeliver, fetchDeliver, type Deliver } from './deliver.ts';
@@ -17,14 +20,14 @@ import { gatewayConfigOf, type CreatePayment, type GatewayConfig, type PaymentSt
 // (notifier.ts). Its routes are registered by its own plugin and its start / stop by its own background
 // service (platform-service.ts), never by the gateway interface.
 
+type NewPayment = Insertable<Database['pay_sim_payment']>;
+const newPayments = (db: QueryCreator<Database>, payments: NewPayment[]) => db.insertInto('pay_sim_payment').values(payments).onConflict((oc) => oc.column('orderNo').doNothing());
+
 // The statements of a purchase, built once (db/compiled-once.ts).
-const openPayment = compiledWrite((db, v: { orderNo: string; configId: number; amount: number; mchId: string; appId: string; subject: string; notifyUrl: string; expireAt: number; createTime: number }) => db
-  .insertInto('pay_sim_payment')
-  .values({
-    orderNo: v.orderNo, configId: v.configId, amount: v.amount, mchId: v.mchId, appId: v.appId, subject: v.subject,
-    notifyUrl: v.notifyUrl, status: 'open', expireAt: v.expireAt, createTime: v.createTime, payTime: null,
-  })
-  .onConflict((oc) => oc.column('orderNo').doNothing()));
+const openPayment = compiledWrite((db, v: NewPayment) => newPayments(db, [{
+  orderNo: v.orderNo, configId: v.configId, amount: v.amount, mchId: v.mchId, appId: v.appId, subject: v.subject,
+  notifyUrl: v.notifyUrl, status: v.status, expireAt: v.expireAt, createTime: v.createTime, payTime: v.payTime,
+}]));
 const paymentOf = compiledOnce((db, v: { orderNo: string }) => db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', v.orderNo));
 const payPayment = compiledWrite((db, v: { orderNo: string; transId: string; payTime: number }) => db
   .updateTable('pay_sim_payment').set({ status: 'paid', transId: v.transId, payTime: v.payTime }).where('orderNo', '=', v.orderNo).where('status', '=', 'open'));
@@ -41,10 +44,20 @@ export class SimulatedPlatform {
   readonly options: SimulatorOptions;
   private readonly notifier: SimulatorNotifier;
   private readonly keys: SimulatorKeys;
+  /**
+   * New payments are written together (one statement and one commit for the purchases of a turn), as a
+   * platform takes many merchants' calls at once; each call is answered once its row is committed.
+   */
+  private readonly opened: GroupWrite<NewPayment, void>;
 
   constructor(options: Omit<SimulatorOptions, 'deliver'> & { deliver?: Deliver }) {
     this.options = { ...options, deliver: options.deliver ?? fetchDeliver };
     this.keys = new SimulatorKeys(options.box);
+    const db = options.db;
+    this.opened = new GroupWrite<NewPayment, void>(async (payments) => {
+      await sharedWrite(db, async (q) => void (payments.length === 1 ? await openPayment(q, payments[0]!) : await q.executeQuery(newPayments(q, payments).compile())));
+      return payments.map(() => undefined);
+    });
     this.notifier = new SimulatorNotifier(this.options, { paymentWithConfig: (orderNo) => this.paymentWithConfig(orderNo), sign: (...args) => this.sign(...args) });
   }
 
@@ -64,12 +77,12 @@ export class SimulatedPlatform {
 
   // ---- what its client (gateway.ts) calls, as a merchant calls a real platform ----
 
-  /** A new payment in its books (a statement of its own, as a remote platform's); answers the code url of its page. */
+  /** A new payment in its books (its own write, as a remote platform's); answers the code url of its page. */
   async createPayment(config: GatewayConfig, input: CreatePayment): Promise<{ codeUrl: string }> {
-    await sharedWrite(this.options.db, (db) => openPayment(db, {
+    await this.opened.add({
       orderNo: input.orderNo, configId: config.id, amount: input.amount, mchId: config.partner, appId: config.appid, subject: input.subject.slice(0, 128),
-      notifyUrl: input.notifyUrl, expireAt: input.expireAt, createTime: this.options.now(),
-    }));
+      notifyUrl: input.notifyUrl, status: 'open', expireAt: input.expireAt, createTime: this.options.now(), payTime: null,
+    });
     const origin = new URL(input.notifyUrl).origin;
     return { codeUrl: `${origin}${SIM_PAGE_PATH}${encodeURIComponent(input.orderNo)}?t=${this.pageToken(config, input.orderNo)}` };
   }
