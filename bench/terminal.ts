@@ -32,7 +32,6 @@ import { ADMIN_PASSWORD, databaseTransport, startBenchServer } from './lib/serve
 import { benchNumber, reportRecount } from './lib/smoke.ts';
 import { newTerminalKey, sealTerminalKey } from '../server/src/modules/pay/machines/index.ts';
 import { openBare } from './lib/terminal-bare.ts';
-import { simulatorOf } from '../server/src/modules/pay/gateways/index.ts';
 import { readDbCalls } from './lib/db-calls.ts';
 import { notificationControl } from './lib/held-notifications.ts';
 import { watchBackends } from './lib/pg-backends.ts';
@@ -326,7 +325,7 @@ async function runServerChild(): Promise<never> {
   for (const statement of (process.env.BENCH_SETUP_SQL ?? '').split(';').map((x) => x.trim()).filter(Boolean)) await sql.raw(statement).execute(db);
   const workers = Number(process.env.BENCH_SERVER_WORKERS ?? 0);
   const cluster = workers > 0 ? await startMainServer(s.databaseUrl, s.ctx.config.dataDir, workers) : undefined;
-  const notifications = cluster ? undefined : await notificationControl(simulatorOf(s.payments.gateways));
+  const notifications = cluster ? undefined : await notificationControl(s.payments.simulated);
   // (the sales rollups are folded by the listening server's own payments service, as in production)
   process.stdout.write(`${JSON.stringify({
     url: cluster?.url ?? s.url, dbKind: s.dbKind, sqliteFile: s.sqliteFile, databaseUrl: s.databaseUrl, machines, configId, deptId, clusterPid: cluster?.pid, workers: cluster ? workers : undefined, notifications: notifications?.url,

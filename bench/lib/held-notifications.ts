@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { SimulatorGateway } from '../../server/src/modules/pay/gateways/index.ts';
+import type { SimulatedPlatform } from '../../server/src/modules/pay/gateways/index.ts';
 
 /**
  * The bench's server child keeps the simulator's paid notifications back while told to, so a bench can
@@ -7,7 +7,7 @@ import type { SimulatorGateway } from '../../server/src/modules/pay/gateways/ind
  * steps). A small HTTP server of its own on a loopback port: POST /hold, then POST /release, which
  * sends the held notifications and answers once every one of them (and its acknowledgement) is done.
  */
-export async function notificationControl(simulator: SimulatorGateway): Promise<{ url: string; close: () => void }> {
+export async function notificationControl(simulator: SimulatedPlatform): Promise<{ url: string; close: () => void }> {
   const send = simulator.options.deliver;
   let held: (() => void)[] | undefined;
   simulator.options.deliver = async (...args) => {

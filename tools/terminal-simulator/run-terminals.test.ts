@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OrderStatus } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../server/src/test/harness.ts';
-import { simulatorOf } from '../../server/src/modules/pay/gateways/index.ts';
 import { prepareMachines } from './setup.ts';
 import { TerminalClient } from './terminal-client.ts';
 import { runTerminals } from './run-terminals.ts';
@@ -15,7 +14,7 @@ let url: string;
 beforeAll(async () => {
   t = await startTestApp();
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  simulatorOf(t.payments.gateways).options.duplicateRate = 0.2;
+  t.payments.simulated.options.duplicateRate = 0.2;
 });
 afterAll(async () => {
   await t.payments.stop();

@@ -23,6 +23,7 @@ import { terminalConfigRoutes } from './pay/terminal-configs/index.ts';
 import { terminalRoutes, authenticateTerminal } from './pay/terminal/index.ts';
 import { orderListRoutes } from './pay/order-list/index.ts';
 import { notifyRoutes } from './pay/orders/index.ts';
+import { simulatedPlatformRoutes } from './pay/gateways/index.ts';
 import { payAlarmRoutes } from './pay/alarms/index.ts';
 import { reconcileRoutes } from './pay/reconcile/index.ts';
 import { replyRoutes } from './sending/replies/index.ts';
@@ -45,7 +46,7 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext, ser
     taskRoutes(ctx), fileRoutes(ctx, [taskFileVisible], services), authCodeRoutes(ctx), statisticsRoutes(ctx), blacklistRoutes(ctx), deviceRoutes(ctx), replyRoutes(ctx),
     payConfigRoutes(ctx, runtime.gateways), terminalConfigRoutes(ctx),
     machineRoutes(ctx),
-    terminalRoutes(ctx, runtime), notifyRoutes(ctx, runtime),
+    terminalRoutes(ctx, runtime), notifyRoutes(ctx, runtime), simulatedPlatformRoutes(runtime.simulated),
     orderListRoutes(ctx, runtime), payAlarmRoutes(ctx), reconcileRoutes(ctx, runtime.gateways),
     salesChartsRoutes(ctx),
     apiDocsRoutes(ctx),

@@ -4,7 +4,7 @@ import { messages, PayType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from './harness.ts';
 import { newTerminalKey, sealTerminalKey } from '../modules/pay/machines/index.ts';
 import { type PaymentRuntime } from '../modules/pay/orders/index.ts';
-import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from '../modules/pay/gateways/index.ts';
+import { SIM_NOTIFY_PATH, type SimulatedPlatform } from '../modules/pay/gateways/index.ts';
 import { signTerminal } from '../modules/pay/terminal/index.ts';
 
 // What the terminal protocol's tests share (one app per test file): machines with aisles and an open
@@ -14,7 +14,7 @@ const tm = messages.terminal;
 // live bindings: a test file imports them and reads them once its beforeAll has run
 export let t: TestApp;
 export let rt: PaymentRuntime;
-export let sim: SimulatorGateway;
+export let sim: SimulatedPlatform;
 let configId: number;
 
 export type Machine = { machineId: number; machineNo: string; key: string };
@@ -28,7 +28,7 @@ export function useTerminalApp(): void {
 async function startTerminalApp(): Promise<void> {
   t = await startTestApp();
   rt = t.payments;
-  sim = simulatorOf(rt.gateways);
+  sim = rt.simulated;
   sim.options.retryDelaysMs = [10, 10, 10];
   sim.options.duplicateRate = 0;
   const now = Date.now();

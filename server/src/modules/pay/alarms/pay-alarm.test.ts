@@ -4,7 +4,7 @@ import { startTestApp, USER_PASSWORD, type TestApp } from '../../../test/harness
 import { twoCompanies, type TwoCompanies } from '../../../test/companies.ts';
 import { insertOrder } from '../../../test/orders.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
-import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from '../gateways/index.ts';
+import { SIM_NOTIFY_PATH, type SimulatedPlatform } from '../gateways/index.ts';
 import { type PaymentRuntime } from '../orders/index.ts';
 import { sweepRefunds } from '../orders/sweeper.ts';
 
@@ -15,7 +15,7 @@ import { sweepRefunds } from '../orders/sweeper.ts';
 const m = messages.payAlarm;
 let t: TestApp;
 let rt: PaymentRuntime;
-let sim: SimulatorGateway;
+let sim: SimulatedPlatform;
 let c: TwoCompanies;
 let demoToken: string;
 
@@ -29,7 +29,7 @@ const insertAlarm = (a: Seed) => t.ctx.db.insertInto('pay_alarm').values({ machi
 beforeAll(async () => {
   t = await startTestApp();
   rt = t.payments;
-  sim = simulatorOf(rt.gateways);
+  sim = rt.simulated;
   c = await twoCompanies(t, 'pa', '告警');
   await t.createUser({ userName: 'pa_demo', roleId: RoleId.demo, deptId: c.companyA });
   demoToken = await t.login('pa_demo', USER_PASSWORD);

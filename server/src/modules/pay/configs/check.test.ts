@@ -36,7 +36,7 @@ beforeAll(async () => {
   [v3, v2, alipay] = await Promise.all([startFakeWechatV3(), startFakeWechatV2(), startFakeAlipay()]);
   t = await startTestApp({ WECHATPAY_BASE_URL: v3.baseUrl, ALIPAY_GATEWAY_URL: alipay.gatewayUrl });
   // APIv2 on its own HTTPS port, its CA trusted (production: one host for both, the system's CAs)
-  t.payments.gateways.add(new WechatV2Gateway({ baseUrl: v2.baseUrl, tlsCa: v2.certs.caPem }));
+  t.payments.gateways.replace(new WechatV2Gateway({ baseUrl: v2.baseUrl, tlsCa: v2.certs.caPem }));
   ({ adminA, adminB, userA } = await twoCompanies(t, 'chk', '检测'));
   const configs = seededConfigs({ v3, v2, alipay }, 'https://pay.example.com');
   const byGateway = Object.fromEntries(configs.map((c) => [c.gateway, c]));

@@ -8,7 +8,7 @@ import type { Access } from '../../../http/caller.ts';
 import { ok } from '../../../http/envelope.ts';
 import { notFound } from '../../../http/errors.ts';
 import { parse } from '../../../http/validate.ts';
-import { loadPayAccount, PayAccountError, type GatewayRegistry, type PayAccount, type PaymentGateway, failed, probeResult } from '../gateways/index.ts';
+import { loadPayAccount, PayAccountError, type GatewayRegistry, type PayAccount, failed, probeResult } from '../gateways/index.ts';
 import * as r from '@huiyun/contract/responses';
 import { answers } from '../../../http/route-doc.ts';
 
@@ -23,7 +23,7 @@ export async function checkPayConfig(ctx: AppContext, gateways: GatewayRegistry,
   const row = await ctx.db.selectFrom('pay_config').select(['id', 'name', 'deptId', 'gateway']).where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound();
   assertDeptInScope(caller.deptScope, row.deptId);
-  const gateway = gateways.get(row.gateway) as PaymentGateway<PayAccount> | undefined;
+  const gateway = gateways.get(row.gateway);
   if (!gateway?.probe) return { name: row.name, result: probeResult([failed(m.action, m.unsupported)]) };
   let account: PayAccount | undefined;
   try {

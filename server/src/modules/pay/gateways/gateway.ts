@@ -2,8 +2,7 @@
 // or the simulator. Amounts are integer fen. A gateway never sees the order table; the order module
 // never sees a gateway's wire format.
 
-import type { FastifyInstance } from 'fastify';
-import type { PayConfigCheckResult, PayConfigField } from '@huiyun/contract';
+import type { PayConfigCheckResult, PayConfigField, PayGateway } from '@huiyun/contract';
 import { compiledOnce } from '../../../db/compiled-once.ts';
 import type { Queryable } from '../../../db/schema.ts';
 import type { Bill } from './bill.ts';
@@ -53,9 +52,6 @@ export type PayAccount = GatewayConfig & {
 
 export type CreatePayment = { orderNo: string; amount: number; subject: string; expireAt: number; notifyUrl: string };
 
-/** A new payment as a row of the books of a gateway in this database (the simulator's pay_sim_payment): `paymentInDatabase`. */
-export type BookedPayment = { orderNo: string; configId: number; amount: number; mchId: string; appId: string; subject: string; notifyUrl: string; expireAt: number; createTime: number };
-
 export type PaymentState =
   | { state: 'unpaid' }
   | { state: 'paid'; transId: string; amount: number; payTime: number }
@@ -74,18 +70,10 @@ export type ClosedNotification = { closed: true; orderNo: string; transId: strin
 /** A verified refund notification (WeChat v2/v3 REFUND.*). */
 export type RefundNotification = { refundNo: string; orderNo: string; gatewayRefundNo: string; amount: number; state: RefundState['state']; at?: number };
 type Headers = Record<string, string | string[] | undefined>;
-/** Where a gateway's start hook tells what it did. */
-export type GatewayLog = { info: (msg: string) => void };
 
 export interface PaymentGateway<C extends GatewayConfig = GatewayConfig> {
   readonly name: string;
   createPayment(config: C, input: CreatePayment): Promise<{ codeUrl: string }>;
-  /**
-   * Only a gateway whose books are in this database (the simulator): createPayment's payment as a row of
-   * its books, which the order module writes with the order (order/insert-sale.ts), so the order, its
-   * payment and its QR commit together.
-   */
-  paymentInDatabase?(config: GatewayConfig, input: CreatePayment): { codeUrl: string; payment: BookedPayment };
   query(config: C, orderNo: string): Promise<PaymentState>;
   /** Closes an unpaid payment; answers what the gateway holds afterwards (a payment may have won the race). */
   close(config: C, orderNo: string): Promise<PaymentState>;
@@ -118,21 +106,6 @@ export interface PaymentGateway<C extends GatewayConfig = GatewayConfig> {
    */
   probe?(config: C): Promise<PayConfigCheckResult>;
 
-  // ---- lifecycle: only a gateway with work of its own in this server (the simulator) has these ----
-  /**
-   * Its own public routes on this server (registered once, with the notify routes, in the notify plugin's
-   * scope); `app` also reaches this server itself (app.inject).
-   */
-  routes?(app: FastifyInstance): void;
-  /**
-   * Once per deployment, after the server listens (one process of several): picks up work the last run left
-   * (notifications never acknowledged, …).
-   */
-  start?(log: GatewayLog): Promise<void>;
-  /** Waits for its work under way (tests, shutdown). */
-  settled?(): Promise<void>;
-  /** Shutdown: starts nothing more, waits for what is under way. */
-  stop?(): Promise<void>;
 }
 
 export class GatewayVerifyError extends Error {}
@@ -165,32 +138,26 @@ export function loadBeforeSending<T>(field: PayConfigField, load: () => T): T {
   }
 }
 
-/** The gateways by pay_config.gateway. */
-export class GatewayRegistry {
-  private readonly gateways = new Map<string, PaymentGateway>();
-  add(gateway: PaymentGateway): this {
-    this.gateways.set(gateway.name, gateway);
-    return this;
-  }
-  get(name: string): PaymentGateway | undefined {
-    return this.gateways.get(name);
-  }
-  all(): PaymentGateway[] {
-    return [...this.gateways.values()];
-  }
+/**
+ * The gateways by pay_config.gateway: one for each of the contract's gateways (`PayGateway`, the 支付配置
+ * dialog's choices), a Record the compiler holds complete, each taking the 支付配置 as config-loader.ts opens it.
+ */
+export type Gateways = { readonly [G in PayGateway]: PaymentGateway<PayAccount> & { readonly name: G } };
 
-  /** Every gateway's routes hook (the notify plugin). */
-  routes(app: FastifyInstance): void {
-    for (const g of this.all()) g.routes?.(app);
+export class GatewayRegistry {
+  private readonly gateways: { [G in PayGateway]: Gateways[G] };
+  constructor(gateways: Gateways) {
+    this.gateways = { ...gateways };
   }
-  /** Every gateway's start hook (main.ts, one process); a failure goes to onError with the gateway's name, the others go on. */
-  async start(log: GatewayLog, onError: (gateway: string, error: unknown) => void): Promise<void> {
-    await Promise.all(this.all().map((g) => g.start?.(log).catch((error: unknown) => onError(g.name, error))));
+  get(name: string): PaymentGateway<PayAccount> | undefined {
+    return Object.hasOwn(this.gateways, name) ? this.gateways[name as PayGateway] : undefined;
   }
-  async settled(): Promise<void> {
-    await Promise.all(this.all().map((g) => g.settled?.()));
+  all(): PaymentGateway<PayAccount>[] {
+    return Object.values(this.gateways);
   }
-  async stop(): Promise<void> {
-    await Promise.all(this.all().map((g) => g.stop?.()));
+  /** Tests: a gateway in place of the registry's one of its name (one pointed at a local fake). */
+  replace<G extends PayGateway>(gateway: Gateways[G]): this {
+    (this.gateways as Record<G, Gateways[G]>)[gateway.name as G] = gateway;
+    return this;
   }
 }

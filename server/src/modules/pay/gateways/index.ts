@@ -1,20 +1,20 @@
 // The front door of modules/pay/gateways: what other areas, app.ts and the tools may import from it.
 export { AlipayGateway } from './alipay/gateway.ts';
 export type { Bill, BillRow } from './bill.ts';
-export { insertBookedPayment, openBookedPayment } from './booked-payment.ts';
 export { PayAccountError, loadPayAccount } from './config-loader.ts';
 export { maskStored, payConfigPurpose } from './config-secrets.ts';
 export { GatewayNotSentError, GatewayVerifyError } from './gateway.ts';
-export type { BookedPayment, ClosedNotification, GatewayConfig, GatewayRegistry, PaidNotification, PayAccount, PaymentGateway, RefundNotification, RefundState } from './gateway.ts';
+export type { ClosedNotification, GatewayConfig, GatewayRegistry, PaidNotification, PayAccount, PaymentGateway, RefundNotification, RefundState } from './gateway.ts';
 export { privateKeyOf, publicKeyOf } from './keys.ts';
 export { MerchantCertificateError, loadMerchantCertificate, merchantNoOf } from './merchant-certificate.ts';
 export type { MerchantCertificateFault } from './merchant-certificate.ts';
 export { NOTIFY_BODY_ROUTE, NOTIFY_CONFIG_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE, notifyUrlOf, refundNotifyUrlOf } from './notify-paths.ts';
-export { payAccountsChanged, readablePayAccount } from './pay-account-cache.ts';
+export { payAccount, payAccountsChanged, readablePayAccount } from './pay-account-cache.ts';
 export { failed, probeResult } from './probe.ts';
 export { gatewayRegistry } from './registry.ts';
-export { SIM_NOTIFY_PATH, simulatorOf } from './simulator/gateway.ts';
-export type { SimulatorGateway } from './simulator/gateway.ts';
+export { SIM_NOTIFY_PATH } from './simulator/gateway.ts';
+export { SimulatedPlatform } from './simulator/platform.ts';
+export { simulatedPlatformRoutes, simulatedPlatformService } from './simulator/platform-service.ts';
 export { SIM_PAGE_PATH } from './simulator/page.ts';
 export { WechatV2Gateway } from './wechat-v2/gateway.ts';
 export { WechatV3Gateway } from './wechat-v3/gateway.ts';

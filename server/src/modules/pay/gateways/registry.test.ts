@@ -1,46 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayRegistry, type PaymentGateway } from './gateway.ts';
+import { payGateways } from '@huiyun/contract';
+import { startTestApp } from '../../../test/harness.ts';
+import { GatewayRegistry, type Gateways, type PaymentGateway } from './gateway.ts';
 
-// The registry's lifecycle: main.ts, the notify plugin and the payment runtime call every gateway's hooks
-// through it, and name none.
-
-/** A gateway with only what the lifecycle reads: the calls it got land in `calls`. */
-function gateway(name: string, calls: string[], hooks: { failStart?: boolean; lifecycle?: boolean } = {}): PaymentGateway {
-  const base = { name } as PaymentGateway;
-  if (hooks.lifecycle === false) return base;
-  return Object.assign(base, {
-    routes: () => void calls.push(`${name}.routes`),
-    start: async () => {
-      calls.push(`${name}.start`);
-      if (hooks.failStart) throw new Error('away');
-    },
-    settled: async () => void calls.push(`${name}.settled`),
-    stop: async () => void calls.push(`${name}.stop`),
-  });
-}
+// The registry holds one gateway for each of the contract's gateways (the compiler holds its Record
+// complete; this checks that each entry is the gateway of its name), answers them by pay_config.gateway,
+// and a test may put a gateway of the same name in place of one.
 
 describe('the gateway registry', () => {
-  it('runs each hook of every gateway that has it; a failed start is reported with its name and stops no other', async () => {
-    const calls: string[] = [];
-    const registry = new GatewayRegistry().add(gateway('a', calls, { failStart: true })).add(gateway('plain', calls, { lifecycle: false })).add(gateway('b', calls));
-    registry.routes({} as never);
-    const failed: string[] = [];
-    await registry.start({ info: () => undefined }, (name) => failed.push(name));
-    await registry.settled();
-    await registry.stop();
-    expect(failed).toEqual(['a']);
-    expect(calls).toEqual(['a.routes', 'b.routes', 'a.start', 'b.start', 'a.settled', 'b.settled', 'a.stop', 'b.stop']);
+  it('has each of the contract\'s gateways under its own name, and no other', async () => {
+    const t = await startTestApp();
+    try {
+      const registry = t.payments.gateways;
+      expect(registry.all().map((g) => g.name).sort()).toEqual([...payGateways].sort());
+      for (const name of payGateways) expect(registry.get(name)?.name).toBe(name);
+      expect(registry.get('acme')).toBeUndefined();
+      expect(registry.get('toString')).toBeUndefined(); // an inherited property is no gateway
+    } finally {
+      await t.close();
+    }
   });
 
-  it('answers a gateway by its pay_config.gateway value, and a later add replaces it', () => {
-    const calls: string[] = [];
-    const first = gateway('x', calls);
-    const second = gateway('x', calls);
-    const registry = new GatewayRegistry().add(first);
-    expect(registry.get('x')).toBe(first);
-    registry.add(second);
-    expect(registry.get('x')).toBe(second);
-    expect(registry.all()).toEqual([second]);
-    expect(registry.get('y')).toBeUndefined();
+  it('answers a replaced gateway in place of the one of its name', () => {
+    const named = <G extends string>(name: G) => ({ name }) as PaymentGateway & { name: G };
+    const gateways = Object.fromEntries(payGateways.map((g) => [g, named(g)])) as unknown as Gateways;
+    const registry = new GatewayRegistry(gateways);
+    const other = named('alipay');
+    expect(registry.get('alipay')).toBe(gateways.alipay);
+    registry.replace(other as never);
+    expect(registry.get('alipay')).toBe(other);
+    expect(registry.all()).toHaveLength(payGateways.length);
   });
 });

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { AppContext, KnownMachine } from '../../../context.ts';
 import { compiledOnce } from '../../../db/compiled-once.ts';
 import { isUniqueViolation } from '../../../db/errors.ts';
+import { sharedWrite } from '../../../db/shared-commit.ts';
 import { GatewayNotSentError, type PayAccount, type PaymentGateway, notifyUrlOf } from '../gateways/index.ts';
 import { insertSaleOrder, type Sale } from './insert-sale.ts';
 import { accountOf } from './pay-account.ts';
@@ -46,7 +47,7 @@ const orderById = compiledOnce((db, v: { orderId: number }) => db.selectFrom('pa
 export function gatewayOf(rt: PaymentRuntime, config: PayAccount): PaymentGateway<PayAccount> {
   const gateway = rt.gateways.get(config.gateway);
   if (!gateway) throw refuse(fill(t.gatewayUnknown, { gateway: config.gateway }));
-  return gateway as PaymentGateway<PayAccount>;
+  return gateway;
 }
 
 /** Create an order for one aisle and pay type: checks, one insert (guarded by the one-active-order index), the QR. */
@@ -86,33 +87,18 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   const now = ctx.now();
   const expireAt = now + ORDER_TTL_MS;
   const orderNo = newOrderNo(now);
-  const sale = (orderStatus: number): Sale => ({
+  const sale: Sale = {
     deptId: machine.deptId, orderNo, payType: input.payType, transType: TransType.consume, machineNo: machine.machineNo, goodsNo: aisle.goodsNo, goodsName: aisle.goodsName,
-    goodsPrice: aisle.price, payAmount: aisle.price, aisleNo: aisle.aisleNo, orderStatus, mchId: config.partner,
+    goodsPrice: aisle.price, payAmount: aisle.price, aisleNo: aisle.aisleNo, orderStatus: OrderStatus.created, mchId: config.partner,
     createTime: now, payTime: null, configId: config.id, aisleId: aisle.aisleId, expireAt, updateTime: now,
-  });
+  };
   const payment = { orderNo, amount: aisle.price, subject: aisle.goodsName || aisle.aisleNo, expireAt, notifyUrl: notifyUrlOf(ctx.config.publicBaseUrl ?? origin, config.gateway, config.id, orderNo) };
-  const created = (codeUrl: string): TerminalOrderCreated => ({ orderNo, codeUrl, amount: fenToYuan(aisle.price), expireAt });
 
-  if (gateway.paymentInDatabase) {
-    // A gateway with its books in this database (the simulator): the order and its payment written
-    // together, all or nothing (order/insert-sale.ts). Its QR is issued with it: the order is stored at
-    // 10 处理中 at once, as 1 → 10 (issueQr) in the same commit did.
-    const { codeUrl, payment: booked } = gateway.paymentInDatabase(config, payment);
-    try {
-      await insertSaleOrder(db, sale(OrderStatus.processing), booked);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw refuse(t.orderInProgress, 409);
-      throw error;
-    }
-    return created(codeUrl);
-  }
-
-  // A gateway elsewhere: the order is committed before it is asked, so a crash in between leaves an
-  // order the sweeper settles (asking the gateway).
+  // the order is committed before the gateway is asked, so a crash in between leaves an order the sweeper
+  // settles (asking the gateway)
   let orderId: number;
   try {
-    orderId = await insertSaleOrder(db, sale(OrderStatus.created));
+    orderId = await insertSaleOrder(db, sale);
   } catch (error) {
     if (isUniqueViolation(error)) throw refuse(t.orderInProgress, 409);
     throw error;
@@ -130,8 +116,8 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
     log?.error({ err: error, orderNo }, 'gateway createPayment failed');
     throw refuse(t.gatewayFailed, 502);
   }
-  await transition(db, orderId, 'issueQr', ctx.now());
-  return created(codeUrl);
+  await sharedWrite(db, (q) => transition(q, orderId, 'issueQr', ctx.now()));
+  return { orderNo, codeUrl, amount: fenToYuan(aisle.price), expireAt };
 }
 
 /**
@@ -140,7 +126,7 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
  */
 export async function settleUnpaid(ctx: AppContext, rt: PaymentRuntime, order: Order, log?: Log): Promise<number> {
   const config = await accountOf(ctx, rt, order, log);
-  const gateway = config && (rt.gateways.get(config.gateway) as PaymentGateway<PayAccount> | undefined);
+  const gateway = config && rt.gateways.get(config.gateway);
   let state = gateway && config ? await gateway.query(config, order.orderNo) : ({ state: 'unknown' } as const);
   if (gateway && config && state.state !== 'paid') state = await gateway.close(config, order.orderNo);
   if (state.state === 'paid') {

@@ -22,7 +22,7 @@ beforeAll(async () => {
   // APIv3 over the port's plain HTTP (this in-process server does not trust the fake's CA); APIv2 over its
   // HTTPS with the CA given (the demo's server: the same HTTPS URL for both, NODE_EXTRA_CA_CERTS)
   t = await startTestApp({ WECHATPAY_BASE_URL: fakes.wechat.plainUrl, ALIPAY_GATEWAY_URL: fakes.alipay.gatewayUrl });
-  t.payments.gateways.add(new WechatV2Gateway({ baseUrl: fakes.wechat.baseUrl, tlsCa: fakes.wechat.caPem }));
+  t.payments.gateways.replace(new WechatV2Gateway({ baseUrl: fakes.wechat.baseUrl, tlsCa: fakes.wechat.caPem }));
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {

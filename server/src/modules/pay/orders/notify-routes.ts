@@ -10,7 +10,7 @@ import { answers } from '../../../http/route-doc.ts';
 // What the gateways call (public: the gateway's own signature is checked against the order's 支付配置,
 // never a session): /gateway/<gateway>/config/<configId>/notify/<orderNo> (before: /gateway/<gateway>/notify/<orderNo>)
 // and /gateway/<gateway>/refund-notify/<refundNo>,
-// each answered with that gateway's acknowledgement; and each gateway's own routes (its routes hook).
+// each answered with that gateway's acknowledgement.
 
 /** The content types the gateways post (WeChat v3 JSON, v2 XML, Alipay a form), kept as the raw string. */
 const RAW_TYPES = ['application/json', 'text/xml', 'application/xml', 'application/x-www-form-urlencoded'];
@@ -34,8 +34,6 @@ function acknowledge(reply: FastifyReply, gateway: PaymentGateway, answer: Notif
 
 export function notifyRoutes(ctx: AppContext, rt: PaymentRuntime) {
   return async (app: FastifyInstance) => {
-    rt.gateways.routes(app);
-
     await app.register(async (scope) => {
       keepRawBodies(scope);
       const access = { access: 'public' as const, doc: { tag: 'gateway', note: '支付网关的异步通知：请求体为该网关自己的签名格式，按原文验签，不是本系统的 JSON', answer: answers.gatewayAck } };

@@ -1,7 +1,7 @@
 import { fenToYuan, fill, isOrderNo, messages, TransType } from '@huiyun/contract';
 import type { AppContext } from '../../../context.ts';
 import { compiledOnce } from '../../../db/compiled-once.ts';
-import type { PayAccount, PaymentGateway, RefundState } from '../gateways/index.ts';
+import type { RefundState } from '../gateways/index.ts';
 import { recordAlarm } from '../alarms/index.ts';
 import { verifiedWith, type NotifyAnswer } from './notify.ts';
 import { accountOf } from './pay-account.ts';
@@ -20,7 +20,7 @@ type Headers = Record<string, string | string[] | undefined>;
 const refundByNo = compiledOnce((db, v: { refundNo: string }) => db.selectFrom('pay_order').selectAll().where('orderNo', '=', v.refundNo).where('transType', '=', TransType.refund));
 
 export async function handleRefundNotification(ctx: AppContext, rt: PaymentRuntime, gatewayName: string, refundNo: string, rawBody: string, headers: Headers, log?: Log): Promise<NotifyAnswer> {
-  const gateway = rt.gateways.get(gatewayName) as PaymentGateway<PayAccount> | undefined;
+  const gateway = rt.gateways.get(gatewayName);
   if (!gateway?.verifyRefundNotification) return { ok: false, message: fill(t.gatewayUnknown, { gateway: gatewayName.slice(0, 32) }) };
   const refund = isOrderNo(refundNo) ? (await refundByNo(ctx.db, { refundNo }))[0] : undefined;
   const parent = refund?.parentId ? await loadOrder(ctx.db, refund.parentId) : undefined;

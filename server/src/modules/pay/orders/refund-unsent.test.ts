@@ -24,7 +24,7 @@ beforeAll(async () => {
   t = await startTestApp({ WECHATPAY_BASE_URL: fake.baseUrl });
   rt = t.payments;
   // the fake's TLS certificate is its own CA's (production: the system's CAs)
-  rt.gateways.add(new WechatV2Gateway({ baseUrl: fake.baseUrl, tlsCa: fake.certs.caPem }));
+  rt.gateways.replace(new WechatV2Gateway({ baseUrl: fake.baseUrl, tlsCa: fake.certs.caPem }));
   token = await t.login('admin', ADMIN_PASSWORD);
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, OrderStatus, PayType, REFUND_KEY_PATTERN, RoleId, TransType } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { AUTO_REFUND_KEY } from './refund.ts';
-import { simulatorOf, type SimulatorGateway } from '../gateways/index.ts';
+import type { SimulatedPlatform } from '../gateways/index.ts';
 import { type PaymentRuntime } from './runtime.ts';
 import { sweepOrders, sweepRefunds } from './sweeper.ts';
 
@@ -13,7 +13,7 @@ import { sweepOrders, sweepRefunds } from './sweeper.ts';
 const m = messages.order;
 let t: TestApp;
 let rt: PaymentRuntime;
-let sim: SimulatorGateway;
+let sim: SimulatedPlatform;
 let token: string;
 let otherToken: string;
 let userToken: string;
@@ -23,7 +23,7 @@ const RECOVER_MS = 60_000;
 beforeAll(async () => {
   t = await startTestApp({ PAY_RECOVER_SECONDS: String(RECOVER_MS / 1000) });
   rt = t.payments;
-  sim = simulatorOf(rt.gateways);
+  sim = rt.simulated;
   token = await t.login('admin', ADMIN_PASSWORD);
   const otherDept = await t.createCompany('退款别家公司', 'OTHER-RF');
   await t.createUser({ userName: 'refund-other-admin', roleId: RoleId.companyAdmin, deptId: otherDept });

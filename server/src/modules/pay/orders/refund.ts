@@ -6,7 +6,7 @@ import { AppError, isUniqueViolation } from '../../../db/errors.ts';
 import { inDeptScope, type DeptScope } from '../../../db/scope.ts';
 import type { Database, Queryable } from '../../../db/schema.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
-import { GatewayNotSentError, type PayAccount, type PaymentGateway, type RefundState, refundNotifyUrlOf } from '../gateways/index.ts';
+import { GatewayNotSentError, type RefundState, refundNotifyUrlOf } from '../gateways/index.ts';
 import { accountOf } from './pay-account.ts';
 import { recordAlarm } from '../alarms/index.ts';
 import { statusLabel, transition } from './state-machine.ts';
@@ -138,7 +138,7 @@ export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: O
   const db = ctx.db;
   const parent = await loadOrder(db, refund.parentId!);
   const config = await accountOf(ctx, rt, refund, log);
-  const gateway = config && (rt.gateways.get(config.gateway) as PaymentGateway<PayAccount> | undefined);
+  const gateway = config && rt.gateways.get(config.gateway);
   let state: RefundState = { state: 'unknown' };
   if (refund.orderStatus === OrderStatus.refundCreated) {
     if (!(await transition(db, refund.orderId, 'startRefund', ctx.now())).moved) return (await loadOrder(db, refund.orderId))!;

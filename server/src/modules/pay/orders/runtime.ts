@@ -1,36 +1,39 @@
 import type { AppContext } from '../../../context.ts';
-import { type GatewayRegistry, gatewayRegistry } from '../gateways/index.ts';
+import { type GatewayRegistry, gatewayRegistry, readablePayAccount, SimulatedPlatform } from '../gateways/index.ts';
 import { ThrottledWarnings } from '../alarms/index.ts';
 
-// The payment runtime of one server: its gateways (gateways/registry.ts) and the work it does after
-// answering (an automatic refund). Made once by the payments service (pay/payments) when the app is built
-// and handed to the routes that need it. The gateways' own work (their routes, what they do at start, under
-// way, at shutdown) goes through the registry's lifecycle hooks.
+// The payment runtime of one server: its gateways (gateways/registry.ts), the simulated payment platform
+// the simulator gateway asks (its remote side, run in this process), and the work it does after answering
+// (an automatic refund). Made once by the payments service (pay/payments) when the app is built and handed
+// to the routes that need it; the payments service starts and stops the platform's own work.
 
 /** Where the payment half writes its warnings and errors (a request's or the sweeper's logger). */
 export type Log = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
 
 export type PaymentRuntime = {
   gateways: GatewayRegistry;
+  /** The simulator gateway's remote side: its books, its 支付模拟 page, its notifications to this server. */
+  simulated: SimulatedPlatform;
   /** Unsigned or unknown notifications: logged once a minute per kind, never stored. */
   strangers: ThrottledWarnings;
   /** Runs a job after the answer is sent; a failure goes to onError (the sweeper picks the work up again). */
   later: (job: () => Promise<unknown>, onError: (error: unknown) => void) => void;
-  /** Waits for the jobs and the gateways' work under way (tests, shutdown). */
+  /** Waits for the jobs and the simulated platform's notifications under way (tests, shutdown). */
   settled: () => Promise<void>;
-  /** Shutdown: waits for the jobs, then stops every gateway (they start nothing more). */
+  /** Shutdown: waits for the jobs, then stops the simulated platform (it sends nothing more). */
   stop: () => Promise<void>;
 };
 
 export function createPaymentRuntime(ctx: AppContext): PaymentRuntime {
-  const gateways = gatewayRegistry(ctx);
+  const simulated = new SimulatedPlatform({ db: ctx.db, box: ctx.secrets, now: ctx.now, configOf: (id) => readablePayAccount(ctx, id) });
   const pending = new Set<Promise<unknown>>();
   const settled = async () => {
     while (pending.size > 0) await Promise.all([...pending]);
-    await gateways.settled();
+    await simulated.settled();
   };
-  const runtime: PaymentRuntime = {
-    gateways,
+  return {
+    gateways: gatewayRegistry(ctx, simulated),
+    simulated,
     strangers: new ThrottledWarnings(ctx.now),
     later: (job, onError) => {
       const running = Promise.resolve().then(job).catch(onError);
@@ -40,8 +43,7 @@ export function createPaymentRuntime(ctx: AppContext): PaymentRuntime {
     settled,
     stop: async () => {
       await settled();
-      await gateways.stop();
+      await simulated.stop();
     },
   };
-  return runtime;
 }

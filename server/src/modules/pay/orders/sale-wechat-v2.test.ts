@@ -11,7 +11,7 @@ realGatewaySuite('wechat_v2', { refundNotifications: true }, async () => {
   return {
     gateway: 'wechat_v2', payType: PayType.wechat, fake: fake as never, account: wechatV2AccountOf(fake), env: { WECHATPAY_BASE_URL: fake.baseUrl },
     // the fake's TLS certificate is its own CA's (production: the system's CAs)
-    adapt: (rt) => void rt.gateways.add(new WechatV2Gateway({ baseUrl: fake.baseUrl, tlsCa: fake.certs.caPem })),
+    adapt: (rt) => void rt.gateways.replace(new WechatV2Gateway({ baseUrl: fake.baseUrl, tlsCa: fake.certs.caPem })),
     signtest: false,
     accepted: fake.acknowledged,
   };

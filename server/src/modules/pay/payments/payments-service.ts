@@ -1,32 +1,31 @@
 import type { AppContext } from '../../../context.ts';
 import { choreFailed, type BackgroundService } from '../../../http/background-services.ts';
 import { startRollupFolding } from '../charts/index.ts';
+import { simulatedPlatformService } from '../gateways/index.ts';
 import { createPaymentRuntime, startOrderSweeper, type PaymentRuntime } from '../orders/index.ts';
 import { reconcileDeps, startReconcileJob } from '../reconcile/index.ts';
 
 // The payment half's one service: the gateway registry and the work after an answer (the payment
 // runtime, handed to the routes that take payments), and its long-lived work, started and stopped in
-// one place — the gateways' start hooks, the order sweeper, the daily 对账, the sales rollups' fold.
+// one place — the payment runtime's jobs, the simulated payment platform, the order sweeper, the daily
+// 对账, the sales rollups' fold.
 
 export type PaymentsService = { runtime: PaymentRuntime; services: BackgroundService[] };
 
 export type PaymentsOptions = {
-  /** Whether this process runs the gateways' start hooks (of several server processes, one does: main.ts). */
+  /**
+   * Whether this process sends again the simulated payment platform's unacknowledged notifications after it
+   * listens (of several server processes, one does: main.ts).
+   */
   gatewayStartHooks?: boolean;
 };
 
 export function paymentsService(ctx: AppContext, options: PaymentsOptions = {}): PaymentsService {
   const runtime = createPaymentRuntime(ctx);
   const services: BackgroundService[] = [
-    {
-      // the gateways' start hooks (work a gateway's last run left, e.g. notifications never acknowledged);
-      // at close: the work under way settles, then every gateway's stop hook (nothing more goes out)
-      name: 'payment gateways', startOn: 'listen',
-      start: (log) => {
-        if (options.gatewayStartHooks !== false) void runtime.gateways.start(log, (gateway, error) => choreFailed(log, `${gateway} gateway: start failed`)(error));
-        return { stop: () => runtime.stop() };
-      },
-    },
+    // at close (services stop in the reverse order of their start): the runtime's jobs settle, then the platform stops
+    simulatedPlatformService(runtime.simulated, options.gatewayStartHooks !== false),
+    { name: 'payment runtime', startOn: 'listen', start: () => ({ stop: () => runtime.settled() }) },
     {
       // unpaid orders past their time asked at the gateway, then paid or closed; automatic refunds and refunds
       // left under way by a crash (orders/sweeper.ts)

@@ -3,7 +3,6 @@ import { messages, OrderStatus, PayType, ReconcileCategory, shanghaiDay, shangha
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { twoCompanies, type TwoCompanies } from '../../../test/companies.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
-import { simulatorOf } from '../gateways/index.ts';
 import { reconcileDeps } from './routes.ts';
 import { reconcileDay } from './run.ts';
 import { startReconcileJob } from './job.ts';
@@ -245,8 +244,8 @@ describe('对账 runs claimed once', () => {
     let entered!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
     const inBill = new Promise<void>((resolve) => { entered = resolve; });
-    const simulator = simulatorOf(t.payments.gateways);
-    const slow = { ...reconcileDeps(t.ctx, t.payments.gateways), gatewayOf: () => ({ ...simulator, name: 'simulator', downloadBill: async (config: never, day: string) => { entered(); await held; return simulator.downloadBill(config, day); } }) as never };
+    const simulator = t.payments.gateways.get('simulator')!;
+    const slow = { ...reconcileDeps(t.ctx, t.payments.gateways), gatewayOf: () => ({ ...simulator, name: 'simulator', downloadBill: async (config: never, day: string) => { entered(); await held; return simulator.downloadBill!(config, day); } }) as never };
     const day = '2026-03-12';
     const first = reconcileDay(slow, { day, configIds: [configA], by: 'one', mode: 'button' });
     await inBill; // the first has claimed its run and waits for the bill

@@ -11,7 +11,7 @@ import { AppError, conflict } from '../../../http/errors.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
 import type { XlsxColumn } from '../../../http/xlsx.ts';
-import { loadPayAccount, type GatewayRegistry, type PayAccount, type PaymentGateway } from '../gateways/index.ts';
+import { payAccount, type GatewayRegistry } from '../gateways/index.ts';
 import { configChoices, configIdsToRun, handleDiff, listDiffs, listRuns } from './queries.ts';
 import { reconcileDay, type ReconcileDeps } from './run.ts';
 import * as r from '@huiyun/contract/responses';
@@ -57,7 +57,7 @@ const diffColumns: XlsxColumn<DiffExportRow>[] = [
 
 /** The reconciliation of a day by the gateways this server has (the registry of the payment runtime). */
 export function reconcileDeps(ctx: AppContext, gateways: GatewayRegistry, onError?: (error: unknown) => void): ReconcileDeps {
-  return { db: ctx.db, now: ctx.now, gatewayOf: (name) => gateways.get(name) as PaymentGateway<PayAccount> | undefined, accountOf: (id) => loadPayAccount(ctx.db, ctx.secrets, id), onError };
+  return { db: ctx.db, now: ctx.now, gatewayOf: (name) => gateways.get(name), accountOf: (id) => payAccount(ctx, id), onError };
 }
 
 // 对账 (/pay/Reconcile): the runs, a run's differences (both with their export), the 对账 button,

@@ -5,9 +5,11 @@ import { startTestApp, type TestApp } from '../../../../test/harness.ts';
 import { gatewayContract, type NotifyOverrides } from '../../../../test/gateway-contract-suite.ts';
 import type { PayAccount } from '../gateway.ts';
 import { SimulatorGateway } from './gateway.ts';
+import { SimulatedPlatform } from './platform.ts';
 
-// The simulator through the same contract every gateway passes, on the test database (its
-// books are pay_sim_payment / pay_sim_refund): its notifications go to the suite's loopback receiver.
+// The simulator through the same contract every gateway passes, its remote side (the simulated platform)
+// on the test database (its books are pay_sim_payment / pay_sim_refund): its notifications go to the
+// suite's loopback receiver.
 
 let t: TestApp | undefined;
 afterAll(async () => {
@@ -24,7 +26,8 @@ gatewayContract('simulator', { refundNotifications: false }, async () => {
     const answer = await fetch(url, { method: 'POST', body, headers });
     return answer.ok && ((await answer.json()) as { code?: string }).code === 'SUCCESS';
   };
-  const simulator = new SimulatorGateway({ db: ctx.db, box: ctx.secrets, now: Date.now, deliver: post, duplicateRate: 0, retryDelaysMs: [] });
+  const platform = new SimulatedPlatform({ db: ctx.db, box: ctx.secrets, now: Date.now, deliver: post, duplicateRate: 0, retryDelaysMs: [] });
+  const simulator = new SimulatorGateway({ platform, box: ctx.secrets, now: Date.now });
   // the page token travels in the code url (the customer's phone opens it): kept here for pay()
   const tokens = new Map<string, string>();
   const create = simulator.createPayment.bind(simulator);
@@ -42,16 +45,16 @@ gatewayContract('simulator', { refundNotifications: false }, async () => {
     const row = await ctx.db.selectFrom('pay_sim_payment').selectAll().where('orderNo', '=', orderNo).executeTakeFirstOrThrow();
     const raw = JSON.stringify({ orderNo, transId: row.transId, amount: o.amount ?? row.amount, mchId: o.mchid ?? row.mchId, appId: o.appid ?? row.appId, payTime: Number(row.payTime), notifyId: randomBytes(4).toString('hex') });
     const timestamp = String(Date.now());
-    const signature = o.signature ? 'ab'.repeat(32) : simulator.sign(account, timestamp, raw);
+    const signature = o.signature ? 'ab'.repeat(32) : platform.sign(account, timestamp, raw);
     return post(row.notifyUrl, raw, { 'content-type': 'application/json', 'x-sim-timestamp': timestamp, 'x-sim-signature': signature });
   };
   return {
     gateway: simulator, account,
     pay: async (orderNo) => {
-      await simulator.payOnPage(orderNo, tokens.get(orderNo) ?? '');
-      await simulator.settled();
+      await platform.payOnPage(orderNo, tokens.get(orderNo) ?? '');
+      await platform.settled();
     },
     notifyPaid,
-    stop: () => simulator.stop(),
+    stop: () => platform.stop(),
   };
 });

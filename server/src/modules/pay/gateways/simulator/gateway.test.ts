@@ -1,24 +1,27 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { Kysely, type CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
 import { type PaymentRuntime, startOrderSweeper } from '../../orders/index.ts';
-import { SIM_NOTIFY_PATH, simulatorOf, type SimulatorGateway } from './gateway.ts';
+import { SIM_NOTIFY_PATH } from './gateway.ts';
+import type { SimulatedPlatform } from './platform.ts';
+import { simulatedPlatformService } from './platform-service.ts';
 
 // The simulator gateway on its own: retries until acknowledged, duplicates, lost attempts, refunds;
 // and the order sweeper started and stopped as main.ts does.
 
 let t: TestApp;
 let rt: PaymentRuntime;
-let sim: SimulatorGateway;
+let sim: SimulatedPlatform;
 let configId: number;
 const config = () => ({ id: configId, gateway: 'simulator', partner: 'MCH-S', appid: '', partnerKey: '' });
 
 beforeAll(async () => {
   t = await startTestApp();
   rt = t.payments;
-  sim = simulatorOf(rt.gateways);
+  sim = rt.simulated;
   const now = Date.now();
   configId = (await t.ctx.db.insertInto('pay_config').values({ deptId: 1, name: '模拟', payType: PayType.wechat, gateway: 'simulator', partner: 'MCH-S', addTime: now, editTime: now }).returning('id').executeTakeFirstOrThrow()).id;
 });
@@ -114,7 +117,7 @@ describe('the simulator gateway', () => {
     expect(order).toEqual({ orderStatus: OrderStatus.paid, transId: payment.transId, payTime: Number(payment.payTime) });
   });
 
-  it('sends an unacknowledged paid notification again after a restart (its start hook, as main.ts runs every gateway\'s), and an acknowledged one never', async () => {
+  it('sends an unacknowledged paid notification again after a restart (its background service, as the payments service starts it), and an acknowledged one never', async () => {
     const { orderNo, token } = await unpaidOrder();
     Object.assign(sim.options, { failRate: 1, retryDelaysMs: [1] });
     try {
@@ -125,11 +128,14 @@ describe('the simulator gateway', () => {
     }
     expect(await statusOf(orderNo)).toBe(OrderStatus.processing); // the server "died" before any attempt arrived
     const logged: string[] = [];
-    const failed: string[] = [];
-    await rt.gateways.start({ info: (msg) => logged.push(msg) }, (gateway) => failed.push(gateway));
-    expect(failed).toEqual([]);
+    const errors: unknown[] = [];
+    const log = { info: (msg: unknown) => void logged.push(String(msg)), error: (e: unknown) => void errors.push(e) } as unknown as FastifyBaseLogger;
+    // (its start does not hold the server's listening up: the log line tells that it ran)
+    await simulatedPlatformService(sim, true).start(log);
+    for (let i = 0; i < 500 && logged.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(errors).toEqual([]);
     expect(logged.some((msg) => /simulator gateway: \d+ unacknowledged/.test(msg))).toBe(true);
-    await rt.settled();
+    await sim.settled();
     expect(await statusOf(orderNo)).toBe(OrderStatus.paid);
     const row = await t.ctx.db.selectFrom('pay_sim_payment').select('acknowledged').where('orderNo', '=', orderNo).executeTakeFirstOrThrow();
     expect(row.acknowledged).toBe(1);
@@ -187,6 +193,22 @@ describe('the simulator gateway', () => {
       const answer = await t.app.inject({ method: 'POST', url: SIM_NOTIFY_PATH, headers: { 'content-type': 'application/json' }, payload });
       expect(answer.statusCode, payload).toBe(400);
     }
+  });
+
+  it('writes the payments asked for at once in one statement, each answered once its row is stored', async () => {
+    const orderNos = Array.from({ length: 5 }, () => `SIMB-${randomBytes(4).toString('hex')}`);
+    const spy = vi.spyOn(Kysely.prototype, 'executeQuery');
+    let inserts: string[];
+    try {
+      const made = await Promise.all(orderNos.map((orderNo) => sim.createPayment(config(), { orderNo, amount: 150, subject: '测试', expireAt: Date.now() + 60_000, notifyUrl: `http://localhost${SIM_NOTIFY_PATH}` })));
+      expect(made.every((m, i) => m.codeUrl.includes(orderNos[i]!))).toBe(true);
+      inserts = spy.mock.calls.map(([query]) => (query as CompiledQuery).sql).filter((sql) => sql?.startsWith('insert into "pay_sim_payment"'));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(inserts).toHaveLength(1);
+    const stored = await t.ctx.db.selectFrom('pay_sim_payment').select('orderNo').where('orderNo', 'in', orderNos).execute();
+    expect(stored.map((r) => r.orderNo).sort()).toEqual([...orderNos].sort());
   });
 
   it('pays on a page token naming its 支付配置 by one statement, and still on a token of the mac alone (codes shown before)', async () => {
