@@ -1,11 +1,11 @@
 import { defineConfig } from '@playwright/test';
-import { BASE_URL as baseURL, E2E_PORT } from './e2e/env.ts';
+import { BASE_URL as baseURL, E2E_BASE_PORT, E2E_WORKERS } from './e2e/env.ts';
 
 export default defineConfig({
   testDir: 'e2e',
-  // One folder per port: runs on different ports (parallel work trees, CI) never clear each other's artifacts.
-  outputDir: `test-results/port-${E2E_PORT}`,
-  workers: 2,
+  // One folder per base port: runs on different ports (parallel work trees, CI) never clear each other's artifacts.
+  outputDir: `test-results/port-${E2E_BASE_PORT}`,
+  workers: E2E_WORKERS,
   retries: 0,
   reporter: 'list',
   // A test is a whole journey (a cold screen load in a fresh context, then 10–30 UI steps): 5–25 s on a
@@ -17,6 +17,7 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 30_000 },
   use: {
+    // The config is loaded again in each worker: this is the worker's own server (e2e/env.ts).
     baseURL,
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
@@ -43,14 +44,20 @@ export default defineConfig({
     // Changing a password revokes that account's other sessions: run it after everything else.
     { name: 'password', testMatch: /password\.spec\.ts/, dependencies: ['console'] },
   ],
-  webServer: {
-    // node_modules/.bin/node is Node 24 (runs TypeScript); the system node may be older.
-    command: 'node_modules/.bin/node e2e/server.ts',
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
-  },
+  // One server and database per worker (e2e/env.ts): no journey waits on, or sees the rows of, another worker's.
+  // All of them serve the same built console (web/dist).
+  webServer: Array.from({ length: E2E_WORKERS }, (_, worker) => {
+    const port = E2E_BASE_PORT + worker;
+    return {
+      // node_modules/.bin/node is Node 24 (runs TypeScript); the system node may be older.
+      command: 'node_modules/.bin/node e2e/server.ts',
+      env: { E2E_PORT: String(port) },
+      url: `http://127.0.0.1:${port}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe' as const,
+      stderr: 'pipe' as const,
+      gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+    };
+  }),
 });

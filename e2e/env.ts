@@ -1,5 +1,11 @@
-// Where the suite's server listens and the passwords the launcher seeds (see e2e/server.ts).
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 18080);
+// Where the suite's servers listen and the passwords the launcher seeds (see e2e/server.ts). Each Playwright
+// worker has a server and database of its own: worker N (TEST_PARALLEL_INDEX, which a worker restarted after a
+// failure keeps) talks to the server on E2E_PORT + N; e2e/server.ts runs with E2E_PORT set to that port.
+/** Playwright workers, and so servers: one per worker (see playwright.config.ts). */
+export const E2E_WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+/** The first server's port; worker N's is E2E_BASE_PORT + N. */
+export const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 18080);
+export const E2E_PORT = E2E_BASE_PORT + Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const ADMIN = { userName: 'admin', password: 'Admin@12345' };
 export const USER1 = { userName: 'user1', password: 'User@12345' };

@@ -1,7 +1,7 @@
 // Shared pieces of the suite: UI login once per worker and account (storageState), message checks,
 // unique names so tests never depend on each other's data.
 import { test as base, expect, type Browser, type BrowserContext, type BrowserContextOptions, type ConsoleMessage, type Locator, type Page } from '@playwright/test';
-import { ADMIN, BASE_URL, USER1 } from './env.ts';
+import { ADMIN, BASE_URL, E2E_WORKERS, USER1 } from './env.ts';
 
 export { expect };
 export type Account = { userName: string; password: string };
@@ -77,7 +77,7 @@ async function watchBrowserErrors(context: BrowserContext, problems: string[]): 
   context.on('weberror', (error) => problems.push(`uncaught on ${error.page()?.url()}: ${error.error().message}`));
 }
 
-type WorkerFixtures = { adminState: StorageState; user1State: StorageState };
+type WorkerFixtures = { ownServer: void; adminState: StorageState; user1State: StorageState };
 type TestFixtures = { adminPage: Page; user1Page: Page; browserErrors: void };
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -103,6 +103,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       expect(problems, 'CSP violations, console errors and uncaught exceptions in the browser').toEqual([]);
     },
     { auto: true },
+  ],
+  // playwright.config.ts starts one server per worker it was told of: a worker beyond them (`--workers` on the
+  // command line) would find no server on its port.
+  ownServer: [
+    async ({}, use, workerInfo) => {
+      if (workerInfo.parallelIndex >= E2E_WORKERS) throw new Error(`worker ${workerInfo.parallelIndex} has no server: set E2E_WORKERS (${E2E_WORKERS}) instead of --workers`);
+      await use();
+    },
+    { scope: 'worker', auto: true },
   ],
   adminState: [async ({ browser }, use) => use(await storageStateOf(browser, ADMIN)), { scope: 'worker' }],
   user1State: [async ({ browser }, use) => use(await storageStateOf(browser, USER1)), { scope: 'worker' }],

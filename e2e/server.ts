@@ -1,5 +1,6 @@
-// Starts the real server for the end-to-end suite on a fresh, throw-away database, and removes it
-// when Playwright stops the run. Expects web/dist to be built (npm run test:e2e builds it first).
+// Starts a real server for the end-to-end suite on E2E_PORT over a fresh, throw-away database, and removes
+// it when Playwright stops the run. playwright.config.ts starts one per worker, each on its own port.
+// Expects web/dist to be built (npm run test:e2e builds it first).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
