@@ -20,6 +20,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
+  it('bounds the wait for a pool connection and the console\'s statements', () => {
+    expect(loadConfig({})).toMatchObject({ poolWaitMs: 5_000, poolMaxWaiting: 1_000, statementTimeouts: { readMs: 15_000, exportMs: 120_000 } });
+    expect(loadConfig({ DATABASE_POOL_WAIT_MS: '300', DATABASE_POOL_MAX_WAITING: '0', CONSOLE_STATEMENT_TIMEOUT_MS: '0', EXPORT_STATEMENT_TIMEOUT_MS: '600000' }))
+      .toMatchObject({ poolWaitMs: 300, poolMaxWaiting: 0, statementTimeouts: { readMs: 0, exportMs: 600_000 } });
+    expect(() => loadConfig({ DATABASE_POOL_WAIT_MS: '0' })).toThrow(/DATABASE_POOL_WAIT_MS/);
+    expect(() => loadConfig({ CONSOLE_STATEMENT_TIMEOUT_MS: '-1' })).toThrow(/CONSOLE_STATEMENT_TIMEOUT_MS/);
+  });
+
   it('keeps 180 days of logs unless told otherwise', () => {
     expect(loadConfig({}).logRetentionDays).toBe(180);
     expect(loadConfig({ LOG_RETENTION_DAYS: '30' }).logRetentionDays).toBe(30);

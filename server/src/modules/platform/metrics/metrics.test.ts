@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timedJobRun } from '../../../db/job-runs.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { testDbKind } from '../../../test/test-database.ts';
 
 // GET /metrics on SQLite and (TEST_DATABASE_URL) PostgreSQL: off without METRICS_TOKEN, a bearer token with it,
 // Prometheus text with the process, the requests by route and the business gauges.
@@ -38,6 +39,17 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^huiyun_process_resident_memory_bytes \d+/m);
     expect(text).toMatch(/^huiyun_http_request_duration_seconds_count\{method="POST",route="\/sync\/login",status="4xx"\} 1$/m);
     for (const gauge of ['huiyun_machines_online 0', 'huiyun_devices_online 0', 'huiyun_refunds_in_flight 0', 'huiyun_orders_created_today 0']) expect(text).toContain(`\n${gauge}\n`);
+  });
+
+  it('answers the PostgreSQL pool: its size, use, queue, refusals and statement timeouts (none on SQLite)', async () => {
+    const text = (await on.call('GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } })).raw.body;
+    if (testDbKind() === 'sqlite') return void expect(text).not.toMatch(/^huiyun_database_pool_/m);
+    expect(text).toMatch(/^huiyun_database_pool_size 20$/m);
+    for (const gauge of ['connections', 'in_use', 'idle', 'waiting']) expect(text).toMatch(new RegExp(`^huiyun_database_pool_${gauge} \\d+$`, 'm'));
+    expect(text).toMatch(/^huiyun_database_pool_waits_total \d+$/m);
+    expect(text).toMatch(/^huiyun_database_pool_refusals_total\{reason="queue_full"\} 0$/m);
+    expect(text).toMatch(/^huiyun_database_pool_refusals_total\{reason="wait_timeout"\} 0$/m);
+    expect(text).toMatch(/^huiyun_database_statement_timeouts_total 0$/m);
   });
 
   it('answers the background jobs\' last runs by job', async () => {

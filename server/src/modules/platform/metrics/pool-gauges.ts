@@ -4,7 +4,7 @@ import type { PoolStats } from '../../../db/connect.ts';
 // A process's PostgreSQL pool (db/connect.ts): its size, the connections open, in use and idle, the
 // requests waiting for one now, and the counts since the process started — requests that had to wait,
 // those refused (503: the queue full, or the wait bound passed) and console reads stopped by their
-// statement timeout. Nothing on SQLite. Read from the process's memory at each scrape (no query).
+// statement timeout. Registered on PostgreSQL only. Read from the process's memory at each scrape (no query).
 
 export function poolGauges(stats: () => PoolStats | undefined, registry: Registry): void {
   const gauge = (name: string, help: string, value: (pool: PoolStats) => number) => new Gauge({

@@ -42,7 +42,7 @@ export function createMetrics(db: Kysely<Database>, config: Config, now: () => n
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [requestRegistry],
   });
   const poolRegistry = new Registry();
-  poolGauges(() => poolStatsOf(db), poolRegistry);
+  if (poolStatsOf(db)) poolGauges(() => poolStatsOf(db), poolRegistry);
   const ownPart = async (): Promise<MetricsJson> => [
     // one series a process: kept whatever prom-client would do with several (process_start_time is 'omit')
     ...(await processRegistry.getMetricsAsJSON()).map((metric) => ({ ...metric, aggregator: 'first' as const })),
