@@ -1,24 +1,16 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryState, DEVICE_REPORT_MAX, messages, TaskNumberState } from '@huiyun/contract';
 import type { Database } from '../../../db/schema.ts';
-import type { TestApp } from '../../../test/harness.ts';
-import { bearer, insertSendingTask, phoneNumbers, pull, report, startDeviceTestApp, type DeviceTestApp } from '../../../test/devices.ts';
+import { bearer, insertSendingTask, phoneNumbers, pull, report } from '../../../test/devices.ts';
+import { newDevice, ownerId, ownerToken, t, useDeviceTestApp } from '../../../test/device-fixture.ts';
 
 // Delivery reports (送达 / 未送达) of numbers a device reported sent: counted once, only for the device
 // that sent them, on the task and on its owner's statistics, all or nothing.
 
 const m = messages.device;
 
-let t: TestApp;
-let ownerId: number;
-let ownerToken: string;
-let newDevice: DeviceTestApp['newDevice'];
-
-beforeAll(async () => {
-  ({ t, ownerId, ownerToken, newDevice } = await startDeviceTestApp());
-});
-afterAll(async () => t?.close());
+useDeviceTestApp();
 
 type Result = { id: number; status: string; reason?: unknown };
 const deliver = (token: string, results: Result[] | unknown) =>

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALL_CAPABILITIES, messages } from '@huiyun/contract';
-import type { TestApp } from '../../../test/harness.ts';
-import { activate, bearer, insertAuthCode, insertSendingTask, phoneNumbers, pull, report, startDeviceTestApp, type DeviceTestApp } from '../../../test/devices.ts';
+import { activate, bearer, insertAuthCode, insertSendingTask, phoneNumbers, pull, report } from '../../../test/devices.ts';
+import { adminToken, newDevice, ownerId, ownerToken, t, useDeviceTestApp } from '../../../test/device-fixture.ts';
 
 // The device app: activation, its throttle, the device token.
 
 const m = messages.device;
 
-let t: TestApp;
-let ownerId: number;
-let ownerToken: string;
-let adminToken: string;
-let newDevice: DeviceTestApp['newDevice'];
-
-beforeAll(async () => {
-  ({ t, ownerId, ownerToken, adminToken, newDevice } = await startDeviceTestApp());
-});
-afterAll(async () => t?.close());
+useDeviceTestApp();
 
 describe('activation', () => {
   it('binds the code to the device and refuses it to any other', async () => {

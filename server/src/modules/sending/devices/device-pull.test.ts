@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeviceWaitReason, messages, shanghaiDay, TaskNumberState, TaskStatus } from '@huiyun/contract';
-import type { TestApp } from '../../../test/harness.ts';
-import { expectCountersMatchRows, insertSendingTask, phoneNumbers, pull, report, LEASE_MS, startDeviceTestApp, type DeviceTestApp } from '../../../test/devices.ts';
+import { expectCountersMatchRows, insertSendingTask, phoneNumbers, pull, report, LEASE_MS } from '../../../test/devices.ts';
+import { newDevice, otherId, ownerId, ownerToken, t, useDeviceTestApp } from '../../../test/device-fixture.ts';
 
 // The device app: pulling batches, and paused tasks.
 
 const m = messages.device;
 
-let t: TestApp;
-let ownerId: number;
-let otherId: number;
-let ownerToken: string;
-let newDevice: DeviceTestApp['newDevice'];
-
-beforeAll(async () => {
-  ({ t, ownerId, otherId, ownerToken, newDevice } = await startDeviceTestApp());
-});
-afterAll(async () => t?.close());
+useDeviceTestApp();
 
 describe('pull', () => {
   it('hands out a batch in upload order, within the batch range, with content and lease', async () => {

@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages, TaskNumberState, TaskStatus } from '@huiyun/contract';
-import type { TestApp } from '../../../test/harness.ts';
-import { bearer, expectCountersMatchRows, insertSendingTask, phoneNumbers, pull, report, LEASE_MS, startDeviceTestApp, type DeviceTestApp } from '../../../test/devices.ts';
+import { bearer, expectCountersMatchRows, insertSendingTask, phoneNumbers, pull, report, LEASE_MS } from '../../../test/devices.ts';
+import { newDevice, ownerId, ownerToken, t, useDeviceTestApp } from '../../../test/device-fixture.ts';
 
 // The device app: reporting results.
 
 const m = messages.device;
 
-let t: TestApp;
-let ownerId: number;
-let ownerToken: string;
-let newDevice: DeviceTestApp['newDevice'];
-
-beforeAll(async () => {
-  ({ t, ownerId, ownerToken, newDevice } = await startDeviceTestApp());
-});
-afterAll(async () => t?.close());
+useDeviceTestApp();
 
 describe('report', () => {
   it('counts each number once, whatever is repeated, and completes the task', async () => {

@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEVICE_ONLINE_SECONDS, messages } from '@huiyun/contract';
-import type { TestApp } from '../../../test/harness.ts';
 import { uploadVia } from '../../../test/uploads.ts';
 import { downloadUrlOf } from '../../../infra/file-storage.ts';
-import { bearer, insertSendingTask, phoneNumbers, pull, report, startDeviceTestApp, type DeviceTestApp } from '../../../test/devices.ts';
+import { bearer, insertSendingTask, phoneNumbers, pull, report } from '../../../test/devices.ts';
+import { adminToken, newDevice, ownerId, ownerToken, t, useDeviceTestApp } from '../../../test/device-fixture.ts';
 
 // The device app: task files, and the console device list with heartbeats.
 
 const m = messages.device;
 
-let t: TestApp;
-let ownerId: number;
-let ownerToken: string;
-let adminToken: string;
-let newDevice: DeviceTestApp['newDevice'];
-
-beforeAll(async () => {
-  ({ t, ownerId, ownerToken, adminToken, newDevice } = await startDeviceTestApp());
-});
-afterAll(async () => t?.close());
+useDeviceTestApp();
 
 describe('task files', () => {
   const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a2dd5e6b0000000049454e44ae426082', 'hex');

@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALL_CAPABILITIES, DeviceWaitReason, messages, ShowType, TaskStatus } from '@huiyun/contract';
-import type { TestApp } from '../../../test/harness.ts';
-import {
-  insertAuthCode, insertSendingTask, LEASE_MS, phoneNumbers, pull, report, setBeijingTime, startDeviceTestApp, type DeviceTestApp,
-} from '../../../test/devices.ts';
+import { insertAuthCode, insertSendingTask, LEASE_MS, phoneNumbers, pull, report, setBeijingTime } from '../../../test/devices.ts';
+import { newDevice, ownerId, ownerToken, t, useDeviceTestApp } from '../../../test/device-fixture.ts';
 
 // What a device may be given: its declared capabilities, the task's sending window, and the attempt
 // number of each item.
@@ -11,16 +9,9 @@ import {
 const m = messages.device;
 const tm = messages.task;
 
-let t: TestApp;
-let ownerId: number;
-let ownerToken: string;
-let newDevice: DeviceTestApp['newDevice'];
 let seq = 0;
 
-beforeAll(async () => {
-  ({ t, ownerId, ownerToken, newDevice } = await startDeviceTestApp());
-});
-afterAll(async () => t?.close());
+useDeviceTestApp();
 
 /** A device of the owner that declares `capabilities` at activation (undefined: sends none). */
 async function deviceWith(capabilities: unknown) {

@@ -1,48 +1,18 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fill, messages, RoleId } from '@huiyun/contract';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { fill, messages } from '@huiyun/contract';
+import { startTestApp } from '../../../test/harness.ts';
+import { admin, adminA, adminB, dataDir, demo, t, user1, user1Id, user2, user2Id, useSendingCast } from '../../../test/sending-cast.ts';
 import { contentDisposition, looksBinary, sanitizeFileName, storeFile } from '../../../infra/file-storage.ts';
 import { multipart, uploadVia } from '../../../test/uploads.ts';
-import { insertCompany, insertTask } from '../../../test/rows.ts';
+import { insertTask } from '../../../test/rows.ts';
 
 const m = messages.upload;
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a2dd5e6b0000000049454e44ae426082', 'hex');
 
-let t: TestApp;
-let dataDir: string;
-let admin: string;
-let user1: string;
-let user2: string;
-let adminA: string;
-let adminB: string;
-let demo: string;
-let user1Id: number;
-let user2Id: number;
-
-beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-files-'));
-  t = await startTestApp({ DATA_DIR: dataDir });
-  const companyB = await insertCompany(t, 'FILES_B');
-  user1Id = await t.createUser({ userName: 'files_user1' });
-  user2Id = await t.createUser({ userName: 'files_user2' });
-  await t.createUser({ userName: 'files_adminA', roleId: RoleId.companyAdmin, deptId: 1 });
-  await t.createUser({ userName: 'files_adminB', roleId: RoleId.companyAdmin, deptId: companyB });
-  await t.createUser({ userName: 'files_demo', roleId: RoleId.demo });
-  admin = await t.login('admin', ADMIN_PASSWORD);
-  user1 = await t.login('files_user1', 'User@12345');
-  user2 = await t.login('files_user2', 'User@12345');
-  adminA = await t.login('files_adminA', 'User@12345');
-  adminB = await t.login('files_adminB', 'User@12345');
-  demo = await t.login('files_demo', 'User@12345');
-});
-afterAll(async () => {
-  await t?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+useSendingCast('files');
 
 const uploadsDir = () => path.join(dataDir, 'uploads');
 function storedFiles(): string[] {

@@ -1,23 +1,11 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages, RoleId, TaskNumberState } from '@huiyun/contract';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { messages, TaskNumberState } from '@huiyun/contract';
+import { admin, adminA, adminB, demo, t, user1, user1Id, user2, useSendingCast } from '../../../test/sending-cast.ts';
 import { contentDisposition } from '../../../infra/file-storage.ts';
-import { insertCompany, insertTask } from '../../../test/rows.ts';
+import { insertTask } from '../../../test/rows.ts';
 
 const m = messages.upload;
 
-let t: TestApp;
-let dataDir: string;
-let admin: string;
-let user1: string;
-let user2: string;
-let adminA: string;
-let adminB: string;
-let demo: string;
-let user1Id: number;
 let taskId: number;
 
 // state per number: 0 pending, 1 leased, 2 sent, 3 failed, 4 blocked
@@ -27,27 +15,10 @@ const NUMBERS: [number, number][] = [
   [15800158000, TaskNumberState.blocked],
 ];
 
+useSendingCast('ex');
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-export-'));
-  t = await startTestApp({ DATA_DIR: dataDir });
-  const companyB = await insertCompany(t, 'EXPORT_B');
-  user1Id = await t.createUser({ userName: 'ex_user1' });
-  await t.createUser({ userName: 'ex_user2' });
-  await t.createUser({ userName: 'ex_adminA', roleId: RoleId.companyAdmin, deptId: 1 });
-  await t.createUser({ userName: 'ex_adminB', roleId: RoleId.companyAdmin, deptId: companyB });
-  await t.createUser({ userName: 'ex_demo', roleId: RoleId.demo });
-  admin = await t.login('admin', ADMIN_PASSWORD);
-  user1 = await t.login('ex_user1', 'User@12345');
-  user2 = await t.login('ex_user2', 'User@12345');
-  adminA = await t.login('ex_adminA', 'User@12345');
-  adminB = await t.login('ex_adminB', 'User@12345');
-  demo = await t.login('ex_demo', 'User@12345');
   taskId = await insertTask(t, { taskName: '双十一/活动:A', userId: user1Id, deptId: 1 });
   await t.ctx.db.insertInto('sync_task_number').values(NUMBERS.map(([phone, state]) => ({ taskId, phone, carrier: 1, state }))).execute();
-});
-afterAll(async () => {
-  await t?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const exportVia = (query: string, token?: string) =>

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Carrier, carrierKeys, classifyCarrier, messages, RoleId, TaskStatus, type CarrierKey } from '@huiyun/contract';
+import { describe, expect, it } from 'vitest';
+import { Carrier, carrierKeys, classifyCarrier, messages, TaskStatus, type CarrierKey } from '@huiyun/contract';
 import { generateNumberFileWithCounts } from '../../../../../bench/lib/number-file-fixture.ts';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { admin, adminA, companyB, dataDir, demo, t, user1, user1Id, user2, user2Id, useSendingCast } from '../../../test/sending-cast.ts';
 import { testDbKind } from '../../../test/test-database.ts';
 import { uploadNumbers, uploadVia } from '../../../test/uploads.ts';
 import { insertCompany, insertTask } from '../../../test/rows.ts';
@@ -13,35 +12,7 @@ import { importNumbers } from './upload-numbers.ts';
 
 const m = messages.upload;
 
-let t: TestApp;
-let dataDir: string;
-let admin: string;
-let user1: string;
-let user2: string;
-let adminA: string;
-let demo: string;
-let user1Id: number;
-let user2Id: number;
-let companyB: number;
-
-beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-upload-'));
-  t = await startTestApp({ DATA_DIR: dataDir });
-  companyB = await insertCompany(t, 'UPLOAD_B');
-  user1Id = await t.createUser({ userName: 'up_user1' });
-  user2Id = await t.createUser({ userName: 'up_user2' });
-  await t.createUser({ userName: 'up_adminA', roleId: RoleId.companyAdmin, deptId: 1 });
-  await t.createUser({ userName: 'up_demo', roleId: RoleId.demo });
-  admin = await t.login('admin', ADMIN_PASSWORD);
-  user1 = await t.login('up_user1', 'User@12345');
-  user2 = await t.login('up_user2', 'User@12345');
-  adminA = await t.login('up_adminA', 'User@12345');
-  demo = await t.login('up_demo', 'User@12345');
-});
-afterAll(async () => {
-  await t?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+useSendingCast('up');
 
 let taskSeq = 0;
 const newTask = (userId = user1Id, extra: { deptId?: number | null; taskStatus?: number } = {}) =>
