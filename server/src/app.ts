@@ -44,8 +44,8 @@ export type BuildOptions = {
   logger?: boolean;
   /** Where the log lines go (tests that read them); stdout otherwise. */
   logStream?: { write: (line: string) => void };
-  /** Whether this process runs the payment gateways' start hooks (of several server processes, one does). */
-  gatewayStartHooks?: boolean;
+  /** Whether this process resends the simulated payment platform's unacknowledged notifications after it listens (of several server processes, one does). */
+  resumesSimulatedPlatform?: boolean;
 };
 
 /** The app, its context, and the payment runtime its payment routes share (tests and benches drive orders through it). */
@@ -125,7 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // first: its hook counts the requests of every route (监控查询)
     await app.register(systemMonitorRoutes(ctx, { redis: redis?.client, requests: new RequestStats() }, services));
     await app.register(metricsRoutes(ctx));
-    payments = await registerModules(app, ctx, services, { gatewayStartHooks: options.gatewayStartHooks });
+    payments = await registerModules(app, ctx, services, { resumesSimulatedPlatform: options.resumesSimulatedPlatform });
     await registerConsole(app, config.webDist);
     await app.ready();
   } catch (error) {

@@ -17,8 +17,8 @@ async function main() {
     throw error;
   }
   if (config.workers > 1 && cluster.isPrimary) return runWorkers(config.workers);
-  // of several server processes, one runs the payment gateways' start hooks: the first, and whichever replaces it
-  const { app } = await buildApp(config, { gatewayStartHooks: !cluster.isWorker || process.env[STARTER_ENV] === '1' });
+  // of several server processes, one resends the simulated payment platform's unacknowledged notifications: the first, and whichever replaces it
+  const { app } = await buildApp(config, { resumesSimulatedPlatform: !cluster.isWorker || process.env[STARTER_ENV] === '1' });
   const inFlight = countInFlight(app);
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -53,7 +53,7 @@ function runWorkers(count: number): void {
   let ready = false;
   const restarts = restartBudget();
   serveGatherings(); // one /metrics scrape, one 监控查询 snapshot covers every process (infra/cluster-gather.ts)
-  // One process runs the gateways' start hooks (main above): the first, and whichever replaces it.
+  // One process resends the simulated payment platform's notifications (main above): the first, and whichever replaces it.
   const starter = { [STARTER_ENV]: '1' };
   let starterId = cluster.fork(starter).id;
   const first = cluster.workers![starterId]!;

@@ -17,14 +17,14 @@ export type PaymentsOptions = {
    * Whether this process sends again the simulated payment platform's unacknowledged notifications after it
    * listens (of several server processes, one does: main.ts).
    */
-  gatewayStartHooks?: boolean;
+  resumesSimulatedPlatform?: boolean;
 };
 
 export function paymentsService(ctx: AppContext, options: PaymentsOptions = {}): PaymentsService {
   const runtime = createPaymentRuntime(ctx);
   const services: BackgroundService[] = [
     // at close (services stop in the reverse order of their start): the runtime's jobs settle, then the platform stops
-    simulatedPlatformService(runtime.simulated, options.gatewayStartHooks !== false),
+    simulatedPlatformService(runtime.simulated, options.resumesSimulatedPlatform !== false),
     { name: 'payment runtime', startOn: 'listen', start: () => ({ stop: () => runtime.settled() }) },
     {
       // unpaid orders past their time asked at the gateway, then paid or closed; automatic refunds and refunds

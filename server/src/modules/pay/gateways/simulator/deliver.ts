@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
-// How the simulator's notifications reach the merchant: by HTTP (a simulator made without this server's
-// routes), or, once its routes hook ran, through this server itself (app.inject: the same routes and hooks).
+// How the simulated platform's notifications reach the merchant: by HTTP (a platform made without this server's
+// routes), or, once its routes are registered, through this server itself (app.inject: the same routes and hooks).
 
 /** Sends one notification; true when the merchant acknowledged it. */
 export type Deliver = (url: string, body: string, headers: Record<string, string>) => Promise<boolean>;

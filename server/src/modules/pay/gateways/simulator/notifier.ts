@@ -8,14 +8,14 @@ import type { SecretBox } from '../../../../infra/secret-box.ts';
 import type { GatewayConfig } from '../gateway.ts';
 import type { Deliver } from './deliver.ts';
 
-// The simulator's paid notifications (gateway.ts): asynchronous, signed, retried until the merchant
+// The simulated platform's paid notifications (platform.ts): asynchronous, signed, retried until the merchant
 // acknowledges, now and then sent twice, and sent again after a start when never acknowledged.
 
 export type SimulatorOptions = {
   db: Kysely<Database>;
   box: SecretBox;
   now: () => number;
-  /** Sends one notification; true when the merchant acknowledged it (by HTTP until `routes` points it at this server itself). */
+  /** Sends one notification; true when the merchant acknowledged it (by HTTP until the platform's routes point it at this server itself). */
   deliver: Deliver;
   /** Probability an attempt is lost on the way (tests, demos of retries). */
   failRate?: number;
@@ -36,7 +36,7 @@ export type SimulatorOptions = {
 export type PaidPayment = { row: Selectable<Database['pay_sim_payment']>; config: GatewayConfig };
 export type SimBody = { orderNo: string; transId: string; amount: number; mchId: string; appId: string; payTime: number; notifyId: string };
 
-/** What the notifier reads of the simulator: a payment with its config, and the signature. */
+/** What the notifier reads of the platform: a payment with its config, and the signature. */
 type Books = {
   paymentWithConfig(orderNo: string): Promise<Partial<PaidPayment>>;
   sign(config: Pick<GatewayConfig, 'id' | 'partnerKey'>, timestamp: string, rawBody: string): string;
@@ -55,7 +55,7 @@ export class SimulatorNotifier {
   private readonly options: SimulatorOptions;
   private readonly books: Books;
 
-  /** options: the simulator's own object (tests and its routes hook change it in place). */
+  /** options: the platform's own object (tests and its routes change it in place). */
   constructor(options: SimulatorOptions, books: Books) {
     this.options = options;
     this.books = books;

@@ -11,14 +11,14 @@ export const SIM_PAGE_PATH = '/gateway/simulator/pay/';
 /** The payment the page shows. */
 export type PageView = Selectable<Database['pay_sim_payment']> & { expired: boolean };
 export type PayOutcome = 'paid' | 'alreadyPaid' | 'closed' | 'expired' | 'missing';
-/** What the page asks of the simulator (gateway.ts). */
+/** What the page asks of the simulated platform (platform.ts). */
 type PaymentPage = {
   pageView(orderNo: string, token: string): Promise<PageView | undefined>;
   payOnPage(orderNo: string, token: string): Promise<{ outcome: PayOutcome; view?: PageView }>;
 };
 
-// The simulator's 支付模拟 page (public: its token is the proof), registered by the simulator's routes hook
-// (PaymentGateway.routes: the notify plugin calls every gateway's).
+// The simulated platform's 支付模拟 page (public: its token is the proof), registered by the platform's plugin
+// (platform-service.ts).
 export function simulatorPageRoutes(app: FastifyInstance, simulator: PaymentPage): void {
   // shown = the payment as pay() read it (the page after 支付成功 shows the same amount and goods)
   // payState: the payment's state after a press (data-pay-state, the contract with docs/terminal-protocol.md §8)
