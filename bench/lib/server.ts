@@ -18,9 +18,10 @@ export const ADMIN_PASSWORD = 'Admin@12345';
 
 /**
  * The real server listening on a loopback port, on a throw-away database: a SQLite file, or (with
- * BENCH_DB=postgres and TEST_DATABASE_URL) a fresh PostgreSQL database dropped afterwards.
+ * BENCH_DB=postgres and TEST_DATABASE_URL) a fresh PostgreSQL database dropped afterwards. `settings`: more of the
+ * product's settings (environment names) for this bench's server.
  */
-export async function startBenchServer(): Promise<BenchServer> {
+export async function startBenchServer(settings: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-bench-'));
   const postgres = process.env.BENCH_DB === 'postgres';
   let drop = async () => {};
@@ -30,7 +31,7 @@ export async function startBenchServer(): Promise<BenchServer> {
   // The product's own settings where a bench run passes them (DATABASE_PREPARED_STATEMENTS, DATABASE_POOL_SIZE).
   const config = loadConfig({
     ADMIN_PASSWORD, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', LOGIN_SLOWDOWN_MS: '0', DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS,
-    DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE,
+    DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE, ...settings,
   });
   if (postgres) {
     process.env.TEST_DB = 'postgres';
