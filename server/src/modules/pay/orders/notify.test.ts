@@ -1,10 +1,11 @@
 import { Kysely, type CompiledQuery } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
-import { fill, messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
+import { fill, messages, OrderStatus, PayType } from '@huiyun/contract';
 import { handlePaidNotification } from './notify.ts';
 import { sweepOrders } from './sweeper.ts';
 import { SIM_NOTIFY_PATH } from '../gateways/index.ts';
 import { ThrottledWarnings } from '../alarms/index.ts';
+import { insertOrder } from '../../../test/orders.ts';
 import { call, fixtureConfigId, makeMachine, order, refundsOf, rt, sim, signedNotification, t, useTerminalApp } from '../../../test/terminal-fixture.ts';
 
 // Paid notifications through the simulator's notify route: cross-checks, alarms, a payment after close.
@@ -72,7 +73,7 @@ describe('paid notifications', () => {
       .returning('id').executeTakeFirstOrThrow()).id;
     const orderOn = async (configId: number) => {
       const orderNo = `D3-${configId}-${now}`;
-      await t.ctx.db.insertInto('pay_order').values({ deptId: 1, orderNo, payType: PayType.wechat, transType: TransType.consume, machineNo: orderNo, goodsPrice: 100, payAmount: 100, orderStatus: OrderStatus.processing, createTime: now, payTime: null, configId, updateTime: now }).execute();
+      await insertOrder(t.ctx.db, { orderNo, machineNo: orderNo, orderStatus: OrderStatus.processing, createTime: now, payTime: null, configId, updateTime: now });
       return orderNo;
     };
     const numbers = [await orderOn(otherGateway), await orderOn(999_999), 'D3-NO-SUCH-ORDER'];

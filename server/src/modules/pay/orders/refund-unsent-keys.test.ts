@@ -6,6 +6,7 @@ import type { FakeBooks } from '../../../../../tools/fake-gateways/books.ts';
 import { startFakeWechatV3, type FakeWechatV3 } from '../../../../../tools/fake-gateways/wechat-v3.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { alipayAccountOf } from '../../../test/gateways/alipay-harness.ts';
+import { insertOrder } from '../../../test/orders.ts';
 import { type PayAccount, payConfigPurpose } from '../gateways/index.ts';
 import { wechatV3AccountOf } from '../../../test/gateways/wechat-v3-harness.ts';
 import { newTerminalKey, sealTerminalKey } from '../machines/index.ts';
@@ -70,10 +71,9 @@ async function paidOrder(gateway: Gateway, configId: number, amount = 50) {
   const g = gateways[gateway];
   g.books().open({ orderNo, amount, mchId: g.mchId(), appId: g.appId(), subject: '可乐', notifyUrl: 'http://127.0.0.1:9/notify', createTime: now });
   g.books().pay(orderNo, `TX-${orderNo}`, now);
-  const { orderId } = await t.ctx.db.insertInto('pay_order').values({
-    deptId: 1, orderNo, transId: `TX-${orderNo}`, payType: g.payType, transType: TransType.consume, machineNo: 'RK-1', goodsName: '可乐', goodsPrice: amount,
-    payAmount: amount, aisleNo: 'A1', orderStatus: OrderStatus.dispensed, mchId: g.mchId(), createTime: now, payTime: now, configId, updateTime: now,
-  }).returning('orderId').executeTakeFirstOrThrow();
+  const orderId = await insertOrder(t.ctx.db, {
+    orderNo, transId: `TX-${orderNo}`, payType: g.payType, machineNo: 'RK-1', goodsName: '可乐', goodsPrice: amount, aisleNo: 'A1', mchId: g.mchId(), createTime: now, configId, updateTime: now,
+  });
   return { orderId, orderNo };
 }
 
@@ -127,10 +127,10 @@ describe('a WeChat Pay V3 or Alipay refund whose key does not load here', () => 
     const configId = await configWith(gateway, `退款密钥坏-遗留-${gateway}`, { secrets: { [field]: '这不是私钥' } });
     const { orderId, orderNo } = await paidOrder(gateway, configId);
     const now = Date.now();
-    await t.ctx.db.insertInto('pay_order').values({
-      deptId: 1, orderNo: `${orderNo}R0000abcd`, payType: gateways[gateway].payType, transType: TransType.refund, machineNo: 'RK-1', goodsName: '可乐', goodsPrice: 50, payAmount: -50,
+    await insertOrder(t.ctx.db, {
+      orderNo: `${orderNo}R0000abcd`, payType: gateways[gateway].payType, transType: TransType.refund, machineNo: 'RK-1', goodsName: '可乐', goodsPrice: 50, payAmount: -50,
       aisleNo: 'A1', orderStatus: OrderStatus.refunding, mchId: gateways[gateway].mchId(), createTime: now, payTime: null, configId, updateTime: now, parentId: orderId, requestKey: 'left-12',
-    }).execute();
+    });
     await t.ctx.db.updateTable('pay_order').set({ reservedAmount: 50 }).where('orderId', '=', orderId).execute();
     const log = silentLog();
     expect(await later(() => sweepRefunds(t.ctx, rt, { log }))).toMatchObject({ refundsClaimed: 1, refundsSettled: 0, refundsFailed: 0 });
@@ -189,10 +189,10 @@ describe('a purchase through a 支付配置 whose key does not load here', () =>
     const machine = await machineOn('alipay', configId);
     const now = Date.now();
     const orderNo = `RK${now}${randomBytes(4).toString('hex')}`;
-    await t.ctx.db.insertInto('pay_order').values({
-      deptId: 1, orderNo, transId: '', payType: PayType.alipay, transType: TransType.consume, machineNo: machine.machineNo, goodsName: '矿泉水', goodsPrice: 250,
-      payAmount: 250, aisleNo: 'A1', orderStatus: OrderStatus.processing, mchId: alipay.account.sellerId, createTime: now - 60_000, payTime: null, configId, expireAt: now + 240_000, updateTime: now - 60_000,
-    }).execute();
+    await insertOrder(t.ctx.db, {
+      orderNo, payType: PayType.alipay, machineNo: machine.machineNo, goodsName: '矿泉水', goodsPrice: 250, aisleNo: 'A1', orderStatus: OrderStatus.processing,
+      mchId: alipay.account.sellerId, createTime: now - 60_000, payTime: null, configId, expireAt: now + 240_000, updateTime: now - 60_000,
+    });
     const answer = await create(machine, 'alipay');
     expect(answer.statusCode, answer.body).toBe(400);
     expect(answer.json().msg).toBe(fill(messages.terminal.payConfigKeyBroken, { label: messages.payConfig.appPrivateKey }));
@@ -203,10 +203,10 @@ describe('a purchase through a 支付配置 whose key does not load here', () =>
     const configId = await configWith('wechat_v3', '下单密钥坏-遗留', { secrets: { rsaKey: '这不是私钥' } });
     const now = Date.now();
     const orderNo = `RK${now}${randomBytes(4).toString('hex')}`;
-    await t.ctx.db.insertInto('pay_order').values({
-      deptId: 1, orderNo, transId: '', payType: PayType.wechat, transType: TransType.consume, machineNo: `RK-${randomBytes(3).toString('hex')}`, goodsName: '可乐', goodsPrice: 50,
-      payAmount: 50, aisleNo: 'A1', orderStatus: OrderStatus.processing, mchId: v3.account.mchid, createTime: now, payTime: null, configId, expireAt: now + 60_000, updateTime: now,
-    }).execute();
+    await insertOrder(t.ctx.db, {
+      orderNo, machineNo: `RK-${randomBytes(3).toString('hex')}`, goodsName: '可乐', goodsPrice: 50, aisleNo: 'A1', orderStatus: OrderStatus.processing,
+      mchId: v3.account.mchid, createTime: now, payTime: null, configId, expireAt: now + 60_000, updateTime: now,
+    });
     const log = silentLog();
     const swept = await later(() => sweepOrders(t.ctx, rt, { log }));
     // (the unpaid order of the case above is on a broken config as well)

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fill, messages, OrderStatus, PayType, payConfigSecretFields, TransType } from '@huiyun/contract';
 import { startFakeWechatV2, type FakeWechatV2 } from '../../../../../tools/fake-gateways/wechat-v2.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { insertOrder } from '../../../test/orders.ts';
 import { type PayAccount, WechatV2Gateway, payConfigPurpose } from '../gateways/index.ts';
 import { wechatV2AccountOf } from '../../../test/gateways/wechat-v2-harness.ts';
 import { type Log, type PaymentRuntime } from './runtime.ts';
@@ -52,10 +53,9 @@ async function paidOrder(configId: number, amount = 50) {
   const a = fake.account;
   fake.books.open({ orderNo, amount, mchId: a.mchid, appId: a.appid, subject: '可乐', notifyUrl: 'http://127.0.0.1:9/notify', expireAt: now + 60_000, createTime: now } as never);
   fake.books.pay(orderNo, `TX-${orderNo}`, now);
-  const { orderId } = await t.ctx.db.insertInto('pay_order').values({
-    deptId: 1, orderNo, transId: `TX-${orderNo}`, payType: PayType.wechat, transType: TransType.consume, machineNo: 'RU-1', goodsName: '可乐', goodsPrice: amount,
-    payAmount: amount, aisleNo: 'A1', orderStatus: OrderStatus.dispensed, mchId: a.mchid, createTime: now, payTime: now, configId, updateTime: now,
-  }).returning('orderId').executeTakeFirstOrThrow();
+  const orderId = await insertOrder(t.ctx.db, {
+    orderNo, transId: `TX-${orderNo}`, machineNo: 'RU-1', goodsName: '可乐', goodsPrice: amount, aisleNo: 'A1', mchId: a.mchid, createTime: now, configId, updateTime: now,
+  });
   return { orderId, orderNo };
 }
 
@@ -104,10 +104,10 @@ describe('a WeChat Pay V2 refund whose API certificate does not load here', () =
     const { orderId, orderNo } = await paidOrder(configId);
     const now = Date.now();
     // as the code before left it: 12, its amount reserved on the order
-    await t.ctx.db.insertInto('pay_order').values({
-      deptId: 1, orderNo: `${orderNo}R0000abcd`, payType: PayType.wechat, transType: TransType.refund, machineNo: 'RU-1', goodsName: '可乐', goodsPrice: 50, payAmount: -50,
+    await insertOrder(t.ctx.db, {
+      orderNo: `${orderNo}R0000abcd`, transType: TransType.refund, machineNo: 'RU-1', goodsName: '可乐', goodsPrice: 50, payAmount: -50,
       aisleNo: 'A1', orderStatus: OrderStatus.refunding, mchId: fake.account.mchid, createTime: now, payTime: null, configId, updateTime: now, parentId: orderId, requestKey: 'left-12',
-    }).execute();
+    });
     await t.ctx.db.updateTable('pay_order').set({ reservedAmount: 50 }).where('orderId', '=', orderId).execute();
     const log = silentLog();
     expect(await sweepLater(log)).toMatchObject({ refundsClaimed: 1, refundsSettled: 1, refundsFailed: 0 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fill, messages, OrderStatus, PayType, REFUND_KEY_PATTERN, RoleId, TransType } from '@huiyun/contract';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { insertOrder } from '../../../test/orders.ts';
 import { AUTO_REFUND_KEY } from './refund.ts';
 import type { SimulatedPlatform } from '../gateways/index.ts';
 import { type PaymentRuntime } from './runtime.ts';
@@ -44,10 +45,10 @@ async function paidOrder(amount: number, status: number = OrderStatus.dispensed,
   const config = options.configId ?? configId;
   const now = Date.now();
   const orderNo = `RF${now}${randomBytes(4).toString('hex')}`;
-  const { orderId } = await t.ctx.db.insertInto('pay_order').values({
-    deptId: 1, orderNo, transId: `SIM-${orderNo}`, payType: PayType.wechat, transType: TransType.consume, machineNo: 'RF-1', goodsName: '可乐', goodsPrice: amount,
-    payAmount: amount, aisleNo: 'A1', orderStatus: status, mchId: 'MCH-RF', createTime: now, payTime: now, configId: config, updateTime: now, refundNeeded: options.refundNeeded ?? 0,
-  }).returning('orderId').executeTakeFirstOrThrow();
+  const orderId = await insertOrder(t.ctx.db, {
+    orderNo, transId: `SIM-${orderNo}`, machineNo: 'RF-1', goodsName: '可乐', goodsPrice: amount, aisleNo: 'A1', orderStatus: status, mchId: 'MCH-RF',
+    createTime: now, configId: config, updateTime: now, refundNeeded: options.refundNeeded ?? 0,
+  });
   await t.ctx.db.insertInto('pay_sim_payment').values({ orderNo, configId: config, amount, mchId: 'MCH-RF', appId: 'APP-RF', notifyUrl: 'http://127.0.0.1/gateway/simulator/notify', status: 'paid', transId: `SIM-${orderNo}`, expireAt: now, createTime: now, payTime: now }).execute();
   return { orderId, orderNo };
 }
@@ -128,8 +129,7 @@ describe('退款 (POST /api/Order/refund)', () => {
     const { orderId } = await paidOrder(300);
     const now = Date.now();
     for (const status of [OrderStatus.created, OrderStatus.processing, OrderStatus.timedOut]) {
-      const unpaid = (await t.ctx.db.insertInto('pay_order').values({ deptId: 1, orderNo: `RFU${status}-${key()}`, payType: 3, transType: 1, machineNo: `RFU-${status}`, goodsPrice: 100, payAmount: 100, orderStatus: status, createTime: now, payTime: null, configId })
-        .returning('orderId').executeTakeFirstOrThrow()).orderId;
+      const unpaid = await insertOrder(t.ctx.db, { orderNo: `RFU${status}-${key()}`, machineNo: `RFU-${status}`, orderStatus: status, createTime: now, payTime: null, configId });
       expect((await refund({ orderId: unpaid, amount: '1' })).body.msg).toBe(fill(m.refundNotPaid, { status: { 1: '初始化', 10: '处理中', 5: '订单超时' }[status]! }));
     }
     const made = await refund({ orderId, amount: '1' });
@@ -236,7 +236,7 @@ describe('crash windows: the refund sweeper', () => {
     const now = Date.now();
     // what a crash right after the reserve transaction leaves behind
     await t.ctx.db.transaction().execute(async (trx) => {
-      await trx.insertInto('pay_order').values({ deptId: 1, orderNo: `${orderNo}RCRASH01`, payType: 3, transType: TransType.refund, machineNo: 'RF-1', goodsPrice: 300, payAmount: -200, orderStatus: OrderStatus.refundCreated, createTime: now, payTime: null, configId, updateTime: now, parentId: orderId, requestKey: key(), remark: '崩溃' }).execute();
+      await insertOrder(trx, { orderNo: `${orderNo}RCRASH01`, transType: TransType.refund, machineNo: 'RF-1', goodsPrice: 300, payAmount: -200, orderStatus: OrderStatus.refundCreated, createTime: now, payTime: null, configId, updateTime: now, parentId: orderId, requestKey: key(), remark: '崩溃' });
       await trx.updateTable('pay_order').set({ reservedAmount: 200 }).where('orderId', '=', orderId).execute();
     });
     const [a, b] = await later(() => Promise.all([sweepRefunds(t.ctx, rt), sweepRefunds(t.ctx, rt)]));

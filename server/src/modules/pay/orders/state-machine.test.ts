@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fill, messages } from '@huiyun/contract';
 import { refundStatuses, refusal, saleStatuses, statusLabel, transition, transitions, type OrderEvent } from './state-machine.ts';
 import { announceMovesTo } from './status-waiters.ts';
+import { insertOrder } from '../../../test/orders.ts';
 import { order, t, useTerminalApp } from '../../../test/terminal-fixture.ts';
 
 // The order state machine's edge table, pair by pair.
@@ -42,8 +43,7 @@ describe('the order state machine: every edge by its name', () => {
     for (const status of STATUSES) {
       for (const event of events) {
         const orderNo = `SM-${status}-${event}-${randomBytes(3).toString('hex')}`;
-        const { orderId } = await t.ctx.db.insertInto('pay_order').values({ deptId: 1, orderNo, payType: 3, transType: 1, machineNo: `SM-${orderNo}`, goodsPrice: 100, payAmount: 100, orderStatus: status, createTime: now, payTime: null })
-          .returning('orderId').executeTakeFirstOrThrow();
+        const orderId = await insertOrder(t.ctx.db, { orderNo, machineNo: `SM-${orderNo}`, orderStatus: status, createTime: now, payTime: null });
         const result = await transition(t.ctx.db, orderId, event, now);
         const after = (await order(orderNo)).orderStatus;
         const to = EDGES[event][status];

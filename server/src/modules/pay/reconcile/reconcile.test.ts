@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, OrderStatus, PayType, ReconcileCategory, shanghaiDay, shanghaiDayStart, TransType, type ReconcileDiff, type ReconcileRun } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { twoCompanies, type TwoCompanies } from '../../../test/companies.ts';
+import { insertOrder } from '../../../test/orders.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
 import { reconcileDeps } from './routes.ts';
 import { reconcileDay } from './run.ts';
@@ -33,10 +34,10 @@ async function sale(p: Payment): Promise<number | undefined> {
   let orderId: number | undefined;
   if (p.ours !== null) {
     const at = p.ours?.at === undefined ? p.at : p.ours.at;
-    orderId = (await t.ctx.db.insertInto('pay_order').values({
-      deptId: p.deptId, orderNo: p.orderNo, payType: PayType.wechat, transType: TransType.consume, machineNo: 'RC-1', goodsPrice: p.fen,
-      payAmount: p.ours?.fen ?? p.fen, orderStatus: p.ours?.status ?? OrderStatus.dispensed, createTime: p.at - 60_000, payTime: at, configId: p.configId,
-    }).returning('orderId').executeTakeFirstOrThrow()).orderId;
+    orderId = await insertOrder(t.ctx.db, {
+      deptId: p.deptId, orderNo: p.orderNo, machineNo: 'RC-1', goodsPrice: p.fen, payAmount: p.ours?.fen ?? p.fen, orderStatus: p.ours?.status ?? OrderStatus.dispensed,
+      createTime: p.at - 60_000, payTime: at, configId: p.configId,
+    });
   }
   if (p.gateway !== null) {
     await t.ctx.db.insertInto('pay_sim_payment').values({
@@ -50,10 +51,10 @@ async function sale(p: Payment): Promise<number | undefined> {
 type Refund = { configId: number; deptId: number; parentId: number; orderNo: string; refundNo: string; fen: number; at: number; status?: number; gateway?: boolean };
 async function refund(r: Refund) {
   const status = r.status ?? OrderStatus.refunded;
-  await t.ctx.db.insertInto('pay_order').values({
-    deptId: r.deptId, orderNo: r.refundNo, payType: PayType.wechat, transType: TransType.refund, machineNo: 'RC-1', goodsPrice: r.fen, payAmount: -r.fen,
+  await insertOrder(t.ctx.db, {
+    deptId: r.deptId, orderNo: r.refundNo, transType: TransType.refund, machineNo: 'RC-1', goodsPrice: r.fen, payAmount: -r.fen,
     orderStatus: status, createTime: r.at - 1000, payTime: status === OrderStatus.refunded ? r.at : null, configId: r.configId, parentId: r.parentId,
-  }).execute();
+  });
   if (r.gateway !== false) await t.ctx.db.insertInto('pay_sim_refund').values({ refundNo: r.refundNo, orderNo: r.orderNo, amount: r.fen, status: 'success', createTime: r.at }).execute();
 }
 

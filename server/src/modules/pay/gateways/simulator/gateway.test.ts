@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Kysely, type CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { messages, OrderStatus, PayType, TransType } from '@huiyun/contract';
+import { messages, OrderStatus, PayType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
+import { insertOrder } from '../../../../test/orders.ts';
 import { type PaymentRuntime, startOrderSweeper } from '../../orders/index.ts';
 import { SIM_NOTIFY_PATH } from './gateway.ts';
 import type { SimulatedPlatform } from './platform.ts';
@@ -33,7 +34,7 @@ afterAll(async () => {
 async function unpaidOrder(expireAt = Date.now() + 60_000) {
   const orderNo = `SIMT-${randomBytes(4).toString('hex')}`;
   const now = Date.now();
-  await t.ctx.db.insertInto('pay_order').values({ deptId: 1, orderNo, payType: 3, transType: TransType.consume, machineNo: orderNo, goodsPrice: 150, payAmount: 150, orderStatus: OrderStatus.processing, createTime: now, payTime: null, configId, mchId: 'MCH-S', expireAt }).execute();
+  await insertOrder(t.ctx.db, { orderNo, machineNo: orderNo, goodsPrice: 150, orderStatus: OrderStatus.processing, createTime: now, payTime: null, configId, mchId: 'MCH-S', expireAt });
   const { codeUrl } = await sim.createPayment(config(), { orderNo, amount: 150, subject: '测试', expireAt, notifyUrl: `http://localhost${SIM_NOTIFY_PATH}` });
   return { orderNo, token: new URL(codeUrl).searchParams.get('t')! };
 }
