@@ -3,6 +3,7 @@ import { fenToYuan, fill, MachineStatus, messages, OrderStatus, TransType, type 
 import { sql } from 'kysely';
 import type { AppContext, KnownMachine } from '../../../context.ts';
 import { compiledOnce } from '../../../db/compiled-once.ts';
+import { PoolBusyError } from '../../../db/connection-queue.ts';
 import { isUniqueViolation } from '../../../db/errors.ts';
 import { sharedWrite } from '../../../db/shared-commit.ts';
 import { GatewayNotSentError, type PayAccount, type PaymentGateway, notifyUrlOf } from '../gateways/index.ts';
@@ -108,6 +109,9 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
     ({ codeUrl } = await gateway.createPayment(config, payment));
   } catch (error) {
     await transition(db, orderId, 'close', ctx.now(), { closeTime: ctx.now() });
+    // this server's own database pool refused the call's bookkeeping (a gateway that keeps its books here: the
+    // simulated platform): the server is busy, not the gateway — answered 503 like any other busy-pool refusal
+    if (error instanceof PoolBusyError) throw error;
     // a key of the 支付配置 that does not load here: the operator's to fix, not the gateway's fault (nor a retry's)
     if (error instanceof GatewayNotSentError) {
       log?.warn({ orderNo, configId: config.id, reason: error.message }, 'createPayment not sent: a key of its 支付配置 does not load');

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fill, messages, OrderStatus, PayType } from '@huiyun/contract';
+import { PoolBusyError } from '../../../db/connection-queue.ts';
 import { aislesOf } from '../machines/queries.ts';
 import { DOUBLE_TAP_MS } from '../orders/create.ts';
 import { sweepOrders } from '../orders/index.ts';
@@ -20,6 +21,20 @@ describe('a purchase', () => {
     expect((await call(m, '/order/create', { aisleNo: 'A1', payType: PayType.alipay })).body.msg).toBe(tm.noPayConfig);
     expect((await call(closed, '/order/create', { aisleNo: 'A1', payType: 3 })).body.msg).toBe(tm.noPayConfig);
     expect((await call(m, '/order/create', { aisleNo: '', payType: 3 })).body.msg).toBe(tm.aisleNo);
+  });
+
+  it('answers 503 (the server busy, not the gateway) when the pool refuses the payment\'s bookkeeping; the order is closed', async () => {
+    const m = await makeMachine(5);
+    const refused = vi.spyOn(sim, 'createPayment').mockRejectedValueOnce(new PoolBusyError('waitTimeout'));
+    try {
+      expect(await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).toMatchObject({ status: 503, body: { success: false, msg: messages.common.databaseUnavailable } });
+    } finally {
+      refused.mockRestore();
+    }
+    const rows = await t.ctx.db.selectFrom('pay_order').select('orderStatus').where('machineNo', '=', m.machineNo).execute();
+    expect(rows.map((r) => r.orderStatus)).toEqual([OrderStatus.timedOut]);
+    // the next create goes through
+    expect((await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body).toMatchObject({ success: true });
   });
 
   it('runs a purchase end to end: create → 支付模拟 pays → notification → paid → dispensed → stock − 1 once', async () => {
