@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakePhones, sumBooks, type FakePhones } from './index.ts';
 import { phoneClient, startReceiver, until } from './test-support.ts';
@@ -10,6 +11,18 @@ afterEach(async () => {
   await fleet?.stop();
   fleet = undefined;
 });
+const canListen = (port: number) => new Promise<boolean>((resolve) => {
+  const probe = net.createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+});
+/**
+ * Two neighbouring ports free now, below the ephemeral range (32768–60999 here), where the suite's own listen(0)
+ * servers and outgoing connections take theirs: one free port's neighbour there may be taken by the time it is used.
+ */
+async function freePortPair(): Promise<number> {
+  for (let base = 21_000 + 2 * Math.floor(Math.random() * 4_000); ; base += 2) {
+    if ((await canListen(base)) && (await canListen(base + 1))) return base;
+  }
+}
 const send = (id: string, phoneNumbers: string[]) => ({ id, textMessage: { text: '您好' }, phoneNumbers });
 
 describe('offline', () => {
@@ -99,9 +112,7 @@ describe('books', () => {
   });
 
   it('portBase puts phone i on portBase + i', async () => {
-    const probe = await startFakePhones();
-    const free = probe.phones[0]!.port;
-    await probe.stop();
+    const free = await freePortPair();
     fleet = await startFakePhones({ phones: 2, portBase: free });
     expect(fleet.phones.map((p) => p.port)).toEqual([free, free + 1]);
   });
