@@ -46,7 +46,7 @@ async function main() {
  * listens. Each is a whole instance (its own pool of DATABASE_POOL_SIZE connections, its sweepers —
  * they take rows by lease), as instances behind a load balancer are.
  */
-const STARTER_ENV = 'HUIYUN_START_GATEWAYS';
+const STARTER_ENV = 'HUIYUN_RESUMES_SIMULATED_PLATFORM';
 
 function runWorkers(count: number): void {
   let stopping = false;

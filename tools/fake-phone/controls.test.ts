@@ -19,9 +19,10 @@ const canListen = (port: number) => new Promise<boolean>((resolve) => {
  * servers and outgoing connections take theirs: one free port's neighbour there may be taken by the time it is used.
  */
 async function freePortPair(): Promise<number> {
-  for (let base = 21_000 + 2 * Math.floor(Math.random() * 4_000); ; base += 2) {
+  for (let base = 21_000 + 2 * Math.floor(Math.random() * 4_000); base < 32_000; base += 2) {
     if ((await canListen(base)) && (await canListen(base + 1))) return base;
   }
+  throw new Error('no two neighbouring ports free in 21000–32000');
 }
 const send = (id: string, phoneNumbers: string[]) => ({ id, textMessage: { text: '您好' }, phoneNumbers });
 
