@@ -89,8 +89,9 @@ describe.runIf(testDbKind() === 'postgres' && redisUrl)('rolling restart of two 
     expect(figures).toHaveLength(2);
     for (const f of figures) expect(f.cutOff).toBe(0);
     console.log(`rolling restart, ${MACHINES} machines and ${DEVICES} devices: drains ${figures.map((f) => `${f.ms} ms (${f.inFlightAtStart} in flight)`).join(', ')}; ${faults.unavailable} 503s and ${faults.other.length} other failures seen by machines; devices: ${devices.sent} sent, ${devices.failed} failed, ${devices.reports} reports, ${devices.retries} retried (${devices.lastError || 'none'}); ${proxy.unreachable()} unreachable at the balancer`);
-    expect(faults.unavailable).toBe(0);
-    expect(faults.other.slice(0, 20)).toEqual([]);
+    const serverWarnings = () => servers.map((s) => s.output().stdout.split('\n').filter((l) => /"level":(40|50|60)|"statusCode":5\d\d/.test(l)).join('\n')).join('\n---\n').slice(-4000);
+    expect(faults.unavailable, serverWarnings()).toBe(0);
+    expect(faults.other.slice(0, 20), serverWarnings()).toEqual([]);
     expect(proxy.unreachable()).toBe(0);
     expect(await settledBooks(database.db)).toBe(0);
     await expectBooksExact(database.db, 'ROLL', progress);
