@@ -42,6 +42,8 @@ describe.runIf(testDbKind() === 'postgres')('a slow PostgreSQL (200 ms a round t
     const env = {
       DATABASE_POOL_SIZE: String(POOL), DATABASE_POOL_WAIT_MS: '300', DATABASE_POOL_MAX_WAITING: String(POOL * 4),
       METRICS_TOKEN, LOG_LEVEL: 'warn',
+      // as the other fault tests: a refund whose call the pool refused is taken up again at its lease's end, soon
+      PAY_SWEEP_SECONDS: '1', PAY_RECOVER_SECONDS: '2',
     };
     ({ server, db, close } = await serverOnTestDatabase(env, { via: proxy.via, startWithinMs: 45_000 }));
     machines = await prepareMachines({ server: server.url, admin: 'admin', password: 'Admin@12345', count: MACHINES, prefix: 'SLOW' });
