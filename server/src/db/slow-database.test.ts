@@ -92,11 +92,11 @@ describe.runIf(testDbKind() === 'postgres')('a slow PostgreSQL (200 ms a round t
     expect(Object.keys(slow.statuses!).sort()).toEqual(['200', '503']);
     expect(slow.unavailable).toBeGreaterThan(0);
     expect(rssMax - rssStart).toBeLessThan(RSS_GROWTH_BOUND);
-    // every 503 of a machine's call was a refusal of the pool (the server's own chores and the customers'
-    // pages, which notify the server, met some too)
+    // the machines' 503s are in /metrics, and so are the pool's refusals behind them (not one for one: a new
+    // connection that cannot be made within its connect timeout over the slow link is a 503 too, not a refusal)
     const terminal503s = metricSum(slowMetrics, 'huiyun_http_request_duration_seconds_count', /route="\/terminal\/[^"]*",status="5xx"/);
     expect(terminal503s).toBeGreaterThan(0);
-    expect(metricSum(slowMetrics, 'huiyun_database_pool_refusals_total')).toBeGreaterThanOrEqual(terminal503s);
+    expect(metricSum(slowMetrics, 'huiyun_database_pool_refusals_total')).toBeGreaterThan(0);
     expect(metricSum(slowMetrics, 'huiyun_database_pool_waits_total')).toBeGreaterThan(0);
     expect(slowMetrics).toMatch(new RegExp(`^huiyun_database_pool_size ${POOL}$`, 'm'));
 
