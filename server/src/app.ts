@@ -27,7 +27,7 @@ import { loadSecretBox } from './infra/secret-key.ts';
 import { SqlSessionStore } from './infra/sql-session-store.ts';
 import type { Access } from './http/caller.ts';
 import { callerResolvers, registerModules } from './modules/index.ts';
-import { OrderMoveRelay, type PaymentRuntime } from './modules/pay/orders/index.ts';
+import { OrderMoveRelay, type Payments } from './modules/pay/orders/index.ts';
 import { BackgroundServices, choreFailed } from './http/background-services.ts';
 import { startLogRetention } from './db/log-retention.ts';
 import { startSqliteOptimizer } from './db/sqlite-optimize.ts';
@@ -48,8 +48,8 @@ export type BuildOptions = {
   resumesSimulatedPlatform?: boolean;
 };
 
-/** The app, its context, and the payment runtime its payment routes share (tests and benches drive orders through it). */
-export type App = { app: FastifyInstance; ctx: AppContext; payments: PaymentRuntime };
+/** The app, its context, and the Payments its payment routes share (tests and benches drive orders through them). */
+export type App = { app: FastifyInstance; ctx: AppContext; payments: Payments };
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const app = Fastify({
@@ -99,7 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // the long-lived work: started on the app's hooks, stopped before its database closes (http/background-services.ts)
   const services = platformServices(ctx);
   services.attach(app);
-  let payments!: PaymentRuntime;
+  let payments!: Payments;
 
   const orderMoves = redis ? new OrderMoveRelay(redis) : undefined;
   app.addHook('onClose', async () => {

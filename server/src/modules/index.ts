@@ -30,29 +30,28 @@ import { replyRoutes } from './sending/replies/index.ts';
 import { salesChartsRoutes } from './pay/charts/index.ts';
 import { apiDocsRoutes } from './platform/api-docs/index.ts';
 import { paymentsService, type PaymentsOptions } from './pay/payments/index.ts';
-import type { PaymentRuntime } from './pay/orders/index.ts';
+import type { Payments } from './pay/orders/index.ts';
 
 /**
  * Every area of the API, each a Fastify plugin of its own (modules/<wing>/<area>/routes.ts), and the
- * payments service whose runtime the payment areas share and whose long-lived work joins `services`.
- * Answers the payment runtime (the tests and benches drive orders through it).
+ * payments service whose Payments the payment areas share and whose long-lived work joins `services`.
+ * Answers those Payments (the tests and benches drive orders through them).
  */
-export async function registerModules(app: FastifyInstance, ctx: AppContext, services: BackgroundServices, options: PaymentsOptions = {}): Promise<PaymentRuntime> {
-  const payments = paymentsService(ctx, options);
-  for (const service of payments.services) services.add(service);
-  const { runtime } = payments;
+export async function registerModules(app: FastifyInstance, ctx: AppContext, services: BackgroundServices, options: PaymentsOptions = {}): Promise<Payments> {
+  const { payments, services: paymentServices } = paymentsService(ctx, options);
+  for (const service of paymentServices) services.add(service);
   const areas = [
     healthRoutes(ctx), authRoutes(ctx), userRoutes(ctx), deptRoutes(ctx), roleRoutes(ctx), menuRoutes(ctx), permissionRoutes(ctx), variableRoutes(ctx), monitorRoutes(ctx),
     taskRoutes(ctx), fileRoutes(ctx, [taskFileVisible], services), authCodeRoutes(ctx), statisticsRoutes(ctx), blacklistRoutes(ctx), deviceRoutes(ctx), replyRoutes(ctx),
-    payConfigRoutes(ctx, runtime.gateways), terminalConfigRoutes(ctx),
+    payConfigRoutes(ctx, payments.gateways), terminalConfigRoutes(ctx),
     machineRoutes(ctx),
-    terminalRoutes(ctx, runtime), notifyRoutes(ctx, runtime), simulatedPlatformRoutes(runtime.simulated),
-    orderListRoutes(ctx, runtime), payAlarmRoutes(ctx), reconcileRoutes(ctx, runtime.gateways),
+    terminalRoutes(ctx, payments), notifyRoutes(payments), simulatedPlatformRoutes(payments.simulated),
+    orderListRoutes(ctx, payments), payAlarmRoutes(ctx), reconcileRoutes(ctx, payments.gateways),
     salesChartsRoutes(ctx),
     apiDocsRoutes(ctx),
   ];
   for (const area of areas) await app.register(area);
-  return runtime;
+  return payments;
 }
 
 /** How the access check (http/access-check.ts) finds a session's caller and a token's device. */

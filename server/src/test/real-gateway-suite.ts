@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from './harness.ts';
 import { type PayAccount, payConfigPurpose } from '../modules/pay/gateways/index.ts';
 import { newTerminalKey, sealTerminalKey } from '../modules/pay/machines/index.ts';
 import { signedHeaders, type Machine } from './terminal-fixture.ts';
-import { refundOrder, type PaymentRuntime, sweepOrders } from '../modules/pay/orders/index.ts';
+import type { Payments } from '../modules/pay/orders/index.ts';
 
 // A sale through each real gateway against its local fake (tools/fake-gateways), on the database of the
 // run (SQLite or PostgreSQL), through the product's own HTTP routes: the server listens on loopback and
@@ -30,7 +30,7 @@ export type RealGatewayHarness = {
   /** The settings pointing the server at the fake. */
   env: Record<string, string>;
   /** After the app is built (e.g. the fake's CA for WeChat APIv2). */
-  adapt?: (rt: PaymentRuntime) => void;
+  adapt?: (rt: Payments) => void;
   /** WeChat v3's probe notification exists. */
   signtest: boolean;
   /** The gateway's acknowledgement, as it reads it (success or not). */
@@ -44,7 +44,7 @@ export function realGatewaySuite(name: string, can: Capabilities, start: () => P
   describe(`a sale through ${name} (its fake, the product's routes)`, () => {
     let h: RealGatewayHarness;
     let t: TestApp;
-    let rt: PaymentRuntime;
+    let rt: Payments;
     let configId: number;
     let machine: Machine;
 
@@ -103,7 +103,7 @@ export function realGatewaySuite(name: string, can: Capabilities, start: () => P
         t.clock.advance(-6 * 60_000);
       }
     };
-    const refund = (orderId: number, amount: number, requestKey = randomBytes(8).toString('hex')) => refundOrder(t.ctx, rt, 'all', { orderId, amount, reason: '测试退款', requestKey });
+    const refund = (orderId: number, amount: number, requestKey = randomBytes(8).toString('hex')) => rt.refundOrder('all', { orderId, amount, reason: '测试退款', requestKey });
 
     it('paid: the customer pays at the fake, its notification moves the order once; forged, wrong-amount, foreign-app and repeated ones change nothing', async () => {
       const s = await sale();
@@ -133,7 +133,7 @@ export function realGatewaySuite(name: string, can: Capabilities, start: () => P
       const atGateway = h.fake.books.payments.get(s.orderNo)!;
       expect(atGateway.status).toBe('open'); // the sale created it at the gateway
       atGateway.scanned = true; // the customer scanned and walked away: the trade exists at every gateway (Alipay's only once scanned)
-      const swept = await later(() => sweepOrders(t.ctx, rt));
+      const swept = await later(() => rt.sweepOrders());
       expect(swept).toMatchObject({ claimed: 1, closed: 1 });
       expect((await order(s.orderNo)).orderStatus).toBe(OrderStatus.timedOut);
       expect(atGateway.status).toBe('closed'); // closed at the gateway, not only in the database
@@ -150,7 +150,7 @@ export function realGatewaySuite(name: string, can: Capabilities, start: () => P
     it('the sweeper settles an order whose notification never came (asks the gateway: paid)', async () => {
       const s = await sale();
       h.fake.books.pay(s.orderNo, 'TX-SILENT', Date.now());
-      expect(await later(() => sweepOrders(t.ctx, rt))).toMatchObject({ claimed: 1, paid: 1 });
+      expect(await later(() => rt.sweepOrders())).toMatchObject({ claimed: 1, paid: 1 });
       expect(await order(s.orderNo)).toMatchObject({ orderStatus: OrderStatus.paid, transId: 'TX-SILENT' });
       await dispense(s.orderNo);
     });

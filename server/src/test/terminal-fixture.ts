@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { messages, PayType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from './harness.ts';
 import { newTerminalKey, sealTerminalKey } from '../modules/pay/machines/index.ts';
-import { type PaymentRuntime } from '../modules/pay/orders/index.ts';
+import { type Payments } from '../modules/pay/orders/index.ts';
 import { SIM_NOTIFY_PATH, type SimulatedPlatform } from '../modules/pay/gateways/index.ts';
 import { signTerminal } from '../modules/pay/terminal/index.ts';
 
@@ -13,7 +13,7 @@ import { signTerminal } from '../modules/pay/terminal/index.ts';
 const tm = messages.terminal;
 // live bindings: a test file imports them and reads them once its beforeAll has run
 export let t: TestApp;
-export let rt: PaymentRuntime;
+export let rt: Payments;
 export let sim: SimulatedPlatform;
 let configId: number;
 

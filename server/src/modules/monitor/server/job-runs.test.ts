@@ -3,7 +3,6 @@ import { formatDateTime, type JobRunView, type SystemSnapshot } from '@huiyun/co
 import { timedJobRun } from '../../../db/job-runs.ts';
 import { startLogRetention } from '../../../db/log-retention.ts';
 import { startAdminApp, type TestApp } from '../../../test/harness.ts';
-import { startOrderSweeper } from '../../pay/orders/index.ts';
 import { startReconcileJob, yesterdayOf } from '../../pay/reconcile/job.ts';
 
 // The background jobs' last runs in 监控查询 (SQLite and, with TEST_DATABASE_URL, PostgreSQL): the order sweep,
@@ -38,7 +37,7 @@ describe('the background jobs\' last runs', () => {
     await t.ctx.db.insertInto('sys_login_log').values([40, 41].map((days) => ({ userName: 'old', userId: null, deptId: null, ip: '127.0.0.1', userAgent: '', success: 1, message: '', loginTime: now - days * 86_400_000 }))).execute();
     const retention = startLogRetention(t.ctx.db, { days: 30, everyMs: 3_600_000, now: t.ctx.now });
     const reconcile = startReconcileJob({ db: t.ctx.db, now: t.ctx.now, gatewayOf: () => undefined, accountOf: async () => undefined }, '00:00');
-    const sweeper = startOrderSweeper(t.ctx, t.payments, { everyMs: 20 });
+    const sweeper = t.payments.startOrderSweeper({ everyMs: 20 });
     try {
       expect(await ranOnce('logRetention')).toMatchObject({ ok: true, summary: '删除操作日志 0 条、登录日志 2 条', error: '', pid: process.pid, failTime: null });
       expect(await ranOnce('reconcile')).toMatchObject({ ok: true, summary: `${yesterdayOf(t.ctx.now())}：对账 1 个支付配置（该日失败 1），差异 0 条，0 个已对过或由其他实例在对` }); // the seed's 支付配置: no gateway here

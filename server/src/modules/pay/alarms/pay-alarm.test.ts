@@ -5,8 +5,7 @@ import { twoCompanies, type TwoCompanies } from '../../../test/companies.ts';
 import { insertOrder } from '../../../test/orders.ts';
 import { readXlsxExport } from '../../../test/xlsx-export.ts';
 import { SIM_NOTIFY_PATH, type SimulatedPlatform } from '../gateways/index.ts';
-import { type PaymentRuntime } from '../orders/index.ts';
-import { sweepRefunds } from '../orders/sweeper.ts';
+import type { Payments } from '../orders/index.ts';
 
 // 支付告警 (/pay/Alarm) on SQLite and (TEST_DATABASE_URL) PostgreSQL: the list and its filters, the data
 // scope (a company administrator sees its own company's alarms; an unknown order's only the super
@@ -14,7 +13,7 @@ import { sweepRefunds } from '../orders/sweeper.ts';
 
 const m = messages.payAlarm;
 let t: TestApp;
-let rt: PaymentRuntime;
+let rt: Payments;
 let sim: SimulatedPlatform;
 let c: TwoCompanies;
 let demoToken: string;
@@ -171,7 +170,7 @@ describe('alarms the payment half writes', () => {
     await orderOfB(orderNo, OrderStatus.dispenseFailed, { refundNeeded: 1, paid: true });
     sim.options.refundFails = true;
     try {
-      await sweepRefunds(t.ctx, rt);
+      await rt.sweepRefunds();
     } finally {
       sim.options.refundFails = false;
     }

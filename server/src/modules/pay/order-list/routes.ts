@@ -11,7 +11,7 @@ import { AppError, notFound } from '../../../http/errors.ts';
 import { registerList } from '../../../http/list-routes.ts';
 import { parse } from '../../../http/validate.ts';
 import { sheetColumns } from '../../../http/xlsx.ts';
-import { refundOrder, type PaymentRuntime } from '../orders/index.ts';
+import type { Payments } from '../orders/index.ts';
 import { findOrderDetail, listOrders, orderById, streamOrders } from './queries.ts';
 import * as r from '@huiyun/contract/responses';
 import { answers } from '../../../http/route-doc.ts';
@@ -27,7 +27,7 @@ const exportColumns = sheetColumns<OrderExportRow>(m, {
 
 // 交易订单: list, export, the preview with the order's refunds, the companies to filter
 // by, and 退款 (the money side is modules/pay/orders/refund.ts).
-export function orderListRoutes(ctx: AppContext, rt: PaymentRuntime) {
+export function orderListRoutes(ctx: AppContext, payments: Payments) {
   return async (app: FastifyInstance) => {
     registerList(app, {
       permission: Perm.orderList,
@@ -55,7 +55,7 @@ export function orderListRoutes(ctx: AppContext, rt: PaymentRuntime) {
       const input = parse(orderRefundRequest, request.body);
       describeTarget(request, `orderId ${input.orderId}`);
       const scope = callerOf(request).deptScope;
-      const outcome = await refundOrder(ctx, rt, scope, input, request.log);
+      const outcome = await payments.refundOrder(scope, input, request.log);
       const [refund, order] = await Promise.all([orderById(ctx.db, scope, outcome.refund.orderId), orderById(ctx.db, scope, input.orderId)]);
       describeTarget(request, `${order!.orderNo} ${m.refundAmount} ${refund!.payAmount.replace('-', '')}`);
       // the same request again answers as the first did: a failed refund fails again (a retry needs a new key)

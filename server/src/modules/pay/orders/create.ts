@@ -1,7 +1,7 @@
 import { randomHex } from '../../../infra/random-hex.ts';
 import { fenToYuan, fill, MachineStatus, messages, OrderStatus, TransType, type TerminalCreateOrder, type TerminalOrderCreated } from '@huiyun/contract';
 import { sql } from 'kysely';
-import type { AppContext, KnownMachine } from '../../../context.ts';
+import type { KnownMachine } from '../../../context.ts';
 import { compiledOnce } from '../../../db/compiled-once.ts';
 import { PoolBusyError } from '../../../db/connection-queue.ts';
 import { isUniqueViolation } from '../../../db/errors.ts';
@@ -52,7 +52,8 @@ export function gatewayOf(rt: PaymentRuntime, config: PayAccount): PaymentGatewa
 }
 
 /** Create an order for one aisle and pay type: checks, one insert (guarded by the one-active-order index), the QR. */
-export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: KnownMachine, input: TerminalCreateOrder, origin: string, log?: Log): Promise<TerminalOrderCreated> {
+export async function createOrder(rt: PaymentRuntime, machine: KnownMachine, input: TerminalCreateOrder, origin: string, log?: Log): Promise<TerminalOrderCreated> {
+  const { ctx } = rt;
   const db = ctx.db;
   const [aisle] = await saleContextOf(db, { machineId: machine.machineId, machineNo: machine.machineNo, aisleNo: input.aisleNo, payType: input.payType });
   if (!aisle) throw refuse(fill(t.aisleMissing, { aisleNo: input.aisleNo }));
@@ -61,7 +62,7 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   if (aisle.price <= 0) throw refuse(fill(t.aisleNoPrice, { aisleNo: input.aisleNo }));
   if (aisle.tcId === null) throw refuse(t.noPayConfig);
   if (aisle.configId === null) throw refuse(t.payConfigMissing);
-  const config = await accountOf(ctx, rt, { orderNo: '', configId: aisle.configId }, log);
+  const config = await accountOf(rt, { orderNo: '', configId: aisle.configId }, log);
   if (!config) throw refuse(t.gatewayFailed, 502);
   const gateway = gatewayOf(rt, config);
 
@@ -75,7 +76,7 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
   if (active) {
     let settled: number;
     try {
-      settled = await settleUnpaid(ctx, rt, active, log);
+      settled = await settleUnpaid(rt, active, log);
     } catch (error) {
       // its 支付配置 cannot ask the gateway about it: it stays as it is (it may be paid there), and the machine waits
       if (error instanceof GatewayNotSentError) throw refuse(fill(t.payConfigKeyBroken, { label: messages.payConfig[error.field] }));
@@ -128,8 +129,9 @@ export async function createOrder(ctx: AppContext, rt: PaymentRuntime, machine: 
  * An unpaid order past its time (or superseded): ask the gateway first. Paid there → 已支付; otherwise
  * close it at the gateway, then → 订单超时. Answers the order's status afterwards.
  */
-export async function settleUnpaid(ctx: AppContext, rt: PaymentRuntime, order: Order, log?: Log): Promise<number> {
-  const config = await accountOf(ctx, rt, order, log);
+export async function settleUnpaid(rt: PaymentRuntime, order: Order, log?: Log): Promise<number> {
+  const { ctx } = rt;
+  const config = await accountOf(rt, order, log);
   const gateway = config && rt.gateways.get(config.gateway);
   let state = gateway && config ? await gateway.query(config, order.orderNo) : ({ state: 'unknown' } as const);
   if (gateway && config && state.state !== 'paid') state = await gateway.close(config, order.orderNo);

@@ -57,10 +57,11 @@ async function dispensePaid(ctx: AppContext, machine: KnownMachine, input: Termi
  * transaction (never below 0); failure → 4 and refundNeeded = 1. A repeat of the same result answers the
  * same; the opposite result for a reported order is refused.
  */
-export async function reportDispense(ctx: AppContext, rt: PaymentRuntime, machine: KnownMachine, input: TerminalDispense, log?: Log): Promise<TerminalOrderStatus> {
+export async function reportDispense(rt: PaymentRuntime, machine: KnownMachine, input: TerminalDispense, log?: Log): Promise<TerminalOrderStatus> {
+  const { ctx } = rt;
   const result = await recordDispense(ctx, machine, input, log);
   // a failed dispense is refunded in full at once, after the answer (the sweeper is the safety net)
-  if (result.orderStatus === OrderStatus.dispenseFailed) refundSoon(ctx, rt, result.orderNo, log);
+  if (result.orderStatus === OrderStatus.dispenseFailed) refundSoon(rt, result.orderNo, log);
   return result;
 }
 

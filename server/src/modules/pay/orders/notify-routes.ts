@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fill, idInPath, messages } from '@huiyun/contract';
-import type { AppContext } from '../../../context.ts';
 import { type PaymentGateway, NOTIFY_BODY_ROUTE, NOTIFY_CONFIG_ROUTE, NOTIFY_ROUTE, REFUND_NOTIFY_ROUTE } from '../gateways/index.ts';
-import { handlePaidNotification, type NotifyAnswer } from './notify.ts';
-import { handleRefundNotification } from './refund-notify.ts';
-import type { PaymentRuntime } from './runtime.ts';
+import type { NotifyAnswer } from './notify.ts';
+import type { Payments } from './payments.ts';
 import { answers } from '../../../http/route-doc.ts';
 
 // What the gateways call (public: the gateway's own signature is checked against the order's 支付配置,
@@ -32,7 +30,7 @@ function acknowledge(reply: FastifyReply, gateway: PaymentGateway, answer: Notif
   return reply.code(ack.status ?? (answer.ok ? 200 : 400)).type(ack.contentType).send(ack.body);
 }
 
-export function notifyRoutes(ctx: AppContext, rt: PaymentRuntime) {
+export function notifyRoutes(payments: Payments) {
   return async (app: FastifyInstance) => {
     await app.register(async (scope) => {
       keepRawBodies(scope);
@@ -47,11 +45,11 @@ export function notifyRoutes(ctx: AppContext, rt: PaymentRuntime) {
       // (PaymentGateway.orderNoOf: none for a gateway whose body is encrypted)
       const paid = async (request: FastifyRequest, reply: FastifyReply) => {
         const { gateway: name, orderNo, configId } = request.params as { gateway: string; orderNo?: string; configId?: string };
-        const gateway = rt.gateways.get(name);
+        const gateway = payments.gateways.get(name);
         if (!gateway) return unknownGateway(reply, name);
         const configInPath = configId === undefined ? undefined : idInPath(configId);
         if (configId !== undefined && configInPath === undefined) return badConfigId(reply);
-        return acknowledge(reply, gateway, await handlePaidNotification(ctx, rt, name, request.rawBody ?? '', request.headers, request.log, orderNo, configInPath));
+        return acknowledge(reply, gateway, await payments.handlePaidNotification(name, request.rawBody ?? '', request.headers, request.log, orderNo, configInPath));
       };
       scope.post(NOTIFY_CONFIG_ROUTE, { config: access }, paid);
       scope.post(NOTIFY_ROUTE, { config: access }, paid);
@@ -59,9 +57,9 @@ export function notifyRoutes(ctx: AppContext, rt: PaymentRuntime) {
 
       scope.post(REFUND_NOTIFY_ROUTE, { config: access }, async (request, reply) => {
         const { gateway: name, refundNo } = request.params as { gateway: string; refundNo: string };
-        const gateway = rt.gateways.get(name);
+        const gateway = payments.gateways.get(name);
         if (!gateway) return unknownGateway(reply, name);
-        return acknowledge(reply, gateway, await handleRefundNotification(ctx, rt, name, refundNo, request.rawBody ?? '', request.headers, request.log));
+        return acknowledge(reply, gateway, await payments.handleRefundNotification(name, refundNo, request.rawBody ?? '', request.headers, request.log));
       });
     });
   };

@@ -1,11 +1,11 @@
 import { Kysely, type CompiledQuery } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { fill, messages, OrderStatus, PayType } from '@huiyun/contract';
-import { handlePaidNotification } from './notify.ts';
-import { sweepOrders } from './sweeper.ts';
 import { SIM_NOTIFY_PATH } from '../gateways/index.ts';
 import { ThrottledWarnings } from '../alarms/index.ts';
 import { insertOrder } from '../../../test/orders.ts';
+import { handlePaidNotification } from './notify.ts';
+import { createPaymentRuntime } from './runtime.ts';
 import { call, fixtureConfigId, makeMachine, order, refundsOf, rt, sim, signedNotification, t, useTerminalApp } from '../../../test/terminal-fixture.ts';
 
 // Paid notifications through the simulator's notify route: cross-checks, alarms, a payment after close.
@@ -39,7 +39,7 @@ describe('paid notifications', () => {
     const a = (await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;
     t.clock.advance(6 * 60_000);
     try {
-      await sweepOrders(t.ctx, rt);
+      await rt.sweepOrders();
     } finally {
       t.clock.advance(-6 * 60_000);
     }
@@ -58,7 +58,7 @@ describe('paid notifications', () => {
     await rt.settled();
     expect((await signedNotification(a.orderNo)).json().code).toBe('SUCCESS');
     await rt.settled();
-    await sweepOrders(t.ctx, rt);
+    await rt.sweepOrders();
     expect(await order(a.orderNo)).toMatchObject({ orderStatus: OrderStatus.timedOut, refundNeeded: 0, refundedAmount: 250 });
     expect(await refundsOf(a.orderNo)).toEqual([{ payAmount: -250, orderStatus: OrderStatus.refunded, remark: messages.order.autoRefundLate }]);
     // a repeat after the refund is a repeat: no second alarm, no new mark
@@ -81,14 +81,13 @@ describe('paid notifications', () => {
     const before = await alarms();
     const warnings: { alarm?: string; heldBack?: number }[] = [];
     const log = { warn: (fields: object) => void warnings.push(fields), error: () => undefined };
-    // a throttle of its own on a clock the test moves: what earlier tests logged holds nothing back here
-    const shared = rt.strangers;
+    // a runtime with a throttle of its own on a clock the test moves: what earlier tests logged holds nothing back here
     let clock = now;
-    rt.strangers = new ThrottledWarnings(() => clock);
+    const own = { ...createPaymentRuntime(t.ctx), strangers: new ThrottledWarnings(() => clock) };
     const sendAll = async () => {
       for (const orderNo of numbers) {
         for (let i = 0; i < 25; i++) {
-          const answer = await handlePaidNotification(t.ctx, rt, 'simulator', JSON.stringify({ orderNo }), {}, log);
+          const answer = await handlePaidNotification(own, 'simulator', JSON.stringify({ orderNo }), {}, log);
           expect(answer.ok).toBe(false);
         }
       }
@@ -105,7 +104,7 @@ describe('paid notifications', () => {
       // a minute on: each kind once more, with the count held back since (24 + 25 per kind)
       expect(warnings.slice(3).map((w) => [w.alarm, w.heldBack]).sort()).toEqual([['badSignature', 49], ['configMissing', 49], ['unknownOrder', 49]]);
     } finally {
-      rt.strangers = shared;
+      await own.stop();
     }
     expect(await alarms()).toBe(before);
     // the route, too: 25 unsigned posts, no alarm
@@ -118,7 +117,7 @@ describe('paid notifications', () => {
     // signed with that order's 支付配置 but sent by another gateway than it names: now an operator must look
     const raw = JSON.stringify({ orderNo: numbers[0], transId: 'D3', amount: 100, mchId: 'MCH-D3', appId: '', payTime: now, notifyId: 'x' });
     const timestamp = String(Date.now());
-    const signed = await handlePaidNotification(t.ctx, rt, 'simulator', raw, { 'x-sim-timestamp': timestamp, 'x-sim-signature': sim.sign({ id: otherGateway, partnerKey: '' }, timestamp, raw) }, log);
+    const signed = await rt.handlePaidNotification('simulator', raw, { 'x-sim-timestamp': timestamp, 'x-sim-signature': sim.sign({ id: otherGateway, partnerKey: '' }, timestamp, raw) }, log);
     expect(signed).toEqual({ ok: false, message: fill(tm.notifyMismatch, { field: 'gateway' }) });
     expect((await t.ctx.db.selectFrom('pay_alarm').select('kind').where('orderNo', '=', numbers[0]!).execute()).map((x) => x.kind)).toEqual(['configMismatch']);
   });

@@ -1,5 +1,4 @@
 import { fenToYuan, fill, isOrderNo, messages, OrderStatus } from '@huiyun/contract';
-import type { AppContext } from '../../../context.ts';
 import { compiledOnce } from '../../../db/compiled-once.ts';
 import { sharedWrite } from '../../../db/shared-commit.ts';
 import { GatewayVerifyError, type ClosedNotification, type PaidNotification, type PayAccount, type PaymentGateway } from '../gateways/index.ts';
@@ -24,8 +23,8 @@ function mismatchDetail(field: 'orderNo' | 'amount' | 'mchId' | 'appId', paid: n
 }
 
 export type NotifyAnswer = { ok: boolean; message: string };
+export type NotifyHeaders = Record<string, string | string[] | undefined>;
 
-type Headers = Record<string, string | string[] | undefined>;
 
 /**
  * A paid notification: verified with the order's 支付配置, cross-checked (amount, merchant, app id, order
@@ -35,11 +34,12 @@ type Headers = Record<string, string | string[] | undefined>;
  * `configIdInPath`: the 支付配置 the URL names (notifyUrlOf, NOTIFY_CONFIG_ROUTE): then the common case — a first
  * notification that fits — is verified before anything is read and paid in one statement (paidByPath).
  */
-export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime, gatewayName: string, rawBody: string, headers: Headers, log?: Log, orderNoInPath?: string, configIdInPath?: number): Promise<NotifyAnswer> {
+export async function handlePaidNotification(rt: PaymentRuntime, gatewayName: string, rawBody: string, headers: NotifyHeaders, log?: Log, orderNoInPath?: string, configIdInPath?: number): Promise<NotifyAnswer> {
+  const { ctx } = rt;
   const gateway = rt.gateways.get(gatewayName);
   if (!gateway) return { ok: false, message: fill(t.gatewayUnknown, { gateway: gatewayName.slice(0, 32) }) };
   const orderNo = orderNoInPath ?? gateway.orderNoOf(rawBody);
-  const byPath = configIdInPath !== undefined && isOrderNo(orderNo) ? await paidByPath(ctx, rt, gateway, { gatewayName, orderNo, configId: configIdInPath, rawBody, headers, log }) : undefined;
+  const byPath = configIdInPath !== undefined && isOrderNo(orderNo) ? await paidByPath(rt, gateway, { gatewayName, orderNo, configId: configIdInPath, rawBody, headers, log }) : undefined;
   if (byPath?.answer) return byPath.answer;
   const order = isOrderNo(orderNo) ? (await orderByNo(ctx.db, { orderNo }))[0] : undefined;
   // Nothing reaches the database before the signature holds: anyone can send a notification, and order numbers
@@ -50,8 +50,8 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
   }
   // verified already, under the 支付配置 the URL named, where that is the order's
   const before = byPath?.verified?.config.id === order.configId ? byPath.verified : undefined;
-  const config = before?.config ?? await accountOf(ctx, rt, order, log);
-  const verified = await verifiedWith(ctx, rt, { gatewayName, config, order, alarmOn: order, log }, (c) => before?.paid ?? gateway.verifyNotification(c, rawBody, headers));
+  const config = before?.config ?? await accountOf(rt, order, log);
+  const verified = await verifiedWith(rt, { gatewayName, config, order, alarmOn: order, log }, (c) => before?.paid ?? gateway.verifyNotification(c, rawBody, headers));
   if (!verified.ok) return verified.answer;
   const paid = verified.value;
   // Alipay's TRADE_CLOSED after a full refund: acknowledged, and no money moves
@@ -69,7 +69,7 @@ export async function handlePaidNotification(ctx: AppContext, rt: PaymentRuntime
     const recorded = await transition(ctx.db, order.orderId, 'markLatePayment', ctx.now(), { transId: paid.transId, payTime: paid.payTime, refundNeeded: 1 });
     if (!recorded.moved) return { ok: false, message: 'retry' };
     await recordAlarm(ctx, log, 'latePayment', order, fill(messages.payAlarm.detailLatePayment, { transId: paid.transId }));
-    refundSoon(ctx, rt, order.orderNo, log); // after the acknowledgement (the sweeper is the safety net)
+    refundSoon(rt, order.orderNo, log); // after the acknowledgement (the sweeper is the safety net)
     return { ok: true, message: 'recorded for refund' };
   }
   // already paid / dispensed / failed, or a payment after close already recorded: a repeat, acknowledged, nothing changes
@@ -86,8 +86,9 @@ type ByPath = { answer?: NotifyAnswer; verified?: { config: PayAccount; paid: Pa
  * (a repeat, a payment after close, a mismatch, a 支付配置 gone or of another gateway) the verified notification
  * for handlePaidNotification to read the order and decide as for any notification.
  */
-async function paidByPath(ctx: AppContext, rt: PaymentRuntime, gateway: PaymentGateway, v: { gatewayName: string; orderNo: string; configId: number; rawBody: string; headers: Headers; log: Log | undefined }): Promise<ByPath> {
-  const config = await accountOf(ctx, rt, { orderNo: v.orderNo, configId: v.configId }, v.log);
+async function paidByPath(rt: PaymentRuntime, gateway: PaymentGateway, v: { gatewayName: string; orderNo: string; configId: number; rawBody: string; headers: NotifyHeaders; log: Log | undefined }): Promise<ByPath> {
+  const { ctx } = rt;
+  const config = await accountOf(rt, { orderNo: v.orderNo, configId: v.configId }, v.log);
   if (!config || config.gateway !== v.gatewayName) return {};
   // an order's notify URL names its own 支付配置: a body that does not verify under it is no notification of that order
   const checked = await verifiedOrWarned(rt, v.log, v.orderNo, () => gateway.verifyNotification(config, v.rawBody, v.headers));
@@ -106,7 +107,8 @@ type Verified<T> = { ok: true; value: T; config: PayAccount } | { ok: false; ans
  * (a refusal is only logged, once a minute per kind: nothing is written before a signature holds), and
  * the config names the gateway the notification came through (else an alarm on `alarmOn`).
  */
-export async function verifiedWith<T>(ctx: AppContext, rt: PaymentRuntime, v: { gatewayName: string; config: PayAccount | undefined; order: { orderNo: string; configId: number }; alarmOn: Order; log?: Log | undefined }, verify: (config: PayAccount) => T | Promise<T>): Promise<Verified<T>> {
+export async function verifiedWith<T>(rt: PaymentRuntime, v: { gatewayName: string; config: PayAccount | undefined; order: { orderNo: string; configId: number }; alarmOn: Order; log?: Log | undefined }, verify: (config: PayAccount) => T | Promise<T>): Promise<Verified<T>> {
+  const { ctx } = rt;
   const { config, order, log } = v;
   if (!config) {
     rt.strangers.warn(log, 'configMissing', { orderNo: order.orderNo }, 'payment alarm: notification for an order whose 支付配置 is gone');

@@ -111,7 +111,7 @@ describe('pay_order indexes', () => {
     const [stale] = await statementsOf(() => failStaleDispenses(ctx()));
     // the status index's range 2, or (PostgreSQL: its literals prove the condition) the one-open-sale index
     expect(await planOf(stale!)).toMatch(/pay_order_status_(pay_type_)?time|pay_order_machine_active/);
-    const [marked] = await statementsOf(() => sweepRefunds(ctx(), {} as PaymentRuntime));
+    const [marked] = await statementsOf(() => sweepRefunds({ ctx: ctx() } as PaymentRuntime));
     expect(marked!.sql).toMatch(/"refundNeeded" = 1/);
     expect(await planOf(marked!)).toContain('pay_order_refund_needed');
   });

@@ -1,9 +1,8 @@
 import { fenToYuan, fill, isOrderNo, messages, TransType } from '@huiyun/contract';
-import type { AppContext } from '../../../context.ts';
 import { compiledOnce } from '../../../db/compiled-once.ts';
 import type { RefundState } from '../gateways/index.ts';
 import { recordAlarm } from '../alarms/index.ts';
-import { verifiedWith, type NotifyAnswer } from './notify.ts';
+import { verifiedWith, type NotifyAnswer, type NotifyHeaders } from './notify.ts';
 import { accountOf } from './pay-account.ts';
 import { loadOrder, settleRefundWatched } from './refund.ts';
 import type { Log, PaymentRuntime } from './runtime.ts';
@@ -15,11 +14,11 @@ import type { Log, PaymentRuntime } from './runtime.ts';
 // refund query instead of being believed.
 
 const t = messages.terminal;
-type Headers = Record<string, string | string[] | undefined>;
 
 const refundByNo = compiledOnce((db, v: { refundNo: string }) => db.selectFrom('pay_order').selectAll().where('orderNo', '=', v.refundNo).where('transType', '=', TransType.refund));
 
-export async function handleRefundNotification(ctx: AppContext, rt: PaymentRuntime, gatewayName: string, refundNo: string, rawBody: string, headers: Headers, log?: Log): Promise<NotifyAnswer> {
+export async function handleRefundNotification(rt: PaymentRuntime, gatewayName: string, refundNo: string, rawBody: string, headers: NotifyHeaders, log?: Log): Promise<NotifyAnswer> {
+  const { ctx } = rt;
   const gateway = rt.gateways.get(gatewayName);
   if (!gateway?.verifyRefundNotification) return { ok: false, message: fill(t.gatewayUnknown, { gateway: gatewayName.slice(0, 32) }) };
   const refund = isOrderNo(refundNo) ? (await refundByNo(ctx.db, { refundNo }))[0] : undefined;
@@ -28,7 +27,7 @@ export async function handleRefundNotification(ctx: AppContext, rt: PaymentRunti
     rt.strangers.warn(log, 'unknownRefund', { refundNo: refundNo.slice(0, 64) }, 'payment alarm: refund notification for an unknown refund');
     return { ok: false, message: t.refundNotifyUnknown };
   }
-  const verified = await verifiedWith(ctx, rt, { gatewayName, config: await accountOf(ctx, rt, refund, log), order: refund, alarmOn: parent, log }, (c) => gateway.verifyRefundNotification!(c, rawBody, headers));
+  const verified = await verifiedWith(rt, { gatewayName, config: await accountOf(rt, refund, log), order: refund, alarmOn: parent, log }, (c) => gateway.verifyRefundNotification!(c, rawBody, headers));
   if (!verified.ok) return verified.answer;
   const { value: note, config } = verified;
   const mismatch = note.refundNo !== refund.orderNo || note.orderNo !== parent.orderNo ? 'orderNo' : note.amount !== -refund.payAmount ? 'amount' : undefined;

@@ -11,8 +11,8 @@ import { type PayAccount, payConfigPurpose } from '../gateways/index.ts';
 import { wechatV3AccountOf } from '../../../test/gateways/wechat-v3-harness.ts';
 import { newTerminalKey, sealTerminalKey } from '../machines/index.ts';
 import { signedHeaders, type Machine } from '../../../test/terminal-fixture.ts';
-import { type Log, type PaymentRuntime } from './runtime.ts';
-import { sweepOrders, sweepRefunds } from './sweeper.ts';
+import type { Payments } from './payments.ts';
+import type { Log } from './runtime.ts';
 
 // A WeChat Pay V3 or Alipay call through a 支付配置 whose private key (商户私钥, 应用私钥) or the public key its answer
 // is verified with does not load here never leaves this server (gateway.ts loadBeforeSending): a refund ends
@@ -23,7 +23,7 @@ const m = messages.order;
 let v3: FakeWechatV3;
 let alipay: FakeAlipay;
 let t: TestApp;
-let rt: PaymentRuntime;
+let rt: Payments;
 let token: string;
 
 beforeAll(async () => {
@@ -119,7 +119,7 @@ describe('a WeChat Pay V3 or Alipay refund whose key does not load here', () => 
     expect(refundsAtFake(gateway, orderNo)).toEqual([]);
     // nothing is left for the sweeper: no error line, no claim
     const log = silentLog();
-    expect(await later(() => sweepRefunds(t.ctx, rt, { log }))).toMatchObject({ refundsClaimed: 0, refundsFailed: 0 });
+    expect(await later(() => rt.sweepRefunds({ log }))).toMatchObject({ refundsClaimed: 0, refundsFailed: 0 });
     expect(log.error).not.toHaveBeenCalled();
   });
 
@@ -133,7 +133,7 @@ describe('a WeChat Pay V3 or Alipay refund whose key does not load here', () => 
     });
     await t.ctx.db.updateTable('pay_order').set({ reservedAmount: 50 }).where('orderId', '=', orderId).execute();
     const log = silentLog();
-    expect(await later(() => sweepRefunds(t.ctx, rt, { log }))).toMatchObject({ refundsClaimed: 1, refundsSettled: 0, refundsFailed: 0 });
+    expect(await later(() => rt.sweepRefunds({ log }))).toMatchObject({ refundsClaimed: 1, refundsSettled: 0, refundsFailed: 0 });
     expect(log.error).not.toHaveBeenCalled();
     expect(log.warn).toHaveBeenCalledTimes(1);
     expect((await refundsOf(orderId))[0]?.orderStatus).toBe(OrderStatus.refunding);
@@ -208,7 +208,7 @@ describe('a purchase through a 支付配置 whose key does not load here', () =>
       mchId: v3.account.mchid, createTime: now, payTime: null, configId, expireAt: now + 60_000, updateTime: now,
     });
     const log = silentLog();
-    const swept = await later(() => sweepOrders(t.ctx, rt, { log }));
+    const swept = await later(() => rt.sweepOrders({ log }));
     // (the unpaid order of the case above is on a broken config as well)
     expect(swept.claimed).toBeGreaterThanOrEqual(1);
     expect(swept).toMatchObject({ failed: swept.claimed, paid: 0, closed: 0 });

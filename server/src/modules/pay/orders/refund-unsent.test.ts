@@ -6,8 +6,8 @@ import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harnes
 import { insertOrder } from '../../../test/orders.ts';
 import { type PayAccount, WechatV2Gateway, payConfigPurpose } from '../gateways/index.ts';
 import { wechatV2AccountOf } from '../../../test/gateways/wechat-v2-harness.ts';
-import { type Log, type PaymentRuntime } from './runtime.ts';
-import { sweepRefunds } from './sweeper.ts';
+import type { Payments } from './payments.ts';
+import type { Log } from './runtime.ts';
 
 // A WeChat Pay V2 refund through a 支付配置 whose API certificate does not load here never leaves this server:
 // it ends 退款失败 at once, its amount released, with a refundFailed alarm — as a refund whose gateway cannot be
@@ -17,7 +17,7 @@ import { sweepRefunds } from './sweeper.ts';
 const m = messages.order;
 let fake: FakeWechatV2;
 let t: TestApp;
-let rt: PaymentRuntime;
+let rt: Payments;
 let token: string;
 
 beforeAll(async () => {
@@ -69,7 +69,7 @@ const silentLog = () => ({ warn: vi.fn(), error: vi.fn() }) satisfies Log;
 async function sweepLater(log: Log) {
   t.clock.advance(6 * 60_000);
   try {
-    return await sweepRefunds(t.ctx, rt, { log });
+    return await rt.sweepRefunds({ log });
   } finally {
     t.clock.advance(-6 * 60_000);
   }

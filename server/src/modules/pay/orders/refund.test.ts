@@ -5,15 +5,14 @@ import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../test/harnes
 import { insertOrder } from '../../../test/orders.ts';
 import { AUTO_REFUND_KEY } from './refund.ts';
 import type { SimulatedPlatform } from '../gateways/index.ts';
-import { type PaymentRuntime } from './runtime.ts';
-import { sweepOrders, sweepRefunds } from './sweeper.ts';
+import type { Payments } from './payments.ts';
 
 // Refunds through POST /api/Order/refund and the sweeper, on SQLite and (TEST_DATABASE_URL)
 // PostgreSQL: reserve before the gateway, never more than paid, one refund per key, crash windows.
 
 const m = messages.order;
 let t: TestApp;
-let rt: PaymentRuntime;
+let rt: Payments;
 let sim: SimulatedPlatform;
 let token: string;
 let otherToken: string;
@@ -223,8 +222,8 @@ describe('crash windows: the refund sweeper', () => {
     // another refund cannot take the reserved money meanwhile
     expect((await refund({ orderId, amount: '0.01' })).body.msg).toBe(m.refundNothingLeft);
     // too early: still the request's
-    expect((await sweepRefunds(t.ctx, rt)).refundsClaimed).toBe(0);
-    const swept = await later(() => sweepRefunds(t.ctx, rt));
+    expect((await rt.sweepRefunds()).refundsClaimed).toBe(0);
+    const swept = await later(() => rt.sweepRefunds());
     expect(swept).toMatchObject({ refundsClaimed: 1, refundsSettled: 1 });
     expect(await refundsOf(orderId)).toMatchObject([{ orderStatus: OrderStatus.refunded, claimBy: '' }]);
     expect(await gatewayRefunds(orderNo)).toHaveLength(1);
@@ -239,7 +238,7 @@ describe('crash windows: the refund sweeper', () => {
       await insertOrder(trx, { orderNo: `${orderNo}RCRASH01`, transType: TransType.refund, machineNo: 'RF-1', goodsPrice: 300, payAmount: -200, orderStatus: OrderStatus.refundCreated, createTime: now, payTime: null, configId, updateTime: now, parentId: orderId, requestKey: key(), remark: '崩溃' });
       await trx.updateTable('pay_order').set({ reservedAmount: 200 }).where('orderId', '=', orderId).execute();
     });
-    const [a, b] = await later(() => Promise.all([sweepRefunds(t.ctx, rt), sweepRefunds(t.ctx, rt)]));
+    const [a, b] = await later(() => Promise.all([rt.sweepRefunds(), rt.sweepRefunds()]));
     expect(a.refundsClaimed + b.refundsClaimed).toBe(1);
     expect(await refundsOf(orderId)).toMatchObject([{ orderStatus: OrderStatus.refunded }]);
     expect(await gatewayRefunds(orderNo)).toHaveLength(1);
@@ -254,7 +253,7 @@ describe('crash windows: the refund sweeper', () => {
     sim.refund = async () => { throw new Error('gateway down'); };
     try {
       expect((await refund({ orderId, amount: '2.5' })).body.msg).toBe(m.refundProcessing);
-      expect((await later(() => sweepRefunds(t.ctx, rt))).refundsSettled).toBe(0);
+      expect((await later(() => rt.sweepRefunds())).refundsSettled).toBe(0);
       expect(await row(orderId)).toMatchObject({ reservedAmount: 250, refundedAmount: 0 });
     } finally {
       sim.refund = real;
@@ -263,7 +262,7 @@ describe('crash windows: the refund sweeper', () => {
     // the lease of the failed attempt runs out, the next sweep finishes it
     t.clock.advance(2 * 60_000);
     try {
-      expect((await later(() => sweepRefunds(t.ctx, rt))).refundsSettled).toBe(1);
+      expect((await later(() => rt.sweepRefunds())).refundsSettled).toBe(1);
     } finally {
       t.clock.advance(-2 * 60_000);
     }
@@ -280,10 +279,10 @@ describe('crash windows: the refund sweeper', () => {
     await t.ctx.db.updateTable('pay_config').set({ gateway: 'unionpay' }).where('id', '=', gone).execute(); // a gateway this server does not have (as an edit before D5 could leave)
     expect((await refund({ orderId: byHand.orderId, amount: '1.00' })).body.msg).toBe(m.refundProcessing);
     await t.ctx.db.updateTable('pay_order').set({ refundNeeded: 1 }).where('orderId', '=', automatic.orderId).execute();
-    await sweepRefunds(t.ctx, rt);
+    await rt.sweepRefunds();
     expect(await row(byHand.orderId)).toMatchObject({ reservedAmount: 100, refundedAmount: 0 });
     expect(await row(automatic.orderId)).toMatchObject({ reservedAmount: 200, refundedAmount: 0, refundNeeded: 0 });
-    expect(await later(() => sweepRefunds(t.ctx, rt))).toMatchObject({ refundsClaimed: 2, refundsSettled: 2 });
+    expect(await later(() => rt.sweepRefunds())).toMatchObject({ refundsClaimed: 2, refundsSettled: 2 });
     for (const [paid, kind] of [[byHand, 'refundFailed'], [automatic, 'autoRefundFailed']] as const) {
       expect(await row(paid.orderId)).toMatchObject({ reservedAmount: 0, refundedAmount: 0 });
       expect(await refundsOf(paid.orderId)).toMatchObject([{ orderStatus: OrderStatus.refundFailed, failReason: m.gatewayUnavailable }]);
@@ -291,7 +290,7 @@ describe('crash windows: the refund sweeper', () => {
       expect(alarms).toEqual([{ kind, detail: fill(messages.payAlarm.detailAutoRefundFailed, { refundNo: (await refundsOf(paid.orderId))[0]!.orderNo, reason: m.gatewayUnavailable }) }]);
       await expectBooksBalance(paid.orderId);
     }
-    await later(() => sweepRefunds(t.ctx, rt)); // once
+    await later(() => rt.sweepRefunds()); // once
     expect(await t.ctx.db.selectFrom('pay_alarm').select('kind').where('orderNo', 'in', [byHand.orderNo, automatic.orderNo]).execute()).toHaveLength(2);
   });
 });
@@ -301,14 +300,14 @@ describe('automatic refunds', () => {
     const { orderId, orderNo } = await paidOrder(800, OrderStatus.dispenseFailed);
     expect((await refund({ orderId, amount: '3' })).body.msg).toBe(m.refundSucceeded); // an operator was first with part of it
     await t.ctx.db.updateTable('pay_order').set({ refundNeeded: 1 }).where('orderId', '=', orderId).execute();
-    const [a, b] = await Promise.all([sweepOrders(t.ctx, rt), sweepOrders(t.ctx, rt)]);
+    const [a, b] = await Promise.all([rt.sweepOrders(), rt.sweepOrders()]);
     expect(a.autoRefunds + b.autoRefunds).toBeGreaterThanOrEqual(1);
     expect((await refundsOf(orderId)).map((r) => [r.payAmount, r.orderStatus, r.remark])).toEqual([
       [-300, OrderStatus.refunded, '顾客投诉'],
       [-500, OrderStatus.refunded, m.autoRefundDispense],
     ]);
     expect(await row(orderId)).toMatchObject({ refundNeeded: 0, refundedAmount: 800 });
-    await sweepOrders(t.ctx, rt);
+    await rt.sweepOrders();
     expect(await gatewayRefunds(orderNo)).toHaveLength(2);
     await expectBooksBalance(orderId);
   });
@@ -317,7 +316,7 @@ describe('automatic refunds', () => {
     const { orderId, orderNo } = await paidOrder(250, OrderStatus.paid);
     expect((await refund({ orderId, amount: '0.01', requestKey: 'auto-refund' })).body.msg).toBe(m.refundSucceeded);
     await t.ctx.db.updateTable('pay_order').set({ orderStatus: OrderStatus.dispenseFailed, refundNeeded: 1 }).where('orderId', '=', orderId).execute();
-    await sweepRefunds(t.ctx, rt);
+    await rt.sweepRefunds();
     expect(await row(orderId)).toMatchObject({ refundNeeded: 0, refundedAmount: 250, reservedAmount: 0 });
     expect((await refundsOf(orderId)).map((r) => [r.payAmount, r.remark])).toEqual([[-1, '顾客投诉'], [-249, m.autoRefundDispense]]);
     expect(await gatewayRefunds(orderNo)).toHaveLength(2);
@@ -330,14 +329,14 @@ describe('automatic refunds', () => {
     const done = await paidOrder(100, OrderStatus.dispenseFailed);
     await refund({ orderId: done.orderId, amount: '1' });
     await t.ctx.db.updateTable('pay_order').set({ refundNeeded: 1 }).where('orderId', '=', done.orderId).execute();
-    await sweepRefunds(t.ctx, rt);
+    await rt.sweepRefunds();
     expect(await row(done.orderId)).toMatchObject({ refundNeeded: 0, refundedAmount: 100 });
     expect(await refundsOf(done.orderId)).toHaveLength(1);
 
     const refused = await paidOrder(100, OrderStatus.dispenseFailed, { refundNeeded: 1 });
     sim.options.refundFails = true;
     try {
-      await sweepRefunds(t.ctx, rt);
+      await rt.sweepRefunds();
     } finally {
       sim.options.refundFails = false;
     }

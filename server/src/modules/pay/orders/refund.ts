@@ -134,10 +134,11 @@ export async function settleRefund(ctx: AppContext, refund: Order, state: Refund
  * A gateway that throws otherwise may have taken the refund, so that one stays in 12 and is asked again. A
  * refund ending 14 with no operator watching (an automatic one, or one failed here) is an alarm.
  */
-export async function driveRefund(ctx: AppContext, rt: PaymentRuntime, refund: Order, log?: Log): Promise<Order> {
+export async function driveRefund(rt: PaymentRuntime, refund: Order, log?: Log): Promise<Order> {
+  const { ctx } = rt;
   const db = ctx.db;
   const parent = await loadOrder(db, refund.parentId!);
-  const config = await accountOf(ctx, rt, refund, log);
+  const config = await accountOf(rt, refund, log);
   const gateway = config && rt.gateways.get(config.gateway);
   let state: RefundState = { state: 'unknown' };
   if (refund.orderStatus === OrderStatus.refundCreated) {
@@ -196,7 +197,8 @@ export async function settleRefundWatched(ctx: AppContext, refund: Order, parent
 }
 
 /** 退款 from the console: checks, reserve, then the gateway. The caller's scope limits which orders it can name. */
-export async function refundOrder(ctx: AppContext, rt: PaymentRuntime, scope: DeptScope, input: RefundInput, log?: Log): Promise<RefundOutcome> {
+export async function refundOrder(rt: PaymentRuntime, scope: DeptScope, input: RefundInput, log?: Log): Promise<RefundOutcome> {
+  const { ctx } = rt;
   const order = await loadOrder(ctx.db, input.orderId, scope);
   if (!order) throw new AppError(m.notFound, 404);
   const known = order.transType === TransType.consume
@@ -206,7 +208,7 @@ export async function refundOrder(ctx: AppContext, rt: PaymentRuntime, scope: De
   const refused = refusalOf(order, input.amount);
   if (refused) throw new AppError(refused, 409);
   const reserved = await reserveRefund(ctx, order, input);
-  const refund = reserved.repeated ? reserved.refund : await driveRefund(ctx, rt, reserved.refund, log);
+  const refund = reserved.repeated ? reserved.refund : await driveRefund(rt, reserved.refund, log);
   return { refund, repeated: reserved.repeated };
 }
 
@@ -221,7 +223,8 @@ export const AUTO_REFUND_KEY = 'auto:remainder';
  * The key is fixed, so two sweeps (or two servers) make one refund; the mark is cleared in the reserve
  * transaction. Nothing left to refund (an operator was quicker) just clears the mark.
  */
-export async function autoRefund(ctx: AppContext, rt: PaymentRuntime, orderId: number, log?: Log): Promise<Order | undefined> {
+export async function autoRefund(rt: PaymentRuntime, orderId: number, log?: Log): Promise<Order | undefined> {
+  const { ctx } = rt;
   const order = await loadOrder(ctx.db, orderId);
   if (!order || order.refundNeeded !== 1) return undefined;
   const amount = refundableOf(order);
@@ -241,13 +244,14 @@ export async function autoRefund(ctx: AppContext, rt: PaymentRuntime, orderId: n
     await ctx.db.updateTable('pay_order').set({ refundNeeded: 0 }).where('orderId', '=', orderId).execute();
     return reserved.refund;
   }
-  return driveRefund(ctx, rt, reserved.refund, log);
+  return driveRefund(rt, reserved.refund, log);
 }
 
 /** After a dispense failure or a late payment: the automatic refund right away, after the answer (the sweeper is the safety net). */
-export function refundSoon(ctx: AppContext, rt: PaymentRuntime, orderNo: string, log?: Log): void {
+export function refundSoon(rt: PaymentRuntime, orderNo: string, log?: Log): void {
+  const { ctx } = rt;
   rt.later(async () => {
     const order = await ctx.db.selectFrom('pay_order').select('orderId').where('orderNo', '=', orderNo).where('refundNeeded', '=', 1).executeTakeFirst();
-    if (order) await autoRefund(ctx, rt, order.orderId, log);
+    if (order) await autoRefund(rt, order.orderId, log);
   }, (error) => log?.error({ err: error, orderNo }, 'automatic refund failed (the sweeper tries again)'));
 }

@@ -2,15 +2,17 @@ import type { AppContext } from '../../../context.ts';
 import { type GatewayRegistry, gatewayRegistry, readablePayAccount, SimulatedPlatform } from '../gateways/index.ts';
 import { ThrottledWarnings } from '../alarms/index.ts';
 
-// The payment runtime of one server: its gateways (gateways/registry.ts), the simulated payment platform
-// the simulator gateway asks (its remote side, run in this process), and the work it does after answering
-// (an automatic refund). Made once by the payments service (pay/payments) when the app is built and handed
-// to the routes that need it; the payments service starts and stops the platform's own work.
+// The payment runtime of one server: its context, its gateways (gateways/registry.ts), the simulated payment
+// platform the simulator gateway asks (its remote side, run in this process), and the work it does after
+// answering (an automatic refund). Made once by the payments service (pay/payments) when the app is built;
+// the order functions take it as their one argument of state, and the rest of the server reaches them through
+// the orders service (orders-service.ts) made from it.
 
 /** Where the payment half writes its warnings and errors (a request's or the sweeper's logger). */
 export type Log = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
 
 export type PaymentRuntime = {
+  ctx: AppContext;
   gateways: GatewayRegistry;
   /** The simulator gateway's remote side: its books, its 支付模拟 page, its notifications to this server. */
   simulated: SimulatedPlatform;
@@ -32,6 +34,7 @@ export function createPaymentRuntime(ctx: AppContext): PaymentRuntime {
     await simulated.settled();
   };
   return {
+    ctx,
     gateways: gatewayRegistry(ctx, simulated),
     simulated,
     strangers: new ThrottledWarnings(ctx.now),

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { OrderStatus } from '@huiyun/contract';
-import { sweepOrders } from './sweeper.ts';
 import { call, makeMachine, order, rt, sim, t, useTerminalApp } from '../../../test/terminal-fixture.ts';
 
 // The order sweeper: the gateway asked first, leases between sweepers.
@@ -17,7 +16,7 @@ describe('the order sweeper', () => {
     await t.ctx.db.updateTable('pay_sim_payment').set({ status: 'paid', transId: 'SIM-LOST', payTime: Date.now() + 6 * 60_000 - 1_000 }).where('orderNo', '=', p.orderNo).execute();
     t.clock.advance(6 * 60_000);
     try {
-      await sweepOrders(t.ctx, rt);
+      await rt.sweepOrders();
     } finally {
       t.clock.advance(-6 * 60_000);
     }
@@ -38,7 +37,7 @@ describe('the order sweeper', () => {
     };
     t.clock.advance(6 * 60_000);
     try {
-      const [a, b] = await Promise.all([sweepOrders(t.ctx, rt), sweepOrders(t.ctx, rt)]);
+      const [a, b] = await Promise.all([rt.sweepOrders(), rt.sweepOrders()]);
       const mine = closes.filter((n) => orders.includes(n));
       expect(mine.sort()).toEqual([...orders].sort());
       expect(a.closed + b.closed).toBeGreaterThanOrEqual(orders.length);

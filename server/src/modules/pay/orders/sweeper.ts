@@ -5,7 +5,7 @@ import type { AppContext } from '../../../context.ts';
 import type { Database } from '../../../db/schema.ts';
 import { timedJobRun } from '../../../db/job-runs.ts';
 import { GatewayNotSentError } from '../gateways/index.ts';
-import type { PaymentRuntime } from './runtime.ts';
+import type { Log, PaymentRuntime } from './runtime.ts';
 import { autoRefund, driveRefund } from './refund.ts';
 import { settleUnpaid } from './create.ts';
 import { transition } from './state-machine.ts';
@@ -73,14 +73,17 @@ export async function failStaleDispenses(ctx: AppContext, limit = 100): Promise<
   return failed;
 }
 
+export type SweepOptions = { limit?: number; log?: Log };
+
 /** Automatic refunds of marked orders, then the stuck refunds this sweep claimed. */
-export async function sweepRefunds(ctx: AppContext, rt: PaymentRuntime, options: { limit?: number; log?: Parameters<typeof settleUnpaid>[3] } = {}) {
+export async function sweepRefunds(rt: PaymentRuntime, options: SweepOptions = {}) {
+  const { ctx } = rt;
   const counts = { autoRefunds: 0, refundsClaimed: 0, refundsSettled: 0, refundsFailed: 0 };
   // refundNeeded = 1 as a literal: its partial index's condition (0015)
   const marked = await ctx.db.selectFrom('pay_order').select('orderId').where('refundNeeded', '=', sql.lit(1)).orderBy('orderId').limit(options.limit ?? 100).execute();
   for (const { orderId } of marked) {
     try {
-      if (await autoRefund(ctx, rt, orderId, options.log)) counts.autoRefunds++;
+      if (await autoRefund(rt, orderId, options.log)) counts.autoRefunds++;
     } catch (error) {
       counts.refundsFailed++;
       options.log?.error({ err: error, orderId }, 'automatic refund failed (tried again next sweep)');
@@ -90,7 +93,7 @@ export async function sweepRefunds(ctx: AppContext, rt: PaymentRuntime, options:
   counts.refundsClaimed = stuck.length;
   for (const refund of stuck) {
     try {
-      const after = await driveRefund(ctx, rt, refund, options.log);
+      const after = await driveRefund(rt, refund, options.log);
       if (after.orderStatus === OrderStatus.refunded || after.orderStatus === OrderStatus.refundFailed) counts.refundsSettled++;
     } catch (error) {
       counts.refundsFailed++;
@@ -101,14 +104,15 @@ export async function sweepRefunds(ctx: AppContext, rt: PaymentRuntime, options:
 }
 
 /** One sweep: claim, settle each claimed order, release. Answers what happened. */
-export async function sweepOrders(ctx: AppContext, rt: PaymentRuntime, options: { limit?: number; log?: Parameters<typeof settleUnpaid>[3] } = {}) {
+export async function sweepOrders(rt: PaymentRuntime, options: SweepOptions = {}) {
+  const { ctx } = rt;
   const token = randomUUID();
   const counts = { claimed: 0, paid: 0, closed: 0, failed: 0, nonces: 0, dispenseTimeouts: 0 };
   const expired = await claimExpired(ctx, token, options.limit);
   counts.claimed = expired.length;
   for (const order of expired) {
     try {
-      const status = await settleUnpaid(ctx, rt, order, options.log);
+      const status = await settleUnpaid(rt, order, options.log);
       if (status === OrderStatus.paid) counts.paid++;
       else if (status === OrderStatus.timedOut) counts.closed++;
     } catch (error) {
@@ -124,19 +128,21 @@ export async function sweepOrders(ctx: AppContext, rt: PaymentRuntime, options: 
   const nonces = await ctx.db.deleteFrom('pay_terminal_nonce').where('expireAt', '<', ctx.now()).executeTakeFirst();
   counts.nonces = Number(nonces.numDeletedRows);
   counts.dispenseTimeouts = await failStaleDispenses(ctx, options.limit);
-  return { ...counts, ...(await sweepRefunds(ctx, rt, options)) };
+  return { ...counts, ...(await sweepRefunds(rt, options)) };
 }
 
 export type OrderSweeper = { stop: () => Promise<void> };
+export type SweeperOptions = { everyMs?: number; onSwept?: (c: Awaited<ReturnType<typeof sweepOrders>>) => void; onError?: (e: unknown) => void; log?: Log };
 
 /** Sweeps every `everyMs` (default PAY_SWEEP_SECONDS) until stopped; a failed sweep goes to onError and runs again next turn. */
-export function startOrderSweeper(ctx: AppContext, rt: PaymentRuntime, options: { everyMs?: number; onSwept?: (c: Awaited<ReturnType<typeof sweepOrders>>) => void; onError?: (e: unknown) => void; log?: Parameters<typeof settleUnpaid>[3] } = {}): OrderSweeper {
+export function startOrderSweeper(rt: PaymentRuntime, options: SweeperOptions = {}): OrderSweeper {
+  const { ctx } = rt;
   let running: Promise<void> = Promise.resolve();
   let busy = false;
   const sweep = () => {
     if (busy) return;
     busy = true;
-    running = timedJobRun(ctx.db, 'orderSweep', ctx.now, () => sweepOrders(ctx, rt, { log: options.log })) // (its last run: 监控查询)
+    running = timedJobRun(ctx.db, 'orderSweep', ctx.now, () => sweepOrders(rt, { log: options.log })) // (its last run: 监控查询)
       .then((c) => options.onSwept?.(c), (e) => options.onError?.(e)).finally(() => void (busy = false));
   };
   // Its own timer, not db/periodic.ts: no sweep at start, and a turn is skipped while the last sweep runs.

@@ -2,15 +2,15 @@ import type { AppContext } from '../../../context.ts';
 import { choreFailed, type BackgroundService } from '../../../http/background-services.ts';
 import { startRollupFolding } from '../charts/index.ts';
 import { simulatedPlatformService } from '../gateways/index.ts';
-import { createPaymentRuntime, startOrderSweeper, type PaymentRuntime } from '../orders/index.ts';
+import { createPaymentRuntime, paymentsOf, type Payments } from '../orders/index.ts';
 import { reconcileDeps, startReconcileJob } from '../reconcile/index.ts';
 
-// The payment half's one service: the gateway registry and the work after an answer (the payment
-// runtime, handed to the routes that take payments), and its long-lived work, started and stopped in
-// one place — the payment runtime's jobs, the simulated payment platform, the order sweeper, the daily
+// The payment half's one service: the gateway registry, the orders' named edges and the work after an
+// answer (Payments, handed to the routes that take payments), and its long-lived work, started and stopped
+// in one place — the payment runtime's jobs, the simulated payment platform, the order sweeper, the daily
 // 对账, the sales rollups' fold.
 
-export type PaymentsService = { runtime: PaymentRuntime; services: BackgroundService[] };
+export type PaymentsService = { payments: Payments; services: BackgroundService[] };
 
 export type PaymentsOptions = {
   /**
@@ -22,6 +22,7 @@ export type PaymentsOptions = {
 
 export function paymentsService(ctx: AppContext, options: PaymentsOptions = {}): PaymentsService {
   const runtime = createPaymentRuntime(ctx);
+  const payments = paymentsOf(runtime);
   const services: BackgroundService[] = [
     // at close (services stop in the reverse order of their start): the runtime's jobs settle, then the platform stops
     simulatedPlatformService(runtime.simulated, options.resumesSimulatedPlatform !== false),
@@ -30,7 +31,7 @@ export function paymentsService(ctx: AppContext, options: PaymentsOptions = {}):
       // unpaid orders past their time asked at the gateway, then paid or closed; automatic refunds and refunds
       // left under way by a crash (orders/sweeper.ts)
       name: 'order sweeper', startOn: 'listen',
-      start: (log) => startOrderSweeper(ctx, runtime, {
+      start: (log) => payments.startOrderSweeper({
         log,
         onSwept: (c) => { if (c.claimed + c.dispenseTimeouts + c.autoRefunds + c.refundsClaimed > 0) log.info({ swept: c }, 'order sweep'); },
         onError: choreFailed(log, 'order sweep failed'),
@@ -38,7 +39,7 @@ export function paymentsService(ctx: AppContext, options: PaymentsOptions = {}):
     },
     {
       name: '对账', startOn: 'listen',
-      start: (log) => startReconcileJob(reconcileDeps(ctx, runtime.gateways, (error) => log.error({ err: error }, '对账 failed')), ctx.config.pay.reconcileAt, (done) => {
+      start: (log) => startReconcileJob(reconcileDeps(ctx, payments.gateways, (error) => log.error({ err: error }, '对账 failed')), ctx.config.pay.reconcileAt, (done) => {
         if (done.runs > 0) log.info({ reconcile: done }, `对账 ${done.day}: ${done.runs} runs, ${done.diffs} differences`);
       }),
     },
@@ -48,5 +49,5 @@ export function paymentsService(ctx: AppContext, options: PaymentsOptions = {}):
       start: (log) => startRollupFolding(ctx.db, { onError: choreFailed(log, 'sales rollups: fold failed') }),
     },
   ];
-  return { runtime, services };
+  return { payments, services };
 }

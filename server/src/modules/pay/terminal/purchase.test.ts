@@ -3,7 +3,6 @@ import { fill, messages, OrderStatus, PayType } from '@huiyun/contract';
 import { PoolBusyError } from '../../../db/connection-queue.ts';
 import { aislesOf } from '../machines/queries.ts';
 import { DOUBLE_TAP_MS } from '../orders/create.ts';
-import { sweepOrders } from '../orders/index.ts';
 import { call, makeMachine, order, payOnPage, refundsOf, rt, sim, stockOf, t, useTerminalApp } from '../../../test/terminal-fixture.ts';
 
 // A purchase through the terminal protocol (docs/terminal-protocol.md §3): create, pay, dispense, heartbeat, long poll.
@@ -81,7 +80,7 @@ describe('a purchase', () => {
     expect((await call(m, '/order/dispense', { orderNo: a.orderNo, success: false, aisleStatus: 0, message: '电机故障' })).body.data.orderStatus).toBe(OrderStatus.dispenseFailed);
     expect((await call(m, '/order/dispense', { orderNo: a.orderNo, success: false })).body.data.orderStatus).toBe(OrderStatus.dispenseFailed);
     await rt.settled();
-    await sweepOrders(t.ctx, rt);
+    await rt.sweepOrders();
     expect(await order(a.orderNo)).toMatchObject({ refundNeeded: 0, dispenseMessage: '电机故障', refundedAmount: 250, reservedAmount: 0 });
     expect(await refundsOf(a.orderNo)).toEqual([{ payAmount: -250, orderStatus: OrderStatus.refunded, remark: messages.order.autoRefundDispense }]);
     expect(await stockOf(m)).toBe(1);
@@ -106,11 +105,11 @@ describe('a purchase', () => {
     const a = (await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.data;
     await payOnPage(a.codeUrl);
     expect((await call(m, '/order/create', { aisleNo: 'A1', payType: 3 })).body.msg).toBe(tm.dispenseInProgress);
-    await sweepOrders(t.ctx, rt); // not yet: within the timeout
+    await rt.sweepOrders(); // not yet: within the timeout
     expect((await order(a.orderNo)).orderStatus).toBe(OrderStatus.paid);
     t.clock.advance(t.ctx.config.pay.dispenseTimeoutMs + 1_000);
     try {
-      await sweepOrders(t.ctx, rt);
+      await rt.sweepOrders();
     } finally {
       t.clock.advance(-(t.ctx.config.pay.dispenseTimeoutMs + 1_000));
     }

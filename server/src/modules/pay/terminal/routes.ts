@@ -4,7 +4,7 @@ import type { AppContext, KnownMachine } from '../../../context.ts';
 import { ok } from '../../../http/envelope.ts';
 import { AppError, unauthorized } from '../../../http/errors.ts';
 import { parse } from '../../../http/validate.ts';
-import { createOrder, reportDispense, orderStatus, type PaymentRuntime } from '../orders/index.ts';
+import { orderStatus, type Payments } from '../orders/index.ts';
 import { heartbeat } from './heartbeat.ts';
 import * as r from '@huiyun/contract/responses';
 import { answers } from '../../../http/route-doc.ts';
@@ -38,7 +38,7 @@ export const originOf = (request: FastifyRequest) => `${request.protocol}://${re
 
 // The terminal protocol (docs/terminal-protocol.md) under /terminal/v1: every call is signed by the
 // machine (access 'terminal', checked in terminal/auth.ts). Machine traffic, not in the operation log.
-export function terminalRoutes(ctx: AppContext, rt: PaymentRuntime) {
+export function terminalRoutes(ctx: AppContext, payments: Payments) {
   return async (app: FastifyInstance) => {
     // The signature covers the bytes received, which only the JSON parser keeps: any other body (a form the
     // app-wide parser would read, text, …) is refused with 415 before routing, so none is ever checked
@@ -47,7 +47,7 @@ export function terminalRoutes(ctx: AppContext, rt: PaymentRuntime) {
     keepRawJsonBody(app);
     const access = { access: 'terminal' as const };
     app.post(`${TERMINAL_PREFIX}/order/create`, { config: { ...access, doc: { tag: 'terminal', body: terminalCreateOrderSchema, answer: answers.data(r.terminalOrderCreated), refuses: [409, 502] } } }, async (request) =>
-      ok('', await createOrder(ctx, rt, machineOf(request), parse(terminalCreateOrderSchema, request.body), originOf(request), request.log)),
+      ok('', await payments.createOrder(machineOf(request), parse(terminalCreateOrderSchema, request.body), originOf(request), request.log)),
     );
     app.post(`${TERMINAL_PREFIX}/order/status`, { config: { ...access, doc: { tag: 'terminal', body: terminalOrderStatusSchema, answer: answers.data(r.terminalOrderStatus), refuses: [404] } } }, async (request, reply) => {
       const input = parse(terminalOrderStatusSchema, request.body);
@@ -57,7 +57,7 @@ export function terminalRoutes(ctx: AppContext, rt: PaymentRuntime) {
       return ok('', await orderStatus(ctx, machineOf(request), input.orderNo, input.knownStatus, input.waitSeconds ?? 0, () => closed));
     });
     app.post(`${TERMINAL_PREFIX}/order/dispense`, { config: { ...access, doc: { tag: 'terminal', body: terminalDispenseSchema, answer: answers.data(r.terminalOrderStatus), refuses: [404, 409] } } }, async (request) =>
-      ok('', await reportDispense(ctx, rt, machineOf(request), parse(terminalDispenseSchema, request.body), request.log)),
+      ok('', await payments.reportDispense(machineOf(request), parse(terminalDispenseSchema, request.body), request.log)),
     );
     app.post(`${TERMINAL_PREFIX}/heartbeat`, { config: { ...access, doc: { tag: 'terminal', body: terminalHeartbeatSchema, answer: answers.data(r.terminalHeartbeatAnswer) } } }, async (request) =>
       ok('', await heartbeat(ctx, machineOf(request), parse(terminalHeartbeatSchema, request.body).aisles)),

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messages, OrderStatus, PayType } from '@huiyun/contract';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
 import { insertOrder } from '../../../../test/orders.ts';
-import { type PaymentRuntime, startOrderSweeper } from '../../orders/index.ts';
+import type { Payments } from '../../orders/index.ts';
 import { SIM_NOTIFY_PATH } from './gateway.ts';
 import type { SimulatedPlatform } from './platform.ts';
 import { simulatedPlatformService } from './platform-service.ts';
@@ -14,7 +14,7 @@ import { simulatedPlatformService } from './platform-service.ts';
 // and the order sweeper started and stopped as main.ts does.
 
 let t: TestApp;
-let rt: PaymentRuntime;
+let rt: Payments;
 let sim: SimulatedPlatform;
 let configId: number;
 const config = () => ({ id: configId, gateway: 'simulator', partner: 'MCH-S', appid: '', partnerKey: '' });
@@ -158,7 +158,7 @@ describe('the simulator gateway', () => {
     expect(await sim.query(config(), orderNo)).toMatchObject({ state: 'paid', amount: 150 });
     // the sweeper, started as main.ts starts it, asks the gateway and marks it paid
     const swept: number[] = [];
-    const sweeper = startOrderSweeper(t.ctx, rt, { everyMs: 20, onSwept: (c) => swept.push(c.paid) });
+    const sweeper = rt.startOrderSweeper({ everyMs: 20, onSwept: (c) => swept.push(c.paid) });
     for (let i = 0; i < 100 && (await statusOf(orderNo)) !== OrderStatus.paid; i++) await new Promise((r) => setTimeout(r, 20));
     await sweeper.stop();
     expect(await statusOf(orderNo)).toBe(OrderStatus.paid);
