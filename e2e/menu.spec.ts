@@ -20,11 +20,6 @@ function toolbar(page: Page) {
   return page.locator('.menu-toolbar');
 }
 
-async function chooseParent(page: Page, name: string) {
-  await form(page).getByLabel('父级菜单').click();
-  await page.locator('.ant-select-item-option').filter({ hasText: name }).click();
-}
-
 async function fillMenu(page: Page, item: { moduleName: string; moduleIcon?: string; moduleUrl: string; moduleOrder?: number }) {
   await form(page).getByLabel('菜单名称').fill(item.moduleName);
   await form(page).getByLabel('菜单图标').fill(item.moduleIcon ?? 'AppstoreOutlined');
