@@ -16,7 +16,7 @@ import { measureServedHttp, printTable, type Figures } from './lib/measure.ts';
 import { ADMIN_PASSWORD, loginAs, servingProcess, startBenchServer } from './lib/server.ts';
 import { benchNumber, expectCount, reportRecount } from './lib/smoke.ts';
 
-const SECONDS = benchNumber('BENCH_SECONDS', 3, 0.2);
+const SECONDS = benchNumber('BENCH_SECONDS', 3, 0.05);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const ORDER_COUNT = benchNumber('BENCH_ORDERS', ORDERS, 2_000);
 

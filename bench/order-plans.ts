@@ -35,9 +35,8 @@ async function capture(work: (db: Kysely<Database>) => Promise<unknown>): Promis
     const log = (event: { level: string; query: Captured }) => { if (event.level === 'query') captured.push(event.query); };
     const db = server.dbKind === 'postgres'
       ? connectDatabase({ kind: 'postgres', url: server.databaseUrl! }, { log })
-      : connectDatabase({ kind: 'sqlite', file: server.sqliteFile! }, { log });
+      : connectDatabase({ kind: 'sqlite', file: server.sqliteFile!, busyTimeoutMs: 0 }, { log });
     try {
-      if (server.dbKind === 'sqlite') await sql`pragma busy_timeout = 0`.execute(db);
       // the sweepers write: run them in a transaction that is rolled back, the statements are what counts
       await db.transaction().execute(async (trx) => {
         await work(trx);

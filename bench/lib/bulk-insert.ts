@@ -21,9 +21,11 @@ export async function bulkInsert(server: BenchServer, table: string, columns: Co
     raw.exec('PRAGMA synchronous = OFF');
     raw.exec('PRAGMA cache_size = -262144');
     // each step one transaction whose write lock is taken at BEGIN (a deferred one would take it at its first
-    // write and fail at once if the server committed since its read began)
-    const inTransaction = async (work: () => void) => {
-      await whenUnlocked(() => raw.exec('begin immediate'));
+    // write and fail at once if the server committed since its read began), begun, done and committed in one
+    // synchronous run: a step that yielded while holding the lock would let the server's connection, on this
+    // same thread, wait out its busy timeout for a lock that cannot be released meanwhile
+    const inTransaction = (work: () => void) => whenUnlocked(() => {
+      raw.exec('begin immediate');
       try {
         work();
         raw.exec('commit');
@@ -31,7 +33,7 @@ export async function bulkInsert(server: BenchServer, table: string, columns: Co
         raw.exec('rollback');
         throw error;
       }
-    };
+    });
     const triggers = raw.prepare(`select name, sql from sqlite_master where type = 'trigger' and tbl_name = ?`).all(table) as { name: string; sql: string }[];
     await inTransaction(() => {
       for (const t of triggers) raw.exec(`drop trigger "${t.name}"`);

@@ -5,6 +5,7 @@ import { connectDatabase } from '../../server/src/db/connect.ts';
 import type { Database } from '../../server/src/db/schema.ts';
 import { measureLoop, type Figures } from './measure.ts';
 import type { BenchServer } from './server.ts';
+import { whenUnlocked } from './sqlite-busy.ts';
 
 export type CapturedQuery = { sql: string; parameters: readonly unknown[] };
 
@@ -14,23 +15,26 @@ export type CapturedQuery = { sql: string; parameters: readonly unknown[] };
  * count that reached its bound is remembered a few seconds: db/list/memory.ts) — so a raw-driver baseline
  * replays exactly the same SQL.
  */
-export async function captureQueries(server: BenchServer, work: (db: Kysely<Database>) => Promise<unknown>): Promise<CapturedQuery[]> {
-  const captured: CapturedQuery[] = [];
-  let capturing = false;
-  const log = (event: { level: string; query: { sql: string; parameters: readonly unknown[] } }) => {
-    if (capturing && event.level === 'query') captured.push({ sql: event.query.sql, parameters: event.query.parameters });
-  };
-  const db = server.dbKind === 'postgres'
-    ? connectDatabase({ kind: 'postgres', url: server.databaseUrl! }, { log })
-    : connectDatabase({ kind: 'sqlite', file: server.sqliteFile! }, { log });
-  try {
-    await work(db);
-    capturing = true;
-    await work(db);
-  } finally {
-    await db.destroy();
-  }
-  return captured;
+export function captureQueries(server: BenchServer, work: (db: Kysely<Database>) => Promise<unknown>): Promise<CapturedQuery[]> {
+  // SQLite: a second connection in the server's process, so a held lock is waited for without blocking (sqlite-busy.ts)
+  return whenUnlocked(async () => {
+    const captured: CapturedQuery[] = [];
+    let capturing = false;
+    const log = (event: { level: string; query: { sql: string; parameters: readonly unknown[] } }) => {
+      if (capturing && event.level === 'query') captured.push({ sql: event.query.sql, parameters: event.query.parameters });
+    };
+    const db = server.dbKind === 'postgres'
+      ? connectDatabase({ kind: 'postgres', url: server.databaseUrl! }, { log })
+      : connectDatabase({ kind: 'sqlite', file: server.sqliteFile!, busyTimeoutMs: 0 }, { log });
+    try {
+      await work(db);
+      capturing = true;
+      await work(db);
+    } finally {
+      await db.destroy();
+    }
+    return captured;
+  });
 }
 
 /** The baseline of a list bench: the captured statements replayed straight through the bare driver, under the same load. */

@@ -21,7 +21,8 @@ const pgTypes = {
  * `poolWaitMs` (default 5 s) and at most `poolMaxWaiting` callers wait (default unbounded): past
  * either it is refused with PoolBusyError (answered 503).
  */
-export type DbTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; prepared?: boolean; poolSize?: number; poolWaitMs?: number; poolMaxWaiting?: number };
+/** `busyTimeoutMs`: how long a statement waits for another connection's write lock (5000 unless given). */
+export type DbTarget = { kind: 'sqlite'; file: string; busyTimeoutMs?: number } | { kind: 'postgres'; url: string; prepared?: boolean; poolSize?: number; poolWaitMs?: number; poolMaxWaiting?: number };
 
 /** A PostgreSQL pool's figures now and its counts so far (监控查询, /metrics). */
 export type PoolStats = {
@@ -86,7 +87,7 @@ export function connectDatabase(target: DbTarget, options: { log?: LogConfig; wa
     return db;
   }
   if (target.file !== ':memory:') fs.mkdirSync(path.dirname(target.file), { recursive: true });
-  return new Kysely<Database>({ dialect: nodeSqliteDialect(openSqlite(target.file)), log: options.log });
+  return new Kysely<Database>({ dialect: nodeSqliteDialect(openSqlite(target.file, target.busyTimeoutMs)), log: options.log });
 }
 
 /**

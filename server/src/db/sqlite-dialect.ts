@@ -55,8 +55,9 @@ function rowMakerOf(columns: string[]): RowMaker {
   return new Function('v', `return { ${fields.join(', ')} };`) as RowMaker;
 }
 
-export function openSqlite(file: string): DatabaseSync {
-  const database = new DatabaseSync(file, { timeout: 5000 });
+/** Waits are synchronous in node:sqlite: a busy timeout holds the thread for up to `busyTimeoutMs`. */
+export function openSqlite(file: string, busyTimeoutMs = 5000): DatabaseSync {
+  const database = new DatabaseSync(file, { timeout: busyTimeoutMs });
   database.exec('PRAGMA journal_mode = WAL');
   database.exec('PRAGMA synchronous = NORMAL');
   database.exec('PRAGMA foreign_keys = ON');
