@@ -1,12 +1,13 @@
 // The server's time zone must not matter: Alipay reads every time as Beijing time.
-process.env.TZ = 'UTC';
-
+import { inTimeZone } from '../../../../test/time-zone.ts';
 import { createSign, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayContract, startReceiver } from '../../../../test/gateway-contract-suite.ts';
 import { GatewayVerifyError, type ClosedNotification, type PaidNotification, type PayAccount } from '../gateway.ts';
 import { AlipayGateway } from './gateway.ts';
 import { alipayHarness } from '../../../../test/gateways/alipay-harness.ts';
+
+inTimeZone('UTC');
 
 gatewayContract('alipay', { refundNotifications: false }, () => alipayHarness());
 

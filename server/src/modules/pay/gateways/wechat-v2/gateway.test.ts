@@ -1,9 +1,10 @@
 // Run away from Beijing time: every time WeChat Pay sends or reads is Beijing time, whatever the server's TZ.
-process.env.TZ = 'UTC';
-
+import { inTimeZone } from '../../../../test/time-zone.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayContract } from '../../../../test/gateway-contract-suite.ts';
 import { wechatV2Harness } from '../../../../test/gateways/wechat-v2-harness.ts';
+
+inTimeZone('UTC');
 
 gatewayContract('wechat_v2 (MD5)', { refundNotifications: true }, () => wechatV2Harness('MD5'));
 gatewayContract('wechat_v2 (HMAC-SHA256)', { refundNotifications: true }, () => wechatV2Harness('HMAC-SHA256'));

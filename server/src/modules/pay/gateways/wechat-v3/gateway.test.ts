@@ -1,11 +1,12 @@
 // Run away from Beijing time: every time WeChat Pay sends or reads is Beijing time, whatever the server's TZ.
-process.env.TZ = 'UTC';
-
+import { inTimeZone } from '../../../../test/time-zone.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayContract, startReceiver } from '../../../../test/gateway-contract-suite.ts';
 import { GatewayVerifyError } from '../gateway.ts';
 import { WechatV3Gateway } from './gateway.ts';
 import { wechatV3Harness } from '../../../../test/gateways/wechat-v3-harness.ts';
+
+inTimeZone('UTC');
 
 gatewayContract('wechat_v3 (public key mode, PUB_KEY_ID_)', { refundNotifications: true }, () => wechatV3Harness());
 gatewayContract('wechat_v3 (platform certificates from /v3/certificates)', { refundNotifications: true }, () => wechatV3Harness({ platformCertificate: true }));
