@@ -6,12 +6,16 @@ import fs from 'node:fs';
 /** Whether this machine tells a process's CPU time (a bench leaves its CPU column out where it does not). */
 export const canReadProcessCpu = fs.existsSync('/proc/self/stat');
 
-/** /proc/<pid>/stat, or undefined when the process has ended (throws where there is no /proc). */
+/**
+ * /proc/<pid>/stat, or undefined when the process has ended (throws where there is no /proc): gone before the
+ * open (ENOENT) or between the open and the read (ESRCH).
+ */
 function statOf(pid: number | string): string | undefined {
   try {
     return fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && canReadProcessCpu) return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if ((code === 'ENOENT' || code === 'ESRCH') && canReadProcessCpu) return undefined;
     throw error;
   }
 }
