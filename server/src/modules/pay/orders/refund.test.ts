@@ -131,6 +131,11 @@ describe('退款 (POST /api/Order/refund)', () => {
       const unpaid = await insertOrder(t.ctx.db, { orderNo: `RFU${status}-${key()}`, machineNo: `RFU-${status}`, orderStatus: status, createTime: now, payTime: null, configId });
       expect((await refund({ orderId: unpaid, amount: '1' })).body.msg).toBe(fill(m.refundNotPaid, { status: { 1: '初始化', 10: '处理中', 5: '订单超时' }[status]! }));
     }
+    // a payment time alone does not make an order refundable: its status must be one a payment reached
+    for (const status of [OrderStatus.created, OrderStatus.processing]) {
+      const timed = await insertOrder(t.ctx.db, { orderNo: `RFT${status}-${key()}`, machineNo: `RFT-${status}`, orderStatus: status, createTime: now, payTime: now, configId });
+      expect((await refund({ orderId: timed, amount: '1' })).body.msg).toBe(fill(m.refundNotPaid, { status: { 1: '初始化', 10: '处理中' }[status]! }));
+    }
     const made = await refund({ orderId, amount: '1' });
     expect((await refund({ orderId: made.body.data.refund.orderId, amount: '0.5' })).body.msg).toBe(m.refundNotConsume);
     expect(await refund({ orderId, amount: '1' }, otherToken)).toMatchObject({ status: 404, body: { msg: m.notFound } });
