@@ -89,7 +89,9 @@ describe.runIf(testDbKind() === 'postgres')('a slow PostgreSQL (200 ms a round t
     console.log(`slow database (200 ms a round trip, pool ${POOL}, ${MACHINES} machines × ${PURCHASES} purchases): ${answered} answers ${JSON.stringify(slow.statuses)}, ${slow.unavailable} 503s (${(share * 100).toFixed(1)} %); server RSS ${mb(rssStart)} MB at the start, ${mb(rssMax)} MB at most (+${mb(rssMax - rssStart)} MB); pool refusals ${metricSum(slowMetrics, 'huiyun_database_pool_refusals_total')}, waits ${metricSum(slowMetrics, 'huiyun_database_pool_waits_total')}`);
 
     expect(slow.other, 'no 500, no answer lost, no client timeout').toEqual([]);
-    expect(Object.keys(slow.statuses!).sort()).toEqual(['200', '503']);
+    // 200 or 503 — and the 409 of a create retried within 2 s of one whose order was committed before its answer
+    // became a 503 (the protocol's double tap, docs/terminal-protocol.md; sell() checks its message and creates again)
+    expect(Object.keys(slow.statuses!).filter((status) => status !== '409').sort()).toEqual(['200', '503']);
     expect(slow.unavailable).toBeGreaterThan(0);
     expect(rssMax - rssStart).toBeLessThan(RSS_GROWTH_BOUND);
     // the machines' 503s are in /metrics, and so are the pool's refusals behind them (not one for one: a new
