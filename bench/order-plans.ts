@@ -11,10 +11,10 @@ import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { OrderStatus, orderListQuery, PayType, shanghaiDay, TransType } from '@huiyun/contract';
-import { connectDatabase } from '../server/src/db/connect.ts';
 import type { Database } from '../server/src/db/schema.ts';
 import { listOrders } from '../server/src/modules/pay/order-list/index.ts';
 import { claimExpired, claimStuckRefunds, failStaleDispenses } from '../server/src/modules/pay/orders/index.ts';
+import { connectBeside, type CapturedQuery } from './lib/capture-sql.ts';
 import { machineNo, orderNo, seedOrders, transId } from './lib/order-fixture.ts';
 import { startBenchServer } from './lib/server.ts';
 import { whenUnlocked } from './lib/sqlite-busy.ts';
@@ -27,15 +27,10 @@ const depts = await seedOrders(server, now, ORDERS, () => {});
 const probe = Math.floor(ORDERS * 0.65);
 const day30 = shanghaiDay(now - 30 * 86_400_000);
 
-type Captured = { sql: string; parameters: readonly unknown[] };
-async function capture(work: (db: Kysely<Database>) => Promise<unknown>): Promise<Captured[]> {
-  // SQLite: a second connection in the server's process, so a held lock is waited for without blocking (bench/lib/sqlite-busy.ts)
+async function capture(work: (db: Kysely<Database>) => Promise<unknown>): Promise<CapturedQuery[]> {
   return whenUnlocked(async () => {
-    const captured: Captured[] = [];
-    const log = (event: { level: string; query: Captured }) => { if (event.level === 'query') captured.push(event.query); };
-    const db = server.dbKind === 'postgres'
-      ? connectDatabase({ kind: 'postgres', url: server.databaseUrl! }, { log })
-      : connectDatabase({ kind: 'sqlite', file: server.sqliteFile!, busyTimeoutMs: 0 }, { log });
+    const captured: CapturedQuery[] = [];
+    const db = connectBeside(server, (event) => { if (event.level === 'query') captured.push(event.query); });
     try {
       // the sweepers write: run them in a transaction that is rolled back, the statements are what counts
       await db.transaction().execute(async (trx) => {
@@ -51,7 +46,7 @@ async function capture(work: (db: Kysely<Database>) => Promise<unknown>): Promis
 
 // EXPLAIN with the statement's own bound parameters: a partial index is read only when the query's text
 // implies its condition, which a bound value does not (on SQLite; on PostgreSQL in a generic plan)
-async function planOf(statement: Captured): Promise<string> {
+async function planOf(statement: CapturedQuery): Promise<string> {
   if (server.dbKind === 'postgres') {
     const rows = (await pool!.query(`explain ${statement.sql}`, statement.parameters as unknown[])).rows as { 'QUERY PLAN': string }[];
     return rows.map((r) => r['QUERY PLAN']).join('\n        ');

@@ -10,22 +10,28 @@ import { whenUnlocked } from './sqlite-busy.ts';
 export type CapturedQuery = { sql: string; parameters: readonly unknown[] };
 
 /**
+ * A second connection to the bench server's database, statements seen by `log`. On SQLite it lives in the server's
+ * own process, so it never waits for a lock (busy timeout 0): run its work under whenUnlocked (sqlite-busy.ts).
+ */
+export function connectBeside(server: BenchServer, log: (event: { level: string; query: CapturedQuery }) => void): Kysely<Database> {
+  return server.dbKind === 'postgres'
+    ? connectDatabase({ kind: 'postgres', url: server.databaseUrl! }, { log })
+    : connectDatabase({ kind: 'sqlite', file: server.sqliteFile!, busyTimeoutMs: 0 }, { log });
+}
+
+/**
  * Runs `work` (the endpoint's own query function) twice on a second connection to the bench database and
  * answers the statements the second run executed — what the server runs for a repeated request (a list's
  * count that reached its bound is remembered a few seconds: db/list/memory.ts) — so a raw-driver baseline
  * replays exactly the same SQL.
  */
 export function captureQueries(server: BenchServer, work: (db: Kysely<Database>) => Promise<unknown>): Promise<CapturedQuery[]> {
-  // SQLite: a second connection in the server's process, so a held lock is waited for without blocking (sqlite-busy.ts)
   return whenUnlocked(async () => {
     const captured: CapturedQuery[] = [];
     let capturing = false;
-    const log = (event: { level: string; query: { sql: string; parameters: readonly unknown[] } }) => {
+    const db = connectBeside(server, (event) => {
       if (capturing && event.level === 'query') captured.push({ sql: event.query.sql, parameters: event.query.parameters });
-    };
-    const db = server.dbKind === 'postgres'
-      ? connectDatabase({ kind: 'postgres', url: server.databaseUrl! }, { log })
-      : connectDatabase({ kind: 'sqlite', file: server.sqliteFile!, busyTimeoutMs: 0 }, { log });
+    });
     try {
       await work(db);
       capturing = true;

@@ -6,7 +6,7 @@ import { ThrottledWarnings } from '../alarms/index.ts';
 // platform the simulator gateway asks (its remote side, run in this process), and the work it does after
 // answering (an automatic refund). Made once by the payments service (pay/payments) when the app is built;
 // the order functions take it as their one argument of state, and the rest of the server reaches them through
-// the orders service (orders-service.ts) made from it.
+// Payments (payments.ts) made from it.
 
 /** Where the payment half writes its warnings and errors (a request's or the sweeper's logger). */
 export type Log = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
