@@ -2,8 +2,7 @@ import { ConfigProvider } from 'antd';
 import { LoadingOutlined } from '@ant-design/icons';
 import zhCN from 'antd/es/locale/zh_CN';
 import 'virtual:antd-css/base.css';
-import { RouterProvider } from 'react-router';
-import { router } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 import { ToastProvider } from '../shared/toast.tsx';
 import { prefersReducedMotion } from './motion.ts';
 
@@ -29,7 +28,7 @@ export function App() {
   return (
     <ConfigProvider locale={zhCN} button={buttonConfig} theme={theme} wave={wave}>
       <ToastProvider>
-        <RouterProvider router={router} />
+        <AppRoutes />
       </ToastProvider>
     </ConfigProvider>
   );

@@ -1,16 +1,12 @@
-import { useMatches } from 'react-router';
-import type { ConsoleRoute, SubScreenRoute } from '@huiyun/contract';
+import { matchPath, useLocation } from 'react-router';
+import { consoleRoutes, subScreenRoutes, type ConsoleRoute, type SubScreenRoute } from '@huiyun/contract';
 
 export type ScreenRoute = ConsoleRoute | SubScreenRoute;
 
-/** Each console route carries its contract entry as the router handle. */
-export type RouteHandle = { route: ScreenRoute };
+const screenRoutes: ScreenRoute[] = [...consoleRoutes, ...subScreenRoutes];
 
+/** The contract's entry of the screen shown, matched as the router matches it (case and a trailing slash aside). */
 export function useCurrentRoute(): ScreenRoute | undefined {
-  const matches = useMatches();
-  for (let i = matches.length - 1; i >= 0; i--) {
-    const handle = matches[i].handle as RouteHandle | undefined;
-    if (handle?.route) return handle.route;
-  }
-  return undefined;
+  const { pathname } = useLocation();
+  return screenRoutes.find((route) => matchPath(route.url, pathname));
 }

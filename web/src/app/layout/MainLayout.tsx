@@ -58,7 +58,8 @@ export function MainLayout() {
       </Suspense>
     );
   } else {
-    content = allowed ? <Outlet /> : (
+    // A screen's chunk on its first load; later navigations keep the screen shown until the next has come.
+    content = allowed ? <Suspense fallback={null}><Outlet /></Suspense> : (
       <Suspense fallback={null}>
         <ForbiddenPage />
       </Suspense>
