@@ -143,6 +143,11 @@ export const authCodeUseStatusOptions: Option<number>[] = [
 
 /** The login `code` flag (SPEC §6): 1 marks an administrator-type account. */
 export const AccountCode = { ordinary: 0, administrator: 1 } as const;
+/**
+ * An administrator-type account. Kept with the codes, in a module that builds no zod schema: the console's
+ * layout asks it on every screen, and importing a module that builds schemas brings zod into the first load.
+ */
+export const isAdministratorAccount = (user: { code: number } | undefined) => user?.code === AccountCode.administrator;
 
 /** The result of a logged operation or login attempt (sys_oper_log.success, sys_login_log.success). */
 export const LogResult = { failure: 0, success: 1 } as const;

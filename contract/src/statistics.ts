@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { statistics as m } from './messages.ts';
 import { optionalText, requiredId, typedText } from './fields.ts';
 import { pageNumQuery } from './authcode.ts';
-import { AccountCode } from './enums.ts';
 import type * as syncAnswers from './responses/sync.ts';
 
 // 用户发送统计 (SPEC §2.16, §3 "Task user", "Statistics totals"): task accounts, their counters and
@@ -32,5 +31,3 @@ export type TaskUserStatisticsQuery = z.infer<typeof taskUserStatisticsQuery>;
 export type StatisticsTotals = z.output<typeof syncAnswers.statisticsTotals>;
 
 export type TaskUserStatistics = z.output<typeof syncAnswers.taskUserStatisticsRow>;
-
-export const isAdministratorAccount = (user: { code: number } | undefined) => user?.code === AccountCode.administrator;
