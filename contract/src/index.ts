@@ -35,6 +35,7 @@ export * from './order.ts';
 export * from './orderLabels.ts';
 export * from './payAlarm.ts';
 export * from './payAlarmLabels.ts';
+export * from './reconcileLabels.ts';
 export * from './reconcile.ts';
 export * from './salesCharts.ts';
 export * from './systemMonitor.ts';

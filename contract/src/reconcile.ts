@@ -7,31 +7,13 @@ import { dayOf } from './order.ts';
 import type * as payAnswers from './responses/pay.ts';
 import { ReconcileCategory } from './enums.ts';
 import { ReconcileResult } from './enums.ts';
+import { reconcileCategoryOptions, reconcileResultOptions } from './reconcileLabels.ts';
 export { ReconcileResult };
 export { ReconcileCategory };
 
 // 对账 (/pay/Reconcile): a run per (Beijing day, 支付配置) compares the gateway's bill with our
 // orders and refunds of that day in integer fen; each difference is kept with both sides until an operator
 // marks it handled. Amounts are integer fen in the tables and yuan text ('12.50') here.
-
-export const reconcileCategoryOptions: Option<ReconcileCategory>[] = [
-  { value: 'gatewayOnly', label: m.categoryGatewayOnly },
-  { value: 'platformOnly', label: m.categoryPlatformOnly },
-  { value: 'amount', label: m.categoryAmount },
-  { value: 'status', label: m.categoryStatus },
-];
-
-export const reconcileResultOptions: Option<ReconcileResult>[] = [
-  { value: 'matched', label: m.resultMatched },
-  { value: 'different', label: m.resultDifferent },
-  { value: 'failed', label: m.resultFailed },
-  { value: 'running', label: m.resultRunning },
-];
-
-export const reconcileKindOptions: Option<'payment' | 'refund'>[] = [
-  { value: 'payment', label: m.kindPayment },
-  { value: 'refund', label: m.kindRefund },
-];
 
 /** '' (all) or one of the values. */
 function oneOfText<V extends string>(options: Option<V>[], message: string) {
