@@ -1,9 +1,9 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { consoleRoutes, HOME_URL, subScreenRoutes } from '@huiyun/contract';
+import { HOME_URL } from '@huiyun/contract';
 import { LoginPage } from '../pages/login/index.tsx';
 import { GuestOnly } from './guards.tsx';
-import type { ScreenRoute } from './routeMeta.ts';
+import { screenRoutes, type ScreenRoute } from './routeMeta.ts';
 
 type Screen = { default: ComponentType };
 
@@ -49,7 +49,7 @@ function screenComponent(route: ScreenRoute): ComponentType {
 // The layout (menu, top bar) is a chunk of its own too: the login page loads only what it shows.
 const ProtectedLayout = lazy(() => import('./layout/ProtectedLayout.tsx').then((m) => ({ default: m.ProtectedLayout })));
 const NotFoundPage = lazy(() => import('./ResultPages.tsx').then((m) => ({ default: m.NotFoundPage })));
-const screenRoutes = [...consoleRoutes, ...subScreenRoutes].map((route) => ({ url: route.url, Screen: screenComponent(route) }));
+const layoutScreens = screenRoutes.map((route) => ({ url: route.url, Screen: screenComponent(route) }));
 
 const login = (
   <GuestOnly>
@@ -71,7 +71,7 @@ export function AppRoutes() {
           <Route path="/login" element={login} />
           <Route element={<ProtectedLayout />}>
             <Route path="/index" element={<Navigate to={HOME_URL} replace />} />
-            {screenRoutes.map(({ url, Screen }) => <Route key={url} path={url} element={<Screen />} />)}
+            {layoutScreens.map(({ url, Screen }) => <Route key={url} path={url} element={<Screen />} />)}
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
