@@ -5,6 +5,7 @@ import { MAX_INT_COLUMN, optionalId, typedText } from './fields.ts';
 import { blacklist as m, common, fill } from './messages.ts';
 import { numberFileFields, type InvalidLine } from './upload.ts';
 import type * as syncAnswers from './responses/sync.ts';
+import { BlacklistSource } from './blacklistLabels.ts';
 
 // 黑名单 (PRODUCT §4 退订/黑名单): a company's do-not-contact numbers, skipped when numbers are uploaded
 // into a task. Requests of /sync/queryBlacklist, exportBlacklist, saveBlacklist, uploadBlacklist and
@@ -15,21 +16,6 @@ import type * as syncAnswers from './responses/sync.ts';
 export const BLACKLIST_PHONES_MAX_CHARS = 200_000;
 /** The most rows one delete takes. */
 export const BLACKLIST_DELETE_MAX = 1000;
-
-/** How a number came onto the list (sync_blacklist.source). */
-export const BlacklistSource = { manual: 'manual', upload: 'upload', reply: 'reply' } as const;
-export type BlacklistSource = (typeof BlacklistSource)[keyof typeof BlacklistSource];
-
-const sourceLabels: Record<string, string> = {
-  [BlacklistSource.manual]: m.sourceManual,
-  [BlacklistSource.upload]: m.sourceUpload,
-  [BlacklistSource.reply]: m.sourceReply,
-};
-
-/** 手动添加 / 上传号码 / 回复退订; an unknown code as it is. */
-export function blacklistSourceLabel(source: string): string {
-  return sourceLabels[source] ?? source;
-}
 
 /** An entry's key: its company and number, 'deptId:phone' (the table has no id of its own). */
 export function blacklistKey(deptId: number, phone: string | number): string {

@@ -39,6 +39,8 @@ export const SEARCH_COUNT_STEP = 1_000;
 
 /** The pager's page sizes (SPEC §9). Here, not in fields.ts: a list screen must not load zod for it. */
 export const pageSizeOptions = [10, 20, 30, 40];
+/** 任务列表's page size (SPEC §2.14), here for the same reason. */
+export const TASK_PAGE_SIZE = 40;
 
 /** A page of a list as a screen's fetcher answers it: the rows, the total, whether the count stopped at a bound, and the next page's cursor. */
 export type Page<T> = { data: T[]; total: number; totalBounded?: true; next?: string };

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The codes, labels, messages and routes the console shows on every screen build no zod schema, not even
+// The codes, labels, page sizes, permissions, messages and routes the console shows on every screen build no zod schema, not even
 // through an import: importing a module that builds one brings zod (~70 KB minified) into a screen's first
 // load. A constant or option list a screen shows goes in enums.ts or a *Labels.ts file, its schemas beside them.
 const dir = import.meta.dirname;
-const roots = fs.readdirSync(dir).filter((f) => /^(enums|routes|datetime|messages|[a-zA-Z]+Labels)\.ts$/.test(f));
+const roots = fs.readdirSync(dir).filter((f) => /^(enums|routes|datetime|envelope|payOpen|permissions|messages|[a-zA-Z]+Labels)\.ts$/.test(f));
 
 /** The modules `file` imports at run time (type-only imports left out), as paths in this folder. */
 function runtimeImports(file: string): { relative: string[]; packages: string[] } {

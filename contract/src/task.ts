@@ -3,6 +3,7 @@ import { isSendableNumber } from './carriers.ts';
 import { RandomNum, RandomPosition, ShowType, TaskStatus } from './enums.ts';
 import { idOf, optionalId, optionalText, pageCursor, pageNumber, pageSizeOf, typedText } from './fields.ts';
 import { common, task as m } from './messages.ts';
+import { TASK_PAGE_SIZE } from './envelope.ts';
 import { SEND_TIME_PATTERN } from './sendWindow.ts';
 import type * as syncAnswers from './responses/sync.ts';
 
@@ -10,7 +11,6 @@ import type * as syncAnswers from './responses/sync.ts';
 // pauseStartTaskInfo, deleteTaskInfo, saveTest and generateQRCodeImage. Bodies may be JSON or forms,
 // so every number also comes as a numeric string.
 
-export const TASK_PAGE_SIZE = 40;
 export const TASK_QR_URL_DEFAULT = 'http://';
 
 

@@ -1,19 +1,12 @@
 import { z } from 'zod';
 import { fill, terminalConfig as m } from './messages.ts';
-import type { Option } from './enums.ts';
 import { idOf, optionalId, optionalText, pageQuery, requiredText } from './fields.ts';
 import { configPayType } from './payConfig.ts';
 import type * as payAnswers from './responses/pay.ts';
 import { PayOpen } from './payOpen.ts';
-export { PayOpen };
 
 // 终端支付配置 (SPEC §3 Terminal pay config, §5, §7.6): binds a machine and a pay type to a 支付配置 of
 // the machine's company. One row per (machineNo, payType). payOpen T 正常 / N 停用.
-
-export const payOpenOptions: Option<PayOpen>[] = [
-  { value: PayOpen.normal, label: '正常' },
-  { value: PayOpen.disabled, label: '停用' },
-];
 
 export const terminalConfigSave = z.object({
   tcId: optionalId,
