@@ -2,10 +2,10 @@
 // few seconds (bench/lib/smoke.ts), so that a bench that no longer runs fails the suite. Each must finish
 // with exit 0 and print its recount's verdict 'recount: OK'. Nothing here is timed. With TEST_DATABASE_URL the
 // `bench-postgres` project runs those with a database again on PostgreSQL.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCaptured } from '../scripts/run.ts';
 
 const postgres = process.env.TEST_DB === 'postgres';
 /** Benches with no database: run once, in the SQLite project. */
@@ -15,17 +15,9 @@ const benches = fs.readdirSync(import.meta.dirname)
   .map((f) => f.replace(/\.ts$/, ''))
   .filter((name) => !(postgres && withoutDatabase.includes(name)));
 
-function runBench(name: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'run.ts'), name], {
-      env: { ...process.env, BENCH_SMOKE: '1', BENCH_DB: postgres ? 'postgres' : 'sqlite', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
+function runBench(name: string, env: Record<string, string> = {}) {
+  return runCaptured(process.execPath, [path.join(import.meta.dirname, 'run.ts'), name], {
+    env: { ...process.env, BENCH_SMOKE: '1', BENCH_DB: postgres ? 'postgres' : 'sqlite', ...env },
   });
 }
 
