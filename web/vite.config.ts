@@ -6,6 +6,7 @@ import { precompress } from './build/precompress.ts';
 import { antdCss } from './build/antd-css.ts';
 import { antdStyleStrip } from './build/antd-style-strip.ts';
 import { antdTableFilter } from './build/antd-table-filter.ts';
+import { antdTableSelection } from './build/antd-table-selection.ts';
 
 // web/ whatever the working directory (the config is loaded from a file: URL).
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
@@ -15,7 +16,7 @@ const echartsLib = path.join(path.dirname(createRequire(import.meta.url).resolve
 
 export default defineConfig({
   root,
-  plugins: [react(), antdCss(), antdStyleStrip(), antdTableFilter(), precompress()],
+  plugins: [react(), antdCss(), antdStyleStrip(), antdTableFilter(), antdTableSelection(), precompress()],
   resolve: { alias: [{ find: /^echarts-lib\/(.*)$/, replacement: `${echartsLib}/$1` }] },
   build: {
     outDir: 'dist',
