@@ -26,6 +26,7 @@ export * from './upload.ts';
 export * from './device.ts';
 export * from './secrets.ts';
 export * from './payConfig.ts';
+export * from './payGateways.ts';
 export * from './payConfigCheck.ts';
 export * from './terminalConfig.ts';
 export * from './payOpen.ts';

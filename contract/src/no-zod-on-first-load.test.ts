@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 // through an import: importing a module that builds one brings zod (~70 KB minified) into a screen's first
 // load. A constant or option list a screen shows goes in enums.ts or a *Labels.ts file, its schemas beside them.
 const dir = import.meta.dirname;
-const roots = fs.readdirSync(dir).filter((f) => /^(enums|routes|datetime|envelope|payOpen|permissions|messages|[a-zA-Z]+Labels)\.ts$/.test(f));
+const roots = fs.readdirSync(dir).filter((f) => /^(enums|routes|datetime|envelope|payOpen|payGateways|permissions|messages|[a-zA-Z]+Labels)\.ts$/.test(f));
 
 /** The modules `file` imports at run time (type-only imports left out), as paths in this folder. */
 function runtimeImports(file: string): { relative: string[]; packages: string[] } {

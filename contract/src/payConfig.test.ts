@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fill, payConfig as m } from './messages.ts';
-import { gatewayFields, gatewaysOfPayType, missingGatewayField, payConfigSave, payGateways } from './payConfig.ts';
+import { missingGatewayField, payConfigSave } from './payConfig.ts';
+import { gatewayFields, gatewaysOfPayType, payGateways } from './payGateways.ts';
 import { terminalConfigSave } from './terminalConfig.ts';
 
 const parse = (body: Record<string, unknown>) => payConfigSave.safeParse(body);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MachineStatus, ReconcileCategory, ReconcileResult } from '../enums.ts';
 import { PayOpen } from '../payOpen.ts';
-import { payConfigSecretFields, payConfigTextFields, payGateways } from '../payConfig.ts';
+import { payConfigSecretFields, payConfigTextFields, payGateways } from '../payGateways.ts';
 import { epochMs, id, savedId, textColumns, time, yuan } from './envelope.ts';
 
 // The answers of the 售货机 / 支付 area (机器, 货道, 终端支付配置, 支付配置, 订单, 支付告警, 对账) and of
