@@ -44,11 +44,13 @@ async function pageWith(browser: Browser, state: StorageState, use: (page: Page)
 /**
  * Chromium logs a request that fails — an error answer (401 after a logout, 403, a refused save) or one
  * lost on the way (order.spec.ts aborts a refund's answer) — as a console error. For the server's API the
- * journeys check what the console shows instead; the console's own files (scripts, styles) must load.
+ * journeys check what the console shows instead; the console's own files (scripts, styles) must load,
+ * but for those a journey fails on purpose (`failingAssets`).
  */
-function requestFailedAsExpected(message: ConsoleMessage): boolean {
+function requestFailedAsExpected(message: ConsoleMessage, failingAssets: readonly RegExp[]): boolean {
   if (!message.text().startsWith('Failed to load resource:')) return false;
-  return !new URL(message.location().url, BASE_URL).pathname.startsWith('/assets/');
+  const path = new URL(message.location().url, BASE_URL).pathname;
+  return !path.startsWith('/assets/') || failingAssets.some((asset) => asset.test(path));
 }
 
 /**
@@ -57,7 +59,7 @@ function requestFailedAsExpected(message: ConsoleMessage): boolean {
  * messages — a refused `Function('')` probe, say, is caught by its caller and logs nothing), console
  * errors and uncaught exceptions.
  */
-async function watchBrowserErrors(context: BrowserContext, problems: string[]): Promise<void> {
+async function watchBrowserErrors(context: BrowserContext, problems: string[], failingAssets: readonly RegExp[]): Promise<void> {
   await context.exposeBinding('__e2eCspViolation', ({ page }, text: string) => {
     problems.push(`CSP violation on ${page.url()}: ${text}`);
   });
@@ -71,28 +73,30 @@ async function watchBrowserErrors(context: BrowserContext, problems: string[]): 
     });
   });
   context.on('console', (message) => {
-    if (message.type() !== 'error' || requestFailedAsExpected(message)) return;
+    if (message.type() !== 'error' || requestFailedAsExpected(message, failingAssets)) return;
     problems.push(`console error on ${message.page()?.url()}: ${message.text()} (${message.location().url})`);
   });
   context.on('weberror', (error) => problems.push(`uncaught on ${error.page()?.url()}: ${error.error().message}`));
 }
 
 type WorkerFixtures = { ownServer: void; adminState: StorageState; user1State: StorageState };
-type TestFixtures = { adminPage: Page; user1Page: Page; browserErrors: void };
+type TestFixtures = { adminPage: Page; user1Page: Page; browserErrors: void; failingAssets: readonly RegExp[] };
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+  /** The console's files a journey makes fail on purpose (test.use), whose failed loads are not errors. */
+  failingAssets: [[], { option: true }],
   // Every journey fails on a CSP violation, a console error or an uncaught exception in any browser
   // context it opens: the `page` fixture's, adminPage / user1Page, withSideMenu and the specs' own
   // browser.newContext calls all go through `browser.newContext`, watched for the length of the test.
   // Checked after the test's other fixtures have closed their contexts (an automatic fixture is set up
   // first, so it is torn down last).
   browserErrors: [
-    async ({ browser }, use) => {
+    async ({ browser, failingAssets }, use) => {
       const problems: string[] = [];
       const newContext = browser.newContext;
       browser.newContext = async (options?: BrowserContextOptions) => {
         const context = await newContext.call(browser, options);
-        await watchBrowserErrors(context, problems);
+        await watchBrowserErrors(context, problems, failingAssets);
         return context;
       };
       try {

@@ -42,6 +42,10 @@ const chart = (page: Page, name: string) => page.locator(`.sales-chart[data-char
 test.describe('数据可视化', () => {
   test('shows a terminal\'s sales from its orders: cards, charts, ranks, save-as-image, the 日/月/年 switch and an empty period', async ({ adminPage: page }) => {
     await page.setViewportSize({ width: 1366, height: 768 });
+    // the chart library comes after the figures: the cards and tables never wait for it
+    const order: string[] = [];
+    page.on('request', (request) => { if (/\/assets\/EChart-/.test(request.url())) order.push('chart library asked'); });
+    page.on('requestfinished', (request) => { if (request.url().includes('/api/Charts/statistics')) order.push('figures came'); });
     await page.goto('/task/index');
     await openFromMenu(page, '统计分析', '数据可视化');
     await expect(page).toHaveURL(/\/charts\/statistics$/);
@@ -61,6 +65,7 @@ test.describe('数据可视化', () => {
       await expect(chart(page, name).locator('canvas')).toBeVisible();
       await expect(chart(page, name)).toHaveAttribute('data-empty', 'false');
     }
+    expect(order.slice(0, 2)).toEqual(['figures came', 'chart library asked']);
     // save-as-image: the toolbox's icon, drawn on the canvas at the chart's top right (EChart.tsx: right 8), downloads the chart as a PNG
     const amountBox = (await chart(page, '销售额').boundingBox())!;
     const saving = page.waitForEvent('download');
@@ -105,5 +110,19 @@ test.describe('数据可视化', () => {
     await expect(chart(page, '销售笔数')).toHaveAttribute('data-empty', 'true');
     await expect(chart(page, '销售笔数').locator('canvas')).toBeVisible();
     await expect(page.locator('.sales-top-machines')).toContainText('暂无数据');
+  });
+
+  test.describe('without its chart library', () => {
+    const chartLibrary = /\/assets\/EChart-[^/]*\.js$/;
+    test.use({ failingAssets: [chartLibrary] });
+
+    test('shows the cards and tables, and says in each chart\'s place that it could not be drawn', async ({ adminPage: page }) => {
+      await page.route(chartLibrary, (route) => route.abort());
+      await page.goto('/charts/statistics');
+      await expect(page.locator('.sales-card-today .ant-statistic-content')).toHaveCount(2);
+      await expect(page.locator('.sales-chart-pending').filter({ hasText: '图表加载失败，请刷新页面重试' })).toHaveCount(5);
+      await expect(page.locator('.sales-top-machines')).toBeVisible();
+      await expect(page.locator('.sales-chart canvas')).toHaveCount(0);
+    });
   });
 });

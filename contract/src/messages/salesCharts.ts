@@ -43,6 +43,8 @@ export const salesCharts = {
   goodsUnnamed: '（未设置商品名称）',
   noData: '暂无数据',
   saveImage: '保存为图片',
+  chartsLoading: '图表加载中…',
+  chartsLoadFailed: '图表加载失败，请刷新页面重试',
   loadFailed: '统计数据加载失败',
   // bad filters
   granularity: '统计周期',

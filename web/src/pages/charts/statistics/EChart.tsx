@@ -1,21 +1,22 @@
 import { useEffect, useRef } from 'react';
 import { messages } from '@huiyun/contract';
-import { echarts, type EChartsCoreOption } from './echarts.ts';
+import { init, type EChartsCoreOption } from './echarts.ts';
 
 const m = messages.salesCharts;
 
-type Props = { option: EChartsCoreOption; empty: boolean; height?: number; name: string };
+export type EChartProps = { option: EChartsCoreOption; empty: boolean; height?: number; name: string };
 
 /**
  * One chart: drawn into its own box, redrawn when its option changes, resized with its box (the window, the
  * menu folding), saved as an image from its toolbox. An empty period still draws its axes, with 暂无数据.
+ * It comes with ECharts in a chunk of its own, which useChartLibrary loads and ChartSlot shows.
  */
-export function EChart({ option, empty, height = 300, name }: Props) {
+export function EChart({ option, empty, height = 300, name }: EChartProps) {
   const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<ReturnType<typeof echarts.init> | null>(null);
+  const chart = useRef<ReturnType<typeof init> | null>(null);
 
   useEffect(() => {
-    const instance = echarts.init(box.current!);
+    const instance = init(box.current!);
     chart.current = instance;
     const resize = new ResizeObserver(() => instance.resize());
     resize.observe(box.current!);

@@ -10,7 +10,8 @@ import { Panel } from '../../../components/Panel.tsx';
 import { RadioGroup } from '../../../components/RadioGroup.tsx';
 import { DateRangeInput } from '../../../components/ListPage/DateRangeInput.tsx';
 import { amountOption, clicksOption, countOption, shareOption } from './chartOptions.ts';
-import { EChart } from './EChart.tsx';
+import { ChartSlot } from './ChartSlot.tsx';
+import { useChartLibrary } from './useChartLibrary.ts';
 import { SalesCards } from './SalesCards.tsx';
 
 const m = messages.salesCharts;
@@ -77,6 +78,7 @@ export function SalesChartsPage() {
     shareAmount: shareOption(data?.payShare ?? [], 'amount'), shareCount: shareOption(data?.payShare ?? [], 'count'),
   }), [series, data]);
   const noShare = (data?.payShare ?? []).every((s) => s.count === 0 && s.amount === '0.00');
+  const chartLibrary = useChartLibrary(!charts.isPending);
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }} className="sales-charts">
@@ -118,15 +120,15 @@ export function SalesChartsPage() {
         )}
       >
         <Row gutter={16}>
-          <Col span={8}><h4>{m.countChart}</h4><EChart name={m.countChart} option={chartOptions.count} empty={noSales} /></Col>
-          <Col span={8}><h4>{titled(m.amountChart, m.amountTip)}</h4><EChart name={m.amountChart} option={chartOptions.amount} empty={noSales} /></Col>
-          <Col span={8}><h4>{titled(m.clicksChart, m.clicksTip)}</h4><EChart name={m.clicksChart} option={chartOptions.clicks} empty={noClicks} /></Col>
+          <Col span={8}><h4>{m.countChart}</h4><ChartSlot library={chartLibrary} name={m.countChart} option={chartOptions.count} empty={noSales} /></Col>
+          <Col span={8}><h4>{titled(m.amountChart, m.amountTip)}</h4><ChartSlot library={chartLibrary} name={m.amountChart} option={chartOptions.amount} empty={noSales} /></Col>
+          <Col span={8}><h4>{titled(m.clicksChart, m.clicksTip)}</h4><ChartSlot library={chartLibrary} name={m.clicksChart} option={chartOptions.clicks} empty={noClicks} /></Col>
         </Row>
       </Panel>
 
       <Row gutter={16}>
-        <Col span={12}><Panel title={m.payShareAmount}><EChart name={m.payShareAmount} option={chartOptions.shareAmount} empty={noShare} height={280} /></Panel></Col>
-        <Col span={12}><Panel title={m.payShareCount}><EChart name={m.payShareCount} option={chartOptions.shareCount} empty={noShare} height={280} /></Panel></Col>
+        <Col span={12}><Panel title={m.payShareAmount}><ChartSlot library={chartLibrary} name={m.payShareAmount} option={chartOptions.shareAmount} empty={noShare} height={280} /></Panel></Col>
+        <Col span={12}><Panel title={m.payShareCount}><ChartSlot library={chartLibrary} name={m.payShareCount} option={chartOptions.shareCount} empty={noShare} height={280} /></Panel></Col>
       </Row>
 
       <Row gutter={16}>
