@@ -35,7 +35,7 @@ export async function startBenchServer(settings: Record<string, string> = {}): P
   });
   if (postgres) {
     process.env.TEST_DB = 'postgres';
-    const testDb = await createTestDatabase({ prepared: config.preparedStatements, poolSize: config.poolSize });
+    const testDb = await createTestDatabase({ prepared: config.preparedStatements, poolSize: config.poolSize, migrated: true });
     db = testDb.db;
     drop = testDb.drop;
     databaseUrl = testDb.url;

@@ -15,7 +15,7 @@ const lines: Record<string, any>[] = [];
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-request-log-'));
-  testDb = await createTestDatabase();
+  testDb = await createTestDatabase({ migrated: true });
   app = await buildApp(loadConfig({ ADMIN_PASSWORD, DATA_DIR: dataDir, LOGIN_SLOWDOWN_MS: '0', LOG_LEVEL: 'info' }), {
     db: testDb.db,
     logStream: { write: (line) => void lines.push(JSON.parse(line)) },

@@ -35,7 +35,7 @@ export type Called = { status: number; body: Envelope<any>; raw: LightMyRequestR
  * PostgreSQL database when TEST_DB=postgres, with Redis sessions when TEST_REDIS_URL is set too).
  */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const testDb = await createTestDatabase();
+  const testDb = await createTestDatabase({ migrated: true });
   const redisUrl = testDbKind() === 'postgres' ? process.env.TEST_REDIS_URL : undefined;
   const redisPrefix = `huiyun-test:${randomBytes(4).toString('hex')}:`;
   const config: Config = loadConfig({

@@ -107,7 +107,7 @@ export type ServerOnTestDatabase = { server: ServerProcess; db: Kysely<Database>
  */
 export async function serverOnTestDatabase(env: Record<string, string> = {}, options: { via?: (databaseUrl: string) => string; startWithinMs?: number } = {}): Promise<ServerOnTestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-process-'));
-  const testDb = testDbKind() === 'postgres' ? await createTestDatabase() : undefined;
+  const testDb = testDbKind() === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined;
   const databaseUrl = testDb?.url && options.via ? options.via(testDb.url) : testDb?.url;
   const started = await serverProcess({ dataDir, databaseUrl, env, startWithinMs: options.startWithinMs });
   // A SIGKILLed server's PostgreSQL backends outlive it for a moment: one running a statement (a COMMIT among

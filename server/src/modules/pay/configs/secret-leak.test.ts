@@ -57,7 +57,7 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-secret-leak-'));
   const config = loadConfig({ ADMIN_PASSWORD, DATA_DIR: dataDir, LOGIN_SLOWDOWN_MS: '0', LOG_LEVEL: 'trace' });
   // SQLite: the file under DATA_DIR (never :memory:), so its bytes can be read.
-  if (testDbKind() === 'postgres') testDb = await createTestDatabase();
+  if (testDbKind() === 'postgres') testDb = await createTestDatabase({ migrated: true });
   app = await buildApp(config, { db: testDb?.db, logStream: { write: (line) => void logLines.push(line) } });
 });
 afterAll(async () => {

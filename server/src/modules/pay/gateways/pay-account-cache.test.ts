@@ -59,7 +59,7 @@ describe.runIf(testDbKind() === 'postgres' && process.env.TEST_REDIS_URL)('the o
   let a: App;
   let b: App;
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ migrated: true });
     const config = loadConfig({
       ADMIN_PASSWORD, DATA_DIR: path.join(os.tmpdir(), `huiyun-test-${process.pid}`), LOGIN_SLOWDOWN_MS: '0', LOG_LEVEL: 'silent', REDIS_URL: process.env.TEST_REDIS_URL!,
     });

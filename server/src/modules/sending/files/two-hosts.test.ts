@@ -25,14 +25,14 @@ describe.runIf(testDbKind() === 'postgres')('two server processes sharing one bu
 
   beforeAll(async () => {
     s3 = await startFakeS3();
-    database = await createTestDatabase();
+    database = await createTestDatabase({ migrated: true });
     const env = { ...fakeS3Env(s3, 'two-hosts/'), PAY_SECRET_KEY: randomBytes(32).toString('base64') };
     for (let i = 0; i < 2; i++) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huiyun-host-'));
       dirs.push(dataDir);
       hosts.push(await serverProcess({ dataDir, databaseUrl: database.url, env }));
     }
-    for (const host of hosts) await host.start(); // one after the other: the first migrates and seeds
+    for (const host of hosts) await host.start(); // one after the other: the first seeds
   }, 60_000);
 
   afterAll(async () => {
