@@ -4,7 +4,7 @@ import type { EChartProps } from './EChart.tsx';
 export type ChartLibrary = { Chart: ComponentType<EChartProps> | null; failed: boolean };
 
 /**
- * The chart component with ECharts (≈ 160 KB br, most of the screen's bytes), asked for once `wanted`
+ * The chart component with ECharts (≈ 156 KB br, the largest file the screen loads), asked for once `wanted`
  * holds: the screen wants it when its figures have come, so the cards and tables are drawn first and
  * nothing they show waits for it.
  */
