@@ -1,4 +1,3 @@
-import JSZip from 'jszip';
 import type { BillRow } from '../bill.ts';
 import { parseBeijingDateTime, yuanTextToFen } from '../beijing-time.ts';
 
@@ -9,7 +8,9 @@ import { parseBeijingDateTime, yuanTextToFen } from '../beijing-time.ts';
 
 const gbk = new TextDecoder('gbk');
 
+/** Loads jszip on first use (a daily 对账 reads one), not as the server starts. */
 export async function readAlipayBillZip(zip: Buffer): Promise<BillRow[]> {
+  const { default: JSZip } = await import('jszip');
   const archive = await JSZip.loadAsync(zip, { decodeFileName: (bytes) => gbk.decode(bytes as Uint8Array) });
   const details = Object.values(archive.files).filter((f) => !f.dir && f.name.endsWith('.csv') && !f.name.includes('汇总'));
   const rows: BillRow[] = [];
