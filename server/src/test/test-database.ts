@@ -23,6 +23,13 @@ export const testRunPrefix = (run = process.env.HUIYUN_TEST_RUN ?? 'x') => `${TE
 export const testTemplateName = (run: string) => `${testRunPrefix(run)}template`;
 const migratedTemplate = () => process.env.HUIYUN_TEST_TEMPLATE;
 
+/** The URL of database `name` on the PostgreSQL server of `adminUrl`. */
+function databaseUrlOf(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /** `work` on a connection to the PostgreSQL server of `url` (its administrative database), closed after. */
 export async function asAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -50,14 +57,13 @@ export async function createTestDatabase(options: { prepared?: boolean; poolSize
   const name = `${testRunPrefix()}${process.pid}_${randomBytes(4).toString('hex')}`;
   const template = options.migrated ? migratedTemplate() : undefined;
   await asAdmin(adminUrl, (admin) => admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = connectDatabase({ kind: 'postgres', url: url.toString(), prepared: options.prepared, poolSize: options.poolSize }, { log: options.log });
+  const url = databaseUrlOf(adminUrl, name);
+  const db = connectDatabase({ kind: 'postgres', url, prepared: options.prepared, poolSize: options.poolSize }, { log: options.log });
   if (options.migrated && !template) await migrateToLatest(db);
   return {
     db,
     kind: 'postgres',
-    url: url.toString(),
+    url,
     drop: () => asAdmin(adminUrl, (client) => dropWhenClosed(client, name)),
   };
 }
@@ -83,9 +89,7 @@ async function dropWhenClosed(client: pg.Client, name: string): Promise<void> {
 /** Makes the run's migrated template (testTemplateName) on the PostgreSQL server of `adminUrl`. */
 export async function createMigratedTemplate(adminUrl: string, name: string): Promise<void> {
   await asAdmin(adminUrl, (admin) => admin.query(`create database ${name}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = connectDatabase({ kind: 'postgres', url: url.toString(), prepared: false, poolSize: 1 });
+  const db = connectDatabase({ kind: 'postgres', url: databaseUrlOf(adminUrl, name), prepared: false, poolSize: 1 });
   try {
     await migrateToLatest(db);
   } finally {

@@ -4,14 +4,14 @@ import { init, type EChartsCoreOption } from './echarts.ts';
 
 const m = messages.salesCharts;
 
-export type EChartProps = { option: EChartsCoreOption; empty: boolean; height?: number; name: string };
+export type EChartProps = { option: EChartsCoreOption; empty: boolean; height: number; name: string };
 
 /**
  * One chart: drawn into its own box, redrawn when its option changes, resized with its box (the window, the
  * menu folding), saved as an image from its toolbox. An empty period still draws its axes, with 暂无数据.
  * It comes with ECharts in a chunk of its own, which useChartLibrary loads and ChartSlot shows.
  */
-export function EChart({ option, empty, height = 300, name }: EChartProps) {
+export function EChart({ option, empty, height, name }: EChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<ReturnType<typeof init> | null>(null);
 
